@@ -1,0 +1,29 @@
+# Two commands on a fresh machine: `make demo` (install, simulate, write a report)
+# and `make test` (install, run the tests). Both install what they need.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: install test demo bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest tests
+
+demo: $(STAMP)
+	$(VENV)/bin/cargo-sim report --out reports/demo
+
+bench: $(STAMP)
+	$(PY) -m cargo_sim.bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
