@@ -1,0 +1,809 @@
+"""Cargo Noir trading phase: exact value of a holding, and the buy planner.
+
+Problem
+-------
+A player sells cargo tokens of ``n_types`` types (counts ``c[0..n-1]``) plus
+``W`` Wild tokens.  All sold tokens are split into *combinations* of ``k``
+tokens, ``1 <= k <= M`` (``M = max_combo``):
+
+* "same": all ``k`` tokens of one type, worth ``value_same[k]``;
+* "different": ``k`` tokens of pairwise different types, worth
+  ``value_different[k]``.  There are only ``n_types`` types, so a different
+  combination has at most ``Md = min(M, n_types)`` tokens.
+
+A Wild stands for any type in any combination (also in combinations made
+only of Wilds, which are worth the better of the two rows).  The value
+tables are data: any non-negative, non-decreasing tables with ``value[0] = 0``
+are handled exactly (no convexity assumption anywhere).
+
+Exact recursion
+---------------
+Types are symmetric, so a holding is canonicalised by sorting the counts in
+decreasing order.  Let ``V(c, w)`` be the best value of selling *all* of
+sorted counts ``c`` and ``w`` Wilds.  If ``c`` is empty, only Wilds remain and
+``V(0, w) = wild_only[w]`` (an unbounded knapsack over combination sizes,
+value ``max(value_same[k], value_different[k])``).  Otherwise some token of
+the first (largest) type lies in exactly one combination of an optimal
+split, and that combination is one of
+
+* same:      ``i`` tokens of that type (``1 <= i <= min(c0, M)``) and ``j``
+  Wilds, ``i + j <= M``: ``value_same[i+j] + V(c - i e0, w - j)``;
+* different: the token, one token of each type of a set ``S`` of other
+  present types, and ``j`` Wilds, ``1 + |S| + j <= Md``:
+  ``value_different[1+|S|+j] + V(c - e0 - e_S, w - j)``.
+
+so ``V(c, w)`` is the maximum over these choices -- this is the definition
+of the optimum, enumerated exhaustively, hence exact.  Because types with
+equal counts are interchangeable, the set ``S`` only matters through *how
+many* types it takes from each group of equal counts; we enumerate those
+numbers (decrementing the last members of each group, which keeps the
+vector sorted) instead of all ``2^(n-1)`` subsets.  A singleton is both a
+"same" and a "different" combination; both are tried.
+
+Lookup table
+------------
+``build_trade_tables`` evaluates the recursion bottom-up (by increasing
+number of real tokens) for *every* sorted count vector with at most
+``table_max_total`` real tokens (default 32: 25 910 states for 9 types) and
+every Wild count ``0..max_wilds``.  Sub-states of a state have fewer real
+tokens, so they are always already known.  A state is packed into one int64
+key (``count_bits`` bits per sorted count); keys are sorted and looked up by
+binary search, values are ``values[index, wilds]``.  One child lookup serves
+every Wild count at once, which keeps the build to a fraction of a second.
+
+``trade_value_nb`` canonicalises the counts without allocating (rank of each
+count, O(n^2) compares), packs the key and binary-searches: well under a
+microsecond.  Holdings with more than ``table_max_total`` real tokens take
+the exact fallback: it enumerates every sorted sub-multiset of the holding
+with more than ``table_max_total`` tokens (the only states the recursion can
+reach that the table does not hold), solves them bottom-up with the same
+kernel, and reads smaller children from the table.  The cost grows with the
+number of such sub-multisets (tens of microseconds to milliseconds for
+30-45 tokens); nothing is shared or cached between calls, so every kernel
+here is thread-safe (the tables are read-only).
+
+Planner
+-------
+``plan_trade_nb`` solves a bounded knapsack over card costs once per call
+(exact-cost DP with back-pointers, budgets ``0..trade_value(hand)+extra``),
+then enumerates the sub-multisets of the hand (Wilds included) and, for each,
+reads the best card set for its budget.  The choice is lexicographic:
+highest utility, then least value lost to "no change" (``max(0, value_sold -
+cost)``: coins are spent after goods, so unused coins are never lost), then
+highest trade value of the tokens kept, then fewest tokens sold.  The
+enumeration is exact when the hand has at most ``PLAN_EXACT_LIMIT``
+sub-multisets (every hand of up to 13 tokens, most up to ~16); beyond that
+each type's sold amount is restricted to ``{0, 1, ..., r, all}`` with the
+largest ``r`` keeping the count under the limit (Wilds always free).
+"""
+from __future__ import annotations
+
+import collections
+import functools
+import itertools
+import numbers
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "TradeTables", "build_trade_tables", "default_trade_tables",
+    "trade_value_nb", "plan_trade_nb", "best_cards_for_budget_nb",
+    "trade_value", "best_split", "plan_trade", "best_cards_for_budget",
+    "DEFAULT_TABLE_MAX_TOTAL", "PLAN_EXACT_LIMIT",
+]
+
+TradeTables = collections.namedtuple("TradeTables", [
+    "value_same",        # int64[M+1], value_same[0] == 0
+    "value_different",   # int64[M+1], value_different[0] == 0
+    "n_types",           # int: cargo types (a Wild is not a type)
+    "max_combo",         # int: M, largest combination
+    "max_different",     # int: min(M, n_types), largest "different" combination
+    "max_wilds",         # int: most Wilds ever held; tables cover 0..max_wilds
+    "table_max_total",   # int: lookup table holds every holding with <= this many real tokens
+    "count_bits",        # int: bits per sorted count in a key
+    "keys",              # int64[K]: sorted packed keys of sorted count vectors
+    "values",            # int64[K, max_wilds+1]: trade value of (keys[i], w Wilds)
+    "wild_only",         # int64[max_wilds+1]: value of w Wilds alone
+])
+
+DEFAULT_TABLE_MAX_TOTAL = 32
+PLAN_EXACT_LIMIT = 20000
+_EPS = 1e-9
+_NEG = -1e300
+
+
+# ----------------------------------------------------------------------------
+# small kernels
+# ----------------------------------------------------------------------------
+@njit(cache=True)
+def _pack_sorted_nb(d, n, bits):
+    """Key of an already sorted (non-increasing) count vector."""
+    key = np.int64(0)
+    for i in range(n):
+        key = (key << bits) | np.int64(d[i])
+    return key
+
+
+@njit(cache=True)
+def _canonical_key_nb(counts, n, bits):
+    """Key of the sorted version of `counts`, without allocating."""
+    key = np.int64(0)
+    for i in range(n):
+        ci = counts[i]
+        r = 0
+        for j in range(n):
+            cj = counts[j]
+            if cj > ci or (cj == ci and j < i):
+                r += 1
+        key |= np.int64(ci) << (bits * (n - 1 - r))
+    return key
+
+
+@njit(cache=True)
+def _find_nb(keys, key):
+    """Index of `key` in sorted `keys`, or -1."""
+    lo = 0
+    hi = keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < keys.shape[0] and keys[lo] == key:
+        return lo
+    return -1
+
+
+@njit(cache=True)
+def _wild_only_nb(vs, vd, M, Md, W):
+    """Best value of w Wilds alone, w = 0..W (unbounded knapsack)."""
+    out = np.zeros(W + 1, np.int64)
+    for w in range(1, W + 1):
+        best = np.int64(-1)
+        for k in range(1, min(w, M) + 1):
+            v = vs[k]
+            if k <= Md and vd[k] > v:
+                v = vd[k]
+            v += out[w - k]
+            if v > best:
+                best = v
+        out[w] = best
+    return out
+
+
+@njit(cache=True)
+def _walk_states_nb(ub, n, s_min, s_max, out, fill):
+    """Count (fill=False) or write into `out` every non-increasing vector d
+    with d[i] <= ub[i] and s_min < sum(d) <= s_max."""
+    d = np.zeros(n, np.int64)
+    s = 0
+    k = 0
+    while True:
+        if s > s_min:
+            if fill:
+                for i in range(n):
+                    out[k, i] = d[i]
+            k += 1
+        # lexicographic successor
+        sfx = 0
+        i = n - 1
+        while i >= 0:
+            pre = s - sfx  # sum of d[0..i]
+            v = d[i] + 1
+            if v <= ub[i] and (i == 0 or v <= d[i - 1]) and pre + 1 <= s_max:
+                d[i] = v
+                for q in range(i + 1, n):
+                    d[q] = 0
+                s = pre + 1
+                break
+            sfx += d[i]
+            i -= 1
+        if i < 0:
+            break
+    return k
+
+
+@njit(cache=True)
+def _enumerate_states_nb(ub, n, s_min, s_max, bits):
+    """Sorted states (rows), their sorted keys and a processing order by total."""
+    dummy = np.empty((0, n), np.int64)
+    K = _walk_states_nb(ub, n, s_min, s_max, dummy, False)
+    states = np.empty((K, n), np.int64)
+    _walk_states_nb(ub, n, s_min, s_max, states, True)
+    keys = np.empty(K, np.int64)
+    for r in range(K):
+        keys[r] = _pack_sorted_nb(states[r], n, bits)
+    perm = np.argsort(keys)
+    keys = keys[perm]
+    states2 = np.empty((K, n), np.int64)
+    totals = np.empty(K, np.int64)
+    for r in range(K):
+        t = 0
+        for i in range(n):
+            states2[r, i] = states[perm[r], i]
+            t += states2[r, i]
+        totals[r] = t
+    order = np.argsort(totals, kind="mergesort")
+    return states2, keys, order
+
+
+@njit(cache=True)
+def _row_nb(child, n, bits, base_max_total, base_keys, base_vals, st_keys, st_vals):
+    tot = 0
+    for i in range(n):
+        tot += child[i]
+    key = _pack_sorted_nb(child, n, bits)
+    if tot <= base_max_total:
+        ix = _find_nb(base_keys, key)
+        if ix < 0:
+            raise RuntimeError("trade_nb: state missing from lookup table")
+        return base_vals[ix]
+    ix = _find_nb(st_keys, key)
+    if ix < 0:
+        raise RuntimeError("trade_nb: state missing from local table")
+    return st_vals[ix]
+
+
+@njit(cache=True)
+def _solve_states_nb(st_counts, st_keys, st_vals, order, base_keys, base_vals,
+                     base_max_total, vs, vd, M, Md, n, W, wild_only, bits):
+    """Fill st_vals[s, 0..W] for every state, processing them in `order`
+    (non-decreasing number of real tokens).  Children with at most
+    `base_max_total` real tokens are read from (base_keys, base_vals)."""
+    child = np.empty(n, np.int64)
+    best = np.empty(W + 1, np.int64)
+    gstart = np.empty(n, np.int64)
+    gsize = np.empty(n, np.int64)
+    x = np.empty(n, np.int64)
+    for oi in range(order.shape[0]):
+        idx = order[oi]
+        c = st_counts[idx]
+        m = 0
+        for i in range(n):
+            if c[i] > 0:
+                m += 1
+        if m == 0:
+            for w in range(W + 1):
+                st_vals[idx, w] = wild_only[w]
+            continue
+        for w in range(W + 1):
+            best[w] = -1
+        a = c[0]
+        # groups of equal counts among the present types
+        ng = 0
+        i = 0
+        while i < m:
+            j = i
+            while j < m and c[j] == c[i]:
+                j += 1
+            gstart[ng] = i
+            gsize[ng] = j - i
+            ng += 1
+            i = j
+        # "same" combinations containing a token of the largest type
+        last0 = gsize[0] - 1
+        for take in range(1, min(a, M) + 1):
+            for q in range(n):
+                child[q] = c[q]
+            v = a - take
+            p = last0
+            while p + 1 < n and child[p + 1] > v:
+                child[p] = child[p + 1]
+                p += 1
+            child[p] = v
+            row = _row_nb(child, n, bits, base_max_total, base_keys, base_vals,
+                          st_keys, st_vals)
+            for w in range(W + 1):
+                jmax = min(w, M - take)
+                for jj in range(jmax + 1):
+                    val = vs[take + jj] + row[w - jj]
+                    if val > best[w]:
+                        best[w] = val
+        # "different" combinations: x[g] types taken from group g (x[0] >= 1)
+        x[0] = 1
+        for g in range(1, ng):
+            x[g] = 0
+        while True:
+            k0 = 0
+            for g in range(ng):
+                k0 += x[g]
+            if k0 <= Md:
+                for q in range(n):
+                    child[q] = c[q]
+                for g in range(ng):
+                    end = gstart[g] + gsize[g] - 1
+                    for q in range(x[g]):
+                        child[end - q] -= 1
+                row = _row_nb(child, n, bits, base_max_total, base_keys, base_vals,
+                              st_keys, st_vals)
+                for w in range(W + 1):
+                    jmax = min(w, Md - k0)
+                    for jj in range(jmax + 1):
+                        val = vd[k0 + jj] + row[w - jj]
+                        if val > best[w]:
+                            best[w] = val
+            g = 0
+            while g < ng:
+                if x[g] < gsize[g]:
+                    x[g] += 1
+                    break
+                x[g] = 1 if g == 0 else 0
+                g += 1
+            if g == ng:
+                break
+        for w in range(W + 1):
+            st_vals[idx, w] = best[w]
+
+
+@njit(cache=True)
+def _build_values_nb(vs, vd, n, M, Md, W, N, bits, wild_only):
+    ub = np.full(n, N, np.int64)
+    states, keys, order = _enumerate_states_nb(ub, n, -1, N, bits)
+    vals = np.empty((keys.shape[0], W + 1), np.int64)
+    _solve_states_nb(states, keys, vals, order, keys[:0], vals[:0], -1,
+                     vs, vd, M, Md, n, W, wild_only, bits)
+    return keys, vals
+
+
+# ----------------------------------------------------------------------------
+# trade value
+# ----------------------------------------------------------------------------
+@njit(cache=True)
+def _trade_value_large_nb(counts, wilds, tables):
+    """Exact value of a holding with more real tokens than the table holds."""
+    n = tables.n_types
+    c = np.empty(n, np.int64)
+    for i in range(n):
+        c[i] = counts[i]
+    c = np.sort(c)[::-1].copy()
+    tot = 0
+    for i in range(n):
+        tot += c[i]
+    states, keys, order = _enumerate_states_nb(c, n, tables.table_max_total, tot,
+                                               tables.count_bits)
+    vals = np.empty((keys.shape[0], wilds + 1), np.int64)
+    _solve_states_nb(states, keys, vals, order, tables.keys, tables.values,
+                     tables.table_max_total, tables.value_same,
+                     tables.value_different, tables.max_combo,
+                     tables.max_different, n, wilds, tables.wild_only,
+                     tables.count_bits)
+    ix = _find_nb(keys, _pack_sorted_nb(c, n, tables.count_bits))
+    return vals[ix, wilds]
+
+
+@njit(cache=True)
+def trade_value_nb(counts, wilds, tables):
+    """Highest total value of selling ALL of `counts` (int64[n_types]) and
+    `wilds` Wilds.  Returns -1 for invalid input (negative counts, a count
+    above 2**count_bits - 1, wilds outside 0..max_wilds, short array)."""
+    n = tables.n_types
+    if counts.shape[0] < n or wilds < 0 or wilds > tables.max_wilds:
+        return np.int64(-1)
+    cmax = (np.int64(1) << tables.count_bits) - 1
+    tot = 0
+    for i in range(n):
+        ci = counts[i]
+        if ci < 0 or ci > cmax:
+            return np.int64(-1)
+        tot += ci
+    if tot <= tables.table_max_total:
+        ix = _find_nb(tables.keys, _canonical_key_nb(counts, n, tables.count_bits))
+        return tables.values[ix, wilds]
+    return _trade_value_large_nb(counts, wilds, tables)
+
+
+# ----------------------------------------------------------------------------
+# cards: bounded knapsack
+# ----------------------------------------------------------------------------
+@njit(cache=True)
+def _knapsack_nb(B, card_cost, card_utility, card_available):
+    """Exact-cost bounded knapsack.  dp[i, x] = best utility of cards 0..i-1
+    costing exactly x (or _NEG), choice[i, x] = copies of card i-1 used.
+    Cards with utility <= 0, negative cost or no copies are never bought."""
+    C = card_cost.shape[0]
+    dp = np.full((C + 1, B + 1), _NEG)
+    choice = np.zeros((C + 1, B + 1), np.int64)
+    dp[0, 0] = 0.0
+    for i in range(C):
+        ci = card_cost[i]
+        ui = card_utility[i]
+        ai = card_available[i]
+        if ui <= 0.0 or ci < 0 or ai <= 0:
+            ai = 0
+        for xx in range(B + 1):
+            bestv = dp[i, xx]
+            bk = 0
+            for k in range(1, ai + 1):
+                y = xx - k * ci
+                if y < 0:
+                    break
+                if dp[i, y] > _NEG * 0.5:
+                    v = dp[i, y] + k * ui
+                    if v > bestv + _EPS:
+                        bestv = v
+                        bk = k
+            dp[i + 1, xx] = bestv
+            choice[i + 1, xx] = bk
+    return dp, choice
+
+
+@njit(cache=True)
+def _budget_best_nb(dp_last, B):
+    """For every budget b <= B: best utility U[b] of a card set costing <= b
+    and the largest cost Cst[b] <= b of a set reaching it (least loss)."""
+    U = np.zeros(B + 1)
+    Cst = np.zeros(B + 1, np.int64)
+    curU = 0.0
+    curC = 0
+    for b in range(B + 1):
+        v = dp_last[b]
+        if v > _NEG * 0.5:
+            if v > curU + _EPS:
+                curU = v
+                curC = b
+            elif v >= curU - _EPS:
+                curC = b
+                if v > curU:
+                    curU = v
+        U[b] = curU
+        Cst[b] = curC
+    return U, Cst
+
+
+@njit(cache=True)
+def _reconstruct_nb(choice, card_cost, x, out_buy):
+    C = card_cost.shape[0]
+    for i in range(C, 0, -1):
+        k = choice[i, x]
+        out_buy[i - 1] = k
+        x -= k * card_cost[i - 1]
+
+
+@njit(cache=True)
+def best_cards_for_budget_nb(budget, card_cost, card_utility, card_available, out_buy):
+    """Bounded knapsack: the card multiset (counts into out_buy[C], at most
+    card_available[i] copies of card i) of total cost <= budget maximising the
+    summed utility; ties go to the most expensive set (least value lost).
+    Returns the utility (0 and all-zero out_buy if nothing is worth buying)."""
+    C = card_cost.shape[0]
+    for i in range(C):
+        out_buy[i] = 0
+    if budget < 0:
+        return 0.0
+    dp, choice = _knapsack_nb(budget, card_cost, card_utility, card_available)
+    U, Cst = _budget_best_nb(dp[C], budget)
+    if U[budget] <= _EPS:
+        return 0.0
+    _reconstruct_nb(choice, card_cost, Cst[budget], out_buy)
+    return U[budget]
+
+
+# ----------------------------------------------------------------------------
+# planner
+# ----------------------------------------------------------------------------
+@njit(cache=True)
+def _plan_candidates_nb(hand, wilds, n, limit):
+    """Sold amounts allowed per type: amt[t, :ncand[t]].  All of 0..hand[t]
+    when the hand has <= limit sub-multisets, else {0..r, hand[t]} with the
+    largest r that fits (r >= 0)."""
+    hmax = 0
+    for t in range(n):
+        if hand[t] > hmax:
+            hmax = hand[t]
+    r = hmax
+    while r > 0:
+        prod = float(wilds + 1)
+        for t in range(n):
+            h = hand[t]
+            prod *= (h + 1) if h <= r else (r + 2)
+        if prod <= limit:
+            break
+        r -= 1
+    amt = np.zeros((n, hmax + 1), np.int64)
+    ncand = np.zeros(n, np.int64)
+    for t in range(n):
+        h = hand[t]
+        if h <= r:
+            for a in range(h + 1):
+                amt[t, a] = a
+            ncand[t] = h + 1
+        else:
+            for a in range(r + 1):
+                amt[t, a] = a
+            amt[t, r + 1] = h
+            ncand[t] = r + 2
+    return amt, ncand
+
+
+@njit(cache=True)
+def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
+                  budget_extra, out_sell, out_buy):
+    """Choose tokens to sell (out_sell[0..n_types-1] real, out_sell[n_types]
+    Wilds) and cards to buy (out_buy[C]) with cost <= trade_value(sold) +
+    budget_extra, maximising summed card utility; ties: least value lost
+    (max(0, value_sold - cost)), then highest value kept, then fewest tokens
+    sold.  Returns the utility (0.0 with all-zero outputs if buying nothing is
+    best; -1.0 on invalid hand)."""
+    n = tables.n_types
+    C = card_cost.shape[0]
+    for i in range(n + 1):
+        out_sell[i] = 0
+    for i in range(C):
+        out_buy[i] = 0
+    full_tv = trade_value_nb(hand, wilds, tables)
+    if full_tv < 0:
+        return -1.0
+    extra = budget_extra if budget_extra > 0 else 0
+    Bmax = full_tv + extra
+    dp, choice = _knapsack_nb(Bmax, card_cost, card_utility, card_available)
+    U, Cst = _budget_best_nb(dp[C], Bmax)
+    if U[Bmax] <= _EPS:
+        return 0.0
+    amt, ncand = _plan_candidates_nb(hand, wilds, n, PLAN_EXACT_LIMIT)
+    pos = np.zeros(n, np.int64)
+    sold = np.zeros(n, np.int64)
+    kept = np.empty(n, np.int64)
+    best_sell = np.zeros(n + 1, np.int64)
+    best_u = -1.0
+    best_loss = np.int64(0)
+    best_kept = np.int64(-1)   # -1: not computed yet
+    best_nsold = np.int64(0)
+    best_cost = np.int64(0)
+    have = False
+    while True:
+        nreal = 0
+        for t in range(n):
+            sold[t] = amt[t, pos[t]]
+            nreal += sold[t]
+        for sw in range(wilds + 1):
+            tv = trade_value_nb(sold, sw, tables)
+            B = tv + extra
+            u = U[B]
+            if have and u < best_u - _EPS:
+                continue
+            cost = Cst[B]
+            loss = tv - cost
+            if loss < 0:
+                loss = 0
+            # 0: not better, 1: better on utility or loss, 2: better on kept value
+            better = 0
+            if not have or u > best_u + _EPS:
+                better = 1
+            elif loss < best_loss:
+                better = 1
+            elif loss == best_loss:
+                for t in range(n):
+                    kept[t] = hand[t] - sold[t]
+                kv = trade_value_nb(kept, wilds - sw, tables)
+                if best_kept < 0:
+                    for t in range(n):
+                        kept[t] = hand[t] - best_sell[t]
+                    best_kept = trade_value_nb(kept, wilds - best_sell[n], tables)
+                if kv > best_kept or (kv == best_kept and nreal + sw < best_nsold):
+                    better = 2
+                    best_kept = kv
+            if better > 0:
+                if better == 1:
+                    best_kept = -1
+                have = True
+                best_u = u
+                best_loss = loss
+                best_nsold = nreal + sw
+                best_cost = cost
+                for t in range(n):
+                    best_sell[t] = sold[t]
+                best_sell[n] = sw
+        # odometer
+        t = 0
+        while t < n:
+            if pos[t] + 1 < ncand[t]:
+                pos[t] += 1
+                break
+            pos[t] = 0
+            t += 1
+        if t == n:
+            break
+    if best_u <= _EPS:
+        return 0.0
+    for i in range(n + 1):
+        out_sell[i] = best_sell[i]
+    _reconstruct_nb(choice, card_cost, best_cost, out_buy)
+    return best_u
+
+
+# ----------------------------------------------------------------------------
+# Python side
+# ----------------------------------------------------------------------------
+def _int_list(values, name):
+    try:
+        seq = list(values)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence of integers, got {values!r}") from None
+    out = []
+    for v in seq:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
+            raise ValueError(f"{name} must contain integers only, got {v!r} in {seq!r}")
+        out.append(int(v))
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _build_cached(vs, vd, n_types, max_wilds, table_max_total):
+    M = len(vs) - 1
+    Md = min(M, n_types)
+    count_bits = min(6, 62 // n_types)
+    vs_a = np.array(vs, np.int64)
+    vd_a = np.array(vd, np.int64)
+    wild_only = _wild_only_nb(vs_a, vd_a, M, Md, max_wilds)
+    keys, values = _build_values_nb(vs_a, vd_a, n_types, M, Md, max_wilds,
+                                    table_max_total, count_bits, wild_only)
+    for a in (vs_a, vd_a, wild_only, keys, values):
+        a.setflags(write=False)
+    return TradeTables(vs_a, vd_a, int(n_types), int(M), int(Md), int(max_wilds),
+                       int(table_max_total), int(count_bits), keys, values, wild_only)
+
+
+def build_trade_tables(value_same, value_different, n_types=9, max_wilds=5,
+                       table_max_total=None) -> TradeTables:
+    """Precompute the trade tables for one rule variant (memoised).
+
+    value_same / value_different: values of a combination of k = 0..M tokens
+    (same length M+1, value[0] == 0, non-negative, non-decreasing).
+    n_types: number of cargo types.  max_wilds: most Wilds ever held.
+    table_max_total: real tokens covered by the lookup table (default
+    DEFAULT_TABLE_MAX_TOTAL, capped so counts fit the key)."""
+    vs = _int_list(value_same, "value_same")
+    vd = _int_list(value_different, "value_different")
+    if len(vs) != len(vd):
+        raise ValueError(f"value_same and value_different must have the same length "
+                         f"(max_combo + 1), got {len(vs)} and {len(vd)}")
+    if len(vs) < 2:
+        raise ValueError("value tables need at least entries for k = 0 and k = 1")
+    for name, tab in (("value_same", vs), ("value_different", vd)):
+        if tab[0] != 0:
+            raise ValueError(f"{name}[0] must be 0, got {tab[0]}")
+        if any(v < 0 for v in tab):
+            raise ValueError(f"{name} must be non-negative, got {tab}")
+        if any(b < a for a, b in zip(tab, tab[1:])):
+            raise ValueError(f"{name} must be non-decreasing, got {tab}")
+    if isinstance(n_types, bool) or not isinstance(n_types, numbers.Integral) \
+            or not 1 <= n_types <= 15:
+        raise ValueError(f"n_types must be an integer in 1..15, got {n_types!r}")
+    if isinstance(max_wilds, bool) or not isinstance(max_wilds, numbers.Integral) \
+            or not 0 <= max_wilds <= 30:
+        raise ValueError(f"max_wilds must be an integer in 0..30, got {max_wilds!r}")
+    n_types = int(n_types)
+    count_bits = min(6, 62 // n_types)
+    if table_max_total is None:
+        table_max_total = DEFAULT_TABLE_MAX_TOTAL
+    if isinstance(table_max_total, bool) or not isinstance(table_max_total, numbers.Integral) \
+            or not 0 <= table_max_total <= 40:
+        raise ValueError(f"table_max_total must be an integer in 0..40, got {table_max_total!r}")
+    table_max_total = min(int(table_max_total), (1 << count_bits) - 1)
+    return _build_cached(tuple(vs), tuple(vd), n_types, int(max_wilds), table_max_total)
+
+
+def default_trade_tables() -> TradeTables:
+    """Rulebook tables: value_same[k] = k*k, value_different[k] = k(k+1)/2,
+    max_combo 9, 9 cargo types, at most 5 Wilds."""
+    return build_trade_tables([k * k for k in range(10)],
+                              [k * (k + 1) // 2 for k in range(10)], 9, 5)
+
+
+def _check_holding(counts, wilds, tables):
+    if tables is None:
+        tables = default_trade_tables()
+    n = tables.n_types
+    if isinstance(counts, np.ndarray) and counts.ndim != 1:
+        raise ValueError(f"counts must be one-dimensional, got shape {counts.shape}")
+    c = _int_list(counts, "counts")
+    if len(c) != n:
+        raise ValueError(f"counts must have one entry per cargo type ({n}), got {len(c)}")
+    if any(v < 0 for v in c):
+        raise ValueError(f"counts must be non-negative, got {c}")
+    cmax = (1 << tables.count_bits) - 1
+    if any(v > cmax for v in c):
+        raise ValueError(f"a count above {cmax} is not supported, got {c}")
+    if isinstance(wilds, (bool, np.bool_)) or not isinstance(wilds, numbers.Integral):
+        raise ValueError(f"wilds must be an integer, got {wilds!r}")
+    wilds = int(wilds)
+    if not 0 <= wilds <= tables.max_wilds:
+        raise ValueError(f"wilds must be in 0..{tables.max_wilds}, got {wilds}")
+    return np.array(c, np.int64), wilds, tables
+
+
+def trade_value(counts, wilds=0, tables=None) -> int:
+    """Best total value of selling all of `counts` (one int per cargo type)
+    and `wilds` Wilds.  tables=None uses default_trade_tables()."""
+    c, wilds, tables = _check_holding(counts, wilds, tables)
+    return int(trade_value_nb(c, wilds, tables))
+
+
+def best_split(counts, wilds=0, tables=None):
+    """An optimal split as a list of (kind, {type: count}, wilds_used, value),
+    kind 'same' or 'different' (slow; for humans and logs).  A combination of
+    Wilds alone gets the kind of the row it is valued by."""
+    c, w, tables = _check_holding(counts, wilds, tables)
+    n, M, Md = tables.n_types, tables.max_combo, tables.max_different
+    vs, vd = tables.value_same, tables.value_different
+    remaining = int(trade_value_nb(c, w, tables))
+    out = []
+    while c.sum() > 0 or w > 0:
+        found = None
+        if c.sum() > 0:
+            t = int(np.argmax(c))
+            for i in range(1, min(int(c[t]), M) + 1):
+                for j in range(0, min(w, M - i) + 1):
+                    c2 = c.copy()
+                    c2[t] -= i
+                    if int(vs[i + j]) + int(trade_value_nb(c2, w - j, tables)) == remaining:
+                        found = (("same", {t: i}, j, int(vs[i + j])), c2, w - j)
+                        break
+                if found:
+                    break
+            if not found:
+                others = [u for u in range(n) if u != t and c[u] > 0]
+                for size in range(0, Md):
+                    for S in itertools.combinations(others, size):
+                        for j in range(0, min(w, Md - 1 - size) + 1):
+                            c2 = c.copy()
+                            c2[t] -= 1
+                            for u in S:
+                                c2[u] -= 1
+                            k = 1 + size + j
+                            if int(vd[k]) + int(trade_value_nb(c2, w - j, tables)) == remaining:
+                                found = (("different", {u: 1 for u in sorted((t,) + S)},
+                                          j, int(vd[k])), c2, w - j)
+                                break
+                        if found:
+                            break
+                    if found:
+                        break
+        else:
+            for k in range(1, min(w, M) + 1):
+                kind, v = "same", int(vs[k])
+                if k <= Md and int(vd[k]) > v:
+                    kind, v = "different", int(vd[k])
+                if v + int(tables.wild_only[w - k]) == remaining:
+                    found = ((kind, {}, k, v), c, w - k)
+                    break
+        if found is None:  # pragma: no cover - would mean the table is wrong
+            raise RuntimeError("best_split: no combination reproduces the optimum")
+        combo, c, w = found
+        out.append(combo)
+        remaining -= combo[3]
+    return out
+
+
+def _card_arrays(card_cost, card_utility, card_available):
+    cost = np.asarray(_int_list(card_cost, "card_cost"), np.int64)
+    util = np.asarray(card_utility, np.float64).reshape(-1)
+    avail = np.asarray(_int_list(card_available, "card_available"), np.int64)
+    if not (len(cost) == len(util) == len(avail)):
+        raise ValueError("card_cost, card_utility and card_available must have the same length")
+    if (cost < 0).any():
+        raise ValueError(f"card costs must be non-negative, got {cost.tolist()}")
+    return cost, util, avail
+
+
+def plan_trade(hand, wilds, card_cost, card_utility, card_available,
+               budget_extra=0, tables=None):
+    """Python wrapper of plan_trade_nb: returns (utility, sell, buy) where
+    sell is int64[n_types+1] (Wilds last) and buy int64[C]."""
+    h, wilds, tables = _check_holding(hand, wilds, tables)
+    cost, util, avail = _card_arrays(card_cost, card_utility, card_available)
+    out_sell = np.zeros(tables.n_types + 1, np.int64)
+    out_buy = np.zeros(len(cost), np.int64)
+    u = plan_trade_nb(h, wilds, tables, cost, util, avail, int(budget_extra),
+                      out_sell, out_buy)
+    return float(u), out_sell, out_buy
+
+
+def best_cards_for_budget(budget, card_cost, card_utility, card_available):
+    """Python wrapper of best_cards_for_budget_nb: returns (utility, buy)."""
+    cost, util, avail = _card_arrays(card_cost, card_utility, card_available)
+    out_buy = np.zeros(len(cost), np.int64)
+    u = best_cards_for_budget_nb(int(budget), cost, util, avail, out_buy)
+    return float(u), out_buy

@@ -1,0 +1,452 @@
+"""Tests of cargo_sim.cargo_noir.trade_nb against independent brute forces.
+
+Two oracles written in plain Python, sharing no code with the module:
+
+* ``partition_value``: the definition itself -- enumerate every partition of
+  the labelled tokens into blocks and keep the best sum of block values
+  (small holdings only, <= 8 tokens);
+* ``Brute``: a memoised search that removes, one at a time, a combination
+  containing a token of the first present type, trying every real subset of
+  the other types (no grouping, no table) -- used up to ~14 tokens.
+The two oracles are checked against each other, then against trade_value_nb
+under the rulebook tables, random non-convex tables, max_combo < n_types and
+max_combo > n_types, through the lookup table and through the exact fallback
+(tables built with a small table_max_total).
+"""
+import itertools
+import random
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cargo_sim.cargo_noir.trade_nb import (
+    TradeTables, best_cards_for_budget, best_cards_for_budget_nb, best_split,
+    build_trade_tables, default_trade_tables, plan_trade, plan_trade_nb,
+    trade_value, trade_value_nb,
+)
+
+DEF_VS = [k * k for k in range(10)]
+DEF_VD = [k * (k + 1) // 2 for k in range(10)]
+
+
+# ---------------------------------------------------------------------------
+# oracles
+# ---------------------------------------------------------------------------
+def block_value(block, vs, vd, n_types):
+    """Value of one combination (list of type indices, None = Wild) or None."""
+    M = len(vs) - 1
+    k = len(block)
+    if k == 0 or k > M:
+        return None
+    real = [b for b in block if b is not None]
+    best = None
+    if len(set(real)) <= 1:
+        best = vs[k]
+    if len(set(real)) == len(real) and k <= n_types:
+        best = vd[k] if best is None else max(best, vd[k])
+    return best
+
+
+def partition_value(counts, wilds, vs, vd):
+    """Best value over all set partitions of the labelled tokens."""
+    n_types = len(counts)
+    tokens = [t for t, c in enumerate(counts) for _ in range(c)] + [None] * wilds
+
+    def rec(rest):
+        if not rest:
+            return 0
+        first, others = rest[0], rest[1:]
+        best = None
+        for r in range(len(others) + 1):
+            for idx in itertools.combinations(range(len(others)), r):
+                block = [first] + [others[i] for i in idx]
+                v = block_value(block, vs, vd, n_types)
+                if v is None:
+                    continue
+                left = [others[i] for i in range(len(others)) if i not in idx]
+                sub = rec(left)
+                if sub is not None and (best is None or v + sub > best):
+                    best = v + sub
+        return best
+
+    return rec(tokens)
+
+
+class Brute:
+    """Memoised exhaustive search over combinations (plain Python)."""
+
+    def __init__(self, vs, vd, n_types):
+        self.vs, self.vd, self.n = list(vs), list(vd), n_types
+        self.M = len(vs) - 1
+        self.Md = min(self.M, n_types)
+        self.best = lru_cache(maxsize=None)(self._best)
+
+    def __call__(self, counts, wilds):
+        return self.best(tuple(sorted(counts, reverse=True)), wilds)
+
+    def _best(self, c, w):
+        vs, vd, M, Md = self.vs, self.vd, self.M, self.Md
+        if sum(c) == 0:
+            if w == 0:
+                return 0
+            res = -1
+            for k in range(1, min(w, M) + 1):
+                v = max(vs[k], vd[k] if k <= Md else -1)
+                res = max(res, v + self.best(c, w - k))
+            return res
+        t = next(i for i, x in enumerate(c) if x > 0)
+        res = -1
+        for i in range(1, min(c[t], M) + 1):
+            for j in range(0, min(w, M - i) + 1):
+                c2 = list(c)
+                c2[t] -= i
+                res = max(res, vs[i + j] + self.best(tuple(sorted(c2, reverse=True)), w - j))
+        others = [u for u in range(len(c)) if u != t and c[u] > 0]
+        for r in range(0, min(len(others), Md - 1) + 1):
+            for S in itertools.combinations(others, r):
+                c2 = list(c)
+                c2[t] -= 1
+                for u in S:
+                    c2[u] -= 1
+                key = tuple(sorted(c2, reverse=True))
+                for j in range(0, min(w, Md - 1 - r) + 1):
+                    res = max(res, vd[1 + r + j] + self.best(key, w - j))
+        return res
+
+
+def random_table(rng, M):
+    """Random non-negative non-decreasing table with t[0] = 0 (often non-convex)."""
+    t = [0]
+    for _ in range(M):
+        t.append(t[-1] + rng.choice([0, 0, 1, 2, 3, 5, 8, 13]))
+    return t
+
+
+# table variants: (value_same, value_different, n_types)
+_r = random.Random(1234)
+VARIANTS = [
+    (DEF_VS, DEF_VD, 9),
+    (random_table(_r, 9), random_table(_r, 9), 9),
+    (random_table(_r, 5), random_table(_r, 5), 9),     # max_combo < n_types
+    (random_table(_r, 4), random_table(_r, 4), 7),
+    (random_table(_r, 7), random_table(_r, 7), 4),     # max_combo > n_types
+    ([0, 1, 1, 1, 10, 10, 10], [0, 0, 5, 5, 5, 20, 20], 6),  # strongly non-convex
+]
+BRUTES = [Brute(vs, vd, n) for vs, vd, n in VARIANTS]
+
+
+@lru_cache(maxsize=None)
+def tables_for(i, small):
+    vs, vd, n = VARIANTS[i]
+    return build_trade_tables(vs, vd, n, 5, table_max_total=6 if small else None)
+
+
+def random_holding(rng, n, max_total, max_count=14):
+    total = rng.randint(0, max_total)
+    c = [0] * n
+    if rng.random() < 0.2:  # concentrated on one type
+        c[rng.randrange(n)] = min(total, max_count)
+    else:
+        for _ in range(total):
+            t = rng.randrange(n)
+            if c[t] < max_count:
+                c[t] += 1
+    return c, rng.randint(0, 5)
+
+
+# ---------------------------------------------------------------------------
+# oracles agree with each other and with the rulebook
+# ---------------------------------------------------------------------------
+def test_oracles_agree():
+    rng = random.Random(7)
+    for i, (vs, vd, n) in enumerate(VARIANTS):
+        for _ in range(12):
+            c, w = random_holding(rng, n, 6)
+            w = min(w, 8 - sum(c))
+            assert partition_value(c, w, vs, vd) == BRUTES[i](c, w), (i, c, w)
+
+
+def test_rulebook_examples():
+    # 4 jewels + 1 Wild = 25, 3 cars = 9, 1 weapon = 1
+    assert trade_value([4, 3, 1, 0, 0, 0, 0, 0, 0], 1) == 35
+    assert trade_value([1] * 9) == 45
+    assert trade_value([9, 0, 0, 0, 0, 0, 0, 0, 0]) == 81
+    assert trade_value([14, 0, 0, 0, 0, 0, 0, 0, 0]) == 81 + 25
+    assert trade_value([0] * 9) == 0
+    assert trade_value([0] * 9, 5) == 25
+    assert trade_value([0] * 9, 1) == 1
+    split = best_split([4, 3, 1, 0, 0, 0, 0, 0, 0], 1)
+    assert sum(v for *_, v in split) == 35
+    assert sorted(v for *_, v in split) == [1, 9, 25]
+
+
+def test_final_turn_budget():
+    # 9 different types (45) + 4 coins -> budget 49
+    hand = [1] * 9
+    u, sell, buy = plan_trade(hand, 0, [49, 50], [3.0, 10.0], [1, 1], budget_extra=4)
+    assert u == 3.0 and buy.tolist() == [1, 0] and sell.tolist() == [1] * 9 + [0]
+    u, _, buy = plan_trade(hand, 0, [50], [10.0], [1], budget_extra=4)
+    assert u == 0.0 and buy.tolist() == [0]
+    u, _, buy = plan_trade(hand, 0, [50], [10.0], [1], budget_extra=5)
+    assert u == 10.0 and buy.tolist() == [1]
+
+
+# ---------------------------------------------------------------------------
+# trade value against the oracles
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("i", range(len(VARIANTS)))
+@pytest.mark.parametrize("small", [False, True])
+def test_trade_value_random(i, small):
+    vs, vd, n = VARIANTS[i]
+    tb = tables_for(i, small)
+    rng = random.Random(100 + i)
+    for _ in range(60):
+        c, w = random_holding(rng, n, 14)
+        got = trade_value_nb(np.array(c, np.int64), w, tb)
+        assert got == BRUTES[i](c, w), (VARIANTS[i], c, w)
+
+
+def holdings(n, max_total):
+    """Counts of n types with at most max_total tokens (up to 14 in one type)."""
+    spread = st.lists(st.integers(0, n - 1), max_size=max_total).map(
+        lambda ts: [ts.count(t) for t in range(n)])
+    heavy = st.tuples(st.integers(0, n - 1), st.integers(0, min(14, max_total)),
+                      st.lists(st.integers(0, n - 1), max_size=3)).map(
+        lambda a: [(a[1] if t == a[0] else 0) + a[2].count(t) for t in range(n)]).filter(
+        lambda c: sum(c) <= max_total)
+    return st.one_of(spread, heavy)
+
+
+@settings(max_examples=150, deadline=None)
+@given(holdings(9, 14), st.integers(0, 5), st.booleans())
+def test_trade_value_hypothesis_default(c, w, small):
+    tb = tables_for(0, small)
+    assert trade_value(c, w, tb) == BRUTES[0](c, w)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, len(VARIANTS) - 1), st.data())
+def test_trade_value_hypothesis_variants(i, data):
+    n = VARIANTS[i][2]
+    c = data.draw(holdings(n, 12))
+    w = data.draw(st.integers(0, 5))
+    small = data.draw(st.booleans())
+    assert trade_value(c, w, tables_for(i, small)) == BRUTES[i](c, w)
+
+
+def test_large_holdings_table_vs_fallback():
+    """40-token holdings: the fallback (small table) agrees with the big table."""
+    rng = random.Random(3)
+    big = default_trade_tables()
+    small = tables_for(0, True)
+    for _ in range(4):
+        c, _w = random_holding(rng, 9, 0)
+        c = [0] * 9
+        for _ in range(rng.randint(25, 32)):
+            c[rng.randrange(9)] += 1
+        w = rng.randint(0, 5)
+        assert trade_value(c, w, big) == trade_value(c, w, small)
+    # beyond the default table
+    c = [5, 5, 5, 5, 5, 4, 4, 4, 3]
+    v = trade_value(c, 3)
+    assert v >= trade_value([5, 5, 5, 5, 5, 4, 4, 4, 0], 3) + 1
+
+
+def test_best_split_is_valid():
+    rng = random.Random(11)
+    for i in (0, 2, 4, 5):
+        vs, vd, n = VARIANTS[i]
+        tb = tables_for(i, False)
+        for _ in range(15):
+            c, w = random_holding(rng, n, 12)
+            split = best_split(c, w, tb)
+            used = [0] * n
+            wused = 0
+            for kind, types, wj, v in split:
+                k = sum(types.values()) + wj
+                if kind == "same":
+                    assert len(types) <= 1 and v == vs[k]
+                else:
+                    assert all(x == 1 for x in types.values()) and k <= n and v == vd[k]
+                for t, x in types.items():
+                    used[t] += x
+                wused += wj
+            assert used == c and wused == w
+            assert sum(v for *_, v in split) == BRUTES[i](c, w)
+
+
+def test_input_errors():
+    with pytest.raises(ValueError, match="one entry per cargo type"):
+        trade_value([1, 2, 3])
+    with pytest.raises(ValueError, match="non-negative"):
+        trade_value([1, -1, 0, 0, 0, 0, 0, 0, 0])
+    with pytest.raises(ValueError, match="integers"):
+        trade_value([1.5, 0, 0, 0, 0, 0, 0, 0, 0])
+    with pytest.raises(ValueError, match="integers"):
+        trade_value(["a", 0, 0, 0, 0, 0, 0, 0, 0])
+    with pytest.raises(ValueError, match="wilds"):
+        trade_value([0] * 9, 6)
+    with pytest.raises(ValueError, match="wilds"):
+        trade_value([0] * 9, 1.0)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        trade_value(np.zeros((3, 3), np.int64))
+    with pytest.raises(ValueError):
+        trade_value(5)
+    with pytest.raises(ValueError, match="non-decreasing"):
+        build_trade_tables([0, 2, 1], [0, 1, 2], 9, 5)
+    with pytest.raises(ValueError, match=r"\[0\] must be 0"):
+        build_trade_tables([1, 2, 3], [0, 1, 2], 9, 5)
+    with pytest.raises(ValueError, match="same length"):
+        build_trade_tables([0, 1, 4], [0, 1], 9, 5)
+    assert trade_value_nb(np.array([-1] + [0] * 8, np.int64), 0, default_trade_tables()) == -1
+
+
+def test_tables_shape_and_memo():
+    tb = default_trade_tables()
+    assert isinstance(tb, TradeTables)
+    assert tb is default_trade_tables()
+    assert tb.values.shape == (tb.keys.shape[0], tb.max_wilds + 1)
+    assert np.all(np.diff(tb.keys) > 0)
+    assert (tb.n_types, tb.max_combo, tb.max_different, tb.max_wilds) == (9, 9, 9, 5)
+
+
+# ---------------------------------------------------------------------------
+# cards and planner
+# ---------------------------------------------------------------------------
+def brute_cards(budget, cost, util, avail):
+    """Max utility, then max cost; cards worth <= 0 are never bought."""
+    avail = [a if u > 0 else 0 for a, u in zip(avail, util)]
+    best = (0.0, 0)
+    for ks in itertools.product(*[range(a + 1) for a in avail]):
+        c = sum(k * x for k, x in zip(ks, cost))
+        if c <= budget:
+            u = sum(k * x for k, x in zip(ks, util))
+            if u > best[0] + 1e-9 or (abs(u - best[0]) <= 1e-9 and c > best[1]):
+                best = (u, c)
+    return best
+
+
+def test_best_cards_for_budget():
+    rng = random.Random(5)
+    for _ in range(40):
+        C = rng.randint(1, 4)
+        cost = [rng.randint(0, 12) for _ in range(C)]
+        util = [float(rng.randint(0, 6)) for _ in range(C)]
+        avail = [rng.randint(0, 3) for _ in range(C)]
+        budget = rng.randint(0, 30)
+        u, buy = best_cards_for_budget(budget, cost, util, avail)
+        bu, bc = brute_cards(budget, cost, util, avail)
+        assert u == pytest.approx(bu)
+        assert all(0 <= b <= a for b, a in zip(buy, avail))
+        spent = sum(b * c for b, c in zip(buy, cost))
+        assert spent <= budget
+        assert sum(b * x for b, x in zip(buy, util)) == pytest.approx(u)
+        if bu > 0:
+            assert spent == bc
+    out = np.zeros(2, np.int64)
+    assert best_cards_for_budget_nb(10, np.array([4, 6]), np.array([1.0, 1.5]),
+                                    np.array([2, 1]), out) == 2.5
+    assert out.tolist() == [1, 1]
+
+
+def brute_plan(hand, wilds, cost, util, avail, extra, tb):
+    """Best (utility, -loss, kept value) over all sub-multisets and card sets."""
+    avail = [a if u > 0 else 0 for a, u in zip(avail, util)]
+    best = None
+    for sold in itertools.product(*[range(h + 1) for h in hand]):
+        for sw in range(wilds + 1):
+            tv = trade_value(list(sold), sw, tb)
+            kept = trade_value([h - s for h, s in zip(hand, sold)], wilds - sw, tb)
+            for ks in itertools.product(*[range(a + 1) for a in avail]):
+                c = sum(k * x for k, x in zip(ks, cost))
+                if c > tv + extra:
+                    continue
+                u = sum(k * x for k, x in zip(ks, util))
+                if u <= 1e-9:
+                    continue
+                key = (round(u, 9), -max(0, tv - c), kept)
+                if best is None or key > best:
+                    best = key
+    return best
+
+
+def check_plan(hand, wilds, cost, util, avail, extra, tb):
+    n = len(hand)
+    u, sell, buy = plan_trade(hand, wilds, cost, util, avail, extra, tb)
+    expect = brute_plan(hand, wilds, cost, util, avail, extra, tb)
+    if expect is None:
+        assert u == 0.0 and not sell.any() and not buy.any()
+        return
+    assert all(0 <= s <= h for s, h in zip(sell[:n], hand)) and 0 <= sell[n] <= wilds
+    assert all(0 <= b <= a for b, a in zip(buy, avail))
+    tv = trade_value(sell[:n].tolist(), int(sell[n]), tb)
+    spent = int(sum(b * c for b, c in zip(buy, cost)))
+    assert spent <= tv + extra
+    got_u = float(sum(b * x for b, x in zip(buy, util)))
+    assert got_u == pytest.approx(u)
+    kept = trade_value([h - s for h, s in zip(hand, sell[:n])], wilds - int(sell[n]), tb)
+    assert (round(u, 9), -max(0, tv - spent), kept) == expect
+
+
+def test_plan_examples():
+    tb = default_trade_tables()
+    hand = [4, 3, 1, 0, 0, 0, 0, 0, 0]
+    # card costing 25 worth 2, card costing 9 worth 1: sell 4 jewels + wild (25) and 3 cars (9)
+    u, sell, buy = plan_trade(hand, 1, [25, 9], [2.0, 1.0], [1, 1], 0, tb)
+    assert u == 3.0 and buy.tolist() == [1, 1]
+    assert sell.tolist() == [4, 3, 0, 0, 0, 0, 0, 0, 0, 1]
+    # only the 9-cost card: sell exactly the 3 cars (no loss), keep the rest
+    u, sell, buy = plan_trade(hand, 1, [9], [1.0], [1], 0, tb)
+    assert u == 1.0 and buy.tolist() == [1]
+    assert trade_value(sell[:9].tolist(), int(sell[9])) == 9
+    # availability respected: two copies wanted, only one allowed
+    u, sell, buy = plan_trade(hand, 1, [9], [1.0], [1], 0, tb)
+    assert buy.tolist() == [1]
+    u, sell, buy = plan_trade(hand, 1, [9], [1.0], [3], 0, tb)
+    assert buy.tolist() == [3] and u == 3.0
+    # nothing affordable
+    u, sell, buy = plan_trade([1, 0, 0, 0, 0, 0, 0, 0, 0], 0, [5], [1.0], [1], 0, tb)
+    assert u == 0.0 and not sell.any() and not buy.any()
+    # nothing wanted
+    u, sell, buy = plan_trade(hand, 1, [1], [0.0], [1], 0, tb)
+    assert u == 0.0 and not sell.any() and not buy.any()
+
+
+def test_plan_random_vs_brute():
+    rng = random.Random(21)
+    for trial in range(25):
+        i = 0 if trial < 15 else rng.choice([2, 5])
+        vs, vd, n = VARIANTS[i]
+        tb = tables_for(i, False)
+        hand = [0] * n
+        for _ in range(rng.randint(0, 7)):
+            hand[rng.randrange(n)] += 1
+        wilds = rng.randint(0, 2)
+        C = rng.randint(1, 3)
+        cost = [rng.randint(1, 30) for _ in range(C)]
+        util = [float(rng.randint(0, 5)) for _ in range(C)]
+        avail = [rng.randint(0, 2) for _ in range(C)]
+        extra = rng.choice([0, 0, 3])
+        check_plan(hand, wilds, cost, util, avail, extra, tb)
+
+
+def test_plan_nb_outputs_and_big_hand():
+    tb = default_trade_tables()
+    hand = np.array([3, 3, 2, 2, 2, 2, 1, 1, 1], np.int64)  # 17 tokens: restricted search
+    out_sell = np.zeros(10, np.int64)
+    out_buy = np.zeros(3, np.int64)
+    cost = np.array([10, 20, 35], np.int64)
+    util = np.array([1.0, 2.0, 3.0])
+    avail = np.array([2, 2, 1], np.int64)
+    u = plan_trade_nb(hand, 2, tb, cost, util, avail, 0, out_sell, out_buy)
+    assert u > 0
+    tv = trade_value_nb(out_sell[:9].copy(), out_sell[9], tb)
+    assert (out_buy * cost).sum() <= tv
+    assert np.all(out_sell[:9] <= hand) and out_sell[9] <= 2
+    assert (out_buy * util).sum() == pytest.approx(u)
+    # with the whole hand as budget the best set is bounded by the knapsack optimum
+    full = trade_value_nb(hand, 2, tb)
+    ub, _ = best_cards_for_budget(int(full), cost, util, avail)
+    assert u <= ub + 1e-9
