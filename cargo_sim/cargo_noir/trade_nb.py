@@ -174,9 +174,10 @@ def _wild_only_nb(vs, vd, M, Md, W):
 
 
 @njit(cache=True)
-def _walk_states_nb(ub, n, s_min, s_max, out, fill):
-    """Count (fill=False) or write into `out` every non-increasing vector d
-    with d[i] <= ub[i] and s_min < sum(d) <= s_max."""
+def _walk_states_nb(ub, n, s_min, s_max, out):
+    """Count (`out` with no rows) or write into `out` every non-increasing
+    vector d with d[i] <= ub[i] and s_min < sum(d) <= s_max."""
+    fill = out.shape[0] > 0
     d = np.zeros(n, np.int64)
     s = 0
     k = 0
@@ -207,26 +208,35 @@ def _walk_states_nb(ub, n, s_min, s_max, out, fill):
 
 @njit(cache=True)
 def _enumerate_states_nb(ub, n, s_min, s_max, bits):
-    """Sorted states (rows), their sorted keys and a processing order by total."""
+    """Sorted states (rows), their keys and a processing order by total.
+    The walk visits vectors in lexicographic order, which is increasing key
+    order, so the keys come out sorted; the order is a counting sort by total."""
     dummy = np.empty((0, n), np.int64)
-    K = _walk_states_nb(ub, n, s_min, s_max, dummy, False)
+    K = _walk_states_nb(ub, n, s_min, s_max, dummy)
     states = np.empty((K, n), np.int64)
-    _walk_states_nb(ub, n, s_min, s_max, states, True)
+    _walk_states_nb(ub, n, s_min, s_max, states)
     keys = np.empty(K, np.int64)
+    totals = np.empty(K, np.int64)
+    tmax = 0
     for r in range(K):
         keys[r] = _pack_sorted_nb(states[r], n, bits)
-    perm = np.argsort(keys)
-    keys = keys[perm]
-    states2 = np.empty((K, n), np.int64)
-    totals = np.empty(K, np.int64)
-    for r in range(K):
         t = 0
         for i in range(n):
-            states2[r, i] = states[perm[r], i]
-            t += states2[r, i]
+            t += states[r, i]
         totals[r] = t
-    order = np.argsort(totals, kind="mergesort")
-    return states2, keys, order
+        if t > tmax:
+            tmax = t
+    start = np.zeros(tmax + 2, np.int64)
+    for r in range(K):
+        start[totals[r] + 1] += 1
+    for t in range(1, tmax + 2):
+        start[t] += start[t - 1]
+    order = np.empty(K, np.int64)
+    for r in range(K):
+        t = totals[r]
+        order[start[t]] = r
+        start[t] += 1
+    return states, keys, order
 
 
 @njit(cache=True)
@@ -338,11 +348,14 @@ def _solve_states_nb(st_counts, st_keys, st_vals, order, base_keys, base_vals,
 
 
 @njit(cache=True)
-def _build_values_nb(vs, vd, n, M, Md, W, N, bits, wild_only):
+def _build_values_nb(vs, vd, n, M, Md, W, N, bits, wild_only, minus_one):
+    """Values of every sorted state with <= N real tokens (minus_one == -1 is
+    passed in so numba does not specialise callees on a literal)."""
     ub = np.full(n, N, np.int64)
-    states, keys, order = _enumerate_states_nb(ub, n, -1, N, bits)
+    states, keys, order = _enumerate_states_nb(ub, n, minus_one, N, bits)
     vals = np.empty((keys.shape[0], W + 1), np.int64)
-    _solve_states_nb(states, keys, vals, order, keys[:0], vals[:0], -1,
+    _solve_states_nb(states, keys, vals, order, np.empty(0, np.int64),
+                     np.empty((0, W + 1), np.int64), minus_one,
                      vs, vd, M, Md, n, W, wild_only, bits)
     return keys, vals
 
@@ -355,10 +368,14 @@ def _trade_value_large_nb(counts, wilds, tables):
     """Exact value of a holding with more real tokens than the table holds."""
     n = tables.n_types
     c = np.empty(n, np.int64)
-    for i in range(n):
-        c[i] = counts[i]
-    c = np.sort(c)[::-1].copy()
-    tot = 0
+    for i in range(n):  # insertion sort, decreasing
+        v = counts[i]
+        p = i
+        while p > 0 and c[p - 1] < v:
+            c[p] = c[p - 1]
+            p -= 1
+        c[p] = v
+    tot = np.int64(0)
     for i in range(n):
         tot += c[i]
     states, keys, order = _enumerate_states_nb(c, n, tables.table_max_total, tot,
@@ -638,9 +655,7 @@ def _build_cached(vs, vd, n_types, max_wilds, table_max_total):
     vd_a = np.array(vd, np.int64)
     wild_only = _wild_only_nb(vs_a, vd_a, M, Md, max_wilds)
     keys, values = _build_values_nb(vs_a, vd_a, n_types, M, Md, max_wilds,
-                                    table_max_total, count_bits, wild_only)
-    for a in (vs_a, vd_a, wild_only, keys, values):
-        a.setflags(write=False)
+                                    table_max_total, count_bits, wild_only, -1)
     return TradeTables(vs_a, vd_a, int(n_types), int(M), int(Md), int(max_wilds),
                        int(table_max_total), int(count_bits), keys, values, wild_only)
 
