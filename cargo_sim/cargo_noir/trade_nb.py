@@ -105,6 +105,8 @@ TradeTables = collections.namedtuple("TradeTables", [
     "keys",              # int64[K]: sorted packed keys of sorted count vectors
     "values",            # int64[K, max_wilds+1]: trade value of (keys[i], w Wilds)
     "wild_only",         # int64[max_wilds+1]: value of w Wilds alone
+    "hash_pow",          # int64[2**count_bits]: hash of a holding = sum of hash_pow[count]
+    "slots",             # int64[S, max_wilds+2]: hash table, row = (hash, values for w=0..)
 ])
 
 DEFAULT_TABLE_MAX_TOTAL = 32
@@ -122,21 +124,6 @@ def _pack_sorted_nb(d, n, bits):
     key = np.int64(0)
     for i in range(n):
         key = (key << bits) | np.int64(d[i])
-    return key
-
-
-@njit(cache=True)
-def _canonical_key_nb(counts, n, bits):
-    """Key of the sorted version of `counts`, without allocating."""
-    key = np.int64(0)
-    for i in range(n):
-        ci = counts[i]
-        r = 0
-        for j in range(n):
-            cj = counts[j]
-            if cj > ci or (cj == ci and j < i):
-                r += 1
-        key |= np.int64(ci) << (bits * (n - 1 - r))
     return key
 
 
@@ -240,46 +227,66 @@ def _enumerate_states_nb(ub, n, s_min, s_max, bits):
 
 
 @njit(cache=True)
-def _row_nb(child, n, bits, base_max_total, base_keys, base_vals, st_keys, st_vals):
-    tot = 0
+def _hash_counts_nb(counts, n, hash_pow):
+    """Order-free hash of a holding: sum of hash_pow[count] (wrapping)."""
+    h = np.int64(0)
     for i in range(n):
-        tot += child[i]
-    key = _pack_sorted_nb(child, n, bits)
-    if tot <= base_max_total:
-        ix = _find_nb(base_keys, key)
-        if ix < 0:
-            raise RuntimeError("trade_nb: state missing from lookup table")
-        return base_vals[ix]
-    ix = _find_nb(st_keys, key)
-    if ix < 0:
-        raise RuntimeError("trade_nb: state missing from local table")
-    return st_vals[ix]
+        h += hash_pow[counts[i]]
+    return h
+
+
+@njit(cache=True, inline="always")
+def _slot_find_nb(slots, h):
+    """Row of hash `h` in the open-addressing table (col 0 hash, col 1.. the
+    values, col 1 < 0 marks an empty row), or -1."""
+    mask = slots.shape[0] - 1
+    pos = (h ^ (h >> 31)) & mask
+    while True:
+        if slots[pos, 1] < 0:
+            return np.int64(-1)
+        if slots[pos, 0] == h:
+            return pos
+        pos = (pos + 1) & mask
 
 
 @njit(cache=True)
-def _solve_states_nb(st_counts, st_keys, st_vals, order, base_keys, base_vals,
+def _solve_states_nb(st_counts, st_keys, st_vals, order, base_slots, base_pow,
                      base_max_total, vs, vd, M, Md, n, W, wild_only, bits):
     """Fill st_vals[s, 0..W] for every state, processing them in `order`
-    (non-decreasing number of real tokens).  Children with at most
-    `base_max_total` real tokens are read from (base_keys, base_vals)."""
+    (non-decreasing number of real tokens).  A child with more than
+    `base_max_total` real tokens is a local state, found by its packed key in
+    the sorted `st_keys`; a smaller child is read from the hash table
+    `base_slots` (values in columns 1..).  Child keys and hashes are derived
+    incrementally from the parent's."""
     child = np.empty(n, np.int64)
     best = np.empty(W + 1, np.int64)
     gstart = np.empty(n, np.int64)
     gsize = np.empty(n, np.int64)
+    gdh = np.empty(n, np.int64)   # hash change when one type of group g loses a token
     x = np.empty(n, np.int64)
+    unit = np.empty(n, np.int64)  # packed-key weight of each sorted position
+    for p in range(n):
+        unit[p] = np.int64(1) << (bits * (n - 1 - p))
     for oi in range(order.shape[0]):
         idx = order[oi]
         c = st_counts[idx]
         m = 0
+        tot = 0
         for i in range(n):
             if c[i] > 0:
                 m += 1
+                tot += c[i]
         if m == 0:
             for w in range(W + 1):
                 st_vals[idx, w] = wild_only[w]
             continue
         for w in range(W + 1):
             best[w] = -1
+        kc = st_keys[idx]
+        hc = np.int64(0)
+        if tot - Md <= base_max_total or tot - M <= base_max_total:
+            for i in range(n):
+                hc += base_pow[c[i]]
         a = c[0]
         # groups of equal counts among the present types
         ng = 0
@@ -290,28 +297,39 @@ def _solve_states_nb(st_counts, st_keys, st_vals, order, base_keys, base_vals,
                 j += 1
             gstart[ng] = i
             gsize[ng] = j - i
+            if tot - Md <= base_max_total:
+                gdh[ng] = base_pow[c[i]] - base_pow[c[i] - 1]
             ng += 1
             i = j
         # "same" combinations containing a token of the largest type
         last0 = gsize[0] - 1
         for take in range(1, min(a, M) + 1):
-            for q in range(n):
-                child[q] = c[q]
-            v = a - take
-            p = last0
-            while p + 1 < n and child[p + 1] > v:
-                child[p] = child[p + 1]
-                p += 1
-            child[p] = v
-            row = _row_nb(child, n, bits, base_max_total, base_keys, base_vals,
-                          st_keys, st_vals)
+            if tot - take <= base_max_total:
+                R = base_slots
+                r = _slot_find_nb(base_slots, hc - base_pow[a] + base_pow[a - take])
+                off = 1
+            else:
+                for q in range(n):
+                    child[q] = c[q]
+                v = a - take
+                p = last0
+                while p + 1 < n and child[p + 1] > v:
+                    child[p] = child[p + 1]
+                    p += 1
+                child[p] = v
+                R = st_vals
+                r = _find_nb(st_keys, _pack_sorted_nb(child, n, bits))
+                off = 0
+            if r < 0:
+                raise RuntimeError("trade_nb: state missing from table")
             for w in range(W + 1):
                 jmax = min(w, M - take)
                 for jj in range(jmax + 1):
-                    val = vs[take + jj] + row[w - jj]
+                    val = vs[take + jj] + R[r, off + w - jj]
                     if val > best[w]:
                         best[w] = val
-        # "different" combinations: x[g] types taken from group g (x[0] >= 1)
+        # "different" combinations: x[g] types taken from group g (x[0] >= 1);
+        # the last x[g] members of each group lose a token (stays sorted)
         x[0] = 1
         for g in range(1, ng):
             x[g] = 0
@@ -320,18 +338,28 @@ def _solve_states_nb(st_counts, st_keys, st_vals, order, base_keys, base_vals,
             for g in range(ng):
                 k0 += x[g]
             if k0 <= Md:
-                for q in range(n):
-                    child[q] = c[q]
-                for g in range(ng):
-                    end = gstart[g] + gsize[g] - 1
-                    for q in range(x[g]):
-                        child[end - q] -= 1
-                row = _row_nb(child, n, bits, base_max_total, base_keys, base_vals,
-                              st_keys, st_vals)
+                if tot - k0 <= base_max_total:
+                    h = hc
+                    for g in range(ng):
+                        h -= x[g] * gdh[g]
+                    R = base_slots
+                    r = _slot_find_nb(base_slots, h)
+                    off = 1
+                else:
+                    key = kc
+                    for g in range(ng):
+                        end = gstart[g] + gsize[g] - 1
+                        for q in range(x[g]):
+                            key -= unit[end - q]
+                    R = st_vals
+                    r = _find_nb(st_keys, key)
+                    off = 0
+                if r < 0:
+                    raise RuntimeError("trade_nb: state missing from table")
                 for w in range(W + 1):
                     jmax = min(w, Md - k0)
                     for jj in range(jmax + 1):
-                        val = vd[k0 + jj] + row[w - jj]
+                        val = vd[k0 + jj] + R[r, off + w - jj]
                         if val > best[w]:
                             best[w] = val
             g = 0
@@ -354,19 +382,44 @@ def _build_values_nb(vs, vd, n, M, Md, W, N, bits, wild_only, minus_one):
     ub = np.full(n, N, np.int64)
     states, keys, order = _enumerate_states_nb(ub, n, minus_one, N, bits)
     vals = np.empty((keys.shape[0], W + 1), np.int64)
-    _solve_states_nb(states, keys, vals, order, np.empty(0, np.int64),
-                     np.empty((0, W + 1), np.int64), minus_one,
+    _solve_states_nb(states, keys, vals, order, np.full((1, W + 2), minus_one),
+                     np.zeros(1, np.int64), minus_one,
                      vs, vd, M, Md, n, W, wild_only, bits)
-    return keys, vals
+    return states, keys, vals
+
+
+@njit(cache=True)
+def _make_slots_nb(states, vals, hash_pow, n, size):
+    """Open-addressing table of (hash, values) rows; returns (slots, ok) with
+    ok False if two states share a hash (caller retries another hash_pow)."""
+    K = states.shape[0]
+    W1 = vals.shape[1]
+    slots = np.full((size, W1 + 1), -1, np.int64)
+    mask = size - 1
+    for s in range(K):
+        h = _hash_counts_nb(states[s], n, hash_pow)
+        pos = (h ^ (h >> 31)) & mask
+        while slots[pos, 1] >= 0:
+            if slots[pos, 0] == h:
+                return slots, False
+            pos = (pos + 1) & mask
+        slots[pos, 0] = h
+        for w in range(W1):
+            slots[pos, 1 + w] = vals[s, w]
+    return slots, True
 
 
 # ----------------------------------------------------------------------------
 # trade value
 # ----------------------------------------------------------------------------
 @njit(cache=True)
-def _trade_value_large_nb(counts, wilds, tables):
-    """Exact value of a holding with more real tokens than the table holds."""
-    n = tables.n_types
+def _trade_value_large_nb(counts, wilds, n, N, bits, vs, vd, M, Md, wild_only,
+                          slots, hash_pow):
+    """Exact value of a holding with more than N real tokens (the table's
+    limit): solve every sorted sub-holding with more than N tokens bottom-up,
+    reading smaller ones from the table.  (Arrays are passed one by one, not
+    as the tables tuple: a tuple argument makes the fast path's caller pay
+    refcount traffic on every call.)"""
     c = np.empty(n, np.int64)
     for i in range(n):  # insertion sort, decreasing
         v = counts[i]
@@ -378,15 +431,11 @@ def _trade_value_large_nb(counts, wilds, tables):
     tot = np.int64(0)
     for i in range(n):
         tot += c[i]
-    states, keys, order = _enumerate_states_nb(c, n, tables.table_max_total, tot,
-                                               tables.count_bits)
+    states, keys, order = _enumerate_states_nb(c, n, N, tot, bits)
     vals = np.empty((keys.shape[0], wilds + 1), np.int64)
-    _solve_states_nb(states, keys, vals, order, tables.keys, tables.values,
-                     tables.table_max_total, tables.value_same,
-                     tables.value_different, tables.max_combo,
-                     tables.max_different, n, wilds, tables.wild_only,
-                     tables.count_bits)
-    ix = _find_nb(keys, _pack_sorted_nb(c, n, tables.count_bits))
+    _solve_states_nb(states, keys, vals, order, slots, hash_pow, N, vs, vd, M, Md,
+                     n, wilds, wild_only, bits)
+    ix = _find_nb(keys, _pack_sorted_nb(c, n, bits))
     return vals[ix, wilds]
 
 
@@ -395,20 +444,33 @@ def trade_value_nb(counts, wilds, tables):
     """Highest total value of selling ALL of `counts` (int64[n_types]) and
     `wilds` Wilds.  Returns -1 for invalid input (negative counts, a count
     above 2**count_bits - 1, wilds outside 0..max_wilds, short array)."""
+    # No early return inside the loop and table arrays hoisted: both keep
+    # numba from adding refcount traffic that costs more than the lookup.
     n = tables.n_types
     if counts.shape[0] < n or wilds < 0 or wilds > tables.max_wilds:
         return np.int64(-1)
-    cmax = (np.int64(1) << tables.count_bits) - 1
-    tot = 0
+    hash_pow = tables.hash_pow
+    slots = tables.slots
+    cmax = hash_pow.shape[0] - 1
+    tot = np.int64(0)
+    h = np.int64(0)
+    bad = False
     for i in range(n):
         ci = counts[i]
         if ci < 0 or ci > cmax:
-            return np.int64(-1)
+            bad = True
+            ci = 0
         tot += ci
-    if tot <= tables.table_max_total:
-        ix = _find_nb(tables.keys, _canonical_key_nb(counts, n, tables.count_bits))
-        return tables.values[ix, wilds]
-    return _trade_value_large_nb(counts, wilds, tables)
+        h += hash_pow[ci]
+    if bad:
+        return np.int64(-1)
+    N = tables.table_max_total
+    if tot <= N:
+        return slots[_slot_find_nb(slots, h), 1 + wilds]
+    return _trade_value_large_nb(counts, wilds, n, N, tables.count_bits,
+                                 tables.value_same, tables.value_different,
+                                 tables.max_combo, tables.max_different,
+                                 tables.wild_only, slots, hash_pow)
 
 
 # ----------------------------------------------------------------------------
@@ -534,6 +596,21 @@ def _plan_candidates_nb(hand, wilds, n, limit):
     return amt, ncand
 
 
+@njit(cache=True, inline="always")
+def _row_of_nb(vec, n, N, hash_pow, slots):
+    """Hash-table row of holding `vec` (values in columns 1..), or -1 if it
+    has more than N real tokens."""
+    tot = 0
+    h = np.int64(0)
+    for i in range(n):
+        tot += vec[i]
+        h += hash_pow[vec[i]]
+    r = np.int64(-1)
+    if tot <= N:
+        r = _slot_find_nb(slots, h)
+    return r
+
+
 @njit(cache=True)
 def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
                   budget_extra, out_sell, out_buy):
@@ -559,6 +636,9 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     if U[Bmax] <= _EPS:
         return 0.0
     amt, ncand = _plan_candidates_nb(hand, wilds, n, PLAN_EXACT_LIMIT)
+    hash_pow = tables.hash_pow
+    slots = tables.slots
+    N = tables.table_max_total
     pos = np.zeros(n, np.int64)
     sold = np.zeros(n, np.int64)
     kept = np.empty(n, np.int64)
@@ -574,8 +654,12 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
         for t in range(n):
             sold[t] = amt[t, pos[t]]
             nreal += sold[t]
+        srow = _row_of_nb(sold, n, N, hash_pow, slots)
         for sw in range(wilds + 1):
-            tv = trade_value_nb(sold, sw, tables)
+            if srow >= 0:
+                tv = slots[srow, 1 + sw]
+            else:
+                tv = trade_value_nb(sold, sw, tables)
             B = tv + extra
             u = U[B]
             if have and u < best_u - _EPS:
@@ -654,10 +738,22 @@ def _build_cached(vs, vd, n_types, max_wilds, table_max_total):
     vs_a = np.array(vs, np.int64)
     vd_a = np.array(vd, np.int64)
     wild_only = _wild_only_nb(vs_a, vd_a, M, Md, max_wilds)
-    keys, values = _build_values_nb(vs_a, vd_a, n_types, M, Md, max_wilds,
-                                    table_max_total, count_bits, wild_only, -1)
+    states, keys, values = _build_values_nb(vs_a, vd_a, n_types, M, Md, max_wilds,
+                                            table_max_total, count_bits, wild_only, -1)
+    size = 1 << max(4, int(2 * len(keys) - 1).bit_length())  # load factor <= 1/2
+    for seed in range(100):
+        rng = np.random.default_rng(0x5EED + seed)
+        hash_pow = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max,
+                                size=1 << count_bits, dtype=np.int64, endpoint=True)
+        hash_pow[0] = 0
+        slots, ok = _make_slots_nb(states, values, hash_pow, n_types, size)
+        if ok:  # the hash is injective on every state the table holds
+            break
+    else:  # pragma: no cover - probability ~1e-10 per seed
+        raise RuntimeError("could not find a collision-free hash for the trade table")
     return TradeTables(vs_a, vd_a, int(n_types), int(M), int(Md), int(max_wilds),
-                       int(table_max_total), int(count_bits), keys, values, wild_only)
+                       int(table_max_total), int(count_bits), keys, values, wild_only,
+                       hash_pow, slots)
 
 
 def build_trade_tables(value_same, value_different, n_types=9, max_wilds=5,
