@@ -450,3 +450,23 @@ def test_plan_nb_outputs_and_big_hand():
     full = trade_value_nb(hand, 2, tb)
     ub, _ = best_cards_for_budget(int(full), cost, util, avail)
     assert u <= ub + 1e-9
+
+
+def test_threads_agree_with_serial():
+    """Kernels are nogil and share only read-only tables: parallel threads
+    (including the allocating fallback path) give the serial answers."""
+    from concurrent.futures import ThreadPoolExecutor
+    tb = tables_for(0, True)  # small table: many holdings take the fallback
+    rng = np.random.default_rng(9)
+    hands = [np.bincount(rng.integers(0, 9, rng.integers(0, 16)), minlength=9).astype(np.int64)
+             for _ in range(300)]
+    wl = [int(x) for x in rng.integers(0, 6, 300)]
+    serial = [trade_value_nb(h, w, tb) for h, w in zip(hands, wl)]
+
+    def work(k):
+        return [trade_value_nb(h, w, tb) for h, w in zip(hands[k::4], wl[k::4])]
+
+    with ThreadPoolExecutor(4) as ex:
+        parts = list(ex.map(work, range(4)))
+    for k in range(4):
+        assert parts[k] == serial[k::4]
