@@ -290,6 +290,8 @@ def test_input_errors():
         trade_value([0] * 9, 6)
     with pytest.raises(ValueError, match="wilds"):
         trade_value([0] * 9, 1.0)
+    with pytest.raises(ValueError, match="more than"):
+        trade_value([14] * 9)
     with pytest.raises(ValueError, match="one-dimensional"):
         trade_value(np.zeros((3, 3), np.int64))
     with pytest.raises(ValueError):

@@ -107,7 +107,7 @@ __all__ = [
     "TradeTables", "build_trade_tables", "default_trade_tables",
     "trade_value_nb", "plan_trade_nb", "best_cards_for_budget_nb",
     "trade_value", "best_split", "plan_trade", "best_cards_for_budget",
-    "DEFAULT_TABLE_MAX_TOTAL", "PLAN_EXACT_LIMIT",
+    "DEFAULT_TABLE_MAX_TOTAL", "PLAN_EXACT_LIMIT", "MAX_TOTAL_TOKENS",
 ]
 
 TradeTables = collections.namedtuple("TradeTables", [
@@ -127,6 +127,7 @@ TradeTables = collections.namedtuple("TradeTables", [
 ])
 
 DEFAULT_TABLE_MAX_TOTAL = 32
+MAX_TOTAL_TOKENS = 64   # Python wrappers refuse bigger holdings (fallback cost grows fast)
 PLAN_EXACT_LIMIT = 20000
 _EPS = 1e-9
 _NEG = -1e300
@@ -834,6 +835,9 @@ def _check_holding(counts, wilds, tables):
     cmax = (1 << tables.count_bits) - 1
     if any(v > cmax for v in c):
         raise ValueError(f"a count above {cmax} is not supported, got {c}")
+    if sum(c) > MAX_TOTAL_TOKENS:
+        raise ValueError(f"holdings of more than {MAX_TOTAL_TOKENS} cargo tokens are not "
+                         f"supported (got {sum(c)}): the exact fallback would be too slow")
     if isinstance(wilds, (bool, np.bool_)) or not isinstance(wilds, numbers.Integral):
         raise ValueError(f"wilds must be an integer, got {wilds!r}")
     wilds = int(wilds)
