@@ -1,0 +1,161 @@
+"""The `random` bot: at every decision, a uniformly random legal answer.
+
+It is the baseline every strategy must beat and the engine's fuzzer: it
+explores odd corners (huge raises, black-market swaps of Wilds, selling
+tokens for cheap cards) that sensible bots never reach.
+Trades: each held token is offered with probability 1/2, then cards are
+taken one at a time uniformly among those still affordable (or stop); a
+trade that buys nothing is not made. Bids: uniform between the least legal
+bid and all the coins in the safe.
+"""
+from numba import njit
+
+from ..engine_nb import (card_buyable_nb, hand_i, n_tok_nb, pl_i, port_min_bid_nb, rand_below_nb,
+                         trade_budget_extra_nb, card_i)
+from ..enums import (BLACK_MARKET, BM_CODE, BM_DRAW, C_COST, CTX, D_BLACK_MARKET, D_DISCARD,
+                     D_ORDER, D_RAISE, D_SEND, D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
+                     OUT, OUT_CARDS, PL_COINS, R_N_CARDS, R_N_PORTS, R_N_TYPES)
+from ..trade_nb import trade_value_nb
+
+
+@njit(cache=True)
+def random_order_nb(s, seat):
+    n_locs = LOC_PORT0 + s[R_N_PORTS]
+    n = 0
+    for loc in range(n_locs):
+        if s[CTX + loc] > 0:
+            n += 1
+    r = rand_below_nb(s, n)
+    for loc in range(n_locs):
+        if s[CTX + loc] > 0:
+            if r == 0:
+                return loc
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_raise_nb(s, seat):
+    need = s[CTX + 1]
+    r = rand_below_nb(s, s[pl_i(seat, PL_COINS)] - need + 2)
+    return 0 if r == 0 else need + r - 1
+
+
+@njit(cache=True)
+def random_black_market_nb(s, seat):
+    nt = n_tok_nb(s)
+    n_give = 0
+    n_take = 0
+    for t in range(nt):
+        if s[hand_i(seat, t)] > 0:
+            n_give += 1
+        if s[BLACK_MARKET + t] > 0:
+            n_take += 1
+    r = rand_below_nb(s, 1 + n_give * n_take)
+    if r == 0:
+        return BM_DRAW
+    r -= 1
+    gi = r // n_take
+    ti = r % n_take
+    give = -1
+    take = -1
+    for t in range(nt):
+        if s[hand_i(seat, t)] > 0:
+            if gi == 0:
+                give = t
+            gi -= 1
+        if s[BLACK_MARKET + t] > 0:
+            if ti == 0:
+                take = t
+            ti -= 1
+    return give * BM_CODE + take
+
+
+@njit(cache=True)
+def random_trade_nb(s, tt, seat):
+    nt = n_tok_nb(s)
+    n_types = s[R_N_TYPES]
+    for t in range(nt):
+        k = 0
+        for _ in range(s[hand_i(seat, t)]):
+            k += rand_below_nb(s, 2)
+        s[OUT + t] = k
+    budget = trade_budget_extra_nb(s, seat) + trade_value_nb(s[OUT:OUT + n_types], s[OUT + n_types], tt)
+    bought = 0
+    while True:
+        n = 0
+        for c in range(s[R_N_CARDS]):
+            if s[card_i(c, C_COST)] <= budget and s[OUT_CARDS + c] < card_buyable_nb(s, seat, c):
+                n += 1
+        if n == 0:
+            break
+        r = rand_below_nb(s, n + 1)
+        if r == n:
+            break
+        for c in range(s[R_N_CARDS]):
+            if s[card_i(c, C_COST)] <= budget and s[OUT_CARDS + c] < card_buyable_nb(s, seat, c):
+                if r == 0:
+                    s[OUT_CARDS + c] += 1
+                    budget -= s[card_i(c, C_COST)]
+                    bought += 1
+                    break
+                r -= 1
+    return 1 if bought > 0 else 0
+
+
+@njit(cache=True)
+def random_discard_nb(s, seat):
+    nt = n_tok_nb(s)
+    left = 0
+    for t in range(nt):
+        left += s[hand_i(seat, t)]
+    for _ in range(s[CTX]):
+        r = rand_below_nb(s, left)
+        for t in range(nt):
+            avail = s[hand_i(seat, t)] - s[OUT + t]
+            if r < avail:
+                s[OUT + t] += 1
+                break
+            r -= avail
+        left -= 1
+    return 0
+
+
+@njit(cache=True)
+def random_send_nb(s, seat):
+    n_ports = s[R_N_PORTS]
+    n = 2
+    for p in range(n_ports):
+        if port_min_bid_nb(s, seat, p) > 0:
+            n += 1
+    r = rand_below_nb(s, n)
+    if r == 0:
+        return LOC_CASINO
+    if r == 1:
+        return LOC_BLACK_MARKET
+    r -= 2
+    for p in range(n_ports):
+        need = port_min_bid_nb(s, seat, p)
+        if need > 0:
+            if r == 0:
+                s[OUT] = need + rand_below_nb(s, s[pl_i(seat, PL_COINS)] - need + 1)
+                return LOC_PORT0 + p
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_decide_nb(kind, s, tt, params, seat):
+    if kind == D_ORDER:
+        return random_order_nb(s, seat)
+    if kind == D_RAISE:
+        return random_raise_nb(s, seat)
+    if kind == D_BLACK_MARKET:
+        return random_black_market_nb(s, seat)
+    if kind == D_TRADE:
+        return random_trade_nb(s, tt, seat)
+    if kind == D_DISCARD:
+        return random_discard_nb(s, seat)
+    if kind == D_SEND:
+        return random_send_nb(s, seat)
+    return -1

@@ -1,0 +1,697 @@
+"""The Cargo Noir rules as numba kernels: one place for every rule.
+
+Layers: ``Rules.compile(n)`` -> a template state array (the rules' numbers in
+its header, the layout in ``enums``) -> the phase kernels below ->
+``play_game_nb`` -> ``run_games_nb`` (a chunk of games, nogil).
+
+Every choice a player makes is asked of the seat's bot through
+``decide(bot, kind, s, tt, params, seat)`` (``enums.D_*`` lists the decisions
+and their answers). The engine checks each answer; on an illegal one it stops
+the game and records the decision, value and seat (``M_ERR_*``) so the Python
+layer can raise a clear error. It never corrects an answer silently.
+
+Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``).
+"""
+import numpy as np
+from numba import njit
+
+from .enums import (
+    A_ABANDON, A_BAG_REFILL, A_BM_DRAW, A_BM_SWAP, A_BUY, A_CASINO, A_DISCARD, A_PORT_WIN,
+    A_RAISE, A_SCORE, A_SEND_BLACK_MARKET, A_SEND_CASINO, A_SEND_PORT, A_SHORTFALL,
+    A_SYNDICATE, A_TRADE, ABANDONED, BAG, BLACK_MARKET, BM_CODE, BM_DRAW, C_COPIES, C_COST,
+    C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE, CARD, CARD_W, CARDS, CTX, D_BLACK_MARKET,
+    D_DISCARD, D_ORDER, D_RAISE, D_SEND, D_TRADE, DISCARD, E, E_TOK0, G, HAND, LOC_BLACK_MARKET,
+    LOC_CASINO, LOC_PORT0, M_BAG_REFILLS, M_BANK, M_EMPTY_SLOTS, M_ERR_AUX, M_ERR_KIND,
+    M_ERR_SEAT, M_ERR_VALUE, M_FINAL, M_MINTED, M_N_EVENTS, M_PHASE, M_RNG, M_SEAT,
+    M_SHORTFALL_COINS, M_SHORTFALLS, M_TURN, MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK, OUT,
+    OUT_CARDS, P, PL_BM_SHIPS, PL_CASINO_SHIPS, PL_COINS, PL_HAND_SHIPS, PL_SHIPS,
+    PL_WAREHOUSE, PLAYER, PLAYER_W, PORT_BID, PORT_SLOTS, PORT_TOK, R_BM_SLOTS,
+    R_CASINO_PAYOUT, R_EDGE_LIMIT, R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_CARDS, R_N_PLAYERS,
+    R_N_PORTS, R_N_TURNS, R_N_TYPES, R_START_COINS, R_START_SHIPS, R_START_WAREHOUSE,
+    R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
+    STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS,
+)
+from ..rng_nb import rand_below_at_nb, rand_float_at_nb
+from .trade_nb import trade_value_nb
+
+
+# ---------------------------------------------------------------------------
+# where things are in the state array (all inlined by LLVM)
+@njit(cache=True)
+def pl_i(seat, field):
+    """A player's scalar: PL_COINS, PL_SHIPS, PL_HAND_SHIPS, ..."""
+    return PLAYER + seat * PLAYER_W + field
+
+
+@njit(cache=True)
+def hand_i(seat, t):
+    return HAND + seat * MAX_TOK + t
+
+
+@njit(cache=True)
+def port_tok_i(p, t):
+    return PORT_TOK + p * MAX_TOK + t
+
+
+@njit(cache=True)
+def port_bid_i(p, seat):
+    return PORT_BID + p * MAX_SEATS + seat
+
+
+@njit(cache=True)
+def cards_i(seat, c):
+    return CARDS + seat * MAX_CARDS + c
+
+
+@njit(cache=True)
+def card_i(c, field):
+    """A card's rules data: C_COST, C_VP, C_COPIES, C_EDGE, C_SHIPS, ..."""
+    return CARD + c * CARD_W + field
+
+
+@njit(cache=True)
+def stat_i(seat, f):
+    return STATS + seat * STATS_W + f
+
+
+# ---------------------------------------------------------------------------
+# chance: the game's own stream
+@njit(cache=True)
+def rand_below_nb(s, n):
+    """Uniform integer in [0, n) from the game's stream."""
+    return rand_below_at_nb(s, M_RNG, n)
+
+
+@njit(cache=True)
+def rand_float_nb(s):
+    """Uniform float in [0, 1) from the game's stream."""
+    return rand_float_at_nb(s, M_RNG)
+
+
+# ---------------------------------------------------------------------------
+# small helpers
+@njit(cache=True)
+def log_event_nb(s, log, action, seat, loc, amount, value, card, count, tok_at, sign):
+    """Append one event row (no-op when the log has no rows). Cargo is read from
+    s[tok_at + t] (tok_at < 0: no cargo)."""
+    i = s[M_N_EVENTS]
+    if i >= log.shape[0]:
+        return
+    s[M_N_EVENTS] = i + 1
+    log[i, E.turn] = s[M_TURN]
+    log[i, E.seat] = seat
+    log[i, E.phase] = s[M_PHASE]
+    log[i, E.action] = action
+    log[i, E.loc] = loc
+    log[i, E.coins] = s[pl_i(seat, PL_COINS)] if seat >= 0 else 0
+    log[i, E.amount] = amount
+    log[i, E.value] = value
+    log[i, E.card] = card
+    log[i, E.count] = count
+    for t in range(MAX_TOK):
+        log[i, E_TOK0 + t] = sign * s[tok_at + t] if tok_at >= 0 else 0
+
+
+@njit(cache=True)
+def illegal_nb(s, kind, seat, value, aux):
+    """Record an illegal answer; the game stops at the next check."""
+    if s[M_ERR_KIND] < 0:
+        s[M_ERR_KIND] = kind
+        s[M_ERR_SEAT] = seat
+        s[M_ERR_VALUE] = value
+        s[M_ERR_AUX] = aux
+
+
+@njit(cache=True)
+def failed_nb(s):
+    return s[M_ERR_KIND] >= 0
+
+
+@njit(cache=True)
+def n_tok_nb(s):
+    return s[R_N_TYPES] + 1
+
+
+@njit(cache=True)
+def bank_pay_nb(s, log, seat, amount):
+    """The bank pays `amount` coins to a safe, or what it has (the shortfall is counted)."""
+    paid = amount
+    if s[R_UNLIMITED_COINS]:
+        if amount > s[M_BANK]:
+            s[M_MINTED] += amount - s[M_BANK]
+            s[M_BANK] = amount
+    elif amount > s[M_BANK]:
+        paid = s[M_BANK]
+        s[M_SHORTFALLS] += 1
+        s[M_SHORTFALL_COINS] += amount - paid
+        log_event_nb(s, log, A_SHORTFALL, seat, -1, amount - paid, 0, -1, 0, -1, 0)
+    s[M_BANK] -= paid
+    s[pl_i(seat, PL_COINS)] += paid
+    return paid
+
+
+@njit(cache=True)
+def draw_token_nb(s, log):
+    """Draw one token at random from the bag; an empty bag is first refilled with
+    the discard pile. Returns the token index, or -1 if both are empty."""
+    nt = n_tok_nb(s)
+    total = 0
+    for t in range(nt):
+        total += s[BAG + t]
+    if total == 0:
+        for t in range(nt):
+            total += s[DISCARD + t]
+            s[BAG + t] += s[DISCARD + t]
+            s[DISCARD + t] = 0
+        if total == 0:
+            s[M_EMPTY_SLOTS] += 1
+            return -1
+        s[M_BAG_REFILLS] += 1
+        log_event_nb(s, log, A_BAG_REFILL, -1, -1, 0, 0, -1, total, BAG, 1)
+    r = rand_below_nb(s, total)
+    for t in range(nt):
+        if r < s[BAG + t]:
+            s[BAG + t] -= 1
+            return t
+        r -= s[BAG + t]
+    return -1  # unreachable
+
+
+@njit(cache=True)
+def fill_port_nb(s, log, p):
+    """Draw tokens into the empty slots of port p."""
+    held = 0
+    for t in range(n_tok_nb(s)):
+        held += s[port_tok_i(p, t)]
+    for _ in range(s[PORT_SLOTS + p] - held):
+        t = draw_token_nb(s, log)
+        if t >= 0:
+            s[port_tok_i(p, t)] += 1
+
+
+@njit(cache=True)
+def top_bid_nb(s, p, skip_seat):
+    """Highest stack at port p, ignoring skip_seat (-1: nobody ignored)."""
+    best = 0
+    for seat in range(s[R_N_PLAYERS]):
+        if seat != skip_seat and s[port_bid_i(p, seat)] > best:
+            best = s[port_bid_i(p, seat)]
+    return best
+
+
+@njit(cache=True)
+def hand_size_nb(s, seat):
+    n = 0
+    for t in range(n_tok_nb(s)):
+        n += s[hand_i(seat, t)]
+    return n
+
+
+@njit(cache=True)
+def card_buyable_nb(s, seat, c):
+    """How many more copies of card c this player may take now (supply, edge limit)."""
+    n = s[SUPPLY + c]
+    if s[card_i(c, C_EDGE)]:
+        room = s[R_EDGE_LIMIT] - s[cards_i(seat, c)]
+        if room < n:
+            n = room
+    return n if n > 0 else 0
+
+
+@njit(cache=True)
+def trade_budget_extra_nb(s, seat):
+    """Points the safe adds to a trade: coins count only on the final turn."""
+    if s[M_FINAL]:
+        return s[pl_i(seat, PL_COINS)] * s[R_FINAL_COIN_VALUE]
+    return 0
+
+
+@njit(cache=True)
+def port_min_bid_nb(s, seat, p):
+    """Least bid for a ship of `seat` at port p now, or -1 if it may not go there
+    (abandoned this turn, already has a ship there, or cannot pay)."""
+    if s[ABANDONED + p] or s[port_bid_i(p, seat)] > 0:
+        return -1
+    need = top_bid_nb(s, p, -1) + 1
+    return need if need <= s[pl_i(seat, PL_COINS)] else -1
+
+
+# ---------------------------------------------------------------------------
+# setup
+@njit(cache=True)
+def setup_nb(s, log, seed):
+    """Setup on a state array whose rules header is filled: bag, ports and black
+    market filled, each player's ships, coins and warehouse, the bank."""
+    s[RULES_END:] = 0
+    n = s[R_N_PLAYERS]
+    s[M_RNG] = seed
+    s[M_ERR_KIND] = -1
+    s[M_BANK] = s[R_TOTAL_COINS] - s[R_START_COINS] * n
+    for t in range(s[R_N_TYPES]):
+        s[BAG + t] = s[R_TOKENS_PER_TYPE]
+    s[BAG + s[R_N_TYPES]] = s[R_WILDS_IN_BAG]
+    for c in range(s[R_N_CARDS]):
+        s[SUPPLY + c] = s[card_i(c, C_COPIES)]
+    for seat in range(n):
+        s[pl_i(seat, PL_COINS)] = s[R_START_COINS]
+        s[pl_i(seat, PL_SHIPS)] = s[R_START_SHIPS]
+        s[pl_i(seat, PL_HAND_SHIPS)] = s[R_START_SHIPS]
+        s[pl_i(seat, PL_WAREHOUSE)] = s[R_START_WAREHOUSE]
+    for p in range(s[R_N_PORTS]):
+        fill_port_nb(s, log, p)
+    for _ in range(s[R_BM_SLOTS]):
+        t = draw_token_nb(s, log)
+        if t >= 0:
+            s[BLACK_MARKET + t] += 1
+
+
+# ---------------------------------------------------------------------------
+# phase 1: resolve ships
+@njit(cache=True)
+def resolve_casino_nb(s, log, seat):
+    """Every ship at the Casino: payout per ship from the bank; ships come back."""
+    n = s[pl_i(seat, PL_CASINO_SHIPS)]
+    paid = bank_pay_nb(s, log, seat, n * s[R_CASINO_PAYOUT])
+    s[stat_i(seat, P.casino_visits)] += n
+    s[stat_i(seat, P.casino_coins)] += paid
+    s[pl_i(seat, PL_CASINO_SHIPS)] = 0
+    s[pl_i(seat, PL_HAND_SHIPS)] += n
+    log_event_nb(s, log, A_CASINO, seat, LOC_CASINO, paid, 0, -1, n, -1, 0)
+
+
+@njit(cache=True)
+def resolve_black_market_nb(s, tt, params, log, decide, bot, seat):
+    """One ship at the Black Market: swap one token with the market, or draw one."""
+    nt = n_tok_nb(s)
+    ans = decide(bot, D_BLACK_MARKET, s, tt, params, seat)
+    s[pl_i(seat, PL_BM_SHIPS)] -= 1
+    s[pl_i(seat, PL_HAND_SHIPS)] += 1
+    for t in range(MAX_TOK):
+        s[OUT + t] = 0
+    if ans == BM_DRAW:
+        t = draw_token_nb(s, log)
+        if t >= 0:
+            s[hand_i(seat, t)] += 1
+            s[OUT + t] = 1
+        s[stat_i(seat, P.bm_draws)] += 1
+        log_event_nb(s, log, A_BM_DRAW, seat, LOC_BLACK_MARKET, 0, 0, -1, 1, OUT, 1)
+        return
+    give = ans // BM_CODE
+    take = ans % BM_CODE
+    if ans < 0 or give >= nt or take >= nt or s[hand_i(seat, give)] <= 0 \
+            or s[BLACK_MARKET + take] <= 0:
+        illegal_nb(s, D_BLACK_MARKET, seat, ans, 0)
+        return
+    s[hand_i(seat, give)] -= 1
+    s[BLACK_MARKET + give] += 1
+    s[BLACK_MARKET + take] -= 1
+    s[hand_i(seat, take)] += 1
+    s[stat_i(seat, P.bm_swaps)] += 1
+    s[OUT + give] -= 1
+    s[OUT + take] += 1
+    log_event_nb(s, log, A_BM_SWAP, seat, LOC_BLACK_MARKET, 0, 0, -1, 1, OUT, 1)
+
+
+@njit(cache=True)
+def abandon_port_nb(s, log, seat, p):
+    """Take ship and coins back from port p; no return there this turn. The j-th
+    port abandoned this turn is paid for by the j-th Syndicate card held."""
+    bid = s[port_bid_i(p, seat)]
+    s[pl_i(seat, PL_COINS)] += bid
+    s[port_bid_i(p, seat)] = 0
+    s[pl_i(seat, PL_HAND_SHIPS)] += 1
+    s[ABANDONED + p] = 1
+    s[stat_i(seat, P.abandons)] += 1
+    log_event_nb(s, log, A_ABANDON, seat, LOC_PORT0 + p, bid, 0, -1, 0, -1, 0)
+    n_ab = 0
+    for q in range(s[R_N_PORTS]):
+        n_ab += s[ABANDONED + q]
+    j = 0
+    for c in range(s[R_N_CARDS]):
+        bonus = s[card_i(c, C_SYNDICATE)]
+        if bonus > 0:
+            for _ in range(s[cards_i(seat, c)]):
+                j += 1
+                if j == n_ab:
+                    paid = bank_pay_nb(s, log, seat, bonus)
+                    s[stat_i(seat, P.syndicate_coins)] += paid
+                    log_event_nb(s, log, A_SYNDICATE, seat, LOC_PORT0 + p, paid, 0, c, 1, -1, 0)
+
+
+@njit(cache=True)
+def win_port_nb(s, log, seat, p):
+    """Alone at port p: pay the stack to the bank, take ALL the cargo, refill at once."""
+    nt = n_tok_nb(s)
+    bid = s[port_bid_i(p, seat)]
+    s[M_BANK] += bid
+    s[port_bid_i(p, seat)] = 0
+    s[pl_i(seat, PL_HAND_SHIPS)] += 1
+    won = 0
+    for t in range(nt):
+        s[hand_i(seat, t)] += s[port_tok_i(p, t)]
+        won += s[port_tok_i(p, t)]
+    s[stat_i(seat, P.ports_won)] += 1
+    s[stat_i(seat, P.coins_paid)] += bid
+    s[stat_i(seat, P.cargo_won)] += won
+    log_event_nb(s, log, A_PORT_WIN, seat, LOC_PORT0 + p, bid, 0, -1, won, port_tok_i(p, 0), 1)
+    for t in range(nt):
+        s[port_tok_i(p, t)] = 0
+    fill_port_nb(s, log, p)
+
+
+@njit(cache=True)
+def resolve_port_nb(s, tt, params, log, decide, bot, seat, p):
+    """The player's ship at port p: alone -> buy the cargo; else raise or abandon.
+    (After a raise a player holds the top stack, so on his turn he is alone or outbid.)"""
+    bid = s[port_bid_i(p, seat)]
+    top = top_bid_nb(s, p, seat)
+    if top == 0:
+        win_port_nb(s, log, seat, p)
+        return
+    need = top + 1 - bid
+    add = 0
+    if s[pl_i(seat, PL_COINS)] >= need:
+        s[CTX] = p
+        s[CTX + 1] = need
+        add = decide(bot, D_RAISE, s, tt, params, seat)
+        if add != 0 and (add < need or add > s[pl_i(seat, PL_COINS)]):
+            illegal_nb(s, D_RAISE, seat, add, need)
+            return
+    if add > 0:
+        # the ship stays on the port and is not available in phase 3
+        s[pl_i(seat, PL_COINS)] -= add
+        s[port_bid_i(p, seat)] += add
+        s[stat_i(seat, P.raises)] += 1
+        s[stat_i(seat, P.raise_coins)] += add
+        log_event_nb(s, log, A_RAISE, seat, LOC_PORT0 + p, add, bid + add, -1, 0, -1, 0)
+    else:
+        abandon_port_nb(s, log, seat, p)
+
+
+@njit(cache=True)
+def phase1_nb(s, tt, params, log, decide, bot, seat):
+    """Resolve every ship the player has out, in the order the player chooses
+    (each effect is immediate: Casino coins can pay a raise later in the phase)."""
+    n_ports = s[R_N_PORTS]
+    pending = 0                       # bit p: the ship at port p is still to resolve
+    for p in range(n_ports):
+        if s[port_bid_i(p, seat)] > 0:
+            pending |= 1 << p
+    while True:
+        n_opts = 0
+        only = -1
+        if s[pl_i(seat, PL_CASINO_SHIPS)] > 0:
+            n_opts += 1
+            only = LOC_CASINO
+        if s[pl_i(seat, PL_BM_SHIPS)] > 0:
+            n_opts += 1
+            only = LOC_BLACK_MARKET
+        for p in range(n_ports):
+            if (pending >> p) & 1:
+                n_opts += 1
+                only = LOC_PORT0 + p
+        if n_opts == 0:
+            return
+        loc = only
+        if n_opts > 1:
+            s[CTX + LOC_CASINO] = s[pl_i(seat, PL_CASINO_SHIPS)]
+            s[CTX + LOC_BLACK_MARKET] = s[pl_i(seat, PL_BM_SHIPS)]
+            for p in range(n_ports):
+                s[CTX + LOC_PORT0 + p] = (pending >> p) & 1
+            loc = decide(bot, D_ORDER, s, tt, params, seat)
+        if loc == LOC_CASINO and s[pl_i(seat, PL_CASINO_SHIPS)] > 0:
+            resolve_casino_nb(s, log, seat)
+        elif loc == LOC_BLACK_MARKET and s[pl_i(seat, PL_BM_SHIPS)] > 0:
+            resolve_black_market_nb(s, tt, params, log, decide, bot, seat)
+        elif LOC_PORT0 <= loc < LOC_PORT0 + n_ports and (pending >> (loc - LOC_PORT0)) & 1:
+            pending &= ~(1 << (loc - LOC_PORT0))
+            resolve_port_nb(s, tt, params, log, decide, bot, seat, loc - LOC_PORT0)
+        else:
+            illegal_nb(s, D_ORDER, seat, loc, 0)
+        if failed_nb(s):
+            return
+
+
+# ---------------------------------------------------------------------------
+# phase 2: trade cargo for victory cards, then discard down to capacity
+@njit(cache=True)
+def apply_trade_nb(s, tt, log, seat):
+    """Check and carry out the trade in s[OUT...]: sell the tokens, take the cards
+    (total cost <= smuggling value + final-turn coins; no change is given) and
+    apply Smuggler's Edge effects at once. Returns False if the trade is illegal."""
+    nt = n_tok_nb(s)
+    n_types = s[R_N_TYPES]
+    n_sold = 0
+    for t in range(nt):
+        k = s[OUT + t]
+        if k < 0 or k > s[hand_i(seat, t)]:
+            illegal_nb(s, D_TRADE, seat, k, t)
+            return False
+        n_sold += k
+    cost = 0
+    n_bought = 0
+    for c in range(s[R_N_CARDS]):
+        k = s[OUT_CARDS + c]
+        if k < 0 or k > card_buyable_nb(s, seat, c):
+            illegal_nb(s, D_TRADE, seat, k, 100 + c)
+            return False
+        cost += k * s[card_i(c, C_COST)]
+        n_bought += k
+    value = 0
+    if n_sold > 0:
+        value = trade_value_nb(s[OUT:OUT + n_types], s[OUT + n_types], tt)
+    coins_used = 0
+    if cost > value:
+        unit = s[R_FINAL_COIN_VALUE]
+        if s[M_FINAL] and unit > 0:
+            coins_used = (cost - value + unit - 1) // unit
+        if coins_used == 0 or coins_used > s[pl_i(seat, PL_COINS)]:
+            illegal_nb(s, D_TRADE, seat, cost, 1000 + value)
+            return False
+    if n_sold == 0 and n_bought == 0:
+        return True
+    for t in range(nt):
+        s[hand_i(seat, t)] -= s[OUT + t]
+        s[DISCARD + t] += s[OUT + t]
+    s[pl_i(seat, PL_COINS)] -= coins_used
+    s[M_BANK] += coins_used
+    s[stat_i(seat, P.trades)] += 1
+    s[stat_i(seat, P.cargo_traded)] += n_sold
+    s[stat_i(seat, P.wilds_traded)] += s[OUT + n_types]
+    s[stat_i(seat, P.trade_value)] += value
+    s[stat_i(seat, P.value_lost)] += value + coins_used * s[R_FINAL_COIN_VALUE] - cost
+    s[stat_i(seat, P.final_coins_spent)] += coins_used
+    s[stat_i(seat, P.cards_bought)] += n_bought
+    log_event_nb(s, log, A_TRADE, seat, -1, coins_used, value, -1, n_sold, OUT, 1)
+    for c in range(s[R_N_CARDS]):
+        k = s[OUT_CARDS + c]
+        if k == 0:
+            continue
+        s[SUPPLY + c] -= k
+        s[cards_i(seat, c)] += k
+        s[pl_i(seat, PL_WAREHOUSE)] += k * s[card_i(c, C_WAREHOUSE)]
+        for _ in range(k * s[card_i(c, C_SHIPS)]):
+            if s[pl_i(seat, PL_SHIPS)] < s[R_MAX_SHIPS]:    # a reserve ship joins at once
+                s[pl_i(seat, PL_SHIPS)] += 1
+                s[pl_i(seat, PL_HAND_SHIPS)] += 1
+        log_event_nb(s, log, A_BUY, seat, -1, k * s[card_i(c, C_COST)], k * s[card_i(c, C_VP)],
+                     c, k, -1, 0)
+    return True
+
+
+@njit(cache=True)
+def clear_out_nb(s):
+    for i in range(OUT, OUT + MAX_TOK + MAX_CARDS):
+        s[i] = 0
+
+
+@njit(cache=True)
+def discard_excess_nb(s, tt, params, log, decide, bot, seat):
+    """Tokens above warehouse capacity are discarded; the player chooses which."""
+    nt = n_tok_nb(s)
+    excess = hand_size_nb(s, seat) - s[pl_i(seat, PL_WAREHOUSE)]
+    if excess <= 0:
+        return
+    clear_out_nb(s)
+    s[CTX] = excess
+    decide(bot, D_DISCARD, s, tt, params, seat)
+    total = 0
+    for t in range(nt):
+        d = s[OUT + t]
+        if d < 0 or d > s[hand_i(seat, t)]:
+            illegal_nb(s, D_DISCARD, seat, d, -1 - t)
+            return
+        total += d
+    if total != excess:
+        illegal_nb(s, D_DISCARD, seat, total, excess)
+        return
+    for t in range(nt):
+        s[hand_i(seat, t)] -= s[OUT + t]
+        s[DISCARD + t] += s[OUT + t]
+    s[stat_i(seat, P.cargo_discarded)] += excess
+    log_event_nb(s, log, A_DISCARD, seat, -1, 0, 0, -1, excess, OUT, 1)
+
+
+@njit(cache=True)
+def phase2_nb(s, tt, params, log, decide, bot, seat):
+    if hand_size_nb(s, seat) > 0 or trade_budget_extra_nb(s, seat) > 0:
+        clear_out_nb(s)
+        if decide(bot, D_TRADE, s, tt, params, seat) != 0:
+            if not apply_trade_nb(s, tt, log, seat):
+                return
+    discard_excess_nb(s, tt, params, log, decide, bot, seat)
+
+
+# ---------------------------------------------------------------------------
+# phase 3: send ships out
+@njit(cache=True)
+def send_ship_nb(s, tt, params, log, decide, bot, seat):
+    """Send one ship from the player's hand: Casino, Black Market, or a port with a
+    stack of coins above every stack there (at least 1 on an empty port)."""
+    s[OUT] = 0
+    loc = decide(bot, D_SEND, s, tt, params, seat)
+    if loc == LOC_CASINO:
+        s[pl_i(seat, PL_CASINO_SHIPS)] += 1
+        log_event_nb(s, log, A_SEND_CASINO, seat, loc, 0, 0, -1, 1, -1, 0)
+    elif loc == LOC_BLACK_MARKET:
+        s[pl_i(seat, PL_BM_SHIPS)] += 1
+        log_event_nb(s, log, A_SEND_BLACK_MARKET, seat, loc, 0, 0, -1, 1, -1, 0)
+    elif LOC_PORT0 <= loc < LOC_PORT0 + s[R_N_PORTS]:
+        p = loc - LOC_PORT0
+        bid = s[OUT]
+        need = port_min_bid_nb(s, seat, p)
+        if need < 0 or bid < need or bid > s[pl_i(seat, PL_COINS)]:
+            illegal_nb(s, D_SEND, seat, loc, bid)
+            return
+        s[pl_i(seat, PL_COINS)] -= bid
+        s[port_bid_i(p, seat)] = bid
+        s[stat_i(seat, P.bids)] += 1
+        s[stat_i(seat, P.bid_coins)] += bid
+        log_event_nb(s, log, A_SEND_PORT, seat, loc, bid, 0, -1, 1, -1, 0)
+    else:
+        illegal_nb(s, D_SEND, seat, loc, s[OUT])
+        return
+    s[pl_i(seat, PL_HAND_SHIPS)] -= 1
+
+
+@njit(cache=True)
+def phase3_nb(s, tt, params, log, decide, bot, seat):
+    while s[pl_i(seat, PL_HAND_SHIPS)] > 0 and not failed_nb(s):
+        send_ship_nb(s, tt, params, log, decide, bot, seat)
+
+
+# ---------------------------------------------------------------------------
+# the game
+@njit(cache=True)
+def score_nb(s, log):
+    """VP of each player; winners: highest VP, then the single highest-VP card held;
+    players still tied share the win."""
+    n = s[R_N_PLAYERS]
+    best_vp = -1
+    for seat in range(n):
+        vp = 0
+        top = 0
+        for c in range(s[R_N_CARDS]):
+            k = s[cards_i(seat, c)]
+            vp += k * s[card_i(c, C_VP)]
+            if k > 0 and s[card_i(c, C_VP)] > top:
+                top = s[card_i(c, C_VP)]
+        s[stat_i(seat, P.vp)] = vp
+        s[stat_i(seat, P.max_card_vp)] = top
+        if vp > best_vp:
+            best_vp = vp
+    best_top = -1
+    for seat in range(n):
+        if s[stat_i(seat, P.vp)] == best_vp and s[stat_i(seat, P.max_card_vp)] > best_top:
+            best_top = s[stat_i(seat, P.max_card_vp)]
+    for seat in range(n):
+        won = s[stat_i(seat, P.vp)] == best_vp and s[stat_i(seat, P.max_card_vp)] == best_top
+        s[stat_i(seat, P.won)] = 1 if won else 0
+        s[stat_i(seat, P.coins)] = s[pl_i(seat, PL_COINS)]
+        s[stat_i(seat, P.ships)] = s[pl_i(seat, PL_SHIPS)]
+        s[stat_i(seat, P.warehouse)] = s[pl_i(seat, PL_WAREHOUSE)]
+        s[stat_i(seat, P.cargo_held)] = hand_size_nb(s, seat)
+        log_event_nb(s, log, A_SCORE, seat, -1, 0, s[stat_i(seat, P.vp)], -1, 1 if won else 0,
+                     -1, 0)
+
+
+@njit(cache=True)
+def play_turns_nb(s, tt, params, log, decide, bots):
+    """Seat 0 is the first player all game. Turn 1: phase 3 only; the last turn:
+    phases 1 and 2 only; otherwise phases 1, 2, 3 in seat order."""
+    n = s[R_N_PLAYERS]
+    n_turns = s[R_N_TURNS]
+    for turn in range(1, n_turns + 1):
+        s[M_TURN] = turn
+        s[M_FINAL] = 1 if turn == n_turns else 0
+        for seat in range(n):
+            s[M_SEAT] = seat
+            for p in range(MAX_PORTS):
+                s[ABANDONED + p] = 0
+            if turn > 1:
+                s[M_PHASE] = 1
+                phase1_nb(s, tt, params, log, decide, bots[seat], seat)
+                if failed_nb(s):
+                    return
+                s[M_PHASE] = 2
+                phase2_nb(s, tt, params, log, decide, bots[seat], seat)
+                if failed_nb(s):
+                    return
+            if turn < n_turns:
+                s[M_PHASE] = 3
+                phase3_nb(s, tt, params, log, decide, bots[seat], seat)
+                if failed_nb(s):
+                    return
+
+
+@njit(cache=True)
+def play_game_nb(s, tt, params, log, decide, bots, seed):
+    """Play one whole game in the state array s (rules header already filled).
+    Afterwards s[M_ERR_KIND] >= 0 means a bot answered illegally."""
+    setup_nb(s, log, seed)
+    play_turns_nb(s, tt, params, log, decide, bots)
+    if not failed_nb(s):
+        s[M_PHASE] = 4
+        score_nb(s, log)
+
+
+@njit(cache=True, nogil=True)
+def run_games_nb(template, tt, params, decide, bots, seeds, out_games, out_players, log, err):
+    """Play len(seeds) games from the template state; write one row per game and
+    one per (game, seat): the statistics (enums.PLAYER_FIELDS), then cards held.
+    Stops at the first illegal decision: err = [game, decision, seat, value, aux,
+    turn] and returns False."""
+    n = bots.shape[0]
+    n_cards = template[R_N_CARDS]
+    s = template.copy()
+    for g in range(seeds.shape[0]):
+        play_game_nb(s, tt, params, log, decide, bots, np.int64(seeds[g]))
+        if failed_nb(s):
+            err[0] = g
+            err[1] = s[M_ERR_KIND]
+            err[2] = s[M_ERR_SEAT]
+            err[3] = s[M_ERR_VALUE]
+            err[4] = s[M_ERR_AUX]
+            err[5] = s[M_TURN]
+            return False
+        n_win = 0
+        mask = 0
+        for seat in range(n):
+            for f in range(N_PLAYER_FIELDS):
+                out_players[g, seat, f] = s[stat_i(seat, f)]
+            for c in range(n_cards):
+                out_players[g, seat, N_PLAYER_FIELDS + c] = s[cards_i(seat, c)]
+            if s[stat_i(seat, P.won)]:
+                n_win += 1
+                mask |= 1 << seat
+        out_games[g, G.n_players] = n
+        out_games[g, G.turns] = s[R_N_TURNS]
+        out_games[g, G.winners_mask] = mask
+        out_games[g, G.tie] = 1 if n_win > 1 else 0
+        out_games[g, G.shortfalls] = s[M_SHORTFALLS]
+        out_games[g, G.shortfall_coins] = s[M_SHORTFALL_COINS]
+        out_games[g, G.bag_refills] = s[M_BAG_REFILLS]
+        out_games[g, G.empty_slots] = s[M_EMPTY_SLOTS]
+        out_games[g, G.minted_coins] = s[M_MINTED]
+        out_games[g, G.bank_end] = s[M_BANK]
+    return True

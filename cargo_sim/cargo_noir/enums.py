@@ -1,0 +1,160 @@
+"""Constants shared by the Cargo Noir kernels, bots and Python layers.
+
+Integer codes only (numba freezes module globals into compiled code), plus the
+names the Python side uses to label them. Field lists define the column order
+of the compiled per-game / per-player / per-event records.
+"""
+from collections import namedtuple
+
+# ---- ship locations (phase 3 answers and phase 1 resolution order) ----------
+LOC_CASINO = 0
+LOC_BLACK_MARKET = 1
+LOC_PORT0 = 2            # port p (index among the ports open in this game) is LOC_PORT0 + p
+
+# ---- decisions asked of a bot ---------------------------------------------
+# decide(bot, kind, s, tt, params, seat) -> int. Context is read from s[CTX + i],
+# vector answers are written to s[OUT + i] (tokens at OUT + t, cards at OUT_CARDS + c).
+D_ORDER = 0      # phase 1: which location to resolve next -> location code; s[CTX + loc] > 0 = pending
+D_RAISE = 1      # phase 1: outbid at port s[CTX]: coins to add (>= s[CTX + 1]) or 0 to abandon
+D_BLACK_MARKET = 2  # phase 1: BM_DRAW to draw from the bag, or give * BM_CODE + take to swap
+D_TRADE = 3      # phase 2: tokens to sell at OUT + t, cards to buy at OUT_CARDS + c; 1 = trade, 0 = none
+D_DISCARD = 4    # phase 2: tokens to discard at OUT + t (exactly s[CTX] in all)
+D_SEND = 5       # phase 3: destination location code; s[OUT] = bid when it is a port
+DECISION_NAMES = ("resolution order", "raise or abandon", "black market", "trade",
+                  "discard", "send ship")
+BM_DRAW = -1
+BM_CODE = 16     # swap code = give * BM_CODE + take
+
+# ---- the game-state array --------------------------------------------------
+# A game is ONE int64 array `s` with this fixed layout: the rules' numbers for
+# this player count (copied from a template built by Rules.compile) followed by
+# the state. One array keeps every kernel call cheap (numba reference-counts
+# each array passed) and every offset a compile-time constant.
+MAX_SEATS = 5
+MAX_TOK = 16          # cargo types + the Wild
+MAX_PORTS = 16
+MAX_CARDS = 32
+
+# rules header
+R_N_PLAYERS = 0
+R_N_TYPES = 1         # token index R_N_TYPES is the Wild
+R_N_PORTS = 2         # ports open in this game
+R_N_CARDS = 3
+R_TOKENS_PER_TYPE = 4
+R_WILDS_IN_BAG = 5
+R_BM_SLOTS = 6
+R_CASINO_PAYOUT = 7
+R_START_COINS = 8
+R_START_SHIPS = 9
+R_START_WAREHOUSE = 10
+R_TOTAL_COINS = 11
+R_MAX_SHIPS = 12
+R_UNLIMITED_COINS = 13
+R_EDGE_LIMIT = 14
+R_FINAL_COIN_VALUE = 15
+R_N_TURNS = 16
+PORT_SLOTS = 32                      # [MAX_PORTS] slots of each open port
+CARD = PORT_SLOTS + MAX_PORTS        # [MAX_CARDS, CARD_W] card data
+CARD_W = 8
+C_COPIES = 0
+C_COST = 1
+C_VP = 2
+C_EDGE = 3
+C_SHIPS = 4
+C_WAREHOUSE = 5
+C_SYNDICATE = 6
+RULES_END = CARD + MAX_CARDS * CARD_W
+
+# scalars
+MISC = RULES_END
+M_TURN = MISC + 0
+M_SEAT = MISC + 1
+M_PHASE = MISC + 2
+M_BANK = MISC + 3
+M_FINAL = MISC + 4        # 1 during the last turn
+M_N_EVENTS = MISC + 5
+M_ERR_KIND = MISC + 6     # decision kind of an illegal answer (-1 none)
+M_ERR_VALUE = MISC + 7
+M_ERR_SEAT = MISC + 8
+M_ERR_AUX = MISC + 9
+M_SHORTFALLS = MISC + 10  # payments the bank could not make in full
+M_SHORTFALL_COINS = MISC + 11
+M_BAG_REFILLS = MISC + 12
+M_MINTED = MISC + 13      # coins paid beyond the box's total (unlimited_coins)
+M_EMPTY_SLOTS = MISC + 14 # draws that found bag and discard pile empty
+M_RNG = MISC + 15         # the game's splitmix64 state (uint64 bits)
+N_MISC = 16
+# board
+BAG = MISC + N_MISC                  # [MAX_TOK]
+DISCARD = BAG + MAX_TOK              # [MAX_TOK]
+BLACK_MARKET = DISCARD + MAX_TOK     # [MAX_TOK]
+PORT_TOK = BLACK_MARKET + MAX_TOK    # [MAX_PORTS, MAX_TOK] cargo on each port
+PORT_BID = PORT_TOK + MAX_PORTS * MAX_TOK   # [MAX_PORTS, MAX_SEATS] coins under each player's ship (0 = none)
+ABANDONED = PORT_BID + MAX_PORTS * MAX_SEATS  # [MAX_PORTS] abandoned by the current player this turn
+SUPPLY = ABANDONED + MAX_PORTS       # [MAX_CARDS] cards left
+# players
+PLAYER = SUPPLY + MAX_CARDS          # [MAX_SEATS, PLAYER_W]
+PLAYER_W = 8
+PL_COINS = 0
+PL_SHIPS = 1          # owned
+PL_HAND_SHIPS = 2     # beside the family sheet, to send in phase 3
+PL_CASINO_SHIPS = 3
+PL_BM_SHIPS = 4
+PL_WAREHOUSE = 5      # capacity
+HAND = PLAYER + MAX_SEATS * PLAYER_W         # [MAX_SEATS, MAX_TOK] tokens held
+CARDS = HAND + MAX_SEATS * MAX_TOK           # [MAX_SEATS, MAX_CARDS] victory cards held
+STATS = CARDS + MAX_SEATS * MAX_CARDS        # [MAX_SEATS, STATS_W] statistics (enums.P)
+STATS_W = 32
+# decision scratch
+CTX = STATS + MAX_SEATS * STATS_W            # [CTX_W] decision context (see D_*)
+CTX_W = MAX_PORTS + 8
+OUT = CTX + CTX_W                            # [OUT_W] vector answers: tokens then cards
+OUT_CARDS = OUT + MAX_TOK
+OUT_W = MAX_TOK + MAX_CARDS
+STATE_SIZE = OUT + OUT_W
+
+# ---- per-player statistics (accumulated in the kernel) -----------------------
+PLAYER_FIELDS = (
+    "vp", "won", "coins", "ships", "warehouse", "max_card_vp",
+    "ports_won", "coins_paid", "cargo_won", "bids", "bid_coins",
+    "raises", "raise_coins", "abandons", "syndicate_coins",
+    "casino_visits", "casino_coins", "bm_swaps", "bm_draws",
+    "trades", "cargo_traded", "wilds_traded", "trade_value", "value_lost",
+    "final_coins_spent", "cards_bought", "cargo_discarded", "cargo_held",
+)
+P = namedtuple("PlayerField", PLAYER_FIELDS)(*range(len(PLAYER_FIELDS)))
+N_PLAYER_FIELDS = len(PLAYER_FIELDS)
+
+GAME_FIELDS = (
+    "n_players", "turns", "winners_mask", "tie", "shortfalls", "shortfall_coins",
+    "bag_refills", "empty_slots", "minted_coins", "bank_end",
+)
+G = namedtuple("GameField", GAME_FIELDS)(*range(len(GAME_FIELDS)))
+N_GAME_FIELDS = len(GAME_FIELDS)
+
+# ---- event log -----------------------------------------------------------------
+EVENT_FIELDS = ("turn", "seat", "phase", "action", "loc", "coins", "amount", "value",
+                "card", "count") + tuple(f"tok{i}" for i in range(MAX_TOK))
+E = namedtuple("EventField", EVENT_FIELDS[:10])(*range(10))
+E_TOK0 = 10
+N_EVENT_FIELDS = len(EVENT_FIELDS)
+
+A_SEND_CASINO = 0
+A_SEND_BLACK_MARKET = 1
+A_SEND_PORT = 2          # amount = bid
+A_CASINO = 3             # amount = coins received
+A_BM_SWAP = 4            # tokens: -1 given, +1 taken
+A_BM_DRAW = 5            # tokens: +1 drawn (none if the bag was empty)
+A_PORT_WIN = 6           # amount = coins paid, tokens = cargo taken
+A_RAISE = 7              # amount = coins added, value = new stack
+A_ABANDON = 8            # amount = coins taken back
+A_SYNDICATE = 9          # amount = coins received
+A_TRADE = 10             # tokens sold, value = smuggling value, amount = coins spent (final turn)
+A_BUY = 11               # card, count
+A_DISCARD = 12           # tokens discarded
+A_BAG_REFILL = 13        # count = tokens moved from the discard pile to the bag
+A_SHORTFALL = 14         # amount = coins the bank could not pay
+A_SCORE = 15             # value = VP, count = 1 if winner
+ACTION_NAMES = ("send casino", "send black market", "send port", "casino", "black market swap",
+                "black market draw", "port win", "raise", "abandon", "syndicate", "trade", "buy",
+                "discard", "bag refill", "bank shortfall", "score")

@@ -1,0 +1,330 @@
+"""Python API over the compiled engine: simulate many games, play one with its log.
+
+Games are played in chunks by the nogil kernel ``run_games_nb`` on a pool of
+threads. Game i's random stream comes from (seed, i) alone, so the tables are
+identical for any number of workers, and game i of a run is game i of any
+longer run with the same seed.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from ..errors import ConfigError, IllegalDecisionError
+from ..progress import Progress
+from ..rng_nb import game_seed_nb
+from .bots.registry import Player, decision_table, parse_player
+from .engine_nb import play_game_nb, run_games_nb
+from .enums import (ACTION_NAMES, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
+                    EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
+                    M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
+                    N_EVENT_FIELDS, N_GAME_FIELDS, PLAYER_FIELDS)
+from .rules import Rules
+
+DEFAULT_CHUNK = 2048
+
+
+@njit(cache=True)
+def game_seeds_nb(run_seed, start, n):
+    out = np.empty(n, np.uint64)
+    for i in range(n):
+        out[i] = game_seed_nb(run_seed, start + i)
+    return out
+
+
+@dataclass
+class SimResults:
+    """Results of ``simulate``.
+
+    ``games`` — one row per game:
+        game (index in the run), seed (the game's own seed: ``play_one(seed, ...)``
+        replays it), n_players, turns, winner (lowest winning seat), n_winners,
+        winners_mask (bit s set = seat s won), tie (win shared), shortfalls (bank
+        payments not made in full), shortfall_coins, bag_refills (discard pile put
+        back in the bag), empty_slots (draws that found bag and discard empty),
+        minted_coins (coins paid beyond the box with unlimited_coins), bank_end.
+    ``players`` — one row per game and seat:
+        game, seat, bot (label with parameters), vp, won (1 if among the winners),
+        win_share (1/n_winners if won, else 0), rank (1 = best; ties share),
+        coins (left in the safe), ships (owned at the end), warehouse (capacity),
+        max_card_vp (highest single card, the tie-break), ports_won, coins_paid
+        (for cargo won), cargo_won (tokens from ports), bids (ships sent to ports),
+        bid_coins (coins stacked when sending), raises, raise_coins, abandons,
+        syndicate_coins, casino_visits (ships), casino_coins, bm_swaps, bm_draws,
+        trades, cargo_traded (tokens sold, Wilds included), wilds_traded,
+        trade_value (smuggling value of the tokens sold), value_lost (trade value
+        and final-turn coins not covered by cards: lost to "no change"),
+        final_coins_spent, cards_bought, cargo_discarded, cargo_held (at the end),
+        and ``card_<name>`` — copies held of each victory card.
+    """
+    games: pd.DataFrame
+    players: pd.DataFrame
+    rules: Rules
+    config: dict = field(default_factory=dict)
+    interrupted: bool = False
+
+    def summary(self) -> pd.DataFrame:
+        """Win rate (shared wins split) and mean VP by seat."""
+        g = self.players.groupby("seat", observed=True)
+        out = pd.DataFrame({"bot": g["bot"].first().astype(str), "games": g.size(),
+                            "win_rate": g["win_share"].mean(), "mean_vp": g["vp"].mean(),
+                            "mean_rank": g["rank"].mean()})
+        return out
+
+    def __repr__(self) -> str:
+        return (f"SimResults({len(self.games):,} games, players={self.config.get('players')}, "
+                f"seed={self.config.get('seed')})")
+
+
+def _check_request(n_games, players, rules):
+    if rules is None:
+        rules = Rules.default()
+    if not isinstance(rules, Rules):
+        raise ConfigError("rules must be a cargo_sim.Rules")
+    if isinstance(players, str):
+        players = [p for p in players.split(",") if p]
+    try:
+        players = list(players)
+    except TypeError:
+        raise ConfigError("players must be a list of bot names, one per seat") from None
+    rules.check_players(len(players))
+    if not isinstance(n_games, (int, np.integer)) or isinstance(n_games, bool) or n_games < 0:
+        raise ConfigError(f"number of games must be a whole number >= 0, got {n_games!r}")
+    seated = [parse_player(p) for p in players]
+    return seated, rules
+
+
+def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, seed, rules):
+    bot = players[seat].label if 0 <= seat < len(players) else "?"
+    what = DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"decision {kind}"
+    detail = f"answer {value}"
+    if kind == D_TRADE:
+        detail = (f"card count {value} for card #{aux - 100}" if 100 <= aux < 1000 else
+                  f"cards costing {value} but the tokens sold are worth {aux - 1000}"
+                  if aux >= 1000 else f"{value} tokens of type #{aux} (more than held or negative)")
+    elif kind == D_SEND:
+        detail = f"destination {value} with bid {aux}"
+    elif kind == D_RAISE:
+        detail = f"raise of {value} coins (needs 0 to abandon, or {aux} up to the coins in the safe)"
+    elif kind == D_DISCARD:
+        detail = f"discard total {value} (must discard exactly {aux})" if aux >= 0 else detail
+    return IllegalDecisionError(
+        f"bot {bot!r} (seat {seat}) made an illegal {what} decision: {detail}; "
+        f"turn {turn} of game {index} (game seed {seed})")
+
+
+def _run_chunk(template, tt, decide, bot_idx, params, seeds, n_fields_p, log=None):
+    n = len(seeds)
+    games = np.zeros((n, N_GAME_FIELDS), dtype=np.int64)
+    pl = np.zeros((n, len(bot_idx), n_fields_p), dtype=np.int32)
+    err = np.full(6, -1, dtype=np.int64)
+    if log is None:
+        log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
+    ok = run_games_nb(template, tt, params, decide, bot_idx, seeds, games, pl, log, err)
+    return games, pl, (None if ok else err)
+
+
+def _downcast(df: pd.DataFrame, cols) -> None:
+    for c in cols:
+        col = df[c].to_numpy()
+        lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
+        for t in (np.int8, np.int16, np.int32, np.int64):
+            if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
+                df[c] = col.astype(t)
+                break
+
+
+def build_tables(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
+    """The ``games`` and ``players`` DataFrames from the kernel's arrays."""
+    n_games, n_seats, _ = players_arr.shape
+    gidx = np.arange(start, start + n_games, dtype=np.int64)
+    g = pd.DataFrame(games_arr, columns=list(GAME_FIELDS))
+    mask = g["winners_mask"].to_numpy()
+    bits = (mask[:, None] >> np.arange(n_seats)[None, :]) & 1
+    g.insert(0, "seed", seeds)
+    g.insert(0, "game", gidx)
+    g["n_winners"] = bits.sum(axis=1)
+    g["winner"] = np.argmax(bits, axis=1)
+    g["tie"] = g["tie"].astype(bool)
+    _downcast(g, [c for c in g.columns if c not in ("game", "seed", "tie")])
+
+    flat = players_arr.reshape(n_games * n_seats, -1)
+    cols = list(PLAYER_FIELDS) + [f"card_{c}" for c in rules.card_names]
+    p = pd.DataFrame(flat, columns=cols)
+    labels = [pl.label for pl in players]
+    uniq = list(dict.fromkeys(labels))
+    codes = np.tile(np.asarray([uniq.index(l) for l in labels], dtype=np.int8), n_games)
+    p.insert(0, "bot", pd.Categorical.from_codes(codes, categories=uniq))
+    p.insert(0, "seat", np.tile(np.arange(n_seats, dtype=np.int8), n_games))
+    p.insert(0, "game", np.repeat(gidx, n_seats))
+    vp = players_arr[:, :, PLAYER_FIELDS.index("vp")].astype(np.int64)
+    top = players_arr[:, :, PLAYER_FIELDS.index("max_card_vp")].astype(np.int64)
+    key = vp * 100000 + top
+    rank = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    p["rank"] = rank.reshape(-1)
+    nw = bits.sum(axis=1)
+    p["win_share"] = (bits / np.maximum(nw, 1)[:, None]).reshape(-1).astype(np.float32)
+    _downcast(p, [c for c in p.columns if c not in ("game", "bot", "win_share")])
+    return g, p
+
+
+def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
+             workers: int | None = None, progress: bool = True, start: int = 0,
+             chunk_size: int = DEFAULT_CHUNK) -> SimResults:
+    """Play ``n_games`` games of Cargo Noir and return their statistics.
+
+    ``players``: one bot per seat, 2 to 5 (names such as ``"random"`` or
+    ``"greedy?bid_margin=2"``); seat 0 is the first player. ``seed``: the run's
+    seed (game i's own seed is derived from (seed, i)). ``workers``: threads
+    (default: all cores); results do not depend on it. ``start``: index of the
+    first game (to extend a run). Ctrl-C stops early and returns the games
+    finished so far (``interrupted=True``). See ``SimResults`` for the columns.
+    """
+    seated, rules = _check_request(n_games, players, rules)
+    n = len(seated)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
+    template = rules.compile(n)
+    tt = rules.trade_tables()
+    decide, bot_idx = decision_table(seated)
+    params = np.stack([p.param_vector() for p in seated])
+    seeds = game_seeds_nb(np.uint64(seed % 2**64), start, n_games)
+    n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
+    bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
+    parts: dict[int, tuple] = {}
+    bar = Progress(n_games, enabled=progress and n_games > 0)
+    interrupted = False
+    error = None
+    pool = ThreadPoolExecutor(max_workers=workers)
+    futures = []
+    try:
+        futures = [pool.submit(_run_chunk, template, tt, decide, bot_idx, params, seeds[lo:hi], n_fields_p)
+                   for lo, hi in bounds]
+        for i, fut in enumerate(futures):
+            games, pl, err = fut.result()
+            if err is not None:
+                gi = bounds[i][0] + int(err[0])
+                error = _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
+                                       int(err[5]), start + gi, int(seeds[gi]), rules)
+                break
+            parts[i] = (games, pl)
+            bar.update(len(games))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        if bar.done:
+            bar.close()
+    if error is not None:
+        raise error
+    k = 0
+    while k < len(bounds) and k in parts:
+        k += 1
+    done = [parts[i] for i in range(k)]          # the finished prefix only
+    n_done = sum(len(d[0]) for d in done)
+    if done:
+        games_arr = np.concatenate([d[0] for d in done])
+        players_arr = np.concatenate([d[1] for d in done])
+    else:
+        games_arr = np.zeros((0, N_GAME_FIELDS), np.int64)
+        players_arr = np.zeros((0, n, n_fields_p), np.int32)
+    g, p = build_tables(games_arr, players_arr, seeds[:n_done], start, seated, rules)
+    config = {"n_games": n_games, "players": [pl.label for pl in seated], "seed": seed,
+              "start": start, "rules_digest": rules.digest}
+    return SimResults(g, p, rules, config, interrupted)
+
+
+# ---------------------------------------------------------------------------
+def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 20000):
+    """Play one game with the given game seed and return ``(events, text)``:
+    a DataFrame of every event (turn, seat, phase, action, loc, port, coins, amount,
+    value, card, count, cargo...) and a readable move-by-move rendering.
+    ``play_one(results.games.seed[i], players)`` replays game i of a run."""
+    seated, rules = _check_request(1, players, rules)
+    n = len(seated)
+    s = rules.compile(n).copy()
+    tt = rules.trade_tables()
+    decide, bot_idx = decision_table(seated)
+    params = np.stack([p.param_vector() for p in seated])
+    log = np.zeros((max_events, N_EVENT_FIELDS), dtype=np.int64)
+    play_game_nb(s, tt, params, log, decide, bot_idx, np.uint64(seed % 2**64).astype(np.int64))
+    if s[M_ERR_KIND] >= 0:
+        raise _illegal_error(seated, int(s[M_ERR_KIND]), int(s[M_ERR_SEAT]), int(s[M_ERR_VALUE]),
+                             int(s[M_ERR_AUX]), int(s[M_TURN]), 0, seed, rules)
+    events = events_frame(log[:int(s[M_N_EVENTS])], rules, n, [p.label for p in seated])
+    return events, render_events(events, rules)
+
+
+def events_frame(log: np.ndarray, rules: Rules, n_players: int, labels=None) -> pd.DataFrame:
+    """The event log array as a DataFrame with readable action, location and cargo."""
+    nt = len(rules.cargo_types) + 1
+    df = pd.DataFrame(log, columns=list(EVENT_FIELDS))
+    df = df.drop(columns=[f"tok{i}" for i in range(nt, MAX_TOK)])
+    tok_names = rules.cargo_types + ["wild"]
+    df = df.rename(columns={f"tok{i}": tok_names[i] for i in range(nt)})
+    df["action"] = pd.Categorical([ACTION_NAMES[a] for a in df["action"]], categories=ACTION_NAMES)
+    open_ports = rules.open_ports(n_players)
+    locs = {LOC_CASINO: "Casino", LOC_BLACK_MARKET: "Black Market", -1: ""}
+    locs.update({LOC_PORT0 + i: name for i, name in enumerate(open_ports)})
+    df["loc"] = [locs.get(l, str(l)) for l in df["loc"]]
+    cards = rules.card_names
+    df["card"] = [cards[c] if c >= 0 else "" for c in df["card"]]
+    if labels is not None:
+        df.insert(2, "bot", [labels[s] if s >= 0 else "" for s in df["seat"]])
+    return df
+
+
+def _cargo_text(row, tok_names) -> str:
+    parts = []
+    for t in tok_names:
+        v = row[t]
+        if v:
+            parts.append(f"{'' if v > 0 else '-'}{abs(v)} {t}" if abs(v) > 1 or v < 0 else f"{t}")
+    return ", ".join(parts) if parts else "nothing"
+
+
+def render_events(events: pd.DataFrame, rules: Rules) -> str:
+    """A readable text rendering of a game's event log."""
+    tok_names = rules.cargo_types + ["wild"]
+    lines = []
+    last = None
+    for r in events.itertuples(index=False):
+        row = r._asdict()
+        head = (row["turn"], row["seat"])
+        if head != last and row["seat"] >= 0:
+            who = row.get("bot", "")
+            lines.append(f"-- turn {row['turn']}, seat {row['seat']}" + (f" ({who})" if who else ""))
+            last = head
+        a, loc = row["action"], row["loc"]
+        cargo = _cargo_text(row, tok_names)
+        msg = {
+            "send casino": "sends a ship to the Casino",
+            "send black market": "sends a ship to the Black Market",
+            "send port": f"sends a ship to {loc} on {row['amount']} coins",
+            "casino": f"Casino: {row['count']} ship(s), +{row['amount']} coins",
+            "black market swap": f"Black Market swap: {cargo}",
+            "black market draw": f"Black Market draw: {cargo}",
+            "port win": f"wins {loc} for {row['amount']} coins: {cargo}",
+            "raise": f"raises at {loc} by {row['amount']} to {row['value']}",
+            "abandon": f"abandons {loc}, takes back {row['amount']} coins",
+            "syndicate": f"Syndicate pays {row['amount']} coins",
+            "trade": f"sells {cargo} for {row['value']} points"
+                     + (f" + {row['amount']} coins" if row["amount"] else ""),
+            "buy": f"takes {row['count']} x {row['card']} ({row['value']} VP)",
+            "discard": f"discards {cargo}",
+            "bag refill": f"discard pile ({row['count']} tokens) goes back into the bag",
+            "bank shortfall": f"the bank is {row['amount']} coins short",
+            "score": f"final score {row['value']} VP" + (" - WINNER" if row["count"] else ""),
+        }[a]
+        coins = f"  [safe {row['coins']}]" if row["seat"] >= 0 and a != "score" else ""
+        lines.append(f"   {msg}{coins}")
+    return "\n".join(lines)
