@@ -408,6 +408,13 @@ def test_plan_examples():
     assert buy.tolist() == [1]
     u, sell, buy = plan_trade(hand, 1, [9], [1.0], [3], 0, tb)
     assert buy.tolist() == [3] and u == 3.0
+    # tie on utility and loss: sell the token whose loss hurts the kept holding least
+    # (sell the car: keeps 2 jewels = 4; selling a jewel would keep 3)
+    u, sell, buy = plan_trade([2, 1, 0, 0, 0, 0, 0, 0, 0], 0, [1], [1.0], [1], 0, tb)
+    assert u == 1.0 and sell.tolist() == [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
+    # final turn: coins alone can pay, no token needs selling
+    u, sell, buy = plan_trade([2, 1, 0, 0, 0, 0, 0, 0, 0], 0, [3], [1.0], [1], 3, tb)
+    assert u == 1.0 and not sell.any() and buy.tolist() == [1]
     # nothing affordable
     u, sell, buy = plan_trade([1, 0, 0, 0, 0, 0, 0, 0, 0], 0, [5], [1.0], [1], 0, tb)
     assert u == 0.0 and not sell.any() and not buy.any()
