@@ -23,7 +23,7 @@ from hypothesis import given, settings, strategies as st
 
 from cargo_sim.cargo_noir.trade_nb import (
     TradeTables, best_cards_for_budget, best_cards_for_budget_nb, best_split,
-    build_trade_tables, default_trade_tables, plan_trade, plan_trade_nb,
+    build_trade_tables, default_trade_tables, lookup_trade_value_nb, plan_trade, plan_trade_nb,
     trade_value, trade_value_nb,
 )
 
@@ -234,6 +234,22 @@ def test_trade_value_hypothesis_variants(i, data):
     w = data.draw(st.integers(0, 5))
     small = data.draw(st.booleans())
     assert trade_value(c, w, tables_for(i, small)) == BRUTES[i](c, w)
+
+
+def test_lookup_trade_value_nb():
+    tb = tables_for(0, True)  # table_max_total = 6
+    rng = random.Random(8)
+    for _ in range(200):
+        c, w = random_holding(rng, 9, 10)
+        arr = np.array(c, np.int64)
+        got = lookup_trade_value_nb(arr, w, tb)
+        if sum(c) <= tb.table_max_total:
+            assert got == trade_value_nb(arr, w, tb) == BRUTES[0](c, w)
+        else:
+            assert got == -2
+    assert lookup_trade_value_nb(np.array([-1] + [0] * 8, np.int64), 0, tb) == -1
+    assert lookup_trade_value_nb(np.zeros(9, np.int64), 6, tb) == -1
+    assert lookup_trade_value_nb(np.zeros(3, np.int64), 0, tb) == -1
 
 
 def test_large_holdings_table_vs_fallback():
