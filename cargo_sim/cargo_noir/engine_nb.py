@@ -2,19 +2,23 @@
 
 Layers: ``Rules.compile(n)`` -> a template state array (the rules' numbers in
 its header, the layout in ``enums``) -> the phase kernels below ->
-``play_game_nb`` -> ``run_games_nb`` (a chunk of games, nogil).
+``play_game_nb`` -> ``run_games_nb`` (a chunk of games, nogil). The whole
+game, with the table's bots, their parameters and the trade-value tables,
+lives in ONE int64 array ``s``: numba reference-counts every array passed to
+a kernel, and with one array a call costs next to nothing.
 
 Every choice a player makes is asked of the seat's bot through
-``decide(bot, kind, s, tt, params, seat)`` (``enums.D_*`` lists the decisions
-and their answers). The engine checks each answer; on an illegal one it stops
+``decide(kind, s, seat)`` (the bot is ``s[BOTS + seat]``; ``enums.D_*`` lists
+the decisions and their answers). The engine checks each answer; on an illegal one it stops
 the game and records the decision, value and seat (``M_ERR_*``) so the Python
 layer can raise a clear error. It never corrects an answer silently.
 
 Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``).
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
 
+from ..borrow_nb import borrow_nb
 from .enums import (
     A_ABANDON, A_BAG_REFILL, A_BM_DRAW, A_BM_SWAP, A_BUY, A_CASINO, A_DISCARD, A_PORT_WIN,
     A_RAISE, A_SCORE, A_SEND_BLACK_MARKET, A_SEND_CASINO, A_SEND_PORT, A_SHORTFALL,
@@ -22,17 +26,24 @@ from .enums import (
     C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE, CARD, CARD_W, CARDS, CTX, D_BLACK_MARKET,
     D_DISCARD, D_ORDER, D_RAISE, D_SEND, D_TRADE, DISCARD, E, E_TOK0, G, HAND, LOC_BLACK_MARKET,
     LOC_CASINO, LOC_PORT0, M_BAG_REFILLS, M_BANK, M_EMPTY_SLOTS, M_ERR_AUX, M_ERR_KIND,
-    M_ERR_SEAT, M_ERR_VALUE, M_FINAL, M_MINTED, M_N_EVENTS, M_PHASE, M_RNG, M_SEAT,
+    M_ERR_SEAT, M_ERR_VALUE, M_FINAL, M_MINTED, M_N_EVENTS, M_PHASE, M_RNG, M_SEAT, M_GAME,
     M_SHORTFALL_COINS, M_SHORTFALLS, M_TURN, MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK, OUT,
     OUT_CARDS, P, PL_BM_SHIPS, PL_CASINO_SHIPS, PL_COINS, PL_HAND_SHIPS, PL_SHIPS,
     PL_WAREHOUSE, PLAYER, PLAYER_W, PORT_BID, PORT_SLOTS, PORT_TOK, R_BM_SLOTS,
     R_CASINO_PAYOUT, R_EDGE_LIMIT, R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_CARDS, R_N_PLAYERS,
     R_N_PORTS, R_N_TURNS, R_N_TYPES, R_START_COINS, R_START_SHIPS, R_START_WAREHOUSE,
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
-    STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS,
+    STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
 )
 from ..rng_nb import rand_below_at_nb, rand_float_at_nb
-from .trade_nb import trade_value_nb
+from .trade_nb import packed_trade_value_nb
+
+
+# Every bot table (built-in or user-written) reaches the engine as a first-class
+# function of this signature, so the engine is compiled (and cached) once for
+# all tables; a user's bot compiles only itself.
+DECIDE_SIG = types.int64(types.int64, types.int64[::1], types.int64)
+DecideType = types.FunctionType(DECIDE_SIG)
 
 
 # ---------------------------------------------------------------------------
@@ -89,6 +100,21 @@ def rand_float_nb(s):
 
 
 # ---------------------------------------------------------------------------
+# table data
+@njit(cache=True)
+def param_nb(s, seat, i):
+    """Parameter i of the seat's bot (a float)."""
+    return s[PARAMS + seat * N_PARAMS + i] / PARAM_SCALE
+
+
+@njit(cache=True)
+def trade_value_at_nb(s, counts_at, wilds):
+    """Exact smuggling value of selling all of s[counts_at : counts_at + n_types]
+    plus `wilds` Wilds (see trade_nb)."""
+    return packed_trade_value_nb(s, TRADE_TABLES, counts_at, wilds)
+
+
+# ---------------------------------------------------------------------------
 # small helpers
 @njit(cache=True)
 def log_event_nb(s, log, action, seat, loc, amount, value, card, count, tok_at, sign):
@@ -98,6 +124,7 @@ def log_event_nb(s, log, action, seat, loc, amount, value, card, count, tok_at, 
     if i >= log.shape[0]:
         return
     s[M_N_EVENTS] = i + 1
+    log[i, E.game] = s[M_GAME]
     log[i, E.turn] = s[M_TURN]
     log[i, E.seat] = seat
     log[i, E.phase] = s[M_PHASE]
@@ -239,10 +266,13 @@ def port_min_bid_nb(s, seat, p):
 # ---------------------------------------------------------------------------
 # setup
 @njit(cache=True)
-def setup_nb(s, log, seed):
+def setup_nb(s, log, seed, game, first_event):
     """Setup on a state array whose rules header is filled: bag, ports and black
-    market filled, each player's ships, coins and warehouse, the bank."""
-    s[RULES_END:] = 0
+    market filled, each player's ships, coins and warehouse, the bank.
+    (`game` and `first_event` place this game's rows in the event log.)"""
+    s[RULES_END:STATE_SIZE] = 0
+    s[M_GAME] = game
+    s[M_N_EVENTS] = first_event
     n = s[R_N_PLAYERS]
     s[M_RNG] = seed
     s[M_ERR_KIND] = -1
@@ -280,10 +310,10 @@ def resolve_casino_nb(s, log, seat):
 
 
 @njit(cache=True)
-def resolve_black_market_nb(s, tt, params, log, decide, bot, seat):
+def resolve_black_market_nb(s, log, decide, seat):
     """One ship at the Black Market: swap one token with the market, or draw one."""
     nt = n_tok_nb(s)
-    ans = decide(bot, D_BLACK_MARKET, s, tt, params, seat)
+    ans = decide(D_BLACK_MARKET, s, seat)
     s[pl_i(seat, PL_BM_SHIPS)] -= 1
     s[pl_i(seat, PL_HAND_SHIPS)] += 1
     for t in range(MAX_TOK):
@@ -360,7 +390,7 @@ def win_port_nb(s, log, seat, p):
 
 
 @njit(cache=True)
-def resolve_port_nb(s, tt, params, log, decide, bot, seat, p):
+def resolve_port_nb(s, log, decide, seat, p):
     """The player's ship at port p: alone -> buy the cargo; else raise or abandon.
     (After a raise a player holds the top stack, so on his turn he is alone or outbid.)"""
     bid = s[port_bid_i(p, seat)]
@@ -373,7 +403,7 @@ def resolve_port_nb(s, tt, params, log, decide, bot, seat, p):
     if s[pl_i(seat, PL_COINS)] >= need:
         s[CTX] = p
         s[CTX + 1] = need
-        add = decide(bot, D_RAISE, s, tt, params, seat)
+        add = decide(D_RAISE, s, seat)
         if add != 0 and (add < need or add > s[pl_i(seat, PL_COINS)]):
             illegal_nb(s, D_RAISE, seat, add, need)
             return
@@ -389,7 +419,7 @@ def resolve_port_nb(s, tt, params, log, decide, bot, seat, p):
 
 
 @njit(cache=True)
-def phase1_nb(s, tt, params, log, decide, bot, seat):
+def phase1_nb(s, log, decide, seat):
     """Resolve every ship the player has out, in the order the player chooses
     (each effect is immediate: Casino coins can pay a raise later in the phase)."""
     n_ports = s[R_N_PORTS]
@@ -418,14 +448,14 @@ def phase1_nb(s, tt, params, log, decide, bot, seat):
             s[CTX + LOC_BLACK_MARKET] = s[pl_i(seat, PL_BM_SHIPS)]
             for p in range(n_ports):
                 s[CTX + LOC_PORT0 + p] = (pending >> p) & 1
-            loc = decide(bot, D_ORDER, s, tt, params, seat)
+            loc = decide(D_ORDER, s, seat)
         if loc == LOC_CASINO and s[pl_i(seat, PL_CASINO_SHIPS)] > 0:
             resolve_casino_nb(s, log, seat)
         elif loc == LOC_BLACK_MARKET and s[pl_i(seat, PL_BM_SHIPS)] > 0:
-            resolve_black_market_nb(s, tt, params, log, decide, bot, seat)
+            resolve_black_market_nb(s, log, decide, seat)
         elif LOC_PORT0 <= loc < LOC_PORT0 + n_ports and (pending >> (loc - LOC_PORT0)) & 1:
             pending &= ~(1 << (loc - LOC_PORT0))
-            resolve_port_nb(s, tt, params, log, decide, bot, seat, loc - LOC_PORT0)
+            resolve_port_nb(s, log, decide, seat, loc - LOC_PORT0)
         else:
             illegal_nb(s, D_ORDER, seat, loc, 0)
         if failed_nb(s):
@@ -435,7 +465,7 @@ def phase1_nb(s, tt, params, log, decide, bot, seat):
 # ---------------------------------------------------------------------------
 # phase 2: trade cargo for victory cards, then discard down to capacity
 @njit(cache=True)
-def apply_trade_nb(s, tt, log, seat):
+def apply_trade_nb(s, log, seat):
     """Check and carry out the trade in s[OUT...]: sell the tokens, take the cards
     (total cost <= smuggling value + final-turn coins; no change is given) and
     apply Smuggler's Edge effects at once. Returns False if the trade is illegal."""
@@ -459,7 +489,7 @@ def apply_trade_nb(s, tt, log, seat):
         n_bought += k
     value = 0
     if n_sold > 0:
-        value = trade_value_nb(s[OUT:OUT + n_types], s[OUT + n_types], tt)
+        value = trade_value_at_nb(s, OUT, s[OUT + n_types])
     coins_used = 0
     if cost > value:
         unit = s[R_FINAL_COIN_VALUE]
@@ -506,7 +536,7 @@ def clear_out_nb(s):
 
 
 @njit(cache=True)
-def discard_excess_nb(s, tt, params, log, decide, bot, seat):
+def discard_excess_nb(s, log, decide, seat):
     """Tokens above warehouse capacity are discarded; the player chooses which."""
     nt = n_tok_nb(s)
     excess = hand_size_nb(s, seat) - s[pl_i(seat, PL_WAREHOUSE)]
@@ -514,7 +544,7 @@ def discard_excess_nb(s, tt, params, log, decide, bot, seat):
         return
     clear_out_nb(s)
     s[CTX] = excess
-    decide(bot, D_DISCARD, s, tt, params, seat)
+    decide(D_DISCARD, s, seat)
     total = 0
     for t in range(nt):
         d = s[OUT + t]
@@ -533,23 +563,23 @@ def discard_excess_nb(s, tt, params, log, decide, bot, seat):
 
 
 @njit(cache=True)
-def phase2_nb(s, tt, params, log, decide, bot, seat):
+def phase2_nb(s, log, decide, seat):
     if hand_size_nb(s, seat) > 0 or trade_budget_extra_nb(s, seat) > 0:
         clear_out_nb(s)
-        if decide(bot, D_TRADE, s, tt, params, seat) != 0:
-            if not apply_trade_nb(s, tt, log, seat):
+        if decide(D_TRADE, s, seat) != 0:
+            if not apply_trade_nb(s, log, seat):
                 return
-    discard_excess_nb(s, tt, params, log, decide, bot, seat)
+    discard_excess_nb(s, log, decide, seat)
 
 
 # ---------------------------------------------------------------------------
 # phase 3: send ships out
 @njit(cache=True)
-def send_ship_nb(s, tt, params, log, decide, bot, seat):
+def send_ship_nb(s, log, decide, seat):
     """Send one ship from the player's hand: Casino, Black Market, or a port with a
     stack of coins above every stack there (at least 1 on an empty port)."""
     s[OUT] = 0
-    loc = decide(bot, D_SEND, s, tt, params, seat)
+    loc = decide(D_SEND, s, seat)
     if loc == LOC_CASINO:
         s[pl_i(seat, PL_CASINO_SHIPS)] += 1
         log_event_nb(s, log, A_SEND_CASINO, seat, loc, 0, 0, -1, 1, -1, 0)
@@ -575,9 +605,9 @@ def send_ship_nb(s, tt, params, log, decide, bot, seat):
 
 
 @njit(cache=True)
-def phase3_nb(s, tt, params, log, decide, bot, seat):
+def phase3_nb(s, log, decide, seat):
     while s[pl_i(seat, PL_HAND_SHIPS)] > 0 and not failed_nb(s):
-        send_ship_nb(s, tt, params, log, decide, bot, seat)
+        send_ship_nb(s, log, decide, seat)
 
 
 # ---------------------------------------------------------------------------
@@ -616,7 +646,7 @@ def score_nb(s, log):
 
 
 @njit(cache=True)
-def play_turns_nb(s, tt, params, log, decide, bots):
+def play_turns_nb(s, log, decide):
     """Seat 0 is the first player all game. Turn 1: phase 3 only; the last turn:
     phases 1 and 2 only; otherwise phases 1, 2, 3 in seat order."""
     n = s[R_N_PLAYERS]
@@ -630,42 +660,49 @@ def play_turns_nb(s, tt, params, log, decide, bots):
                 s[ABANDONED + p] = 0
             if turn > 1:
                 s[M_PHASE] = 1
-                phase1_nb(s, tt, params, log, decide, bots[seat], seat)
+                phase1_nb(s, log, decide, seat)
                 if failed_nb(s):
                     return
                 s[M_PHASE] = 2
-                phase2_nb(s, tt, params, log, decide, bots[seat], seat)
+                phase2_nb(s, log, decide, seat)
                 if failed_nb(s):
                     return
             if turn < n_turns:
                 s[M_PHASE] = 3
-                phase3_nb(s, tt, params, log, decide, bots[seat], seat)
+                phase3_nb(s, log, decide, seat)
                 if failed_nb(s):
                     return
 
 
 @njit(cache=True)
-def play_game_nb(s, tt, params, log, decide, bots, seed):
+def play_game_nb(s, log, decide, seed, game, first_event):
     """Play one whole game in the state array s (rules header already filled).
     Afterwards s[M_ERR_KIND] >= 0 means a bot answered illegally."""
-    setup_nb(s, log, seed)
-    play_turns_nb(s, tt, params, log, decide, bots)
+    setup_nb(s, log, seed, game, first_event)
+    play_turns_nb(s, log, decide)
     if not failed_nb(s):
         s[M_PHASE] = 4
         score_nb(s, log)
 
 
-@njit(cache=True, nogil=True)
-def run_games_nb(template, tt, params, decide, bots, seeds, out_games, out_players, log, err):
-    """Play len(seeds) games from the template state; write one row per game and
-    one per (game, seat): the statistics (enums.PLAYER_FIELDS), then cards held.
-    Stops at the first illegal decision: err = [game, decision, seat, value, aux,
-    turn] and returns False."""
-    n = bots.shape[0]
+@njit(types.boolean(types.int64[::1], DecideType, types.uint64[::1], types.int64[:, ::1],
+                    types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]),
+      cache=True, nogil=True)
+def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
+    """Play len(seeds) games from the template (rules, table and trade tables
+    filled); write one row per game and one per (game, seat): the statistics
+    (enums.PLAYER_FIELDS), then cards held. Stops at the first illegal decision:
+    err = [game, decision, seat, value, aux, turn] and returns False.
+    Events are appended to `log` (give it 0 rows to log nothing)."""
+    n = template[R_N_PLAYERS]
     n_cards = template[R_N_CARDS]
-    s = template.copy()
+    own = template.copy()
+    s = borrow_nb(own)          # `own` keeps the memory alive; calls skip refcounting
+    blog = borrow_nb(log)
+    n_events = 0
     for g in range(seeds.shape[0]):
-        play_game_nb(s, tt, params, log, decide, bots, np.int64(seeds[g]))
+        play_game_nb(s, blog, decide, np.int64(seeds[g]), g, n_events)
+        n_events = s[M_N_EVENTS]
         if failed_nb(s):
             err[0] = g
             err[1] = s[M_ERR_KIND]
@@ -673,7 +710,7 @@ def run_games_nb(template, tt, params, decide, bots, seeds, out_games, out_playe
             err[3] = s[M_ERR_VALUE]
             err[4] = s[M_ERR_AUX]
             err[5] = s[M_TURN]
-            return False
+            return own[0] != own[0]
         n_win = 0
         mask = 0
         for seat in range(n):
@@ -694,4 +731,4 @@ def run_games_nb(template, tt, params, decide, bots, seeds, out_games, out_playe
         out_games[g, G.empty_slots] = s[M_EMPTY_SLOTS]
         out_games[g, G.minted_coins] = s[M_MINTED]
         out_games[g, G.bank_end] = s[M_BANK]
-    return True
+    return own[0] == own[0]     # a use of `own` after the loop keeps it alive until here

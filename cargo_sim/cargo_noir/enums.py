@@ -12,7 +12,7 @@ LOC_BLACK_MARKET = 1
 LOC_PORT0 = 2            # port p (index among the ports open in this game) is LOC_PORT0 + p
 
 # ---- decisions asked of a bot ---------------------------------------------
-# decide(bot, kind, s, tt, params, seat) -> int. Context is read from s[CTX + i],
+# decide(kind, s, seat) -> int. Context is read from s[CTX + i],
 # vector answers are written to s[OUT + i] (tokens at OUT + t, cards at OUT_CARDS + c).
 D_ORDER = 0      # phase 1: which location to resolve next -> location code; s[CTX + loc] > 0 = pending
 D_RAISE = 1      # phase 1: outbid at port s[CTX]: coins to add (>= s[CTX + 1]) or 0 to abandon
@@ -63,7 +63,12 @@ C_EDGE = 3
 C_SHIPS = 4
 C_WAREHOUSE = 5
 C_SYNDICATE = 6
-RULES_END = CARD + MAX_CARDS * CARD_W
+# the table: each seat's bot (index in the decision table) and its parameters
+BOTS = CARD + MAX_CARDS * CARD_W     # [MAX_SEATS]
+PARAMS = BOTS + MAX_SEATS            # [MAX_SEATS, N_PARAMS] fixed point: value * PARAM_SCALE
+N_PARAMS = 16
+PARAM_SCALE = 1_000_000
+RULES_END = PARAMS + MAX_SEATS * N_PARAMS
 
 # scalars
 MISC = RULES_END
@@ -83,7 +88,8 @@ M_BAG_REFILLS = MISC + 12
 M_MINTED = MISC + 13      # coins paid beyond the box's total (unlimited_coins)
 M_EMPTY_SLOTS = MISC + 14 # draws that found bag and discard pile empty
 M_RNG = MISC + 15         # the game's splitmix64 state (uint64 bits)
-N_MISC = 16
+M_GAME = MISC + 16        # index of the game in its chunk (event rows)
+N_MISC = 20
 # board
 BAG = MISC + N_MISC                  # [MAX_TOK]
 DISCARD = BAG + MAX_TOK              # [MAX_TOK]
@@ -112,6 +118,8 @@ OUT = CTX + CTX_W                            # [OUT_W] vector answers: tokens th
 OUT_CARDS = OUT + MAX_TOK
 OUT_W = MAX_TOK + MAX_CARDS
 STATE_SIZE = OUT + OUT_W
+# the packed trade-value tables (trade_nb.pack_trade_tables) follow the state
+TRADE_TABLES = STATE_SIZE
 
 # ---- per-player statistics (accumulated in the kernel) -----------------------
 PLAYER_FIELDS = (
@@ -133,10 +141,10 @@ G = namedtuple("GameField", GAME_FIELDS)(*range(len(GAME_FIELDS)))
 N_GAME_FIELDS = len(GAME_FIELDS)
 
 # ---- event log -----------------------------------------------------------------
-EVENT_FIELDS = ("turn", "seat", "phase", "action", "loc", "coins", "amount", "value",
+EVENT_FIELDS = ("game", "turn", "seat", "phase", "action", "loc", "coins", "amount", "value",
                 "card", "count") + tuple(f"tok{i}" for i in range(MAX_TOK))
-E = namedtuple("EventField", EVENT_FIELDS[:10])(*range(10))
-E_TOK0 = 10
+E = namedtuple("EventField", EVENT_FIELDS[:11])(*range(11))
+E_TOK0 = 11
 N_EVENT_FIELDS = len(EVENT_FIELDS)
 
 A_SEND_CASINO = 0

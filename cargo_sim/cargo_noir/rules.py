@@ -240,6 +240,13 @@ class Rules:
             cache[n_players] = _compile(self._data, n_players)
         return cache[n_players]
 
+    def packed_trade_tables(self) -> np.ndarray:
+        """The trade tables packed into one int64 array (trade_nb.pack_trade_tables)."""
+        if "_packed" not in self.__dict__:
+            from .trade_nb import pack_trade_tables
+            self.__dict__["_packed"] = pack_trade_tables(self.trade_tables())
+        return self.__dict__["_packed"]
+
     def trade_tables(self):
         """Precomputed exact trade-value tables for these rules (memoised)."""
         if "_tables" not in self.__dict__:

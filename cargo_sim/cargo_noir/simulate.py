@@ -19,9 +19,9 @@ from ..errors import ConfigError, IllegalDecisionError
 from ..progress import Progress
 from ..rng_nb import game_seed_nb
 from .bots.registry import Player, decision_table, parse_player
-from .engine_nb import play_game_nb, run_games_nb
-from .enums import (ACTION_NAMES, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
-                    EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
+from .engine_nb import run_games_nb
+from .enums import (ACTION_NAMES, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
+                    E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
                     N_EVENT_FIELDS, N_GAME_FIELDS, PLAYER_FIELDS)
 from .rules import Rules
@@ -118,14 +118,28 @@ def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, s
         f"turn {turn} of game {index} (game seed {seed})")
 
 
-def _run_chunk(template, tt, decide, bot_idx, params, seeds, n_fields_p, log=None):
+def table_template(rules: Rules, players: list[Player]):
+    """(template state array, decide) for a table: the rules header, each seat's
+    bot and parameters, and the packed trade-value tables after the state."""
+    n = len(players)
+    decide, bot_idx = decision_table(players)
+    head = rules.compile(n).copy()
+    head[BOTS:BOTS + n] = bot_idx
+    for seat, p in enumerate(players):
+        at = PARAMS + seat * N_PARAMS
+        head[at:at + N_PARAMS] = np.round(p.param_vector() * PARAM_SCALE).astype(np.int64)
+    template = np.concatenate([head, rules.packed_trade_tables()])
+    return template, decide
+
+
+def _run_chunk(template, decide, seeds, n_fields_p, log=None):
     n = len(seeds)
     games = np.zeros((n, N_GAME_FIELDS), dtype=np.int64)
-    pl = np.zeros((n, len(bot_idx), n_fields_p), dtype=np.int32)
+    pl = np.zeros((n, template[R_N_PLAYERS], n_fields_p), dtype=np.int32)
     err = np.full(6, -1, dtype=np.int64)
     if log is None:
         log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
-    ok = run_games_nb(template, tt, params, decide, bot_idx, seeds, games, pl, log, err)
+    ok = run_games_nb(template, decide, seeds, games, pl, log, err)
     return games, pl, (None if ok else err)
 
 
@@ -193,10 +207,7 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
-    template = rules.compile(n)
-    tt = rules.trade_tables()
-    decide, bot_idx = decision_table(seated)
-    params = np.stack([p.param_vector() for p in seated])
+    template, decide = table_template(rules, seated)
     seeds = game_seeds_nb(np.uint64(seed % 2**64), start, n_games)
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
     bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
@@ -207,7 +218,7 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     pool = ThreadPoolExecutor(max_workers=workers)
     futures = []
     try:
-        futures = [pool.submit(_run_chunk, template, tt, decide, bot_idx, params, seeds[lo:hi], n_fields_p)
+        futures = [pool.submit(_run_chunk, template, decide, seeds[lo:hi], n_fields_p)
                    for lo, hi in bounds]
         for i, fut in enumerate(futures):
             games, pl, err = fut.result()
@@ -251,16 +262,15 @@ def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 2
     ``play_one(results.games.seed[i], players)`` replays game i of a run."""
     seated, rules = _check_request(1, players, rules)
     n = len(seated)
-    s = rules.compile(n).copy()
-    tt = rules.trade_tables()
-    decide, bot_idx = decision_table(seated)
-    params = np.stack([p.param_vector() for p in seated])
-    log = np.zeros((max_events, N_EVENT_FIELDS), dtype=np.int64)
-    play_game_nb(s, tt, params, log, decide, bot_idx, np.uint64(seed % 2**64).astype(np.int64))
-    if s[M_ERR_KIND] >= 0:
-        raise _illegal_error(seated, int(s[M_ERR_KIND]), int(s[M_ERR_SEAT]), int(s[M_ERR_VALUE]),
-                             int(s[M_ERR_AUX]), int(s[M_TURN]), 0, seed, rules)
-    events = events_frame(log[:int(s[M_N_EVENTS])], rules, n, [p.label for p in seated])
+    template, decide = table_template(rules, seated)
+    log = np.full((max_events, N_EVENT_FIELDS), -1, dtype=np.int64)
+    seeds = np.asarray([seed % 2**64], dtype=np.uint64)
+    games, pl, err = _run_chunk(template, decide, seeds, len(PLAYER_FIELDS) + len(rules.card_names), log)
+    if err is not None:
+        raise _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
+                             int(err[5]), 0, seed, rules)
+    n_events = int(np.count_nonzero(log[:, E.action] >= 0))
+    events = events_frame(log[:n_events], rules, n, [p.label for p in seated])
     return events, render_events(events, rules)
 
 

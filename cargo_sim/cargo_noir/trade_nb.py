@@ -971,3 +971,98 @@ def best_cards_for_budget(budget, card_cost, card_utility, card_available):
     out_buy = np.zeros(len(cost), np.int64)
     u = best_cards_for_budget_nb(int(budget), cost, util, avail, out_buy)
     return float(u), out_buy
+
+
+# ----------------------------------------------------------------------------
+# tables packed into one flat int64 array (the engine keeps them at the end of
+# each game's state array, so a kernel call passes one array, not thirteen)
+# ----------------------------------------------------------------------------
+T_N_TYPES, T_MAX_COMBO, T_MAX_DIFF, T_MAX_WILDS, T_MAX_TOTAL, T_BITS = 0, 1, 2, 3, 4, 5
+T_POW, T_POW_LEN, T_SLOTS, T_N_SLOTS, T_SLOT_W = 6, 7, 8, 9, 10
+T_VS, T_VD, T_WILD_ONLY, T_KEYS, T_N_KEYS, T_VALUES, T_VALUES_W, T_M1 = 11, 12, 13, 14, 15, 16, 17, 18
+T_HEADER = 20
+
+
+def pack_trade_tables(tables: TradeTables) -> np.ndarray:
+    """The tables as one int64 array: a header of sizes and offsets (T_*), then
+    hash_pow, slots, value_same, value_different, wild_only, keys, values."""
+    parts = [np.asarray(tables.hash_pow), np.asarray(tables.slots).ravel(),
+             np.asarray(tables.value_same), np.asarray(tables.value_different),
+             np.asarray(tables.wild_only), np.asarray(tables.keys), np.asarray(tables.values).ravel()]
+    head = np.zeros(T_HEADER, np.int64)
+    head[T_N_TYPES] = tables.n_types
+    head[T_MAX_COMBO] = tables.max_combo
+    head[T_MAX_DIFF] = tables.max_different
+    head[T_MAX_WILDS] = tables.max_wilds
+    head[T_MAX_TOTAL] = tables.table_max_total
+    head[T_BITS] = tables.count_bits
+    head[T_POW_LEN] = len(tables.hash_pow)
+    head[T_N_SLOTS], head[T_SLOT_W] = tables.slots.shape
+    head[T_M1] = len(tables.value_same)
+    head[T_N_KEYS] = len(tables.keys)
+    head[T_VALUES_W] = tables.values.shape[1]
+    at = T_HEADER
+    for field, part in zip((T_POW, T_SLOTS, T_VS, T_VD, T_WILD_ONLY, T_KEYS, T_VALUES), parts):
+        head[field] = at
+        at += len(part)
+    return np.concatenate([head] + [p.astype(np.int64) for p in parts])
+
+
+@njit(cache=True, nogil=True)
+def unpack_trade_tables_nb(a, at):
+    """TradeTables of views into the packed tables at a[at:] (for the planner)."""
+    n_slots = a[at + T_N_SLOTS]
+    w = a[at + T_SLOT_W]
+    m1 = a[at + T_M1]
+    n_keys = a[at + T_N_KEYS]
+    vw = a[at + T_VALUES_W]
+    s0 = at + a[at + T_SLOTS]
+    v0 = at + a[at + T_VALUES]
+    return TradeTables(
+        a[at + a[at + T_VS]:at + a[at + T_VS] + m1], a[at + a[at + T_VD]:at + a[at + T_VD] + m1],
+        a[at + T_N_TYPES], a[at + T_MAX_COMBO], a[at + T_MAX_DIFF], a[at + T_MAX_WILDS],
+        a[at + T_MAX_TOTAL], a[at + T_BITS],
+        a[at + a[at + T_KEYS]:at + a[at + T_KEYS] + n_keys],
+        a[v0:v0 + n_keys * vw].reshape((n_keys, vw)),
+        a[at + a[at + T_WILD_ONLY]:at + a[at + T_WILD_ONLY] + a[at + T_MAX_WILDS] + 1],
+        a[at + a[at + T_POW]:at + a[at + T_POW] + a[at + T_POW_LEN]],
+        a[s0:s0 + n_slots * w].reshape((n_slots, w)),
+    )
+
+
+@njit(cache=True, nogil=True)
+def packed_trade_value_nb(a, at, counts_at, wilds):
+    """trade_value_nb for tables packed at a[at:] and counts at a[counts_at:]
+    (n_types entries). Table lookup without views; larger holdings take the
+    exact fallback through unpacked views. Returns -1 for invalid input."""
+    n = a[at + T_N_TYPES]
+    if wilds < 0 or wilds > a[at + T_MAX_WILDS]:
+        return np.int64(-1)
+    pow0 = at + a[at + T_POW]
+    cmax = a[at + T_POW_LEN] - 1
+    tot = np.int64(0)
+    h = np.int64(0)
+    bad = False
+    for i in range(n):
+        ci = a[counts_at + i]
+        if ci < 0 or ci > cmax:
+            bad = True
+            ci = 0
+        tot += ci
+        h += a[pow0 + ci]
+    if bad:
+        return np.int64(-1)
+    if tot <= a[at + T_MAX_TOTAL]:
+        s0 = at + a[at + T_SLOTS]
+        w = a[at + T_SLOT_W]
+        mask = a[at + T_N_SLOTS] - 1
+        pos = (h ^ (h >> 31)) & mask
+        while True:
+            row = s0 + pos * w
+            if a[row + 1] < 0:
+                return np.int64(-1)
+            if a[row] == h:
+                return a[row + 1 + wilds]
+            pos = (pos + 1) & mask
+    counts = a[counts_at:counts_at + n].copy()
+    return trade_value_nb(counts, wilds, unpack_trade_tables_nb(a, at))

@@ -10,12 +10,11 @@ bid and all the coins in the safe.
 """
 from numba import njit
 
-from ..engine_nb import (card_buyable_nb, hand_i, n_tok_nb, pl_i, port_min_bid_nb, rand_below_nb,
-                         trade_budget_extra_nb, card_i)
+from ..engine_nb import (card_buyable_nb, card_i, hand_i, n_tok_nb, pl_i, port_min_bid_nb,
+                         rand_below_nb, trade_budget_extra_nb, trade_value_at_nb)
 from ..enums import (BLACK_MARKET, BM_CODE, BM_DRAW, C_COST, CTX, D_BLACK_MARKET, D_DISCARD,
                      D_ORDER, D_RAISE, D_SEND, D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                      OUT, OUT_CARDS, PL_COINS, R_N_CARDS, R_N_PORTS, R_N_TYPES)
-from ..trade_nb import trade_value_nb
 
 
 @njit(cache=True)
@@ -72,7 +71,7 @@ def random_black_market_nb(s, seat):
 
 
 @njit(cache=True)
-def random_trade_nb(s, tt, seat):
+def random_trade_nb(s, seat):
     nt = n_tok_nb(s)
     n_types = s[R_N_TYPES]
     for t in range(nt):
@@ -80,7 +79,7 @@ def random_trade_nb(s, tt, seat):
         for _ in range(s[hand_i(seat, t)]):
             k += rand_below_nb(s, 2)
         s[OUT + t] = k
-    budget = trade_budget_extra_nb(s, seat) + trade_value_nb(s[OUT:OUT + n_types], s[OUT + n_types], tt)
+    budget = trade_budget_extra_nb(s, seat) + trade_value_at_nb(s, OUT, s[OUT + n_types])
     bought = 0
     while True:
         n = 0
@@ -145,7 +144,7 @@ def random_send_nb(s, seat):
 
 
 @njit(cache=True)
-def random_decide_nb(kind, s, tt, params, seat):
+def random_decide_nb(kind, s, seat):
     if kind == D_ORDER:
         return random_order_nb(s, seat)
     if kind == D_RAISE:
@@ -153,7 +152,7 @@ def random_decide_nb(kind, s, tt, params, seat):
     if kind == D_BLACK_MARKET:
         return random_black_market_nb(s, seat)
     if kind == D_TRADE:
-        return random_trade_nb(s, tt, seat)
+        return random_trade_nb(s, seat)
     if kind == D_DISCARD:
         return random_discard_nb(s, seat)
     if kind == D_SEND:

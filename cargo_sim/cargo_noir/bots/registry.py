@@ -1,8 +1,8 @@
 """Bot names, parameters and the decision table handed to the engine.
 
-A bot is a numba function ``decide(kind, s, tt, params, seat) -> int`` (see
-``enums.D_*``) plus named float parameters that it reads from
-``params[seat, i]``. Players are given as names with optional parameters:
+A bot is a numba function ``decide(kind, s, seat) -> int`` (see
+``enums.D_*``) plus named float parameters that it reads with
+``param_nb(s, seat, i)``. Players are given as names with optional parameters:
 ``"greedy"``, ``"greedy?bid_margin=2&casino_weight=0.5"``.
 """
 from __future__ import annotations
@@ -13,13 +13,13 @@ from urllib.parse import parse_qsl
 import numpy as np
 
 from ...errors import BotError
-N_PARAMS = 16    # parameter slots per seat
+from ..enums import N_PARAMS
 
 
 @dataclass(frozen=True)
 class BotSpec:
     name: str
-    decide: object                      # numba dispatcher: decide(kind, s, tt, params, seat)
+    decide: object                      # numba dispatcher: decide(kind, s, seat)
     params: dict = field(default_factory=dict)   # parameter name -> default value
     doc: str = ""
 
