@@ -1,0 +1,22 @@
+"""cargo_sim: Monte Carlo strategy analysis of the board game Cargo Noir.
+
+Quick start::
+
+    import cargo_sim
+    res = cargo_sim.simulate(10_000, ["random", "random", "random"], seed=1)
+    res.summary()              # win rate and mean VP by seat
+    res.players.head()         # one row per game and seat
+    events, text = cargo_sim.play_one(res.games.seed[0], ["random"] * 3)
+    print(text)                # the game move by move
+
+The game-specific code lives in ``cargo_sim.cargo_noir``.
+"""
+from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one, simulate,
+                         trade_value)
+from .errors import (BotError, CargoSimError, ConfigError, IllegalDecisionError, RulesError)
+
+__version__ = "0.1.0"
+
+__all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
+           "plan_trade", "bot_names", "CargoSimError", "RulesError", "BotError",
+           "IllegalDecisionError", "ConfigError", "__version__"]

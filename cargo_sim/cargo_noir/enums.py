@@ -53,6 +53,7 @@ R_UNLIMITED_COINS = 13
 R_EDGE_LIMIT = 14
 R_FINAL_COIN_VALUE = 15
 R_N_TURNS = 16
+R_SCRIPT = 17        # offset of a scripted bot's answers (testing.ScriptedGame), 0 = none
 PORT_SLOTS = 32                      # [MAX_PORTS] slots of each open port
 CARD = PORT_SLOTS + MAX_PORTS        # [MAX_CARDS, CARD_W] card data
 CARD_W = 8
