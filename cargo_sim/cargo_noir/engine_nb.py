@@ -772,4 +772,5 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
         out_games[g, G.empty_slots] = s[M_EMPTY_SLOTS]
         out_games[g, G.minted_coins] = s[M_MINTED]
         out_games[g, G.bank_end] = s[M_BANK]
+    err[6] = n_events
     return own[0] == own[0]     # a use of `own` after the loop keeps it alive until here

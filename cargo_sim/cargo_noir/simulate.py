@@ -67,6 +67,7 @@ class SimResults:
     rules: Rules
     config: dict = field(default_factory=dict)
     interrupted: bool = False
+    events: pd.DataFrame | None = None
 
     def summary(self) -> pd.DataFrame:
         """Win rate (shared wins split) and mean VP by seat."""
@@ -132,15 +133,30 @@ def table_template(rules: Rules, players: list[Player]):
     return template, decide
 
 
-def _run_chunk(template, decide, seeds, n_fields_p, log=None):
+EVENTS_PER_GAME = 160     # first guess of event rows per game and seat (grown on overflow)
+
+
+def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
+    """Play a chunk of games. With events=True, returns the chunk's event rows
+    as a 4th item (the chunk is replayed with a larger log if it overflows:
+    games are deterministic, so the replay is the same games)."""
     n = len(seeds)
-    games = np.zeros((n, N_GAME_FIELDS), dtype=np.int64)
-    pl = np.zeros((n, template[R_N_PLAYERS], n_fields_p), dtype=np.int32)
-    err = np.full(6, -1, dtype=np.int64)
-    if log is None:
-        log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
-    ok = run_games_nb(template, decide, seeds, games, pl, log, err)
-    return games, pl, (None if ok else err)
+    n_seats = int(template[R_N_PLAYERS])
+    per_game = EVENTS_PER_GAME * n_seats
+    while True:
+        games = np.zeros((n, N_GAME_FIELDS), dtype=np.int64)
+        pl = np.zeros((n, n_seats, n_fields_p), dtype=np.int32)
+        err = np.full(8, -1, dtype=np.int64)
+        if events:
+            log = np.zeros((max(n * per_game, 1), N_EVENT_FIELDS), dtype=np.int64)
+        elif log is None:
+            log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
+        ok = run_games_nb(template, decide, seeds, games, pl, log, err)
+        if not events:
+            return games, pl, (None if ok else err)
+        if not ok or err[6] < log.shape[0]:
+            return games, pl, (None if ok else err), log[:max(int(err[6]), 0)]
+        per_game *= 2
 
 
 def _downcast(df: pd.DataFrame, cols) -> None:
@@ -189,15 +205,19 @@ def build_tables(games_arr, players_arr, seeds, start, players: list[Player], ru
 
 def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
              workers: int | None = None, progress: bool = True, start: int = 0,
-             chunk_size: int = DEFAULT_CHUNK) -> SimResults:
+             chunk_size: int = DEFAULT_CHUNK, events: bool = False) -> SimResults:
     """Play ``n_games`` games of Cargo Noir and return their statistics.
 
     ``players``: one bot per seat, 2 to 5 (names such as ``"random"`` or
     ``"greedy?bid_margin=2"``); seat 0 is the first player. ``seed``: the run's
     seed (game i's own seed is derived from (seed, i)). ``workers``: threads
     (default: all cores); results do not depend on it. ``start``: index of the
-    first game (to extend a run). Ctrl-C stops early and returns the games
-    finished so far (``interrupted=True``). See ``SimResults`` for the columns.
+    first game (to extend a run). ``events``: also record every event of every
+    game in ``.events`` (one row per event: game, turn, seat, phase, action,
+    loc, coins, amount, value, card, count and cargo columns; see
+    ``events_frame``) -- a few hundred rows per game, for small runs. Ctrl-C
+    stops early and returns the games finished so far (``interrupted=True``).
+    See ``SimResults`` for the columns.
     """
     seated, rules = _check_request(n_games, players, rules)
     n = len(seated)
@@ -218,16 +238,16 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     pool = ThreadPoolExecutor(max_workers=workers)
     futures = []
     try:
-        futures = [pool.submit(_run_chunk, template, decide, seeds[lo:hi], n_fields_p)
+        futures = [pool.submit(_run_chunk, template, decide, seeds[lo:hi], n_fields_p, None, events)
                    for lo, hi in bounds]
         for i, fut in enumerate(futures):
-            games, pl, err = fut.result()
+            games, pl, err, *ev = fut.result()
             if err is not None:
                 gi = bounds[i][0] + int(err[0])
                 error = _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
                                        int(err[5]), start + gi, int(seeds[gi]), rules)
                 break
-            parts[i] = (games, pl)
+            parts[i] = (games, pl, ev[0] if ev else None)
             bar.update(len(games))
     except KeyboardInterrupt:
         interrupted = True
@@ -251,7 +271,16 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     g, p = build_tables(games_arr, players_arr, seeds[:n_done], start, seated, rules)
     config = {"n_games": n_games, "players": [pl.label for pl in seated], "seed": seed,
               "start": start, "rules_digest": rules.digest}
-    return SimResults(g, p, rules, config, interrupted)
+    ev_frame = None
+    if events:
+        logs = []
+        for i, d in enumerate(done):
+            lg = d[2].copy()
+            lg[:, E.game] += start + bounds[i][0]
+            logs.append(lg)
+        all_ev = np.concatenate(logs) if logs else np.zeros((0, N_EVENT_FIELDS), np.int64)
+        ev_frame = events_frame(all_ev, rules, n, [pl.label for pl in seated])
+    return SimResults(g, p, rules, config, interrupted, ev_frame)
 
 
 # ---------------------------------------------------------------------------
@@ -265,7 +294,7 @@ def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 2
     template, decide = table_template(rules, seated)
     log = np.full((max_events, N_EVENT_FIELDS), -1, dtype=np.int64)
     seeds = np.asarray([seed % 2**64], dtype=np.uint64)
-    games, pl, err = _run_chunk(template, decide, seeds, len(PLAYER_FIELDS) + len(rules.card_names), log)
+    games, pl, err = _run_chunk(template, decide, seeds, len(PLAYER_FIELDS) + len(rules.card_names), log)[:3]
     if err is not None:
         raise _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
                              int(err[5]), 0, seed, rules)
