@@ -1,0 +1,449 @@
+"""The ``cargo-sim`` command line.
+
+    cargo-sim simulate --games 10000 --players random,random,random --seed 1 --out runs/r1
+    cargo-sim play --seed 1 --game 0 --players random,random,random
+    cargo-sim rules --estimated
+    cargo-sim bots
+
+Every mistake the user can make (unknown bot, bad ``--set``, unreadable rules
+file, impossible output folder...) ends with ONE line on stderr,
+``cargo-sim: error: <message>``, and exit status 2; Ctrl-C exits with 130
+after saving the games already finished when ``--out`` was given.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import platform
+import shlex
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+PROG = "cargo-sim"
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+
+# ---------------------------------------------------------------------------
+# helpers
+def parse_set(items) -> dict:
+    """``["start_coins=8", "card.Villa.cost=22"]`` -> ``{"start_coins": 8, ...}``.
+
+    Values are TOML scalars or lists (``8``, ``true``, ``[2, 3]``, ``"text"``); a
+    bare word that is not valid TOML is taken as a string (``card.X.kind=edge``).
+    """
+    from .errors import ConfigError
+    out = {}
+    for item in items or ():
+        key, eq, raw = item.partition("=")
+        key, raw = key.strip(), raw.strip()
+        if not eq or not key or not raw:
+            raise ConfigError(f"bad --set {item!r}: use --set name=value (e.g. --set start_coins=8)")
+        try:
+            value = tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            if raw.replace("_", "").replace("-", "").replace(" ", "").isalnum() and not raw[0].isdigit():
+                value = raw
+            else:
+                raise ConfigError(f"bad --set {item!r}: {raw!r} is not a number, true/false, "
+                                  "quoted string or [list]") from None
+        if isinstance(value, dict):
+            raise ConfigError(f"bad --set {item!r}: tables are not rules values")
+        out[key] = value
+    return out
+
+
+def load_rules(rules_file, sets):
+    """Default rules, then the rules file, then the ``--set`` overrides."""
+    from . import Rules
+    rules = Rules.from_file(rules_file) if rules_file else Rules.default()
+    overrides = parse_set(sets)
+    return rules.replace(overrides) if overrides else rules
+
+
+def parse_players(text: str) -> list[str]:
+    from .errors import ConfigError
+    players = [p.strip() for p in text.split(",")]
+    if not text.strip() or any(not p for p in players):
+        raise ConfigError(f"bad --players {text!r}: give one bot name per seat, "
+                          "separated by commas (e.g. random,random,random)")
+    return players
+
+
+def wilson(p: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``p`` observed over ``n`` trials."""
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    z2 = z * z
+    den = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / den
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _fsync_path(path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path, write) -> Path:
+    """Call ``write(tmp_path)`` for a temp file beside ``path``, then rename it
+    over ``path``: the file is either complete or absent, never half-written."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        _fsync_path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())          # mkstemp makes 0600 files
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def atomic_write_text(path, text: str) -> Path:
+    return atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
+def _jsonable(v):
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):   # numpy scalar
+        return v.item()
+    return v
+
+
+def _versions() -> dict:
+    import numba
+    import numpy
+    import pandas
+    from . import __version__
+    out = {"cargo_sim": __version__, "python": platform.python_version(),
+           "numpy": numpy.__version__, "numba": numba.__version__, "pandas": pandas.__version__}
+    with contextlib.suppress(ImportError):
+        import pyarrow
+        out["pyarrow"] = pyarrow.__version__
+    return out
+
+
+def _estimated_groups(names: list[str]) -> str:
+    """'port slots, card cost, card vp, turns' from a list of estimated parameter names."""
+    groups = []
+    for n in names:
+        parts = n.split(".")
+        g = f"{parts[0]}.*.{parts[2]}" if len(parts) == 3 else (f"{parts[0]}.*" if len(parts) == 2 else n)
+        if g not in groups:
+            groups.append(g)
+    return ", ".join(groups)
+
+
+# ---------------------------------------------------------------------------
+# simulate
+def format_summary(res, elapsed: float, workers) -> str:
+    n = len(res.games)
+    cfg = res.config
+    lines = []
+    rate = n / elapsed if elapsed > 0 else float("nan")
+    head = (f"{n:,} games" + (f" of {cfg.get('n_games', n):,} (interrupted)" if res.interrupted else "")
+            + f", {len(cfg.get('players', []))} players, seed {cfg.get('seed')}, "
+            f"rules {res.rules.digest}" + (" (with overrides)" if res.rules.overrides else "")
+            + f"; {elapsed:.2f} s, {rate:,.0f} games/s on {workers} thread(s)")
+    lines.append(head)
+    if n == 0:
+        lines.append("no games finished")
+        return "\n".join(lines)
+    summ = res.summary()
+    rows = [("seat", "bot", "win rate", "95% CI", "mean VP", "mean rank")]
+    for seat, r in summ.iterrows():
+        lo, hi = wilson(float(r["win_rate"]), int(r["games"]))
+        rows.append((str(seat), str(r["bot"]), f"{100 * r['win_rate']:.1f}%",
+                     f"[{100 * lo:.1f}%, {100 * hi:.1f}%]", f"{r['mean_vp']:.2f}",
+                     f"{r['mean_rank']:.3f}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    ties = int(res.games["tie"].sum())
+    lines.append(f"ties (win shared after the highest-card tie-break): {ties:,} games "
+                 f"({100 * ties / n:.2f}%); win rates count a shared win as 1/k")
+    est = res.rules.estimated
+    if est:
+        lines.append(f"note: {len(est)} rules values are estimates ({_estimated_groups(est)}); "
+                     f"see `{PROG} rules --estimated`")
+    return "\n".join(lines)
+
+
+def write_results(res, out_dir: Path, fmt: str, meta: dict) -> list[Path]:
+    """games.<fmt>, players.<fmt> and run.json in ``out_dir``, each atomically.
+    run.json is removed first and written last, so its presence means the set is complete."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    run_json = out_dir / "run.json"
+    with contextlib.suppress(FileNotFoundError):
+        run_json.unlink()
+    written = []
+    for name, df in (("games", res.games), ("players", res.players)):
+        path = out_dir / f"{name}.{fmt}"
+        if fmt == "parquet":
+            atomic_write(path, lambda tmp, df=df: df.to_parquet(tmp, index=False))
+        else:
+            atomic_write(path, lambda tmp, df=df: df.to_csv(tmp, index=False))
+        written.append(path)
+    meta = dict(meta, files=[p.name for p in written] + ["run.json"])
+    atomic_write_text(run_json, json.dumps(_jsonable(meta), indent=2) + "\n")
+    written.append(run_json)
+    return written
+
+
+def cmd_simulate(args, argv) -> int:
+    from . import simulate
+    from .errors import ConfigError
+    rules = load_rules(args.rules, args.set)
+    players = parse_players(args.players)
+    if args.workers is not None and args.workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    workers = args.workers or os.cpu_count() or 1
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None:                      # fail before simulating, not after
+        if out_dir.exists() and not out_dir.is_dir():
+            raise ConfigError(f"--out {out_dir} exists and is not a folder")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        if not os.access(out_dir, os.W_OK):
+            raise ConfigError(f"--out {out_dir} is not writable")
+    progress = not args.no_progress and sys.stderr.isatty()
+    t0 = time.perf_counter()
+    res = simulate(args.games, players, seed=args.seed, rules=rules, workers=workers,
+                   progress=progress, start=args.start)
+    elapsed = time.perf_counter() - t0
+    print(format_summary(res, elapsed, workers))
+    if out_dir is not None:
+        meta = {
+            "command": shlex.join([PROG] + list(argv)),
+            "seed": args.seed, "start": args.start,
+            "players": res.config.get("players", players),
+            "n_games_requested": args.games, "n_games": len(res.games),
+            "interrupted": bool(res.interrupted),
+            "workers": workers, "elapsed_s": round(elapsed, 3),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "rules_digest": rules.digest, "rules_name": rules["name"],
+            "rules_file": str(Path(args.rules).resolve()) if args.rules else None,
+            "rules_overrides": rules.overrides,
+            "estimated_rules": rules.estimated,
+            "versions": _versions(),
+            "rules": rules.flat(),
+        }
+        try:
+            files = write_results(res, out_dir, args.format, meta)
+        except KeyboardInterrupt:
+            print(f"{PROG}: interrupted while writing {out_dir}; files there are complete or absent",
+                  file=sys.stderr)
+            return EXIT_INTERRUPTED
+        print(f"wrote {', '.join(str(f) for f in files)}"
+              + (f" ({len(res.games):,} finished games)" if res.interrupted else ""))
+    if res.interrupted:
+        print(f"{PROG}: interrupted after {len(res.games):,} of {args.games:,} games"
+              + (f"; the finished games were saved in {out_dir}" if out_dir else ""),
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# play
+def cmd_play(args, argv) -> int:
+    import numpy as np
+    from . import play_one
+    rules = load_rules(args.rules, args.set)
+    players = parse_players(args.players)
+    seed = args.seed
+    if args.game is not None:
+        from .errors import ConfigError
+        from .rng_nb import game_seed_nb
+        if args.game < 0 or args.seed < 0:
+            raise ConfigError("--seed and --game must be >= 0")
+        seed = int(game_seed_nb(np.uint64(args.seed % 2**64), args.game))
+    elif seed < 0:
+        from .errors import ConfigError
+        raise ConfigError("--seed must be >= 0")
+    events, text = play_one(seed, players, rules=rules)
+    what = f"game {args.game} of run seed {args.seed} (game seed {seed})" if args.game is not None \
+        else f"game seed {seed}"
+    print(f"Cargo Noir, {len(players)} players, {what}, rules {rules.digest}")
+    print(text)
+    scores = events[events["action"] == "score"]
+    print("\nFinal scores:")
+    for r in scores.itertuples(index=False):
+        label = players[r.seat] if 0 <= r.seat < len(players) else "?"
+        print(f"  seat {r.seat} ({label}): {r.value} VP" + ("  WINNER" if r.count else ""))
+    if args.events:
+        path = Path(args.events)
+        atomic_write(path, lambda tmp: events.to_csv(tmp, index=False))
+        print(f"wrote {path} ({len(events):,} events)")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# rules / bots
+def cmd_rules(args, argv) -> int:
+    rules = load_rules(args.rules, args.set)
+    if args.toml:
+        sys.stdout.write(rules.to_toml())
+        return 0
+    prov = rules.provenance
+    if args.estimated:
+        prov = prov[prov["status"] == "estimated"]
+    print(f"{rules['name']} (digest {rules.digest})"
+          + (f", overrides: {', '.join(f'{k}={v!r}' for k, v in rules.overrides.items())}"
+             if rules.overrides else ""))
+    if args.estimated:
+        print(f"{len(prov)} estimated values (our estimates, not printed in the rule texts); "
+              f"change them with --set name=value or --rules FILE.toml")
+    rows = [("parameter", "value", "status", "source")]
+    for r in prov.itertuples(index=False):
+        flag = "ESTIMATED" if r.status == "estimated" else r.status
+        value = json.dumps(r.value) if isinstance(r.value, (list, str, bool)) else str(r.value)
+        source = r.source.split(":", 1)[1].strip() if ":" in r.source else ""
+        rows.append((r.parameter, value, flag, source))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
+    return 0
+
+
+def cmd_bots(args, argv) -> int:
+    from . import bot_names
+    try:
+        from .cargo_noir.bots.registry import BUILTIN
+    except ImportError:                          # pragma: no cover
+        BUILTIN = {}
+    for name in bot_names():
+        spec = BUILTIN.get(name)
+        doc = (getattr(spec, "doc", "") or "").strip().splitlines()
+        params = getattr(spec, "params", {}) or {}
+        line = name
+        if doc:
+            line += f"  - {doc[0]}"
+        print(line)
+        if params:
+            print("    parameters: " + ", ".join(f"{k}={v:g}" for k, v in params.items()))
+    if args.verbose:
+        print("\nGive parameters as name?key=value&key=value, e.g. "
+              "--players 'random,random' (one name per seat).")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+def _add_rules_options(p) -> None:
+    p.add_argument("--rules", metavar="FILE.toml",
+                   help="rules file overriding the default rules (same layout as the default file)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="override one rules parameter by flat name, e.g. start_coins=8, "
+                        "card.Villa.cost=22, turns.4=11, port.Rio.players=[3,4,5] (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Monte Carlo strategy analysis of the board game Cargo Noir.",
+        epilog=f"`{PROG} COMMAND --help` for each command's options.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("simulate", help="play many games and summarise or save them",
+                       description="Play many games; print win rates; optionally save the tables.")
+    p.add_argument("--games", "-n", type=int, default=10_000, metavar="N",
+                   help="number of games (default 10000)")
+    p.add_argument("--players", "-p", default="random,random,random", metavar="BOTS",
+                   help="one bot per seat, comma-separated, seat 0 first (default random,random,random)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--start", type=int, default=0, metavar="I",
+                   help="index of the first game, to extend an earlier run (default 0)")
+    _add_rules_options(p)
+    p.add_argument("--workers", "-j", type=int, default=None, metavar="K",
+                   help="threads (default: all cores); results do not depend on it")
+    p.add_argument("--out", "-o", metavar="DIR",
+                   help="write games.<fmt>, players.<fmt> and run.json in DIR")
+    p.add_argument("--format", choices=("parquet", "csv"), default="parquet",
+                   help="table format for --out (default parquet)")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("play", help="play one game and print it move by move",
+                       description="Play one game and print it move by move with the final scores.")
+    p.add_argument("--seed", "-s", type=int, default=0,
+                   help="the game's seed (a value of the `seed` column of games), or with --game the run seed")
+    p.add_argument("--game", type=int, default=None, metavar="I",
+                   help="replay game I of `simulate --seed SEED` (then --seed is the run seed)")
+    p.add_argument("--players", "-p", default="random,random,random", metavar="BOTS",
+                   help="one bot per seat, comma-separated (default random,random,random)")
+    _add_rules_options(p)
+    p.add_argument("--events", metavar="FILE.csv", help="also write the event log as CSV")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("rules", help="show the rules' parameters and where each value comes from",
+                       description="Show every rules parameter with its provenance "
+                                   "(rulebook, review, estimated, decision, override).")
+    _add_rules_options(p)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--estimated", action="store_true", help="only the estimated values")
+    g.add_argument("--toml", action="store_true", help="print the full rules as TOML (a --rules file)")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("bots", help="list the available bots")
+    p.add_argument("--verbose", "-v", action="store_true", help="also explain bot parameters")
+    p.set_defaults(func=cmd_bots)
+    return parser
+
+
+def _one_line(e: BaseException) -> str:
+    msg = str(e) or e.__class__.__name__
+    if isinstance(e, OSError) and e.filename is not None and e.strerror:
+        msg = f"{e.strerror}: {e.filename}"
+    return " ".join(msg.split())
+
+
+def main(argv=None) -> int:
+    """Entry point of ``cargo-sim``; returns the exit status (0, 2 on a user error, 130 on Ctrl-C)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:                      # usage error (2) or --help/--version (0)
+        return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
+    from .errors import CargoSimError
+    try:
+        return args.func(args, argv)
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:                      # `cargo-sim play | head`: not an error
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (CargoSimError, ValueError, OSError) as e:
+        print(f"{PROG}: error: {_one_line(e)}", file=sys.stderr)
+        return EXIT_USER_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

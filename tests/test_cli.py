@@ -1,0 +1,266 @@
+"""Tests of the ``cargo-sim`` command line, in-process (``main([...])``) and as a subprocess."""
+import json
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+import cargo_sim
+from cargo_sim.cli import atomic_write_text, main, parse_set, wilson
+
+PLAYERS = "random,random,random"
+
+
+def run_cli(*args, timeout=300):
+    """The CLI as a user runs it: a fresh interpreter, exit status and both streams."""
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    return subprocess.run([sys.executable, "-m", "cargo_sim.cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def assert_one_error_line(err: str):
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("cargo-sim: error: "), err
+    assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------
+# simulate
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_simulate_writes_tables_and_run_json(tmp_path, capsys, fmt):
+    out = tmp_path / "run"
+    rc = main(["simulate", "--games", "150", "--players", PLAYERS, "--seed", "7",
+               "--out", str(out), "--format", fmt, "--no-progress", "--set", "start_coins=8"])
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "win rate" in text and "95% CI" in text and "games/s" in text
+    read = pd.read_parquet if fmt == "parquet" else pd.read_csv
+    games, players = read(out / f"games.{fmt}"), read(out / f"players.{fmt}")
+    assert len(games) == 150 and len(players) == 450
+    assert sorted(players["seat"].unique()) == [0, 1, 2]
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["seed"] == 7 and meta["n_games"] == 150 and meta["interrupted"] is False
+    assert meta["players"] == ["random"] * 3
+    assert meta["rules_overrides"] == {"start_coins": 8}
+    rules = cargo_sim.Rules.default().replace(start_coins=8)
+    assert meta["rules_digest"] == rules.digest
+    assert "port.Rio.slots" in meta["estimated_rules"]
+    assert meta["versions"]["cargo_sim"] == cargo_sim.__version__
+    assert "--seed 7" in meta["command"]
+    # no temp files left behind
+    assert sorted(p.name for p in out.iterdir()) == sorted([f"games.{fmt}", f"players.{fmt}", "run.json"])
+    # the tables are those of the library call
+    ref = cargo_sim.simulate(150, ["random"] * 3, seed=7, rules=rules, progress=False)
+    assert games["seed"].astype("uint64").tolist() == ref.games["seed"].tolist()
+    assert players["vp"].tolist() == ref.players["vp"].tolist()
+
+
+def test_simulate_subprocess(tmp_path):
+    out = tmp_path / "sub"
+    r = run_cli("simulate", "--games", 120, "--players", "random,random", "--seed", 3,
+                "--out", out, "--workers", 2)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert len(pd.read_parquet(out / "games.parquet")) == 120
+    assert len(pd.read_parquet(out / "players.parquet")) == 240
+    assert json.loads((out / "run.json").read_text())["seed"] == 3
+
+
+def test_summary_lines_per_seat(capsys):
+    assert main(["simulate", "-n", "60", "-p", "random,random,random,random", "--no-progress"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    seat_rows = [l for l in out if l.split() and l.split()[0] in "0123" and "random" in l]
+    assert len(seat_rows) == 4
+
+
+# ---------------------------------------------------------------------------
+# user mistakes: one line, exit 2, no traceback
+def test_bad_bot_name_subprocess():
+    r = run_cli("simulate", "--games", 10, "--players", "random,nosuchbot", "--no-progress")
+    assert r.returncode == 2
+    assert_one_error_line(r.stderr)
+    assert "nosuchbot" in r.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "-n", "10", "-p", "random,nosuchbot"], "nosuchbot"),
+    (["simulate", "-n", "10", "--set", "start_coins=abc"], "start_coins"),
+    (["simulate", "-n", "10", "--set", "no_such_param=3"], "no_such_param"),
+    (["simulate", "-n", "10", "--set", "start_coins"], "name=value"),
+    (["simulate", "-n", "10", "--set", "card.Villa.cost=[1,"], "card.Villa.cost"),
+    (["simulate", "-n", "10", "-p", "random"], "player count"),
+    (["simulate", "-n", "10", "-p", "random,,random"], "--players"),
+    (["simulate", "-n", "10", "--workers", "0"], "workers"),
+    (["simulate", "-n", "-5"], "games"),
+    (["play", "--seed", "1", "-p", "random,random", "--set", "turns.2=1"], "turns.2"),
+    (["rules", "--set", "card.Villa.colour=3"], "colour"),
+    (["rules", "--rules", "/no/such/rules.toml"], "rules.toml"),
+])
+def test_user_errors_in_process(capsys, args, words):
+    assert main(args + (["--no-progress"] if args[0] == "simulate" else [])) == 2
+    err = capsys.readouterr().err
+    assert_one_error_line(err)
+    assert words in err
+
+
+def test_bad_set_subprocess():
+    r = run_cli("simulate", "--games", 10, "--set", "start_coins=-3", "--no-progress")
+    assert r.returncode == 2
+    assert_one_error_line(r.stderr)
+    assert "start_coins" in r.stderr
+
+
+def test_malformed_rules_file(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("start_coins = [\n", encoding="utf-8")
+    assert main(["simulate", "-n", "10", "--rules", str(bad), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert_one_error_line(err)
+    assert "bad.toml" in err
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text('start_coins = "seven"\n', encoding="utf-8")
+    r = run_cli("rules", "--rules", wrong)
+    assert r.returncode == 2
+    assert_one_error_line(r.stderr)
+    assert "start_coins" in r.stderr
+
+
+def test_rules_file_applies(tmp_path, capsys):
+    f = tmp_path / "mine.toml"
+    f.write_text("start_coins = 9\n[card.Villa]\ncost = 22\n", encoding="utf-8")
+    assert main(["rules", "--rules", str(f), "--set", "turns.4=12"]) == 0
+    out = capsys.readouterr().out
+    row = {l.split()[0]: l.split() for l in out.splitlines() if l.split()}
+    assert row["start_coins"][1:3] == ["9", "override"]
+    assert row["turns.4"][1:3] == ["12", "override"]
+
+
+def test_out_is_a_file(tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert main(["simulate", "-n", "10", "--out", str(f), "--no-progress"]) == 2
+    assert_one_error_line(capsys.readouterr().err)
+
+
+def test_usage_error_exit_2(capsys):
+    assert main(["simulate", "--games", "many"]) == 2
+    assert main([]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# Ctrl-C
+def test_interrupted_run_saves_finished_games(tmp_path, capsys, monkeypatch):
+    real = cargo_sim.simulate
+
+    def partial(n_games, players, **kw):
+        res = real(40, players, **kw)
+        res.interrupted = True
+        return res
+
+    monkeypatch.setattr(cargo_sim, "simulate", partial)
+    out = tmp_path / "part"
+    rc = main(["simulate", "-n", "200", "--out", str(out), "--no-progress"])
+    assert rc == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert len(pd.read_parquet(out / "games.parquet")) == 40
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["interrupted"] is True and meta["n_games"] == 40 and meta["n_games_requested"] == 200
+
+
+def test_keyboard_interrupt_exit_130(capsys, monkeypatch):
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cargo_sim, "simulate", boom)
+    assert main(["simulate", "-n", "10", "--no-progress"]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_atomic_write_leaves_nothing_on_failure(tmp_path):
+    target = tmp_path / "x.json"
+
+    class Boom(Exception):
+        pass
+
+    def bad(tmp):
+        open(tmp, "w").write("half")
+        raise Boom
+
+    from cargo_sim.cli import atomic_write
+    with pytest.raises(Boom):
+        atomic_write(target, bad)
+    assert list(tmp_path.iterdir()) == []
+    atomic_write_text(target, "{}")
+    assert target.read_text() == "{}"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+# ---------------------------------------------------------------------------
+# play / rules / bots
+def test_play_prints_turns_and_scores(tmp_path, capsys):
+    ev = tmp_path / "events.csv"
+    assert main(["play", "--seed", "11", "--players", PLAYERS, "--events", str(ev)]) == 0
+    out = capsys.readouterr().out
+    assert "-- turn 1, seat 0" in out and "-- turn 2, seat 2" in out
+    assert "Final scores:" in out and "WINNER" in out
+    events = pd.read_csv(ev)
+    assert (events["action"] == "score").sum() == 3
+
+
+def test_play_subprocess_replays_game_of_run():
+    res = cargo_sim.simulate(5, ["random", "random"], seed=4, progress=False)
+    r = run_cli("play", "--seed", 4, "--game", 2, "--players", "random,random")
+    assert r.returncode == 0, r.stderr
+    assert f"game seed {int(res.games.seed[2])}" in r.stdout
+    vps = res.players[res.players.game == 2]["vp"].tolist()
+    for seat, vp in enumerate(vps):
+        assert f"seat {seat} (random): {vp} VP" in r.stdout
+    r2 = run_cli("play", "--seed", int(res.games.seed[2]), "--players", "random,random")
+    assert r2.stdout.split("\n", 1)[1] == r.stdout.split("\n", 1)[1]   # same game
+
+
+def test_rules_estimated_lists_port_slots(capsys):
+    assert main(["rules", "--estimated"]) == 0
+    out = capsys.readouterr().out
+    lines = [l for l in out.splitlines() if l.startswith("port.")]
+    assert any(l.startswith("port.Rio.slots") and "ESTIMATED" in l for l in lines)
+    assert "start_coins" not in out                     # a rulebook value is not listed
+    assert main(["rules"]) == 0
+    full = capsys.readouterr().out
+    assert any(l.startswith("start_coins") and "rulebook" in l for l in full.splitlines())
+
+
+def test_rules_toml_round_trips(tmp_path, capsys):
+    assert main(["rules", "--toml", "--set", "start_coins=9"]) == 0
+    f = tmp_path / "r.toml"
+    f.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert cargo_sim.Rules.from_file(f)["start_coins"] == 9
+
+
+def test_bots_lists_names(capsys):
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    for name in cargo_sim.bot_names():
+        assert name in out
+
+
+# ---------------------------------------------------------------------------
+# helpers
+def test_parse_set_values():
+    got = parse_set(["start_coins=8", "card.Villa.cost = 22", "turns.4=11",
+                     "port.Rio.players=[3, 4]", "unlimited_coins=true", "card.X.kind=edge",
+                     'name="my variant"'])
+    assert got == {"start_coins": 8, "card.Villa.cost": 22, "turns.4": 11,
+                   "port.Rio.players": [3, 4], "unlimited_coins": True, "card.X.kind": "edge",
+                   "name": "my variant"}
+
+
+def test_wilson_interval():
+    lo, hi = wilson(0.5, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    lo, hi = wilson(0.0, 10)
+    assert lo == 0.0 and 0.25 < hi < 0.35
