@@ -18,8 +18,18 @@ install: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest tests
 
+DEMO_GAMES ?= 20000
+
+# TODO(report): replace the loop below with `$(VENV)/bin/cargo-sim report --out reports/demo`
+# once the `report` subcommand exists (cargo_sim/cli.py has none yet).
 demo: $(STAMP)
-	$(VENV)/bin/cargo-sim report --out reports/demo
+	@for n in 2 3 4 5; do \
+	  players=$$(printf 'random,%.0s' $$(seq $$n)); players=$${players%,}; \
+	  echo "== $$n players: $$players"; \
+	  $(VENV)/bin/cargo-sim simulate --games $(DEMO_GAMES) --players $$players --seed 1 \
+	    --no-progress --out reports/demo/random_$${n}p || exit $$?; \
+	done
+	@echo "demo tables written under reports/demo/ (games, players, run.json per player count)"
 
 bench: $(STAMP)
 	$(PY) -m cargo_sim.bench
