@@ -1,0 +1,373 @@
+"""Tests of cargo_sim.tournament.
+
+The statistics are checked on small hand-made ``players`` tables whose right
+answers are worked out by hand in the comments; the seating plan is checked
+for seat balance over many (entrants, players) shapes; a few tiny real
+tournaments of ``random`` entrants check the plumbing, reproducibility and
+common random numbers end to end.
+"""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cargo_sim.tournament as tm
+from cargo_sim import BotError, ConfigError, Rules, RulesError
+from cargo_sim.tournament import (ELO_PER_NAT, bradley_terry, head_to_head, pairwise_counts,
+                                  seating_plan, significance, standings_table, tournament,
+                                  wilson_interval)
+
+LN3 = math.log(3.0)
+
+
+def table(rows, **extra):
+    """players table from (game, entrant, rank[, vp[, win_share]]) tuples."""
+    full = [tuple(r) + (0, 0.0)[len(r) - 3:] for r in rows]
+    df = pd.DataFrame(full, columns=["game", "entrant", "rank", "vp", "win_share"])
+    for k, v in extra.items():
+        df[k] = v
+    return df
+
+
+# ---------------------------------------------------------------------------
+# seating plan
+SHAPES = [(2, 2), (3, 2), (4, 2), (3, 3), (4, 3), (5, 3), (6, 4), (7, 5),
+          (2, 3), (2, 4), (2, 5), (3, 4), (3, 5), (4, 5)]
+
+
+@pytest.mark.parametrize("n_entrants,n_players", SHAPES)
+def test_seating_plan_balance(n_entrants, n_players):
+    plan = seating_plan(n_entrants, n_players)
+    seats = np.array(plan["seats"].tolist())
+    assert seats.shape == (len(plan), n_players)
+    # every entrant sits in every seat equally often
+    counts = np.array([[np.sum(seats[:, s] == e) for s in range(n_players)]
+                       for e in range(n_entrants)])
+    assert (counts == counts[0, 0]).all() and counts[0, 0] > 0
+    q, r = divmod(n_players, n_entrants)
+    for row in seats:
+        mult = np.bincount(row, minlength=n_entrants)
+        assert set(mult) <= {q, q + 1}            # balanced fill, distinct when E >= n
+    # each composition is played in distinct seatings, all its rotations
+    for _, g in plan.groupby("combo"):
+        assert len(set(g["seats"])) == len(g)
+        assert len({tuple(sorted(s)) for s in g["seats"]}) == 1
+    n_combos = math.comb(n_entrants, r)
+    assert plan["combo"].nunique() == n_combos
+    assert list(plan["table"]) == list(range(len(plan)))
+
+
+def test_seating_plan_examples():
+    assert seating_plan(3, 2)["seats"].tolist() == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
+    # 2 entrants at 3 seats: A B A / B A A / A A B, then the same with B doubled
+    assert seating_plan(2, 3)["seats"].tolist() == [(0, 1, 0), (1, 0, 0), (0, 0, 1),
+                                                    (0, 1, 1), (1, 1, 0), (1, 0, 1)]
+    # 2 entrants at 4 seats: A B A B has only 2 distinct rotations
+    assert seating_plan(2, 4)["seats"].tolist() == [(0, 1, 0, 1), (1, 0, 1, 0)]
+
+
+# ---------------------------------------------------------------------------
+# Wilson interval
+def test_wilson_by_hand():
+    # 8/10, z = 1.959964: centre (0.8 + z^2/20) / (1 + z^2/10) = 0.716740,
+    # half z*sqrt(0.016 + z^2/400) / (1 + z^2/10) = 0.226578
+    lo, hi = wilson_interval(8, 10)
+    assert lo == pytest.approx(0.490162, abs=1e-6)
+    assert hi == pytest.approx(0.943318, abs=1e-6)
+    # 0/10: lo = 0, hi = z^2 / (n + z^2) = 3.841459 / 13.841459
+    lo, hi = wilson_interval(0, 10)
+    assert lo == pytest.approx(0.0, abs=1e-12) and hi == pytest.approx(0.277533, abs=1e-6)
+    # symmetry, vectorised, n = 0
+    lo, hi = wilson_interval(np.array([2, 8, 0]), np.array([10, 10, 0]))
+    assert lo[0] == pytest.approx(1 - 0.943318, abs=1e-6) and hi[1] == pytest.approx(0.943318, abs=1e-6)
+    assert np.isnan(lo[2]) and np.isnan(hi[2])
+    # fractional successes (shared wins) are allowed
+    assert wilson_interval(4.5, 9) == pytest.approx(wilson_interval(5, 10), abs=0.05)
+
+
+# ---------------------------------------------------------------------------
+# head to head
+HAND = [  # game, entrant, rank
+    (0, "A", 1), (0, "B", 2), (0, "C", 3),      # A > B > C
+    (1, "A", 3), (1, "B", 1), (1, "C", 1),      # B = C > A
+    (2, "A", 1), (2, "B", 1),                   # A = B (a 2-seat game)
+    (3, "C", 1), (3, "A", 2),                   # C > A
+]
+
+
+def test_head_to_head_by_hand():
+    p = table(HAND)
+    h = head_to_head(p)
+    wins, n = pairwise_counts(p)
+    # A-B: g0 A, g1 B, g2 tie -> 1.5/3; A-C: g0 A, g1 C, g3 C -> 1/3; B-C: g0 B, g1 tie -> 1.5/2
+    assert h.loc["A", "B"] == pytest.approx(0.5) and h.loc["B", "A"] == pytest.approx(0.5)
+    assert h.loc["A", "C"] == pytest.approx(1 / 3) and h.loc["C", "A"] == pytest.approx(2 / 3)
+    assert h.loc["B", "C"] == pytest.approx(0.75) and h.loc["C", "B"] == pytest.approx(0.25)
+    assert n.loc["A", "B"] == 3 and n.loc["A", "C"] == 3 and n.loc["B", "C"] == 2
+    assert np.isnan(np.diag(h.to_numpy())).all() and (np.diag(n.to_numpy()) == 0).all()
+    np.testing.assert_allclose(wins + wins.T, n)
+
+
+def test_head_to_head_ignores_same_entrant_pairs():
+    # A holds two seats: ranks 1 and 3, B is 2nd -> A-B meetings: one each way; A-A ignored
+    p = table([(0, "A", 1), (0, "B", 2), (0, "A", 3)])
+    h = head_to_head(p)
+    _, n = pairwise_counts(p)
+    assert h.loc["A", "B"] == 0.5 and n.loc["A", "B"] == 2 and n.loc["A", "A"] == 0
+
+
+# ---------------------------------------------------------------------------
+# Bradley-Terry
+def wins_matrix(d):
+    names = sorted({k for pair in d for k in pair})
+    w = pd.DataFrame(0.0, index=names, columns=names)
+    for (a, b), v in d.items():
+        w.loc[a, b] = v
+    return w
+
+
+def test_bradley_terry_two_players_by_hand():
+    # A ahead of B 3 times out of 4: exp(bA - bB) = 3, so bA - bB = ln 3, centred +-ln3/2.
+    # Information for the difference 4 * 3/4 * 1/4 = 3/4; each centred strength is half the
+    # difference: var = (4/3) / 4 = 1/3.
+    r = bradley_terry(wins_matrix({("A", "B"): 3, ("B", "A"): 1}))
+    assert list(r.index) == ["A", "B"]
+    assert r.loc["A", "log_strength"] == pytest.approx(LN3 / 2, abs=1e-7)
+    assert r.loc["B", "log_strength"] == pytest.approx(-LN3 / 2, abs=1e-7)
+    assert r["se"].tolist() == pytest.approx([math.sqrt(1 / 3)] * 2, abs=1e-7)
+    assert r.loc["A", "elo"] - r.loc["B", "elo"] == pytest.approx(400 * math.log10(3), abs=1e-5)
+    assert r["elo"].sum() == pytest.approx(0, abs=1e-9)
+    assert r.loc["A", "meetings"] == 4 and r.attrs["pseudo"] == 0
+
+
+def test_bradley_terry_from_players_table():
+    # the same 3:1 record built as 4 two-seat games
+    p = table([(0, "A", 1), (0, "B", 2), (1, "A", 1), (1, "B", 2),
+               (2, "A", 1), (2, "B", 2), (3, "A", 2), (3, "B", 1)])
+    r = bradley_terry(pairwise_counts(p)[0])
+    assert r.loc["A", "log_strength"] - r.loc["B", "log_strength"] == pytest.approx(LN3, abs=1e-7)
+
+
+def test_bradley_terry_three_players_exact():
+    # records that fit the model exactly (A-B 3:1, B-C 3:1, A-C 9:1 = odds 3*3) are the MLE:
+    # b = (ln3, 0, -ln3); ties as halves (A-B 2.5:0.5 + one tie -> 3:1)
+    w = wins_matrix({("A", "B"): 3, ("B", "A"): 1, ("B", "C"): 6, ("C", "B"): 2,
+                     ("A", "C"): 9, ("C", "A"): 1})
+    r = bradley_terry(w)
+    assert r.loc[["A", "B", "C"], "log_strength"].tolist() == pytest.approx([LN3, 0, -LN3], abs=1e-7)
+    assert r.loc["A", "elo"] == pytest.approx(LN3 * ELO_PER_NAT, abs=1e-5)
+
+
+def test_bradley_terry_symmetric_record_is_zero():
+    w = wins_matrix({("A", "B"): 5, ("B", "A"): 5, ("B", "C"): 2.5, ("C", "B"): 2.5,
+                     ("A", "C"): 1, ("C", "A"): 1})
+    assert bradley_terry(w)["log_strength"].tolist() == pytest.approx([0, 0, 0], abs=1e-8)
+
+
+def test_bradley_terry_perfect_record_is_regularised():
+    w = wins_matrix({("A", "B"): 3, ("B", "A"): 0})
+    with pytest.warns(RuntimeWarning, match="infinite"):
+        r = bradley_terry(w)
+    # half a win added each way: 3.5 : 0.5 -> difference ln 7
+    assert r.attrs["pseudo"] == 0.5
+    assert r.loc["A", "log_strength"] - r.loc["B", "log_strength"] == pytest.approx(math.log(7), abs=1e-7)
+    r = bradley_terry(wins_matrix({("A", "B"): 3, ("B", "A"): 1}), pseudo=1.0)   # 4:2 -> ln 2
+    assert r.loc["A", "log_strength"] - r.loc["B", "log_strength"] == pytest.approx(math.log(2), abs=1e-7)
+
+
+def test_bradley_terry_disconnected_raises():
+    w = wins_matrix({("A", "B"): 1, ("B", "A"): 1, ("C", "D"): 1, ("D", "C"): 1})
+    with pytest.raises(ConfigError, match="connected"):
+        bradley_terry(w)
+
+
+# ---------------------------------------------------------------------------
+# standings
+def test_standings_by_hand():
+    p = table([(0, "A", 1, 4, 1.0), (0, "B", 2, 1, 0.0),
+               (1, "A", 1, 3, 0.5), (1, "B", 1, 3, 0.5),
+               (2, "A", 2, 2, 0.0), (2, "B", 1, 5, 1.0),
+               (3, "A", 1, 1, 1.0), (3, "B", 2, 0, 0.0)])
+    s = standings_table(p)
+    assert list(s.index) == ["A", "B"]                      # 2.5 wins before 1.5
+    a = s.loc["A"]
+    assert a["games"] == 4 and a["wins"] == 2.5 and a["win_rate"] == 0.625
+    assert (a["win_lo"], a["win_hi"]) == pytest.approx(wilson_interval(2.5, 4))
+    # VP 4,3,2,1: mean 2.5, sd sqrt(5/3) = 1.290994, se 0.645497, t(0.975, 3) = 3.182446
+    assert a["mean_vp"] == 2.5
+    assert a["vp_hi"] - 2.5 == pytest.approx(3.182446305 * 0.6454972244, abs=1e-6)
+    assert a["vp_lo"] == pytest.approx(2.5 - 2.0542, abs=1e-4)
+    assert a["mean_rank"] == 1.25 and s.loc["B", "mean_rank"] == 1.5
+    ratings = bradley_terry(pairwise_counts(p)[0])
+    s2 = standings_table(p, ratings)
+    assert s2.loc["A", "rating"] == ratings.loc["A", "elo"]
+    # A ahead in g0, g3, B in g2, tie g1: 2.5 : 1.5 -> elo diff 400 log10(5/3)
+    assert s2.loc["A", "rating"] - s2.loc["B", "rating"] == pytest.approx(400 * math.log10(5 / 3), abs=1e-4)
+
+
+# ---------------------------------------------------------------------------
+# significance
+def sig_table():
+    """12 three-seat games of A, B and C. A is ahead of B in games 0-8, behind in
+    game 9, tied in 10-11. A wins games 0-5, B wins game 9, C the others.
+    Deals: games (0,1), (2,3) ... (10,11)."""
+    rows = []
+    d_vp = [3, 1, 2, 2, 1, 3, 2, 1, 3, -2, 0, 0]
+    for g in range(12):
+        a_rank, b_rank = (1, 2) if g < 9 else ((2, 1) if g == 9 else (2, 2))
+        if 6 <= g <= 8:
+            a_rank, b_rank = 2, 3
+        c_rank = 1 if (g >= 6 and g != 9) else 3
+        a_win, b_win = float(g < 6), float(g == 9)
+        rows += [(g, "A", a_rank, 5 + d_vp[g], a_win), (g, "B", b_rank, 5, b_win),
+                 (g, "C", c_rank, 9 if c_rank == 1 else 0, 1.0 - a_win - b_win)]
+    return table(rows), d_vp
+
+
+def test_significance_by_hand():
+    p, d_vp = sig_table()
+    s = significance(p, "A", "B").set_index("test")
+    # sign test: 10 decided games, A ahead in 9: p = 2 * (C(10,9) + C(10,10)) / 2^10 = 22/1024
+    g = s.loc["sign test (games)"]
+    assert (g["n"], g["statistic"], g["estimate"]) == (10, 9, 0.9)
+    assert g["p_value"] == pytest.approx(22 / 1024, abs=1e-12)
+    assert "sign test (deals)" not in s.index
+    # paired t on VP differences d_vp: checked against scipy's ttest_1samp
+    from scipy import stats
+    t = s.loc["paired t-test (VP)"]
+    ref = stats.ttest_1samp(d_vp, 0.0)
+    assert t["n"] == 12 and t["estimate"] == pytest.approx(16 / 12)
+    assert t["statistic"] == pytest.approx(ref.statistic) and t["p_value"] == pytest.approx(ref.pvalue)
+    # z-test: pA = 6/12, pB = 1/12, pooled 7/24, se = sqrt(7/24 * 17/24 * (2/12)) = 0.185561
+    z = s.loc["two-proportion z-test (win rate)"]
+    assert z["estimate"] == pytest.approx(5 / 12)
+    assert z["statistic"] == pytest.approx((5 / 12) / 0.1855614, abs=1e-5)       # 2.24533
+    assert z["p_value"] == pytest.approx(0.024746, abs=1e-5)
+
+
+def test_significance_deals_and_default_pair():
+    p, _ = sig_table()
+    p["deal_id"] = p["game"] // 2
+    # deals (0,1) .. (6,7): A ahead twice -> A; (8,9): +1 -1 = 0 and (10,11): ties -> dropped.
+    # 4 deals, all A: p = 2 / 2^4
+    s = significance(p, "A", "B").set_index("test")
+    d = s.loc["sign test (deals)"]
+    assert (d["n"], d["statistic"], d["p_value"]) == (4, 4, 0.125)
+    # default pair = top two of the standings: A (6 wins), C (5 wins), B (1 win)
+    s = significance(p)
+    assert (s["a"].iloc[0], s["b"].iloc[0]) == ("A", "C")
+    assert significance(p, b="A")["a"].iloc[0] == "C"
+    with pytest.raises(ConfigError):
+        significance(p, "A", "A")
+
+
+# ---------------------------------------------------------------------------
+# real tournaments (tiny)
+@pytest.fixture(scope="module")
+def small():
+    return tournament(["random"] * 3, 3, games=90, seed=5, progress=False)
+
+
+def test_tournament_end_to_end(small):
+    r = small
+    names = ["random#1", "random#2", "random#3"]
+    assert r.entrants == names and r.n_players == 3
+    assert len(r.tables) == 3 and len(r.games) == 90 and len(r.players) == 270
+    assert list(r.standings.columns) == ["games", "wins", "win_rate", "win_lo", "win_hi", "mean_vp",
+                                         "vp_lo", "vp_hi", "mean_rank", "rating"]
+    assert sorted(r.standings.index) == names and (r.standings["games"] == 90).all()
+    assert r.standings["wins"].sum() == pytest.approx(90)            # one win per game, shared
+    assert r.head_to_head_n.loc["random#1", "random#2"] == 90
+    assert r.ratings["log_strength"].sum() == pytest.approx(0, abs=1e-9)
+    assert set(r.significance["test"]) >= {"sign test (games)", "sign test (deals)",
+                                           "paired t-test (VP)", "two-proportion z-test (win rate)"}
+    # seat balance in the played games, game ids unique, winners consistent
+    assert (r.players.groupby(["entrant", "seat"], observed=True).size() == 30).all()
+    assert r.games["game"].is_unique and set(r.players["game"]) == set(r.games["game"])
+    w = r.players[r.players["won"] == 1].groupby("game")["seat"].min()
+    g = r.games.set_index("game")
+    assert (g.loc[w.index, "winner"] == w).all()
+    won = r.players[r.players["won"] == 1].set_index(["game", "seat"])["entrant"]
+    assert all(won.loc[(gid, s)] == e for gid, s, e in
+               zip(g.index, g["winner"], g["winner_entrant"]))
+    assert "3 entrants" in repr(r)
+
+
+def test_common_random_numbers(small):
+    r = small
+    # every rotation of a combination plays the same deals (same game seeds)
+    seeds = r.games.pivot(index="deal", columns="rotation", values="seed")
+    assert (seeds.nunique(axis=1) == 1).all() and seeds[0].is_unique
+    # identical bots + same deals + full rotation: the results are exactly symmetric
+    assert r.standings["win_rate"].nunique() == 1 and r.standings["mean_vp"].nunique() == 1
+    h = r.head_to_head.to_numpy()
+    assert np.allclose(h[~np.eye(3, dtype=bool)], 0.5)
+
+
+def test_reproducible_and_independent_of_workers(small, monkeypatch):
+    again = tournament(["random"] * 3, 3, games=90, seed=5, progress=False, workers=1)
+    pd.testing.assert_frame_equal(again.standings, small.standings)
+    pd.testing.assert_frame_equal(again.players, small.players)
+    # split every table into pieces of 7 games played on 2 threads: same games
+    monkeypatch.setattr(tm, "PIECE", 7)
+    pieces = tournament(["random"] * 3, 3, games=90, seed=5, progress=False, workers=2)
+    pd.testing.assert_frame_equal(pieces.players, small.players)
+    pd.testing.assert_frame_equal(pieces.games, small.games)
+    other = tournament(["random"] * 3, 3, games=90, seed=6, progress=False)
+    assert not set(other.games["seed"]) & set(small.games["seed"])
+
+
+def test_more_entrants_than_seats_and_fewer():
+    # 4 entrants at 2 seats: 6 pairs x 2 rotations = 12 tables; 50 games -> 60 (5 per table)
+    r = tournament({"a": "random", "b": "random", "c": "random", "d": "random"}, 2, games=50,
+                   seed=1, progress=False)
+    assert len(r.tables) == 12 and r.config["games_played"] == 60 and len(r.games) == 60
+    assert (r.players.groupby(["entrant", "seat"], observed=True).size() == 15).all()
+    # each pair meets only in its own rotations, with common deals: exactly even
+    h = r.head_to_head.to_numpy()
+    assert np.allclose(h[~np.eye(4, dtype=bool)], 0.5)
+    assert (r.head_to_head_n.to_numpy()[~np.eye(4, dtype=bool)] == 10).all()
+    # 2 entrants at 4 seats: A B A B and B A B A
+    r = tournament(["random", "random"], 4, games=10, seed=1, progress=False)
+    assert r.tables["seats"].tolist() == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    assert (r.players.groupby(["entrant", "seat"], observed=True).size() == 5).all()
+    assert r.head_to_head_n.loc["random#1", "random#2"] == 10 * 4    # 4 A-B seat pairs a game
+
+
+def test_errors():
+    with pytest.raises(ConfigError, match="at least 2 entrants"):
+        tournament(["random"], 2, games=10, progress=False)
+    with pytest.raises(ConfigError, match="at least 2 entrants"):
+        tournament([], 2, games=10, progress=False)
+    for n in (1, 6, 2.5, "3"):
+        with pytest.raises(RulesError, match="player count"):
+            tournament(["random", "random"], n, games=10, progress=False)
+    for g in (0, -3, 2.5, True, "10", None):
+        with pytest.raises(ConfigError, match="games"):
+            tournament(["random", "random"], 2, games=g, progress=False)
+    with pytest.raises(BotError, match="unknown bot"):
+        tournament(["random", "no_such_bot"], 2, games=10, progress=False)
+    with pytest.raises(ConfigError, match="seed"):
+        tournament(["random", "random"], 2, games=10, seed=-1, progress=False)
+    with pytest.raises(ConfigError, match="workers"):
+        tournament(["random", "random"], 2, games=10, workers=0, progress=False)
+    with pytest.raises(ConfigError, match="rules"):
+        tournament(["random", "random"], 2, games=10, rules="default", progress=False)
+    # a rules variant that forbids 2 players
+    rules = Rules.default().replace(min_players=3)
+    with pytest.raises(RulesError):
+        tournament(["random", "random"], 2, games=10, rules=rules, progress=False)
+
+
+def test_plot_win_rates(small):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ax = small.plot_win_rates()
+    assert "win rate" in ax.get_title().lower() and "win rate" in ax.get_xlabel()
+    assert ax.get_ylabel() == "entrant" and len(ax.patches) == 3
+    assert [t.get_text() for t in ax.get_yticklabels()][::-1] == list(small.standings.index)
+    fig, ax2 = plt.subplots()
+    assert small.plot_win_rates(ax=ax2) is ax2
+    plt.close("all")
