@@ -1,0 +1,305 @@
+"""Benchmark of the engine: ``python -m cargo_sim.bench`` (``make bench``).
+
+Measures, for random bots at 2, 3, 4 and 5 players:
+
+* games/s of the compiled kernel alone (``_run_chunk`` on a prepared template,
+  chunks spread over a thread pool exactly as ``simulate`` does), on 1 thread
+  and on all cores;
+* games/s of ``simulate()`` end to end (seeds, kernel, DataFrames), on 1 thread
+  and on all cores;
+* the start-up cost in fresh subprocesses: import + first ``simulate`` with an
+  empty ``NUMBA_CACHE_DIR`` (cold compile) and with the normal, warm cache;
+* memory: the size of a 4-player ``.players`` table (measured on a moderately
+  large run and extrapolated linearly to 1,000,000 games) and peak RSS.
+
+Every ratio printed (thread speed-up, kernel share, cold/warm) comes from
+measurements of the same run. Options: ``--games N`` games per measurement
+(default: calibrated to ~``--seconds`` s each), ``--quick`` (short
+measurements, no cold compile), ``--json FILE`` to keep the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+CHUNK = 2048
+
+
+# ---------------------------------------------------------------------------
+# in-process measurements
+def _prepare(n_players: int):
+    from .cargo_noir.bots.registry import parse_player
+    from .cargo_noir.enums import PLAYER_FIELDS
+    from .cargo_noir.rules import Rules
+    from .cargo_noir.simulate import table_template
+    rules = Rules.default()
+    seated = [parse_player("random") for _ in range(n_players)]
+    template, decide = table_template(rules, seated)
+    n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
+    return template, decide, n_fields_p
+
+
+def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1) -> float:
+    """games/s of the kernel alone: chunks of ``CHUNK`` games on ``workers`` threads."""
+    from .cargo_noir.simulate import _run_chunk, game_seeds_nb
+    template, decide, n_fields_p = _prepare(n_players)
+    seeds = game_seeds_nb(np.uint64(seed), 0, n_games)
+    chunks = [seeds[lo:lo + CHUNK] for lo in range(0, n_games, CHUNK)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        t0 = time.perf_counter()
+        for games, _pl, err in pool.map(lambda c: _run_chunk(template, decide, c, n_fields_p), chunks):
+            if err is not None:
+                raise RuntimeError(f"kernel reported an illegal decision: {err}")
+        dt = time.perf_counter() - t0
+    return n_games / dt
+
+
+def simulate_rate(n_players: int, n_games: int, workers: int, seed: int = 1) -> float:
+    """games/s of ``simulate()`` end to end (DataFrames included)."""
+    from .cargo_noir.simulate import simulate
+    t0 = time.perf_counter()
+    res = simulate(n_games, ["random"] * n_players, seed=seed, workers=workers, progress=False)
+    dt = time.perf_counter() - t0
+    assert len(res.games) == n_games
+    return n_games / dt
+
+
+def calibrate(n_players: int, seconds: float) -> int:
+    """Games for ~``seconds`` of single-threaded simulate() at this player count."""
+    n = 4 * CHUNK
+    rate = simulate_rate(n_players, n, 1)
+    rate = max(rate, simulate_rate(n_players, n, 1))
+    return int(max(CHUNK, min(5_000_000, round(rate * seconds / CHUNK) * CHUNK)))
+
+
+# ---------------------------------------------------------------------------
+# fresh-subprocess measurements
+_STARTUP_CODE = r"""
+import json, resource, time
+t0 = time.perf_counter()
+import cargo_sim
+t1 = time.perf_counter()
+cargo_sim.simulate(20, ["random"] * 3, seed=1, progress=False)
+t2 = time.perf_counter()
+print(json.dumps({"import_s": t1 - t0, "first_simulate_s": t2 - t1,
+                  "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+_MEMORY_CODE = r"""
+import json, resource, sys, time
+import cargo_sim
+n = int(sys.argv[1])
+cargo_sim.simulate(10, ["random"] * 4, seed=1, progress=False)          # load the cache first
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+t0 = time.perf_counter()
+res = cargo_sim.simulate(n, ["random"] * 4, seed=1, progress=False)
+dt = time.perf_counter() - t0
+print(json.dumps({"n": n, "seconds": dt,
+                  "players_bytes": int(res.players.memory_usage(deep=True).sum()),
+                  "games_bytes": int(res.games.memory_usage(deep=True).sum()),
+                  "players_rows": len(res.players),
+                  "maxrss_before_mb": base,
+                  "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _child(code: str, *args, env=None, timeout=900) -> dict:
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
+                       text=True, env=env, timeout=timeout)
+    wall = time.perf_counter() - t0
+    if r.returncode != 0:
+        tail = (r.stderr.strip().splitlines() or ["?"])[-1]
+        raise RuntimeError(f"benchmark subprocess failed: {tail}")
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    out["wall_s"] = wall
+    return out
+
+
+def startup_times(cold: bool) -> dict:
+    """Import + first simulate() in fresh interpreters: warm cache, and (``cold``) an empty one."""
+    out = {}
+    _child(_STARTUP_CODE)                                   # make sure the normal cache is warm
+    out["warm"] = _child(_STARTUP_CODE)
+    if cold:
+        with tempfile.TemporaryDirectory(prefix="cargo_sim_numba_cache_") as d:
+            env = dict(os.environ, NUMBA_CACHE_DIR=d)
+            out["cold"] = _child(_STARTUP_CODE, env=env)
+    return out
+
+
+def memory(n_games: int) -> dict:
+    m = _child(_MEMORY_CODE, n_games)
+    scale = 1_000_000 / m["n"]
+    m["players_bytes_1m"] = m["players_bytes"] * scale
+    m["games_bytes_1m"] = m["games_bytes"] * scale
+    m["bytes_per_player_row"] = m["players_bytes"] / m["players_rows"]
+    return m
+
+
+# ---------------------------------------------------------------------------
+def _machine() -> dict:
+    from . import __version__
+    import numba
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    commit = ""
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        if commit and dirty:
+            commit += "+uncommitted changes"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"cargo_sim": __version__, "commit": commit, "python": platform.python_version(),
+            "numba": numba.__version__, "numpy": np.__version__, "cpu": cpu,
+            "cores": os.cpu_count() or 1}
+
+
+def _mb(b: float) -> str:
+    return f"{b / 2**20:,.0f} MB"
+
+
+def best_of(repeat: int, fn, *args) -> float:
+    return max(fn(*args) for _ in range(max(1, repeat)))
+
+
+def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: int = 2,
+        out=sys.stdout) -> dict:
+    def say(*a):
+        print(*a, file=out, flush=True)
+
+    mach = _machine()
+    cores = mach["cores"]
+    say(f"cargo_sim {mach['cargo_sim']} ({mach['commit'] or 'no git'}), Python {mach['python']}, "
+        f"numba {mach['numba']}, numpy {mach['numpy']}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    say(f"{mach['cpu']}, {cores} core(s), load average {load:.2f}"
+        + ("  (other work is running: rates will be low and noisy)" if load > 0.5 else ""))
+    t_start = time.perf_counter()
+
+    # warm up (load the numba cache, or compile) before any timing
+    t0 = time.perf_counter()
+    simulate_rate(3, 16, 1)
+    kernel_rate(3, 16, 1)
+    say(f"warm-up (cache load or compile in this process): {time.perf_counter() - t0:.1f} s")
+
+    thread_counts = [1] if cores == 1 else [1, cores]
+    rows = []
+    for n in PLAYER_COUNTS:
+        n_games = games or calibrate(n, seconds)
+        row = {"players": n, "games": n_games}
+        for w in thread_counts:
+            row[f"kernel_{w}"] = best_of(repeat, kernel_rate, n, n_games, w)
+            row[f"simulate_{w}"] = best_of(repeat, simulate_rate, n, n_games, w)
+        rows.append(row)
+        say(f"  {n} players: {n_games:,} games per measurement ... done")
+
+    say("")
+    say(f"games/s, random bots, best of {repeat} (kernel = compiled games only; "
+        "simulate = end to end, DataFrames included)")
+    hdr = ["players", "games"]
+    for kind in ("kernel", "simulate"):
+        hdr += [f"{kind} 1 thr"] + ([f"{kind} {cores} thr", "speed-up"] if cores > 1 else [])
+    hdr += ["simulate/kernel"]
+    table = [hdr]
+    for r in rows:
+        line = [str(r["players"]), f"{r['games']:,}"]
+        for kind in ("kernel", "simulate"):
+            line.append(f"{r[f'{kind}_1']:,.0f}")
+            if cores > 1:
+                line += [f"{r[f'{kind}_{cores}']:,.0f}", f"x{r[f'{kind}_{cores}'] / r[f'{kind}_1']:.2f}"]
+        w = cores
+        line.append(f"{r[f'simulate_{w}'] / r[f'kernel_{w}']:.0%}")
+        table.append(line)
+    widths = [max(len(t[i]) for t in table) for i in range(len(hdr))]
+    for t in table:
+        say("  ".join(c.rjust(wd) for c, wd in zip(t, widths)))
+    say("(speed-up = all-core rate / 1-thread rate; simulate/kernel = share of the kernel rate "
+        f"kept end to end on {cores} thread(s))")
+
+    say("")
+    say("start-up in a fresh interpreter (import cargo_sim + first simulate of 20 games):")
+    st = startup_times(cold)
+    for k in ("cold", "warm"):
+        if k in st:
+            s = st[k]
+            say(f"  {k:4s} cache: {s['wall_s']:6.1f} s wall (import {s['import_s']:.1f} s, "
+                f"first simulate {s['first_simulate_s']:.1f} s), peak RSS {s['maxrss_mb']:,.0f} MB")
+    if "cold" not in st:
+        say("  cold cache: skipped (--quick or --no-cold)")
+    else:
+        say(f"  cold / warm: x{st['cold']['wall_s'] / st['warm']['wall_s']:.0f}")
+
+    say("")
+    say(f"memory ({mem_games:,} 4-player games in a fresh process, extrapolated linearly to 1,000,000):")
+    m = memory(mem_games)
+    say(f"  .players table: {_mb(m['players_bytes'])} for {m['players_rows']:,} rows "
+        f"({m['bytes_per_player_row']:.0f} B/row) -> ~{_mb(m['players_bytes_1m'])} for 1,000,000 games "
+        f"(extrapolated)")
+    say(f"  .games table:   {_mb(m['games_bytes'])} -> ~{_mb(m['games_bytes_1m'])} for 1,000,000 games "
+        f"(extrapolated)")
+    say(f"  peak RSS of that process: {m['maxrss_mb']:,.0f} MB "
+        f"({m['maxrss_before_mb']:,.0f} MB after import and warm-up)")
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    say(f"  peak RSS of this benchmark process: {own:,.0f} MB")
+    total = time.perf_counter() - t_start
+    say(f"\nbenchmark time: {total:.0f} s")
+    return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "startup": st, "memory": m,
+            "bench_maxrss_mb": own, "seconds": total}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m cargo_sim.bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help="games per measurement (default: calibrated to --seconds each)")
+    p.add_argument("--seconds", type=float, default=3.0,
+                   help="target seconds per single-thread measurement (default 3)")
+    p.add_argument("--quick", action="store_true",
+                   help="short measurements (0.3 s), a 20,000-game memory run, no cold compile")
+    p.add_argument("--repeat", type=int, default=None, metavar="R",
+                   help="time each measurement R times and keep the best (default 2; 1 with --quick)")
+    p.add_argument("--no-cold", action="store_true", help="skip the cold-compile subprocess")
+    p.add_argument("--memory-games", type=int, default=None, metavar="N",
+                   help="games of the memory run (default 200,000; 20,000 with --quick)")
+    p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    a = p.parse_args(argv)
+    if a.games is not None and a.games < 1:
+        p.error("--games must be >= 1")
+    seconds = 0.3 if a.quick else a.seconds
+    mem_games = a.memory_games or (20_000 if a.quick else 200_000)
+    try:
+        res = run(a.games, seconds, cold=not (a.quick or a.no_cold), mem_games=mem_games,
+                  repeat=a.repeat or (1 if a.quick else 2))
+    except KeyboardInterrupt:
+        print("\nbenchmark interrupted", file=sys.stderr)
+        return 130
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
