@@ -1,0 +1,382 @@
+"""Figures: one function per figure, each taking a pipeline's DataFrame and
+returning a matplotlib Figure (Agg backend; nothing is computed here beyond
+selecting columns). ``save_figure`` writes PNG and SVG atomically.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+DPI = 90
+FIGSIZE = (7.0, 4.2)
+
+
+def _fig(title: str, figsize=FIGSIZE):
+    fig, ax = plt.subplots(figsize=figsize, constrained_layout=True)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    return fig, ax
+
+
+def _yerr(df, y, lo="ci_lo", hi="ci_hi"):
+    return np.vstack([np.clip(df[y] - df[lo], 0, None), np.clip(df[hi] - df[y], 0, None)])
+
+
+def _ci_note(ax, text="bars/bands: 95% CI"):
+    ax.text(0.99, 0.01, text, transform=ax.transAxes, ha="right", va="bottom", fontsize=7, alpha=0.7)
+
+
+def save_figure(fig, path_without_ext, formats=("png", "svg"), dpi: int = DPI) -> list[Path]:
+    """Write ``fig`` as <path>.png and <path>.svg, each through a temp file in
+    the same folder renamed over the target (os.replace): a figure file is
+    complete or absent. Closes the figure."""
+    base = Path(path_without_ext)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    out = []
+    try:
+        for fmt in formats:
+            target = base.with_name(base.name + "." + fmt)
+            fd, tmp = tempfile.mkstemp(dir=base.parent, prefix=f".{target.name}.", suffix=".tmp")
+            os.close(fd)
+            try:
+                fig.savefig(tmp, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None)
+                os.chmod(tmp, 0o644)
+                os.replace(tmp, target)
+            except BaseException:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                raise
+            out.append(target)
+    finally:
+        plt.close(fig)
+    return out
+
+
+# ---- balance ----------------------------------------------------------------
+def win_rate_by_seat(df: pd.DataFrame):
+    """balance.win_rate_by_seat: win rate per seat, one group of bars per player
+    count, Wilson 95% CI bars, dashed line at the equal share 1/n."""
+    fig, ax = _fig("Win rate by seat (shared wins split)")
+    counts = sorted(df["n_players"].unique())
+    width = 0.8 / max(df["seat"].max() + 1, 1)
+    for n_i, n in enumerate(counts):
+        d = df[df["n_players"] == n].sort_values("seat")
+        x = n_i + (d["seat"].to_numpy() - (n - 1) / 2) * width
+        ax.bar(x, d["win_rate"], width * 0.9, yerr=_yerr(d, "win_rate"), capsize=2,
+               color=[f"C{s}" for s in d["seat"]])
+        ax.hlines(1 / n, n_i - 0.45, n_i + 0.45, colors="k", linestyles="--", lw=1)
+    ax.set_xticks(range(len(counts)), [f"{n} players" for n in counts])
+    ax.set_ylabel("win rate (share of games)")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=f"C{s}") for s in range(int(df["seat"].max()) + 1)]
+    ax.legend(handles, [f"seat {s}" for s in range(len(handles))], fontsize=8, ncols=5)
+    _ci_note(ax, "bars: 95% Wilson CI; dashed: 1/n")
+    return fig
+
+
+def vp_distribution(df: pd.DataFrame):
+    """balance.vp_distribution: share of players per final VP, one line per
+    seat, a panel per player count."""
+    counts = sorted(df["n_players"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(3.2 * len(counts) + 1, 3.6), sharey=True,
+                             constrained_layout=True, squeeze=False)
+    for ax, n in zip(axes[0], counts):
+        d = df[df["n_players"] == n]
+        for s, ds in d.groupby("seat"):
+            ds = ds.sort_values("vp")
+            ax.plot(ds["vp"], ds["share"], lw=1, label=f"seat {s}")
+        ax.set_title(f"{n} players")
+        ax.set_xlabel("final VP")
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("share of players")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle("Distribution of final victory points by seat")
+    return fig
+
+
+def vp_by_seat(df: pd.DataFrame):
+    """balance.vp_summary: mean final VP per seat and player count (t CI)."""
+    fig, ax = _fig("Mean final VP by seat")
+    for n, d in df.groupby("n_players"):
+        d = d.sort_values("seat")
+        ax.errorbar(d["seat"], d["mean"], yerr=_yerr(d, "mean"), marker="o", capsize=3,
+                    label=f"{n} players")
+    ax.set_xlabel("seat (0 = first player)")
+    ax.set_ylabel("mean VP (points)")
+    ax.legend(fontsize=8)
+    _ci_note(ax)
+    return fig
+
+
+def margin_distribution(df: pd.DataFrame):
+    """balance.margin_distribution: share of games per margin of victory."""
+    fig, ax = _fig("Margin of victory (winner VP - runner-up VP)")
+    for n, d in df.groupby("n_players"):
+        d = d.sort_values("margin")
+        ax.plot(d["margin"], d["share"], marker=".", lw=1, label=f"{n} players")
+        ax.fill_between(d["margin"], d["ci_lo"], d["ci_hi"], alpha=0.2)
+    ax.set_xlabel("margin (VP)")
+    ax.set_ylabel("share of games")
+    ax.legend(fontsize=8)
+    _ci_note(ax)
+    return fig
+
+
+def edge_card_effect(df: pd.DataFrame):
+    """balance.edge_card_effect: win rate by copies held of each Smuggler's
+    Edge card, a panel per card, one line per player count."""
+    cards = list(dict.fromkeys(df["card"]))
+    fig, axes = plt.subplots(1, max(len(cards), 1), figsize=(3.4 * max(len(cards), 1) + 0.6, 3.6),
+                             sharey=True, constrained_layout=True, squeeze=False)
+    for ax, card in zip(axes[0], cards):
+        d = df[df["card"] == card]
+        for n, dn in d.groupby("n_players"):
+            dn = dn.sort_values("held")
+            ax.errorbar(dn["held"] + 0.04 * (n - 3.5), dn["win_rate"], yerr=_yerr(dn, "win_rate"),
+                        marker="o", capsize=3, label=f"{n}p")
+        ax.set_title(card)
+        ax.set_xlabel("copies held at the end")
+        ax.set_xticks(sorted(d["held"].unique()))
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("win rate")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle("Smuggler's Edge cards: win rate by copies held (95% Wilson CI)")
+    return fig
+
+
+def port_popularity(df: pd.DataFrame):
+    """balance.port_popularity: ships sent per game to each port."""
+    fig, ax = _fig("Port popularity: ships sent per game")
+    ports = list(dict.fromkeys(df.sort_values("slots", ascending=False)["port"]))
+    counts = sorted(df["n_players"].unique())
+    width = 0.8 / max(len(counts), 1)
+    for i, n in enumerate(counts):
+        d = df[df["n_players"] == n].set_index("port").reindex(ports)
+        x = np.arange(len(ports)) + (i - (len(counts) - 1) / 2) * width
+        ax.bar(x, d["sends_per_game"], width * 0.9, label=f"{n} players")
+    slots = df.drop_duplicates("port").set_index("port")["slots"]
+    ax.set_xticks(range(len(ports)), [f"{p}\n({slots.get(p, '?')} slots)" for p in ports], fontsize=8)
+    ax.set_ylabel("ships sent per game")
+    ax.legend(fontsize=8)
+    return fig
+
+
+# ---- bidding ----------------------------------------------------------------
+def price_by_turn(df: pd.DataFrame):
+    """bidding.winning_price by (n_players, win_turn): mean price with t CI band."""
+    fig, ax = _fig("Winning price of a port by turn")
+    for n, d in df.groupby("n_players"):
+        d = d.sort_values("win_turn")
+        ax.plot(d["win_turn"], d["mean"], marker="o", label=f"{n} players")
+        ax.fill_between(d["win_turn"], d["ci_lo"], d["ci_hi"], alpha=0.2)
+    ax.set_xlabel("turn the cargo was taken")
+    ax.set_ylabel("mean price (coins)")
+    ax.legend(fontsize=8)
+    _ci_note(ax)
+    return fig
+
+
+def price_by_slots(df: pd.DataFrame):
+    """bidding.winning_price by (n_players, slots): mean price and price per
+    point of smuggling value, with t CIs."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), constrained_layout=True)
+    for n, d in df.groupby("n_players"):
+        d = d.sort_values("slots")
+        off = 0.05 * (n - 3.5)
+        axes[0].errorbar(d["slots"] + off, d["mean"], yerr=_yerr(d, "mean"), marker="o", capsize=3,
+                         label=f"{n} players")
+        axes[1].errorbar(d["slots"] + off, d["per_value"], yerr=_yerr(d, "per_value", "per_value_ci_lo",
+                                                                      "per_value_ci_hi"),
+                         marker="o", capsize=3, label=f"{n} players")
+    axes[0].set_ylabel("mean price (coins)")
+    axes[1].set_ylabel("coins per point of smuggling value")
+    for ax in axes:
+        ax.set_xlabel("cargo slots of the port")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Winning price by port size (95% t CI)")
+    return fig
+
+
+def bidding_rates(df: pd.DataFrame):
+    """bidding.bidding_rates by (n_players, first_turn): contest rate and
+    raise rate per turn with Wilson CI bands."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), constrained_layout=True, sharey=False)
+    for n, d in df.groupby("n_players"):
+        d = d.sort_values("first_turn")
+        for ax, col, lo, hi in ((axes[0], "contest_rate", "contest_ci_lo", "contest_ci_hi"),
+                                (axes[1], "raise_rate", "raise_ci_lo", "raise_ci_hi")):
+            ax.plot(d["first_turn"], d[col], marker=".", label=f"{n} players")
+            ax.fill_between(d["first_turn"], d[lo], d[hi], alpha=0.2)
+    axes[0].set_ylabel("share of port sends that met another ship")
+    axes[1].set_ylabel("share of outbid decisions that raised")
+    for ax in axes:
+        ax.set_xlabel("turn the auction started")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Contests and raises at the ports (95% Wilson CI)")
+    return fig
+
+
+def overpay_distribution(df: pd.DataFrame):
+    """bidding.overpay_distribution: share of contested wins per overpayment."""
+    fig, ax = _fig("Overpayment: winning price - runner-up's last stack")
+    counts = sorted(df["n_players"].unique())
+    width = 0.8 / max(len(counts), 1)
+    for i, n in enumerate(counts):
+        d = df[df["n_players"] == n].sort_values("overpay")
+        d = d[d["overpay"] <= 12]
+        ax.bar(d["overpay"] + (i - (len(counts) - 1) / 2) * width, d["share"], width * 0.9,
+               yerr=_yerr(d, "share"), capsize=1, label=f"{n} players")
+    ax.set_xlabel("overpayment (coins)")
+    ax.set_ylabel("share of contested wins")
+    ax.legend(fontsize=8)
+    _ci_note(ax)
+    return fig
+
+
+# ---- casino -----------------------------------------------------------------
+def destinations_by_turn(df: pd.DataFrame):
+    """casino.destination_shares by (n_players, turn): share of ships sent to
+    the Casino (solid) and the Black Market (dotted), with CI bands."""
+    fig, ax = _fig("Where ships are sent, by turn")
+    for i, (n, d) in enumerate(df.groupby("n_players")):
+        for dest, ls in (("Casino", "-"), ("Black Market", ":")):
+            dd = d[d["dest"] == dest].sort_values("turn")
+            ax.plot(dd["turn"], dd["share"], ls=ls, color=f"C{i}",
+                    label=f"{dest}, {n}p")
+            ax.fill_between(dd["turn"], dd["ci_lo"], dd["ci_hi"], color=f"C{i}", alpha=0.15)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("share of ships sent")
+    ax.legend(fontsize=7, ncols=2)
+    _ci_note(ax)
+    return fig
+
+
+def coins_by_turn(df: pd.DataFrame):
+    """casino.coins_by_turn: mean coins in a safe at the end of the owner's turn."""
+    fig, ax = _fig("Coins in the safe at the end of a player's turn")
+    for n, d in df.groupby("n_players"):
+        d = d.sort_values("turn")
+        ax.plot(d["turn"], d["mean"], marker="o", label=f"{n} players")
+        ax.fill_between(d["turn"], d["ci_lo"], d["ci_hi"], alpha=0.2)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("mean coins in the safe")
+    ax.legend(fontsize=8)
+    _ci_note(ax)
+    return fig
+
+
+def casino_use_vs_win(df: pd.DataFrame):
+    """casino.casino_use_vs_win: win rate by ships sent to the Casino."""
+    fig, ax = _fig("Casino use and winning")
+    for n, d in df.groupby("n_players"):
+        d = d.sort_values("bin_lo")
+        d = d[d["n"] >= 30]
+        ax.errorbar(d["casino_bin"], d["win_rate"], yerr=_yerr(d, "win_rate"), marker="o", capsize=3,
+                    label=f"{n} players")
+    ax.set_xlabel("ships sent to the Casino in the game (bins with >= 30 players)")
+    ax.set_ylabel("win rate")
+    ax.legend(fontsize=8)
+    _ci_note(ax, "bars: 95% Wilson CI")
+    return fig
+
+
+# ---- trade ------------------------------------------------------------------
+def trade_value_distribution(df: pd.DataFrame):
+    """trade.value_distribution: share of trades per realised smuggling value."""
+    fig, ax = _fig("Smuggling value of a trade")
+    for n, d in df.groupby("n_players"):
+        d = d.sort_values("value")
+        ax.plot(d["value"], d["share"], marker=".", lw=1, label=f"{n} players")
+    ax.set_xlabel("value of the tokens sold (points)")
+    ax.set_ylabel("share of trades")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def combo_sizes(df: pd.DataFrame):
+    """trade.combo_sizes: share of combinations by kind and size (sample)."""
+    fig, ax = _fig("Combinations in optimal splits of the tokens sold")
+    agg = df.groupby(["kind", "size"])[["count"]].sum().reset_index()
+    tot = agg["count"].sum()
+    for i, (kind, d) in enumerate(agg.groupby("kind")):
+        ax.bar(d["size"] + (i - 0.5) * 0.4, d["count"] / tot, 0.38, label=kind)
+    ax.set_xlabel("tokens in the combination (Wilds included)")
+    ax.set_ylabel("share of combinations")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def purchases_by_turn(df: pd.DataFrame):
+    """trade.purchases_by_turn: copies bought per game and turn, per card
+    (all player counts pooled, weighted by games)."""
+    fig, ax = _fig("Victory cards bought, by turn")
+    g = df.groupby(["turn", "card"])[["copies"]].sum().reset_index()
+    games = df.drop_duplicates("n_players")["n"].sum()
+    piv = g.pivot(index="turn", columns="card", values="copies").fillna(0) / max(games, 1)
+    bottom = np.zeros(len(piv))
+    for i, card in enumerate(piv.columns):
+        ax.bar(piv.index, piv[card], bottom=bottom, label=card, color=plt.cm.tab20(i % 20))
+        bottom += piv[card].to_numpy()
+    ax.set_xlabel("turn")
+    ax.set_ylabel("copies bought per game")
+    ax.legend(fontsize=6, ncols=2)
+    return fig
+
+
+def holder_win_rates(df: pd.DataFrame):
+    """trade.holder_win_rates: win-rate difference holders - others per card,
+    with Newcombe 95% CIs, one marker per player count."""
+    fig, ax = _fig("Win rate of card holders minus non-holders", figsize=(7.5, 4.8))
+    cards = list(dict.fromkeys(df["card"]))
+    for i, (n, d) in enumerate(df.groupby("n_players")):
+        d = d.set_index("card").reindex(cards)
+        y = np.arange(len(cards)) + 0.15 * (i - 1.5)
+        ok = d["n_holders"].fillna(0).to_numpy() >= 10
+        ax.errorbar(d["diff"][ok], y[ok], xerr=_yerr(d[ok], "diff", "diff_ci_lo", "diff_ci_hi"),
+                    fmt="o", ms=3, capsize=2, label=f"{n} players")
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_yticks(range(len(cards)), cards, fontsize=8)
+    ax.set_xlabel("win rate difference (holders - others), cards with >= 10 holders")
+    ax.legend(fontsize=8)
+    _ci_note(ax, "bars: 95% Newcombe CI")
+    return fig
+
+
+FIGURES = {
+    # name: (function, source table, caption)
+    "win_rate_by_seat": (win_rate_by_seat, "win_rate_by_seat",
+                         "Win rate per seat and player count with 95% Wilson intervals; dashed: equal share 1/n."),
+    "vp_by_seat": (vp_by_seat, "vp_by_seat", "Mean final VP per seat (95% t intervals)."),
+    "vp_distribution": (vp_distribution, "vp_distribution", "Distribution of final VP per seat."),
+    "margin_distribution": (margin_distribution, "margin_distribution",
+                            "Margin of victory (winner minus runner-up VP; 0 = top VP tied)."),
+    "edge_card_effect": (edge_card_effect, "edge_card_effect",
+                         "Win rate of players holding 0/1/2 copies of each Smuggler's Edge card."),
+    "port_popularity": (port_popularity, "port_popularity", "Ships sent per game to each outer port."),
+    "price_by_turn": (price_by_turn, "price_by_turn", "Mean winning price of a port by turn."),
+    "price_by_slots": (price_by_slots, "price_by_slots",
+                       "Winning price and coins per point of smuggling value by port size."),
+    "bidding_rates": (bidding_rates, "bidding_rates_by_turn",
+                      "Share of port sends that met another ship, and share of outbid decisions that raised."),
+    "overpay_distribution": (overpay_distribution, "overpay_distribution",
+                             "Overpayment of contested wins (price minus the runner-up's last stack)."),
+    "destinations_by_turn": (destinations_by_turn, "destinations_by_turn",
+                             "Share of ships sent to the Casino and the Black Market by turn."),
+    "coins_by_turn": (coins_by_turn, "coins_by_turn", "Mean coins in a safe at the end of its owner's turn."),
+    "casino_use_vs_win": (casino_use_vs_win, "casino_use_vs_win", "Win rate by Casino use."),
+    "trade_value_distribution": (trade_value_distribution, "trade_value_distribution",
+                                 "Distribution of the smuggling value of trades."),
+    "combo_sizes": (combo_sizes, "combo_sizes", "Kinds and sizes of combinations in optimal splits (sample of trades)."),
+    "purchases_by_turn": (purchases_by_turn, "purchases_by_turn", "Victory cards bought per game by turn."),
+    "holder_win_rates": (holder_win_rates, "holder_win_rates",
+                         "Win-rate difference between holders and non-holders of each card."),
+}

@@ -1,0 +1,457 @@
+"""Build the analysis report: simulate (or take results), run every pipeline,
+save the figures and write ``index.md`` and ``index.html``.
+
+    python -m analyses.report --out reports/demo
+    python -m analyses.report --out reports/q --quick
+    python -m analyses.report --out reports/mix --players 4=random,random,random,random --games 50000
+
+Every file is written atomically (temp file + os.replace); the two index files
+are written last, so their presence means the report is complete.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import html
+import math
+import os
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import balance, bidding, casino, plots, trade
+from .data import Tables, combine
+
+DEFAULT_GAMES = 200_000          # per player count (random bots: ~35,000 4-player games/s on 2 cores)
+DEFAULT_EVENTS_GAMES = 2_000     # per player count, games whose event log is kept
+QUICK_GAMES = 5_000
+QUICK_EVENTS_GAMES = 500
+PLAYER_COUNTS = (2, 3, 4, 5)
+ROW_LEVEL = {"episodes", "trades"}   # per-row tables: used for figures, not written as CSV
+
+
+# ---------------------------------------------------------------------------
+# files
+def atomic_write_text(path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temp file renamed over it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+# ---------------------------------------------------------------------------
+# tables as text
+def _fmt(v) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (int, np.integer)):
+        return f"{int(v):,}" if abs(int(v)) >= 10000 else str(int(v))
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        if v == int(v) and abs(v) < 1e6:
+            return str(int(v))
+        a = abs(v)
+        if a >= 1000:
+            return f"{v:,.0f}"
+        if a >= 1e-3 or a == 0:
+            return f"{v:.4g}"
+        return f"{v:.2e}"
+    return str(v)
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A GitHub-flavoured markdown table (no dependency on tabulate)."""
+    if df is None or len(df) == 0:
+        return "_(no data)_\n"
+    cols = [str(c) for c in df.columns]
+    esc = lambda s: s.replace("|", "\\|")  # noqa: E731
+    lines = ["| " + " | ".join(esc(c) for c in cols) + " |",
+             "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---"
+                            for c in df.columns) + "|"]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(esc(_fmt(v)) for v in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def html_table(df: pd.DataFrame) -> str:
+    if df is None or len(df) == 0:
+        return "<p><em>(no data)</em></p>\n"
+    shown = df.copy()
+    for c in shown.columns:
+        shown[c] = [_fmt(v) for v in shown[c]]
+    return shown.to_html(index=False, border=0, classes="tbl", escape=True) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# simulation
+def default_players(n: int) -> list[str]:
+    """The default bot mix for n seats: the registered non-random bots in turn
+    (seat s plays bot s mod k), or random bots when no other bot exists."""
+    from cargo_sim import bot_names
+    names = [b for b in bot_names() if b != "random"] or ["random"]
+    return [names[s % len(names)] for s in range(n)]
+
+
+def _downcast_events(ev: pd.DataFrame) -> pd.DataFrame:
+    for c in ev.columns:
+        if c in ("bot", "loc", "card"):
+            ev[c] = ev[c].astype("category")
+        elif pd.api.types.is_integer_dtype(ev[c]) and c != "game":
+            lo, hi = int(ev[c].min()) if len(ev) else 0, int(ev[c].max()) if len(ev) else 0
+            for t in (np.int8, np.int16, np.int32):
+                if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
+                    ev[c] = ev[c].astype(t)
+                    break
+    return ev
+
+
+def simulate_count(n_games: int, players, seed: int, rules, events_games: int, workers=None,
+                   progress: bool = False) -> Tables:
+    """One player count: the first ``events_games`` games with their event log,
+    the rest without (game i is the same game in both; ids stay 0..n-1)."""
+    from cargo_sim import simulate
+    k = min(events_games, n_games)
+    first = simulate(k, players, seed=seed, rules=rules, workers=workers, progress=progress,
+                     events=True)
+    ev = _downcast_events(first.events) if first.events is not None else None
+    games, pl = [first.games], [first.players]
+    if n_games > k:
+        rest = simulate(n_games - k, players, seed=seed, rules=rules, workers=workers,
+                        progress=progress, start=k)
+        games.append(rest.games)
+        pl.append(rest.players)
+    g = pd.concat(games, ignore_index=True)
+    p = pd.concat(pl, ignore_index=True)
+    p["bot"] = p["bot"].astype(str)
+    cfg = dict(first.config)
+    cfg["n_games"] = n_games
+    cfg["events_games"] = k
+    return Tables(g, p, ev, first.rules, cfg, k)
+
+
+def parse_players_arg(items) -> dict[int, list[str]]:
+    """``["4=random,random,random,random", "random,random"]`` -> {4: [...], 2: [...]}."""
+    out = {}
+    for item in items or ():
+        count, eq, rest = item.partition("=")
+        text = rest if eq and count.strip().isdigit() else item
+        seats = [s.strip() for s in text.split(",")]
+        if not text.strip() or any(not s for s in seats):
+            raise SystemExit(f"analyses.report: error: bad --players {item!r}: give bots "
+                             "separated by commas, optionally prefixed by the player count (4=a,b,c,d)")
+        if eq and count.strip().isdigit() and int(count) != len(seats):
+            raise SystemExit(f"analyses.report: error: --players {item!r} names {len(seats)} "
+                             f"bots for {count} players")
+        out[len(seats)] = seats
+    return out
+
+
+# ---------------------------------------------------------------------------
+# the report
+SECTIONS = [
+    # (title, intro, [(table, columns or None, caption)], [figures])
+    ("Balance: seats and bots",
+     "From `games`/`players` (all games). A shared win counts 1/k; 95% Wilson intervals; the "
+     "chi-square test asks whether every seat wins equally often.",
+     [("win_rate_by_seat", ["n_players", "seat", "bot", "n", "win_rate", "ci_lo", "ci_hi", "expected"],
+       "Win rate by seat (n = games)."),
+      ("seat_chi2", None, "Chi-square test of equal win chances per player count (n = games)."),
+      ("win_rate_by_bot", ["n_players", "bot", "n", "win_rate", "ci_lo", "ci_hi"],
+       "Win rate by bot over all its seats (n = player-games)."),
+      ("vp_by_seat", ["n_players", "seat", "bot", "n", "mean", "ci_lo", "ci_hi", "sd", "p10", "median", "p90"],
+       "Final VP by seat (n = player-games; 95% t interval of the mean)."),
+      ("margin_summary", None, "Margin of victory (n = games; median with bootstrap CI; share of games won by <= 3 VP)."),
+      ("tie_rate", ["n_players", "n", "tie_rate", "ci_lo", "ci_hi", "top_vp_tie_rate"],
+       "Shared wins after the highest-card tie-break, and top-VP ties before it (n = games)."),
+      ("edge_card_effect", ["card", "n_players", "held", "n", "win_rate", "ci_lo", "ci_hi", "mean_vp",
+                            "vp_ci_lo", "vp_ci_hi"],
+       "Smuggler's Edge cards: players holding 0/1/2 copies at the end (n = player-games). Observational: "
+       "holding a card goes with having traded, so this is not the card's causal effect.")],
+     ["win_rate_by_seat", "vp_by_seat", "vp_distribution", "margin_distribution", "edge_card_effect"]),
+    ("Bidding for ports",
+     "From the event log (subsample). An auction runs from the first ship sent to a port until a "
+     "ship takes its cargo; the value of the cargo is its exact smuggling value (`cargo_sim.trade_value`).",
+     [("price_by_players", ["n_players", "n", "mean", "ci_lo", "ci_hi", "per_token", "per_token_ci_lo",
+                            "per_token_ci_hi", "per_value", "per_value_ci_lo", "per_value_ci_hi"],
+       "Winning price (coins), price per token and per point of smuggling value (n = port wins)."),
+      ("price_by_slots", ["n_players", "slots", "n", "mean", "ci_lo", "ci_hi", "per_value", "per_value_ci_lo",
+                          "per_value_ci_hi", "mean_value"],
+       "Winning price by port size (n = port wins)."),
+      ("price_by_port", ["n_players", "port", "slots", "n", "mean", "ci_lo", "ci_hi", "per_token",
+                         "per_value"], "Winning price by port (n = port wins)."),
+      ("port_popularity", ["n_players", "port", "slots", "sends", "n", "share", "ci_lo", "ci_hi",
+                           "sends_per_game"], "Ships sent to each port (n = port sends)."),
+      ("bidding_rates", ["n_players", "n", "contest_rate", "contest_ci_lo", "contest_ci_hi", "outbid",
+                         "raise_rate", "raise_ci_lo", "raise_ci_hi", "abandon_rate", "win_per_send",
+                         "win_ci_lo", "win_ci_hi"],
+       "Contest rate (share of port sends that met another ship; n = port sends), raise and abandon "
+       "rates of outbid decisions (n = outbid), share of sends that won."),
+      ("overpayment", None, "Overpayment of contested wins: price minus the runner-up's last stack (n = such wins)."),
+      ("syndicate_income", ["n_players", "held", "n", "mean", "ci_lo", "ci_hi", "mean_abandons"],
+       "Syndicate coins per player-game by Syndicate cards held (n = player-games; all games).")],
+     ["price_by_turn", "price_by_slots", "port_popularity", "bidding_rates", "overpay_distribution"]),
+    ("Casino and coins",
+     "Casino use from the event log (subsample) and from `players` (all games).",
+     [("casino_share_by_bot", ["n_players", "bot", "count", "n", "share", "ci_lo", "ci_hi"],
+       "Share of ships sent to the Casino (n = ships sent)."),
+      ("casino_income", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi", "mean_coins", "coins_ci_lo",
+                         "coins_ci_hi"], "Casino ships (mean) and coins per player-game (n = player-games)."),
+      ("casino_use_vs_win", ["n_players", "casino_bin", "n", "win_rate", "ci_lo", "ci_hi", "mean_vp"],
+       "Win rate by Casino ships in the game (n = player-games)."),
+      ("bank_shortfall", ["n_players", "n", "successes", "shortfall_rate", "ci_lo", "ci_hi",
+                          "mean_coins_short", "mean_bank_end"],
+       "Games where the bank could not pay in full (n = games).")],
+     ["destinations_by_turn", "coins_by_turn", "casino_use_vs_win"]),
+    ("Trade and victory cards",
+     "Trades from the event log (subsample); value lost and card holdings from `players` (all games).",
+     [("trade_summary", ["n_players", "n", "value", "value_ci_lo", "value_ci_hi", "tokens", "vp",
+                         "vp_per_token", "vp_per_token_ci_lo", "vp_per_token_ci_hi", "lost", "lost_ci_lo",
+                         "lost_ci_hi", "wild_share", "lossy_share"],
+       "Per trade (n = trades): smuggling value, tokens, VP bought, VP per token, value lost to no change, "
+       "share using a Wild, share losing value."),
+      ("combination_mix", None,
+       "Optimal splits (`cargo_sim.best_split`) of a sample of trades (n = trades): share of value from "
+       "same-type combinations, combinations per trade, Wilds placed in same-type combinations."),
+      ("value_lost", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi", "mean_trade_value", "lost_share"],
+       "Value lost to no change per player-game (n = player-games)."),
+      ("vp_per_token_players", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi"],
+       "Final VP per cargo token sold, players who sold (n = such player-games)."),
+      ("holder_win_rates", ["n_players", "card", "n_holders", "holder_win_rate", "holder_ci_lo",
+                            "holder_ci_hi", "n_others", "other_win_rate", "diff", "diff_ci_lo", "diff_ci_hi"],
+       "Win rate of holders of each card vs the others (Newcombe interval for the difference).")],
+     ["trade_value_distribution", "combo_sizes", "purchases_by_turn", "holder_win_rates"]),
+]
+
+
+def run_pipelines(t: Tables, seed: int = 0) -> dict[str, pd.DataFrame]:
+    out = {}
+    out.update(balance.run_all(t))
+    out.update(bidding.run_all(t))
+    out.update(casino.run_all(t))
+    out.update(trade.run_all(t, seed=seed))
+    return out
+
+
+def _render_figures(tables, fig_dir: Path, formats) -> tuple[dict, list[str]]:
+    made, problems = {}, []
+    for name, (fn, source, caption) in plots.FIGURES.items():
+        df = tables.get(source)
+        if df is None or len(df) == 0:
+            continue
+        try:
+            fig = fn(df)
+            plots.save_figure(fig, fig_dir / name, formats)
+            made[name] = caption
+        except Exception as e:       # a figure must not sink the report
+            problems.append(f"figure {name}: {type(e).__name__}: {e}")
+    return made, problems
+
+
+def _rules_table(rules) -> pd.DataFrame:
+    prov = rules.provenance.copy()
+    prov["value"] = prov["value"].map(lambda v: ", ".join(map(str, v)) if isinstance(v, list) else v)
+    prov.insert(2, "flag", np.where(prov["status"] == "estimated", "ESTIMATED",
+                                    np.where(prov["status"] == "override", "OVERRIDE", "")))
+    return prov
+
+
+def build_report(out_dir, results=None, n_games: int = DEFAULT_GAMES, player_counts=PLAYER_COUNTS,
+                 players=None, seed: int = 0, rules=None, command=None,
+                 events_games: int = DEFAULT_EVENTS_GAMES, workers=None, formats=("png", "svg"),
+                 progress: bool = False) -> Path:
+    """Simulate (or take ``results``), run every pipeline, save the figures and
+    write ``index.md``/``index.html`` in ``out_dir``; returns the index.md path.
+
+    ``results``: a SimResults, a list of them (one per player count) or a
+    Tables; then nothing is simulated. ``players``: {count: [bots]} (or one
+    list of bots); missing counts get ``default_players``. Events are recorded
+    for the first ``events_games`` games of each count only."""
+    import cargo_sim
+    t0 = time.time()
+    out = Path(out_dir)
+    fig_dir, tab_dir = out / "figures", out / "tables"
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    tab_dir.mkdir(parents=True, exist_ok=True)
+    # index files go first so a half-built report is not mistaken for a complete one
+    for name in ("index.md", "index.html"):
+        with contextlib.suppress(FileNotFoundError):
+            (out / name).unlink()
+    if rules is None:
+        rules = cargo_sim.Rules.default()
+    if isinstance(players, (list, tuple)):
+        players = {len(players): list(players)}
+    players = dict(players or {})
+    seat_lists = {}
+    if results is None:
+        runs = []
+        for n in player_counts:
+            seat_lists[n] = players.get(n) or default_players(n)
+            runs.append(simulate_count(n_games, seat_lists[n], seed, rules, events_games, workers,
+                                       progress))
+        t = combine(runs, events_games)
+        simulated = True
+    else:
+        if isinstance(results, Tables):
+            t = results
+        elif isinstance(results, (list, tuple)):
+            t = combine(results)
+        else:
+            t = combine([results])
+        rules = t.rules or rules
+        t.rules = rules
+        for n, d in t.players.groupby("n_players"):
+            seat_lists[int(n)] = list(d.drop_duplicates("seat").sort_values("seat")["bot"].astype(str))
+        simulated = False
+    t_sim = time.time() - t0
+    tables = run_pipelines(t, seed)
+    made, problems = _render_figures(tables, fig_dir, formats)
+    for name, df in tables.items():
+        if name in ROW_LEVEL or df is None or len(df) == 0:
+            continue
+        atomic_write_text(tab_dir / f"{name}.csv", df.to_csv(index=False))
+    elapsed = time.time() - t0
+
+    games_per = t.games.groupby("n_players").size()
+    ev_per = t.events.groupby("n_players")["game"].nunique() if t.has_events else pd.Series(dtype=int)
+    if command is None:
+        command = "python -m analyses.report " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
+            if simulated else "(results passed to build_report)"
+    est = rules.estimated
+    meta = [
+        ("command", f"`{command}`"),
+        ("seed", str(seed) if simulated else ", ".join(str(c.get("seed")) for c in t.config.get("runs", []))),
+        ("cargo_sim version", cargo_sim.__version__),
+        ("rules", f"{rules!r}, digest `{rules.digest}`"),
+        ("estimated rules values", f"{len(est)} of {len(rules.flat())} parameters are ESTIMATED "
+                                   "(flagged in the rules table below)"),
+        ("games", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in games_per.items())),
+        ("games with events", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in ev_per.items())
+         or "none (event-based tables are omitted)"),
+        ("run time", f"{elapsed:.1f} s (simulation {t_sim:.1f} s)"),
+    ]
+    players_df = pd.DataFrame([{"n_players": n, **{f"seat {s}": b for s, b in enumerate(seats)}}
+                               for n, seats in sorted(seat_lists.items())])
+    notes = [
+        "Every table states its sample size `n` (the unit is in its caption) and a 95% interval: "
+        "Wilson for proportions, Student t for means, percentile bootstrap for medians "
+        "(formulas in `analyses/stats.py`).",
+        f"Event logs are recorded only for the first {int(ev_per.max()) if len(ev_per) else 0:,} games "
+        "of each player count to keep memory small; tables and figures built from events "
+        "(bidding, Casino share by turn, coins by turn, trades, card purchases, port popularity) use "
+        "that subsample, all others use every game.",
+        "Rules values marked ESTIMATED are our estimates, not printed values (card costs/VP, port "
+        "slots, turns): conclusions that depend on them are provisional.",
+        "Relations between holding a card (or using the Casino) and winning are observational: "
+        "they describe these bots' games, not causal effects.",
+    ]
+    if problems:
+        notes.append("Problems while building: " + "; ".join(problems))
+
+    md, ht = _render(meta, players_df, notes, tables, made, rules)
+    atomic_write_text(out / "index.html", ht)
+    return atomic_write_text(out / "index.md", md)
+
+
+def _render(meta, players_df, notes, tables, made, rules):
+    md = ["# Cargo Noir simulation report", ""]
+    ht = ["<!doctype html><html><head><meta charset='utf-8'><title>Cargo Noir simulation report</title>",
+          "<style>body{font-family:sans-serif;max-width:1100px;margin:auto;padding:1em}"
+          ".tbl{border-collapse:collapse;font-size:12px;margin-bottom:1em}"
+          ".tbl td,.tbl th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
+          "img{max-width:100%}figcaption{font-size:13px;color:#444}"
+          ".est{color:#b00;font-weight:bold}</style></head><body>",
+          "<h1>Cargo Noir simulation report</h1>"]
+    md += ["## Run", ""] + [f"- **{k}**: {v}" for k, v in meta] + [""]
+    ht += ["<h2>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {_md_code_to_html(v)}</li>"
+                                  for k, v in meta] + ["</ul>"]
+    md += ["### Players", "", markdown_table(players_df), "### Notes", ""] + [f"- {n}" for n in notes] + [""]
+    ht += ["<h3>Players</h3>", html_table(players_df), "<h3>Notes</h3><ul>"] + \
+          [f"<li>{_md_code_to_html(n)}</li>" for n in notes] + ["</ul>"]
+    for title, intro, tabs, figs in SECTIONS:
+        md += [f"## {title}", "", intro, ""]
+        ht += [f"<h2>{html.escape(title)}</h2>", f"<p>{_md_code_to_html(intro)}</p>"]
+        for name, cols, caption in tabs:
+            df = tables.get(name)
+            if df is None:
+                continue
+            if cols is not None:
+                df = df[[c for c in cols if c in df.columns]]
+            md += [f"**{name}** — {caption}", "", markdown_table(df), ""]
+            ht += [f"<h4>{html.escape(name)}</h4><p>{_md_code_to_html(caption)}</p>", html_table(df)]
+        for f in figs:
+            if f in made:
+                md += [f"![{f}](figures/{f}.png)", "", f"*{made[f]}*", ""]
+                ht += [f"<figure><img src='figures/{f}.png' alt='{f}'><figcaption>"
+                       f"{html.escape(made[f])}</figcaption></figure>"]
+    rt = _rules_table(rules)
+    md += ["## Rules", "", f"Digest `{rules.digest}`. Rows flagged ESTIMATED are estimates, not printed values.",
+           "", markdown_table(rt)]
+    ht += ["<h2>Rules</h2>", f"<p>Digest <code>{rules.digest}</code>. Rows flagged "
+           "<span class='est'>ESTIMATED</span> are estimates, not printed values.</p>",
+           html_table(rt).replace("<td>ESTIMATED</td>", "<td class='est'>ESTIMATED</td>"),
+           "</body></html>"]
+    return "\n".join(md) + "\n", "\n".join(ht) + "\n"
+
+
+def _md_code_to_html(text: str) -> str:
+    parts = html.escape(text).split("`")
+    return "".join(p if i % 2 == 0 else f"<code>{p}</code>" for i, p in enumerate(parts))
+
+
+# ---------------------------------------------------------------------------
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m analyses.report", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", required=True, help="output folder (index.md, index.html, figures/, tables/)")
+    ap.add_argument("--games", type=int, default=None,
+                    help=f"games per player count (default {DEFAULT_GAMES:,}; --quick {QUICK_GAMES:,})")
+    ap.add_argument("--events-games", type=int, default=None,
+                    help=f"games per player count with an event log (default {DEFAULT_EVENTS_GAMES:,})")
+    ap.add_argument("--players", action="append", default=[],
+                    help="bots of one player count, e.g. 4=random,random,random,random (repeatable; "
+                         "counts not given use the default mix)")
+    ap.add_argument("--counts", default=None,
+                    help="player counts to simulate, e.g. 2,3,4,5 (default: 2-5, or the --players counts)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    ap.add_argument("--quick", action="store_true", help="a small run for a smoke test")
+    ap.add_argument("--no-svg", action="store_true", help="write PNG figures only")
+    ap.add_argument("--progress", action="store_true")
+    a = ap.parse_args(argv)
+    players = parse_players_arg(a.players)
+    if a.counts:
+        counts = tuple(int(c) for c in a.counts.split(","))
+    elif players:
+        counts = tuple(sorted(players))
+    else:
+        counts = PLAYER_COUNTS
+    games = a.games if a.games is not None else (QUICK_GAMES if a.quick else DEFAULT_GAMES)
+    ev = a.events_games if a.events_games is not None else \
+        (QUICK_EVENTS_GAMES if a.quick else DEFAULT_EVENTS_GAMES)
+    command = "python -m analyses.report " + " ".join(shlex.quote(x) for x in
+                                                      (argv if argv is not None else sys.argv[1:]))
+    path = build_report(a.out, n_games=games, player_counts=counts, players=players, seed=a.seed,
+                        command=command, events_games=ev, workers=a.workers,
+                        formats=("png",) if a.no_svg else ("png", "svg"), progress=a.progress)
+    print(f"report written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,224 @@
+"""Shared statistics: every formula used by the pipelines lives here, once.
+
+Conventions of every table the pipelines return:
+
+* ``n`` — the sample size the statistic is computed from (games, players,
+  events... the docstring of each pipeline says which);
+* proportions: ``p`` (or a named rate), ``se`` = sqrt(p(1-p)/n) and the 95%
+  Wilson score interval ``ci_lo``/``ci_hi`` (``wilson_ci``);
+* means: ``mean``, ``sd``, ``se`` = sd/sqrt(n) and the 95% t interval
+  ``mean +- t(0.975, n-1) * se`` (``mean_ci``);
+* medians and other quantiles: percentile-bootstrap 95% intervals
+  (``bootstrap_ci``).
+
+A shared win (tie) counts as 1/k of a win (``win_share``); its Wilson interval
+uses the fractional number of wins, which is exact when there are no ties and
+a close approximation otherwise (ties are rare).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _st
+
+LEVEL = 0.95
+Z = float(_st.norm.ppf(0.5 + LEVEL / 2))      # 1.959964...
+
+
+# ---- proportions ------------------------------------------------------------
+def wilson_ci(successes, n, z: float = Z):
+    """95% Wilson score interval for ``successes`` out of ``n`` (arrays or scalars).
+
+    centre = (p + z^2/2n) / (1 + z^2/n),
+    half   = z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n),   p = successes/n.
+    Returns (lo, hi); NaN where n == 0."""
+    x = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x / n
+        z2 = z * z
+        den = 1.0 + z2 / n
+        centre = (p + z2 / (2 * n)) / den
+        half = z * np.sqrt(np.clip(p * (1 - p), 0, None) / n + z2 / (4 * n * n)) / den
+        lo = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
+        hi = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def proportion_se(p, n):
+    """Standard error of a proportion: sqrt(p(1-p)/n)."""
+    p = np.asarray(p, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, np.sqrt(np.clip(p * (1 - p), 0, None) / n), np.nan)
+
+
+def proportion_frame(successes, n, name: str = "p") -> pd.DataFrame:
+    """Columns n, successes, <name>, se, ci_lo, ci_hi for aligned arrays/Series."""
+    x = np.asarray(successes, dtype=float)
+    nn = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(nn > 0, x / nn, np.nan)
+    lo, hi = wilson_ci(x, nn)
+    return pd.DataFrame({"n": nn.astype(np.int64), "successes": x, name: p,
+                         "se": proportion_se(p, nn), "ci_lo": lo, "ci_hi": hi})
+
+
+def grouped_proportion(df: pd.DataFrame, by, col: str, name: str = "p") -> pd.DataFrame:
+    """Proportion of ``col`` (0/1 or a fractional share such as win_share) per
+    group: n = rows in the group, successes = sum(col)."""
+    by = _as_list(by)
+    if len(df) == 0:
+        return _empty(by, ["n", "successes", name, "se", "ci_lo", "ci_hi"])
+    g = df.groupby(by, observed=True, sort=True)[col].agg(["size", "sum"])
+    out = proportion_frame(g["sum"].to_numpy(), g["size"].to_numpy(), name)
+    out.index = g.index
+    return out.reset_index()
+
+
+def newcombe_diff_ci(x1, n1, x2, n2, z: float = Z):
+    """95% interval for p1 - p2 (Newcombe's hybrid score method 10, from the
+    two Wilson intervals):  d - sqrt((p1-l1)^2 + (u2-p2)^2),
+    d + sqrt((u1-p1)^2 + (p2-l2)^2)."""
+    x1, n1, x2, n2 = (np.asarray(a, dtype=float) for a in (x1, n1, x2, n2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = wilson_ci(x1, n1, z)
+    l2, u2 = wilson_ci(x2, n2, z)
+    d = p1 - p2
+    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d, lo, hi
+
+
+# ---- means -----------------------------------------------------------------
+def t_quantile(n):
+    """t(0.975, n-1); NaN for n < 2."""
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore"):
+        q = _st.t.ppf(0.5 + LEVEL / 2, np.where(n >= 2, n - 1, np.nan))
+    return q
+
+
+def mean_ci(values) -> dict:
+    """n, mean, sd (ddof 1), se = sd/sqrt(n), 95% t interval of one sample."""
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    n = len(v)
+    mean = float(v.mean()) if n else np.nan
+    sd = float(v.std(ddof=1)) if n >= 2 else np.nan
+    return _mean_row(n, mean, sd)
+
+
+def _mean_row(n, mean, sd) -> dict:
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.where(n >= 2, sd / np.sqrt(n), np.nan)
+    half = t_quantile(n) * se
+    out = {"n": n.astype(np.int64), "mean": mean, "sd": sd, "se": se,
+           "ci_lo": mean - half, "ci_hi": mean + half}
+    if np.ndim(out["se"]) == 0:
+        out = {k: (int(v) if k == "n" else float(v)) for k, v in out.items()}
+    return out
+
+
+def grouped_mean(df: pd.DataFrame, by, col: str) -> pd.DataFrame:
+    """Per group: n, mean, sd, se, ci_lo, ci_hi of ``col`` (NaN values dropped)."""
+    by = _as_list(by)
+    d = df[by + [col]].dropna(subset=[col])
+    if len(d) == 0:
+        return _empty(by, ["n", "mean", "sd", "se", "ci_lo", "ci_hi"])
+    vals = d[col].astype(float)
+    g = vals.groupby([d[b] for b in by], observed=True, sort=True).agg(["count", "mean", "std"])
+    row = _mean_row(g["count"].to_numpy(), g["mean"].to_numpy(), g["std"].to_numpy())
+    out = pd.DataFrame(row, index=g.index)
+    return out.reset_index()
+
+
+def weighted_mean_by(df: pd.DataFrame, by, col: str, n_col: str, sum_col: str, sq_col: str):
+    """Mean/CI from pre-aggregated counts, sums and sums of squares per group."""
+    by = _as_list(by)
+    g = df.groupby(by, observed=True, sort=True)[[n_col, sum_col, sq_col]].sum()
+    n = g[n_col].to_numpy(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = g[sum_col].to_numpy(float) / n
+        var = (g[sq_col].to_numpy(float) - n * mean * mean) / (n - 1)
+    sd = np.sqrt(np.clip(var, 0, None))
+    return pd.DataFrame(_mean_row(n, mean, sd), index=g.index).reset_index()
+
+
+# ---- bootstrap --------------------------------------------------------------
+def bootstrap_ci(values, stat=np.median, n_boot: int = 1000, seed: int = 0):
+    """Percentile-bootstrap 95% interval of ``stat`` (resampling ``values`` with
+    replacement ``n_boot`` times; deterministic for a given seed)."""
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    if len(v) < 2:
+        return (np.nan, np.nan)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(v), size=(n_boot, len(v)))
+    reps = np.apply_along_axis(stat, 1, v[idx]) if stat is not np.median else np.median(v[idx], axis=1)
+    a = (1 - LEVEL) / 2
+    return float(np.quantile(reps, a)), float(np.quantile(reps, 1 - a))
+
+
+def grouped_median(df: pd.DataFrame, by, col: str, n_boot: int = 1000, seed: int = 0,
+                   max_n: int = 20000) -> pd.DataFrame:
+    """Per group: n, median and its bootstrap 95% interval (groups larger than
+    ``max_n`` are bootstrapped from a random subsample of ``max_n`` rows, which
+    only widens the interval)."""
+    by = _as_list(by)
+    rows = []
+    for key, d in df.dropna(subset=[col]).groupby(by, observed=True, sort=True):
+        v = d[col].to_numpy(float)
+        sub = v
+        if len(v) > max_n:
+            sub = np.random.default_rng(seed).choice(v, max_n, replace=False)
+        lo, hi = bootstrap_ci(sub, np.median, n_boot, seed)
+        key = key if isinstance(key, tuple) else (key,)
+        rows.append(dict(zip(by, key), n=len(v), median=float(np.median(v)), ci_lo=lo, ci_hi=hi))
+    if not rows:
+        return _empty(by, ["n", "median", "ci_lo", "ci_hi"])
+    return pd.DataFrame(rows)
+
+
+# ---- tests ------------------------------------------------------------------
+def chi2_equal(observed) -> dict:
+    """Pearson chi-square test that k categories are equally likely:
+    expected = sum/k each, chi2 = sum (o - e)^2 / e, dof = k - 1."""
+    o = np.asarray(observed, dtype=float)
+    k = len(o)
+    total = o.sum()
+    if k < 2 or total <= 0:
+        return {"chi2": np.nan, "dof": max(k - 1, 0), "p_value": np.nan}
+    e = total / k
+    chi2 = float(((o - e) ** 2 / e).sum())
+    return {"chi2": chi2, "dof": k - 1, "p_value": float(_st.chi2.sf(chi2, k - 1))}
+
+
+# ---- distributions ----------------------------------------------------------
+def value_counts_frame(df: pd.DataFrame, by, col: str, name: str = "share") -> pd.DataFrame:
+    """Distribution of the values of ``col`` per group: count, n (group size),
+    share = count/n with its Wilson interval."""
+    by = _as_list(by)
+    if len(df) == 0:
+        return _empty(by + [col], ["count", "n", name, "ci_lo", "ci_hi"])
+    counts = df.groupby(by + [col], observed=True, sort=True).size().rename("count").reset_index()
+    totals = df.groupby(by, observed=True).size().rename("n").reset_index()
+    out = counts.merge(totals, on=by)
+    out[name] = out["count"] / out["n"]
+    out["ci_lo"], out["ci_hi"] = wilson_ci(out["count"].to_numpy(), out["n"].to_numpy())
+    return out
+
+
+# ---- small helpers ----------------------------------------------------------
+def _as_list(by) -> list:
+    if by is None:
+        return []
+    return [by] if isinstance(by, str) else list(by)
+
+
+def _empty(by, cols) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=float) for c in list(by) + list(cols)})
