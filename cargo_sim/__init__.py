@@ -11,6 +11,7 @@ Quick start::
 
 The game-specific code lives in ``cargo_sim.cargo_noir``.
 """
+from . import _cache  # noqa: F401  (first: numba's cache folder for this source version)
 from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one, simulate,
                          trade_value)
 from .errors import (BotError, CargoSimError, ConfigError, IllegalDecisionError, RulesError)

@@ -1,18 +1,18 @@
 """The compiled table of built-in bots: bot index -> decision function.
 
 The engine calls ``builtin_decide_nb(kind, s, seat)``; the seat's bot index is
-``s[BOTS + seat]`` and the order of the branches is BUILTIN_ORDER in
-``registry.py`` (a test checks they agree).
+``s[BOTS + seat]`` in the order of BUILTIN_ORDER (``registry.py``): 0 is
+`random`, every other built-in is a parameter set of the heuristic family.
 """
 from numba import njit
 
 from ..enums import BOTS
+from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_nb
 
 
 @njit(cache=True)
 def builtin_decide_nb(kind, s, seat):
-    bot = s[BOTS + seat]
-    if bot == 0:
+    if s[BOTS + seat] == 0:
         return random_decide_nb(kind, s, seat)
-    return -999999  # unknown bot index: the engine reports an illegal answer
+    return heuristic_decide_nb(kind, s, seat)

@@ -51,9 +51,13 @@ def register_builtin(spec: BotSpec) -> None:
 
 
 def _load_builtins():
-    from .random_nb import random_decide_nb
     from . import random_nb
-    register_builtin(BotSpec("random", random_decide_nb, {}, (random_nb.__doc__ or "").strip()))
+    from .heuristic_nb import heuristic_decide_nb
+    from .strategies import STRATEGIES, strategy_doc, strategy_params
+    register_builtin(BotSpec("random", random_nb.random_decide_nb, {},
+                             " ".join((random_nb.__doc__ or "").split())))
+    for name in STRATEGIES:
+        register_builtin(BotSpec(name, heuristic_decide_nb, strategy_params(name), strategy_doc(name)))
 
 
 _load_builtins()

@@ -1,0 +1,319 @@
+"""The heuristic bot family: one compiled decision function, many strategies.
+
+Every built-in strategy except `random` is this function with its own
+parameters (``strategies.py`` names them and says what each one is for). The
+building blocks:
+
+* **cargo value**: a holding is scored by its exact smuggling value
+  (``trade_value``) plus optional biases towards same-type sets
+  (``same_bias`` per token of the largest set) or all-different sets
+  (``diff_bias`` per distinct type);
+* **destinations** (phase 3): each ship goes where ``gain - coin_value * cost``
+  is highest -- a port's gain is the marginal score of its cargo, the Casino's
+  is its payout in coins, the Black Market's the best expected swap or draw;
+* **raises** (phase 1): raise by the least amount if the cargo is still worth
+  the whole stack, else abandon (coins come back);
+* **trades** (phase 2): the exact planner picks the tokens and cards with the
+  highest utility (VP, plus a value for Smuggler's Edge effects while turns
+  remain); the bot holds cargo for bigger sets unless the trade wastes little;
+* **discards**: drop the tokens whose loss lowers the hand's score least.
+"""
+import numpy as np
+from numba import njit
+
+from ..enums import (BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
+                     D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
+                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH)
+from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, card_ships_nb,
+                        card_syndicate_nb, card_vp_nb, card_warehouse_nb, cards_held_nb, coins_nb,
+                        hand_nb, hand_size_nb, is_final_turn_nb, n_cards_nb, n_ports_nb,
+                        n_tok_nb, n_types_nb, param_nb, plan_trade_answer_nb, port_bid_nb,
+                        port_cargo_nb, port_min_bid_nb, ships_nb, top_bid_nb,
+                        trade_budget_extra_nb, turn_nb, turns_left_nb, warehouse_nb)
+from ..engine_nb import trade_value_at_nb
+
+# parameter slots (strategies.py gives names and defaults in this order)
+HP_COIN_VALUE = 0       # smuggling points one coin is worth when comparing costs
+HP_BID_MARGIN = 1       # coins above the least legal bid
+HP_CASINO_BIAS = 2      # extra points for a Casino visit
+HP_LOW_COINS = 3        # below this many coins the Casino gets +2 points per missing coin/2
+HP_CONTEST = 4          # 0..1: how much a port already bid on is still worth to enter
+HP_MAX_PAY = 5          # never stack more than this many coins per point of gain (0: no cap)
+HP_SAME_BIAS = 6        # points per token in the largest same-type set
+HP_DIFF_BIAS = 7        # points per distinct type held
+HP_BM_BIAS = 8          # extra points for a Black Market visit
+HP_SHIP_VALUE = 9       # utility of a Cargo Ship card per turn left
+HP_WAREHOUSE_VALUE = 10  # utility of a Warehouses card (on top of its VP)
+HP_SYNDICATE_VALUE = 11  # utility of a Syndicate card (on top of its VP)
+HP_HOLD = 12            # sell only if card utility >= hold * value of the tokens sold
+HP_RAISE_RATIO = 13     # raise while gain * raise_ratio >= coin_value * whole stack
+HP_LATE_BID = 14        # extra bid margin per turn in the second half of the game
+HP_BAIT = 15            # 1: enter contested ports cheaply to be paid (Syndicate) for leaving
+
+
+@njit(cache=True)
+def scratch_score_nb(s, seat):
+    """Score of the holding in s[SCRATCH...]: trade value plus set biases."""
+    nt = n_tok_nb(s)
+    n_types = n_types_nb(s)
+    v = np.float64(trade_value_at_nb(s, SCRATCH, s[SCRATCH + n_types]))
+    same = param_nb(s, seat, HP_SAME_BIAS)
+    diff = param_nb(s, seat, HP_DIFF_BIAS)
+    if same != 0.0 or diff != 0.0:
+        top = 0
+        distinct = 0
+        for t in range(n_types):
+            k = s[SCRATCH + t]
+            if k > top:
+                top = k
+            if k > 0:
+                distinct += 1
+        top += s[SCRATCH + n_types]          # Wilds join the largest set
+        v += same * top + diff * distinct
+    return v
+
+
+@njit(cache=True)
+def load_hand_nb(s, seat):
+    for t in range(n_tok_nb(s)):
+        s[SCRATCH + t] = hand_nb(s, seat, t)
+
+
+@njit(cache=True)
+def hand_score_nb(s, seat):
+    load_hand_nb(s, seat)
+    return scratch_score_nb(s, seat)
+
+
+@njit(cache=True)
+def port_gain_nb(s, seat, p, base):
+    """Score the port's whole cargo adds to the hand."""
+    for t in range(n_tok_nb(s)):
+        s[SCRATCH + t] = hand_nb(s, seat, t) + port_cargo_nb(s, p, t)
+    return scratch_score_nb(s, seat) - base
+
+
+@njit(cache=True)
+def swap_gain_nb(s, seat, give, take, base):
+    load_hand_nb(s, seat)
+    if give >= 0:
+        s[SCRATCH + give] -= 1
+    s[SCRATCH + take] += 1
+    return scratch_score_nb(s, seat) - base
+
+
+@njit(cache=True)
+def best_black_market_nb(s, seat, base):
+    """(gain, answer) of the best Black Market action: the best swap, or a blind
+    draw valued at its expected gain over the bag's contents."""
+    nt = n_tok_nb(s)
+    bag_total = 0
+    draw = 0.0
+    for t in range(nt):
+        k = bag_nb(s, t)
+        if k > 0:
+            bag_total += k
+            draw += k * swap_gain_nb(s, seat, -1, t, base)
+    draw = draw / bag_total if bag_total > 0 else 0.0
+    best = draw
+    answer = BM_DRAW
+    for give in range(nt):
+        if hand_nb(s, seat, give) == 0:
+            continue
+        for take in range(nt):
+            if take != give and black_market_nb(s, take) > 0:
+                g = swap_gain_nb(s, seat, give, take, base)
+                if g > best + 1e-9:
+                    best = g
+                    answer = give * BM_CODE + take
+    return best, answer
+
+
+@njit(cache=True)
+def syndicate_room_nb(s, seat):
+    """Syndicate payouts still available this turn (cards held - ports abandoned)."""
+    k = 0
+    for c in range(n_cards_nb(s)):
+        if card_syndicate_nb(s, c) > 0:
+            k += cards_held_nb(s, seat, c)
+    return k
+
+
+@njit(cache=True)
+def bid_margin_nb(s, seat):
+    m = param_nb(s, seat, HP_BID_MARGIN)
+    half = s[R_N_TURNS] // 2
+    if turn_nb(s) > half:
+        m += param_nb(s, seat, HP_LATE_BID) * (turn_nb(s) - half)
+    return int(m + 0.5) if m > 0 else 0
+
+
+@njit(cache=True)
+def choose_send_nb(s, seat):
+    coins = coins_nb(s, seat)
+    coin_value = param_nb(s, seat, HP_COIN_VALUE)
+    base = hand_score_nb(s, seat)
+    # Casino: coins now; next turn's final trade counts coins 1:1
+    payout = s[R_CASINO_PAYOUT]
+    unit = coin_value
+    if turns_left_nb(s) == 1 and s[R_FINAL_COIN_VALUE] > unit:
+        unit = float(s[R_FINAL_COIN_VALUE])
+    best = payout * unit + param_nb(s, seat, HP_CASINO_BIAS)
+    low = param_nb(s, seat, HP_LOW_COINS)
+    if coins < low:
+        best += low - coins
+    choice = LOC_CASINO
+    bid_choice = 0
+    bm_bias = param_nb(s, seat, HP_BM_BIAS)
+    if bm_bias > -50.0:
+        g, _ = best_black_market_nb(s, seat, base)
+        if g + bm_bias > best:
+            best = g + bm_bias
+            choice = LOC_BLACK_MARKET
+    contest = param_nb(s, seat, HP_CONTEST)
+    max_pay = param_nb(s, seat, HP_MAX_PAY)
+    bait = param_nb(s, seat, HP_BAIT) > 0.5 and syndicate_room_nb(s, seat) > 0
+    margin = bid_margin_nb(s, seat)
+    for p in range(n_ports_nb(s)):
+        need = port_min_bid_nb(s, seat, p)
+        if need < 0:
+            continue
+        contested = top_bid_nb(s, p, -1) > 0
+        gain = port_gain_nb(s, seat, p, base)
+        if contested:
+            if bait and need <= coins:
+                # enter cheaply, expecting to be outbid and paid for leaving
+                sc = 2.0 * coin_value + 0.25 * gain
+                if sc > best:
+                    best = sc
+                    choice = LOC_PORT0 + p
+                    bid_choice = need
+                continue
+            gain *= contest
+        bid = need + margin
+        if bid > coins:
+            bid = coins
+        if max_pay > 0.0 and bid > max_pay * gain:
+            continue
+        sc = gain - coin_value * bid
+        if sc > best:
+            best = sc
+            choice = LOC_PORT0 + p
+            bid_choice = bid
+    s[OUT] = bid_choice
+    return choice
+
+
+@njit(cache=True)
+def choose_raise_nb(s, seat):
+    p = s[CTX]
+    need = s[CTX + 1]
+    if param_nb(s, seat, HP_BAIT) > 0.5 and syndicate_room_nb(s, seat) > 0:
+        return 0
+    base = hand_score_nb(s, seat)
+    gain = port_gain_nb(s, seat, p, base)
+    stack = port_bid_nb(s, p, seat) + need
+    if gain * param_nb(s, seat, HP_RAISE_RATIO) >= param_nb(s, seat, HP_COIN_VALUE) * stack:
+        return need
+    return 0
+
+
+@njit(cache=True)
+def choose_order_nb(s, seat):
+    """Casino first (coins for raises), then ports where alone, then contested
+    ports, then the Black Market (swap against the newly won cargo)."""
+    if s[CTX + LOC_CASINO] > 0:
+        return LOC_CASINO
+    n_ports = n_ports_nb(s)
+    for p in range(n_ports):
+        if s[CTX + LOC_PORT0 + p] > 0 and top_bid_nb(s, p, seat) == 0:
+            return LOC_PORT0 + p
+    for p in range(n_ports):
+        if s[CTX + LOC_PORT0 + p] > 0:
+            return LOC_PORT0 + p
+    return LOC_BLACK_MARKET
+
+
+@njit(cache=True)
+def choose_black_market_nb(s, seat):
+    base = hand_score_nb(s, seat)
+    _, answer = best_black_market_nb(s, seat, base)
+    return answer
+
+
+@njit(cache=True)
+def card_utilities_nb(s, seat):
+    n_cards = n_cards_nb(s)
+    u = np.empty(n_cards, np.float64)
+    left = turns_left_nb(s)
+    for c in range(n_cards):
+        u[c] = card_vp_nb(s, c)
+        if left > 0:
+            if card_ships_nb(s, c) > 0 and ships_nb(s, seat) < s[R_MAX_SHIPS]:
+                u[c] += param_nb(s, seat, HP_SHIP_VALUE) * left
+            if card_warehouse_nb(s, c) > 0:
+                u[c] += param_nb(s, seat, HP_WAREHOUSE_VALUE) * min(left, 4) / 4.0
+            if card_syndicate_nb(s, c) > 0:
+                u[c] += param_nb(s, seat, HP_SYNDICATE_VALUE) * min(left, 4) / 4.0
+    return u
+
+
+@njit(cache=True)
+def choose_trade_nb(s, seat):
+    extra = trade_budget_extra_nb(s, seat)
+    n_types = n_types_nb(s)
+    load_hand_nb(s, seat)
+    value = trade_value_at_nb(s, SCRATCH, s[SCRATCH + n_types])
+    cheapest = 1 << 30
+    for c in range(n_cards_nb(s)):
+        if card_buyable_nb(s, seat, c) > 0 and card_cost_nb(s, c) < cheapest:
+            cheapest = card_cost_nb(s, c)
+    if value + extra < cheapest:
+        return 0
+    u = plan_trade_answer_nb(s, seat, card_utilities_nb(s, seat), extra)
+    if u <= 0.0:
+        return 0
+    if is_final_turn_nb(s) or hand_size_nb(s, seat) > warehouse_nb(s, seat):
+        return 1
+    sold = trade_value_at_nb(s, OUT, s[OUT + n_types])
+    if u >= param_nb(s, seat, HP_HOLD) * sold:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def choose_discard_nb(s, seat):
+    """Drop, one at a time, the token whose loss lowers the score least."""
+    nt = n_tok_nb(s)
+    for _ in range(s[CTX]):
+        best_t = -1
+        best = -1e300
+        for t in range(nt):
+            if hand_nb(s, seat, t) - s[OUT + t] <= 0:
+                continue
+            for u in range(nt):
+                s[SCRATCH + u] = hand_nb(s, seat, u) - s[OUT + u]
+            s[SCRATCH + t] -= 1
+            v = scratch_score_nb(s, seat)
+            if v > best:
+                best = v
+                best_t = t
+        s[OUT + best_t] += 1
+    return 0
+
+
+@njit(cache=True)
+def heuristic_decide_nb(kind, s, seat):
+    if kind == D_SEND:
+        return choose_send_nb(s, seat)
+    if kind == D_ORDER:
+        return choose_order_nb(s, seat)
+    if kind == D_RAISE:
+        return choose_raise_nb(s, seat)
+    if kind == D_BLACK_MARKET:
+        return choose_black_market_nb(s, seat)
+    if kind == D_TRADE:
+        return choose_trade_nb(s, seat)
+    if kind == D_DISCARD:
+        return choose_discard_nb(s, seat)
+    return -1

@@ -1,0 +1,80 @@
+"""The built-in strategies: each one an idea, expressed as parameters of the
+heuristic bot family (``heuristic_nb.py``, whose docstring explains the
+building blocks). Parameter names and meanings are in ``PARAMS``; any of them
+can be changed per seat: ``"greedy?bid_margin=2&hold=0.5"``.
+"""
+
+# name -> (default, meaning); the order is the parameter slot order of heuristic_nb (HP_*)
+PARAMS = {
+    "coin_value": (1.5, "smuggling points one coin is worth when weighing a bid or the Casino"),
+    "bid_margin": (0.0, "coins stacked above the least legal bid"),
+    "casino_bias": (0.0, "extra points for sending a ship to the Casino"),
+    "low_coins": (0.0, "below this many coins, the Casino gains a point per missing coin"),
+    "contest": (0.5, "0..1: share of a contested port's value still counted when entering it"),
+    "max_pay": (0.0, "never stack more coins than max_pay x the cargo's gain (0: no cap)"),
+    "same_bias": (0.0, "points per token of the largest same-type set held"),
+    "diff_bias": (0.0, "points per distinct cargo type held"),
+    "bm_bias": (0.0, "extra points for a Black Market visit (<= -50: never go)"),
+    "ship_value": (1.5, "utility of a Cargo Ship card per turn left, on top of its VP"),
+    "warehouse_value": (3.0, "utility of a Warehouses card, on top of its VP"),
+    "syndicate_value": (0.0, "utility of a Syndicate card, on top of its VP"),
+    "hold": (0.85, "before the last turn, sell only if card utility >= hold x value sold"),
+    "raise_ratio": (1.0, "raise while gain x raise_ratio >= coin_value x the whole stack"),
+    "late_bid": (0.0, "extra coins of bid margin per turn in the second half of the game"),
+    "bait": (0.0, "1: with Syndicate cards, enter contested ports cheaply to be paid for leaving"),
+}
+
+STRATEGIES = {
+    "greedy": ({}, """Values each port's cargo by the exact smuggling value it adds to
+    the current holding, and bids the least that wins if nobody else comes. A
+    contested port counts half. Sells through the exact planner when little
+    value is lost. Strong as a simple, solid baseline; weak against bots that
+    outbid it on the best ports."""),
+    "banker": ({"coin_value": 1.0, "low_coins": 8.0, "casino_bias": 1.0, "late_bid": 1.0,
+                "raise_ratio": 1.3}, """Cash flow first: sends ships to the Casino
+    whenever its safe is short of coins, then uses the hoard for big bids and
+    raises in the second half of the game. Strong in long games and against
+    cheap bidders; weak when good cargo goes early."""),
+    "collector": ({"same_bias": 2.0}, """Builds same-type sets (k tokens of one
+    type score k squared): values cargo that grows its largest set well above
+    its face value. Strong when ports offer repeated types; weak when sets
+    never close and the warehouse overflows."""),
+    "diversifier": ({"diff_bias": 2.0}, """Builds all-different sets (k types
+    score k(k+1)/2): values every new type it does not hold yet. Steady value
+    from cheap, uncontested ports; caps lower than same-type sets."""),
+    "trader": ({"bm_bias": 2.0, "same_bias": 1.0}, """Uses the Black Market: sends
+    ships there to swap its odd tokens for ones that complete its sets, or to
+    draw blind when no swap helps. Avoids bidding wars; strong when the market
+    holds what it needs."""),
+    "fleet": ({"ship_value": 3.0, "warehouse_value": 8.0, "hold": 0.7}, """Buys
+    Cargo Ship and Warehouses cards early (more ships, more room), trading
+    victory points now for actions later. Strong in long games with few
+    players; the VP cost shows in short ones."""),
+    "syndicate": ({"syndicate_value": 12.0, "bait": 1.0}, """Buys Syndicate cards,
+    then enters contested ports with the least bid, expecting to be outbid:
+    abandoning pays 2 coins per Syndicate card (one per port). Strong at high
+    player counts where ports are crowded."""),
+    "sniper": ({"contest": 0.0, "max_pay": 0.45}, """Waits for cheap uncontested
+    ports: never enters a port someone already bid on and never pays more than
+    0.45 coins per point of value, using the Casino otherwise. Strong against
+    crowds that overpay; slow when nothing is cheap."""),
+    "expert": ({"coin_value": 1.3, "bid_margin": 1.0, "contest": 0.3, "same_bias": 0.5,
+                "ship_value": 2.0, "warehouse_value": 4.0, "hold": 0.9, "raise_ratio": 0.9,
+                "low_coins": 3.0},
+               """The strongest combination found: values cargo by its exact
+    marginal smuggling value with a light same-type bias, bids one coin above
+    the minimum to discourage challengers, avoids contested ports, keeps a
+    small coin reserve, buys an early Cargo Ship and Warehouses, and sells
+    only when the exact planner wastes under 10% of the value (everything on
+    the last turn, coins included). Tunable through all heuristic parameters."""),
+}
+
+
+def strategy_params(name: str) -> dict:
+    """The full parameter dict (in slot order) of a built-in strategy."""
+    over = STRATEGIES[name][0]
+    return {k: over.get(k, d) for k, (d, _) in PARAMS.items()}
+
+
+def strategy_doc(name: str) -> str:
+    return " ".join(STRATEGIES[name][1].split())
