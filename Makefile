@@ -21,7 +21,8 @@ test: $(STAMP)
 DEMO_GAMES ?= 20000
 
 # TODO(report): replace the loop below with `$(VENV)/bin/cargo-sim report --out reports/demo`
-# once the `report` subcommand exists (cargo_sim/cli.py has none yet).
+# once the `report` subcommand exists (cargo_sim/cli.py has none yet; the report
+# builder itself is `python -m analyses.report`).
 demo: $(STAMP)
 	@for n in 2 3 4 5; do \
 	  players=$$(printf 'random,%.0s' $$(seq $$n)); players=$${players%,}; \
