@@ -1,0 +1,301 @@
+"""Invariants over many random games.
+
+Two kinds of checks:
+
+* end-of-game tables (``cargo_sim.simulate`` with "random" bots, 10,000 games
+  for each player count 2..5 under the default rules, plus rule variants drawn
+  by hypothesis): VP = sum of the cards' VP, winners, card limits, ships,
+  warehouse, turns, and the coin / card / cargo flows that the per-player
+  statistics must balance exactly;
+* during games (plain Python, no numba in the checks): a ScriptedGame driven
+  turn by turn with the real random bot, checking conservation of tokens,
+  coins and ships and the "top stack" property after every seat's turn.
+"""
+import functools
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import cargo_sim
+from cargo_sim import Rules
+from cargo_sim.cargo_noir import enums as e
+from cargo_sim.cargo_noir.engine_nb import run_phase_nb
+from cargo_sim.cargo_noir.simulate import table_template
+from cargo_sim.cargo_noir.bots.registry import parse_player
+from cargo_sim.cargo_noir.testing import ScriptedGame
+
+DEFAULT = Rules.default()
+N_GAMES = 10_000
+
+
+@functools.lru_cache(maxsize=None)
+def default_run(n):
+    return cargo_sim.simulate(N_GAMES, ["random"] * n, seed=1000 + n, progress=False)
+
+
+# ---------------------------------------------------------------------------
+# end-of-game checks, parametrised by the rules
+# ---------------------------------------------------------------------------
+def card_table(rules):
+    names = rules.card_names
+    return pd.DataFrame({
+        "name": names,
+        "col": [f"card_{c}" for c in names],
+        "vp": [rules[f"card.{c}.vp"] for c in names],
+        "cost": [rules[f"card.{c}.cost"] for c in names],
+        "copies": [rules[f"card.{c}.copies"] for c in names],
+        "edge": [rules[f"card.{c}.kind"] == "edge" for c in names],
+        "ships": [rules[f"card.{c}.ships"] for c in names],
+        "warehouse": [rules[f"card.{c}.warehouse"] for c in names],
+        "syndicate": [rules[f"card.{c}.syndicate"] for c in names],
+    })
+
+
+def check_tables(res, rules, n):
+    games, pl = res.games, res.players
+    ct = card_table(rules)
+    held = pl[ct["col"]].to_numpy(np.int64)                    # (rows, cards)
+    assert len(games) == res.config["n_games"]
+    assert len(pl) == len(games) * n
+    assert (pl.groupby("game").size() == n).all()
+
+    # VP = sum of the cards held; the tie-break card is the highest one held
+    vp = held @ ct["vp"].to_numpy()
+    np.testing.assert_array_equal(pl["vp"].to_numpy(), vp)
+    top = np.where(held > 0, ct["vp"].to_numpy()[None, :], 0).max(axis=1)
+    np.testing.assert_array_equal(pl["max_card_vp"].to_numpy(), top)
+    assert (held >= 0).all()
+    np.testing.assert_array_equal(pl["cards_bought"].to_numpy(), held.sum(axis=1))
+
+    # winners: win shares sum to 1; winners have the best (VP, top card); all such win
+    share = pl.groupby("game")["win_share"].sum().to_numpy()
+    np.testing.assert_allclose(share, 1.0, rtol=0, atol=1e-6)
+    key = pl["vp"].astype(np.int64) * 1000 + pl["max_card_vp"].astype(np.int64)
+    best_key = key.groupby(pl["game"]).transform("max")
+    best_vp = pl.groupby("game")["vp"].transform("max")
+    won = pl["won"].astype(bool)
+    assert (pl.loc[won, "vp"] == best_vp[won]).all()
+    np.testing.assert_array_equal(won.to_numpy(), (key == best_key).to_numpy())
+    assert ((pl["win_share"] > 0) == won).all()
+    assert ((pl["rank"] == 1) == won).all()
+    n_win = pl.groupby("game")["won"].sum().to_numpy()
+    np.testing.assert_array_equal(games["n_winners"].to_numpy(), n_win)
+    np.testing.assert_array_equal(games["tie"].to_numpy(), n_win > 1)
+    mask = (won.to_numpy().reshape(-1, n) * (1 << np.arange(n))).sum(axis=1)
+    np.testing.assert_array_equal(games["winners_mask"].to_numpy(), mask)
+    first = won.to_numpy().reshape(-1, n).argmax(axis=1)
+    np.testing.assert_array_equal(games["winner"].to_numpy(), first)
+
+    # card limits: Smuggler's Edge per player, supply over the table
+    edge = ct["edge"].to_numpy()
+    assert (held[:, edge] <= rules["edge_limit_per_type"]).all()
+    per_game = held.reshape(-1, n, held.shape[1]).sum(axis=1)
+    assert (per_game <= ct["copies"].to_numpy()[None, :]).all()
+
+    # ships and warehouse follow the cards held
+    gained = held @ ct["ships"].to_numpy()
+    ships = np.minimum(rules["start_ships"] + gained, rules["ships_per_player"])
+    np.testing.assert_array_equal(pl["ships"].to_numpy(), ships)
+    assert (pl["ships"] <= rules["ships_per_player"]).all()
+    wh = rules["start_warehouse"] + held @ ct["warehouse"].to_numpy()
+    np.testing.assert_array_equal(pl["warehouse"].to_numpy(), wh)
+    assert (pl["cargo_held"] <= pl["warehouse"]).all()
+
+    # turns and player count
+    assert (games["turns"] == rules.turns(n)).all()
+    assert (games["n_players"] == n).all()
+
+    # coins and the bank
+    assert (pl["coins"] >= 0).all()
+    assert (games["bank_end"] >= 0).all()
+    assert (games["shortfalls"] >= 0).all() and (games["shortfall_coins"] >= 0).all()
+    assert ((games["shortfalls"] == 0) == (games["shortfall_coins"] == 0)).all()
+    assert (games["shortfall_coins"] >= games["shortfalls"]).all()
+    if rules["unlimited_coins"]:
+        assert (games["shortfalls"] == 0).all()
+    else:
+        assert (games["minted_coins"] == 0).all()
+    assert (games["empty_slots"] >= 0).all() and (games["bag_refills"] >= 0).all()
+    by_game = pl.groupby("game")[["coins", "casino_coins", "syndicate_coins", "coins_paid",
+                                  "final_coins_spent", "bid_coins", "raise_coins"]].sum()
+    total = rules["total_coins"] + games["minted_coins"].to_numpy()
+    # the bank only pays Casino / Syndicate coins and receives port stacks and
+    # final-turn coins: its end balance follows from the statistics exactly
+    bank = (rules["total_coins"] - rules["start_coins"] * n - by_game["casino_coins"]
+            - by_game["syndicate_coins"] + by_game["coins_paid"] + by_game["final_coins_spent"]
+            + games["minted_coins"].to_numpy())
+    np.testing.assert_array_equal(games["bank_end"].to_numpy(), bank.to_numpy())
+    # safes + bank never hold more than the box (the rest is on ports)
+    assert (games["bank_end"].to_numpy() + by_game["coins"].to_numpy() <= total).all()
+
+    # cards bought = smuggling value + final-turn coins - value lost to "no change"
+    spent = held @ ct["cost"].to_numpy()
+    np.testing.assert_array_equal(
+        spent, (pl["trade_value"] + pl["final_coins_spent"] * rules["final_coin_value"]
+                - pl["value_lost"]).to_numpy())
+    assert (pl["value_lost"] >= 0).all()
+    assert (pl["final_coins_spent"] >= 0).all()
+
+    # cargo flow: held = won + drawn - sold - discarded (swaps are 1 for 1);
+    # a draw from an empty bag and discard pile brings nothing
+    flow = pl["cargo_won"] + pl["bm_draws"] - pl["cargo_traded"] - pl["cargo_discarded"]
+    empty = np.repeat(games["empty_slots"].to_numpy() > 0, n)
+    assert (pl["cargo_held"][~empty] == flow[~empty]).all()
+    assert (pl["cargo_held"] <= flow).all()
+    assert (pl["wilds_traded"] <= pl["cargo_traded"]).all()
+
+    # ships: every port bid ends in a win, an abandon, or is still out at the end
+    assert (pl["ports_won"] + pl["abandons"] <= pl["bids"]).all()
+    assert (pl["coins_paid"] <= pl["bid_coins"] + pl["raise_coins"]).all()
+    payout = rules["casino_payout"]
+    assert (pl["casino_coins"] <= payout * pl["casino_visits"]).all()
+    no_short = np.repeat(games["shortfalls"].to_numpy() == 0, n)
+    assert (pl["casino_coins"][no_short] == payout * pl["casino_visits"][no_short]).all()
+    # Syndicate coins need a Syndicate card (cards are never lost) and an abandon
+    syn = held @ ct["syndicate"].to_numpy()
+    assert (pl["syndicate_coins"][syn == 0] == 0).all()
+    assert (pl["syndicate_coins"] <= ct["syndicate"].max() * pl["abandons"]).all()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_random_games_invariants_default_rules(n):
+    res = default_run(n)
+    assert len(res.games) == N_GAMES
+    check_tables(res, DEFAULT, n)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_random_games_are_not_degenerate(n):
+    """The random bot must exercise the rules these invariants are about."""
+    pl = default_run(n).players
+    for col in ("ports_won", "raises", "abandons", "syndicate_coins", "bm_swaps", "bm_draws",
+                "casino_visits", "trades", "cargo_discarded", "final_coins_spent", "value_lost",
+                "wilds_traded"):
+        assert pl[col].sum() > 0, col
+    assert (pl["card_Cargo Ship"] == 2).any() and (pl["ships"] == 5).any()
+    assert (pl["card_Warehouses"] == 2).any() and (pl["warehouse"] == 10).any()
+    assert default_run(n).games["tie"].any()
+    assert pl["vp"].max() > 0
+
+
+def test_seats_are_symmetric_enough_for_random_bots():
+    """No seat wins (almost) always: the win rate of each seat of 4 random bots
+    stays within a broad band around 1/4."""
+    rates = default_run(4).players.groupby("seat")["win_share"].mean()
+    assert ((rates > 0.12) & (rates < 0.40)).all(), rates.to_dict()
+
+
+# ---------------------------------------------------------------------------
+# rule variants (hypothesis)
+# ---------------------------------------------------------------------------
+variant = st.fixed_dictionaries({}, optional={
+    "start_coins": st.integers(0, 12),
+    "casino_payout": st.integers(0, 5),
+    "card.Villa.cost": st.integers(1, 40),
+    "card.Dive Bar.cost": st.integers(1, 15),
+    "card.Cargo Ship.cost": st.integers(1, 20),
+    "card.Warehouses.warehouse": st.integers(1, 4),
+    "card.Syndicate.syndicate": st.integers(1, 5),
+    "edge_limit_per_type": st.integers(1, 4),
+    "unlimited_coins": st.booleans(),
+    "total_coins": st.integers(60, 90),
+    "final_coin_value": st.integers(0, 3),
+    "start_warehouse": st.integers(2, 8),
+    "turns.2": st.integers(2, 12), "turns.3": st.integers(2, 12),
+    "turns.4": st.integers(2, 12), "turns.5": st.integers(2, 12),
+})
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(overrides=variant, n=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_random_games_invariants_rule_variants(overrides, n, seed):
+    rules = DEFAULT.replace(overrides)
+    res = cargo_sim.simulate(400, ["random"] * n, seed=seed, rules=rules, progress=False)
+    check_tables(res, rules, n)
+
+
+# ---------------------------------------------------------------------------
+# conservation DURING games: a ScriptedGame driven by the real random bot
+# ---------------------------------------------------------------------------
+def random_game(n, rules, seed):
+    """A ScriptedGame whose seats are all the random bot; returns (game, decide)."""
+    g = ScriptedGame(n, rules=rules, seed=seed)
+    template, decide = table_template(rules, [parse_player("random")] * n)
+    hi = e.PARAMS + e.MAX_SEATS * e.N_PARAMS
+    g.s[e.BOTS:hi] = template[e.BOTS:hi]
+    return g, decide
+
+
+def check_state(g, R, n, seat, turn):
+    """R: the rules' flat parameter dict (Rules.__getitem__ is slow in a loop)."""
+    # tokens: every typed token and the Wilds put in the bag
+    assert g.total_tokens() == R["tokens_per_type"] * len(R["cargo_types"]) + \
+        min(R["wilds_total"], R["wilds_per_player"] * n)
+    # coins: the box, plus any coins minted by an unlimited bank
+    assert g.total_coins() == R["total_coins"] + g.misc(e.M_MINTED)
+    assert g.bank >= 0
+    ports = g.ports
+    for q in range(n):
+        assert g.coins(q) >= 0
+        out_on_ports = sum(1 for p in ports if g.bid(p, q) > 0)
+        hand = g.player(q, e.PL_HAND_SHIPS)
+        assert min(hand, g.player(q, e.PL_CASINO_SHIPS), g.player(q, e.PL_BM_SHIPS)) >= 0
+        # ships: in hand + Casino + Black Market + ports = owned
+        assert (hand + g.player(q, e.PL_CASINO_SHIPS) + g.player(q, e.PL_BM_SHIPS)
+                + out_on_ports) == g.player(q, e.PL_SHIPS)
+        assert g.player(q, e.PL_SHIPS) <= R["ships_per_player"]
+        for c, k in g.cards(q).items():
+            if R[f"card.{c}.kind"] == "edge":
+                assert k <= R["edge_limit_per_type"]
+    # the seat that just played: hand within the warehouse (turn >= 2),
+    # no ship left in hand (not the last turn), and the top stack wherever it is
+    if seat is not None:
+        if turn >= 2:
+            assert sum(g.hand(seat).values()) <= g.player(seat, e.PL_WAREHOUSE)
+        if turn < R[f"turns.{n}"]:
+            assert g.player(seat, e.PL_HAND_SHIPS) == 0
+        for p in ports:
+            mine = g.bid(p, seat)
+            if mine > 0:
+                assert all(mine > g.bid(p, q) for q in range(n) if q != seat)
+    for p in ports:
+        # ports never hold more than their slots
+        assert sum(g.port_cargo(p).values()) <= R[f"port.{p}.slots"]
+    assert sum(g.black_market.values()) == R["black_market_slots"]
+
+
+def drive(n, rules, seed):
+    g, decide = random_game(n, rules, seed)
+    R = rules.flat()
+    log = np.zeros((0, e.N_EVENT_FIELDS), dtype=np.int64)
+    check_state(g, R, n, None, None)
+    for turn in range(1, rules.turns(n) + 1):
+        g.set_turn(turn)
+        for seat in range(n):
+            run_phase_nb(g.s, decide, log, 0, seat)
+            assert g.s[e.M_ERR_KIND] < 0, f"illegal decision in turn {turn}, seat {seat}"
+            check_state(g, R, n, seat, turn)
+    run_phase_nb(g.s, decide, log, 4, 0)
+    # final scoring agrees with the cards held
+    vps = [sum(k * R[f"card.{c}.vp"] for c, k in g.cards(q).items()) for q in range(n)]
+    assert [g.stat(q, "vp") for q in range(n)] == vps
+    assert max(g.stat(q, "won") for q in range(n)) == 1
+    return g
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_conservation_during_random_games(n):
+    for seed in range(100):
+        drive(n, DEFAULT, seed)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(overrides=variant, n=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_conservation_during_random_games_rule_variants(overrides, n, seed):
+    rules = DEFAULT.replace(overrides)
+    for k in range(8):
+        drive(n, rules, seed + k)
