@@ -14,10 +14,11 @@ The game-specific code lives in ``cargo_sim.cargo_noir``.
 from . import _cache  # noqa: F401  (first: numba's cache folder for this source version)
 from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one, simulate,
                          trade_value)
+from .cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
 from .errors import (BotError, CargoSimError, ConfigError, IllegalDecisionError, RulesError)
 
 __version__ = "0.1.0"
 
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
-           "plan_trade", "bot_names", "CargoSimError", "RulesError", "BotError",
+           "plan_trade", "bot_names", "bot", "player", "unregister_bot", "CargoSimError", "RulesError", "BotError",
            "IllegalDecisionError", "ConfigError", "__version__"]

@@ -43,7 +43,8 @@ class Progress:
 
     def close(self) -> None:
         if self.enabled:
-            self._print(time.perf_counter(), end="\n")
+            self.stream.write("\n")
+            self.stream.flush()
 
     @property
     def rate(self) -> float:

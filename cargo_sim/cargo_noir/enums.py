@@ -67,7 +67,7 @@ C_SYNDICATE = 6
 # the table: each seat's bot (index in the decision table) and its parameters
 BOTS = CARD + MAX_CARDS * CARD_W     # [MAX_SEATS]
 PARAMS = BOTS + MAX_SEATS            # [MAX_SEATS, N_PARAMS] fixed point: value * PARAM_SCALE
-N_PARAMS = 16
+N_PARAMS = 24
 PARAM_SCALE = 1_000_000
 RULES_END = PARAMS + MAX_SEATS * N_PARAMS
 

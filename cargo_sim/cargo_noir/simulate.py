@@ -232,6 +232,9 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
     bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
     parts: dict[int, tuple] = {}
+    if n_games > 0:
+        # compile the table's bots (first use only) before the clock starts
+        _run_chunk(template, decide, seeds[:1], n_fields_p)
     bar = Progress(n_games, enabled=progress and n_games > 0)
     interrupted = False
     error = None

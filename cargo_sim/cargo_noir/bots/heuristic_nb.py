@@ -21,7 +21,7 @@ building blocks:
 import numpy as np
 from numba import njit
 
-from ..enums import (BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
+from ..enums import (MAX_TOK, M_TURN, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
                      D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
                      R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH)
 from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, card_ships_nb,
@@ -49,6 +49,11 @@ HP_HOLD = 12            # sell only if card utility >= hold * value of the token
 HP_RAISE_RATIO = 13     # raise while gain * raise_ratio >= coin_value * whole stack
 HP_LATE_BID = 14        # extra bid margin per turn in the second half of the game
 HP_BAIT = 15            # 1: enter contested ports cheaply to be paid (Syndicate) for leaving
+HP_SELL_AT = 16         # before the last turn, trade only once the hand is worth this much
+
+# bot notes kept in the scratch area: the Black Market estimate of this phase 3
+NOTE_BM_STAMP = SCRATCH + 3 * MAX_TOK
+NOTE_BM_GAIN = NOTE_BM_STAMP + 1
 
 
 @njit(cache=True)
@@ -166,7 +171,13 @@ def choose_send_nb(s, seat):
     bid_choice = 0
     bm_bias = param_nb(s, seat, HP_BM_BIAS)
     if bm_bias > -50.0:
-        g, _ = best_black_market_nb(s, seat, base)
+        # the hand and the market do not change during phase 3: evaluate once
+        stamp = s[M_TURN] * 8 + seat + 1
+        if s[NOTE_BM_STAMP] != stamp:
+            g, _ = best_black_market_nb(s, seat, base)
+            s[NOTE_BM_STAMP] = stamp
+            s[NOTE_BM_GAIN] = int(g * 1000.0)
+        g = s[NOTE_BM_GAIN] / 1000.0
         if g + bm_bias > best:
             best = g + bm_bias
             choice = LOC_BLACK_MARKET
@@ -270,10 +281,13 @@ def choose_trade_nb(s, seat):
             cheapest = card_cost_nb(s, c)
     if value + extra < cheapest:
         return 0
+    must = is_final_turn_nb(s) or hand_size_nb(s, seat) > warehouse_nb(s, seat)
+    if not must and value < param_nb(s, seat, HP_SELL_AT):
+        return 0            # hold: let the sets grow
     u = plan_trade_answer_nb(s, seat, card_utilities_nb(s, seat), extra)
     if u <= 0.0:
         return 0
-    if is_final_turn_nb(s) or hand_size_nb(s, seat) > warehouse_nb(s, seat):
+    if must:
         return 1
     sold = trade_value_at_nb(s, OUT, s[OUT + n_types])
     if u >= param_nb(s, seat, HP_HOLD) * sold:

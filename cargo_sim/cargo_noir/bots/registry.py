@@ -64,7 +64,15 @@ _load_builtins()
 
 
 def bot_names() -> list[str]:
-    return list(BUILTIN_ORDER)
+    """Built-in bots, then registered user bots."""
+    return list(BUILTIN_ORDER) + list(USER)
+
+
+def get_bot(name: str) -> BotSpec:
+    spec = BUILTIN.get(name) or USER.get(name)
+    if spec is None:
+        raise BotError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+    return spec
 
 
 def parse_player(spec, **params) -> Player:
@@ -75,9 +83,7 @@ def parse_player(spec, **params) -> Player:
         bot, given = spec, {}
     elif isinstance(spec, str):
         name, _, query = spec.strip().partition("?")
-        if name not in BUILTIN:
-            raise BotError(f"unknown bot {name!r}; known bots: {', '.join(BUILTIN_ORDER)}")
-        bot = BUILTIN[name]
+        bot = get_bot(name)
         try:
             given = {k: float(v) for k, v in parse_qsl(query, strict_parsing=True)} if query else {}
         except ValueError:
@@ -95,12 +101,93 @@ def parse_player(spec, **params) -> Player:
     return Player(bot, values)
 
 
+USER: dict[str, BotSpec] = {}
+
+
+def bot(name: str, params: dict | None = None, doc: str | None = None):
+    """Register a user-written bot: decorate ``decide(kind, s, seat) -> int``.
+
+    The function must compile with numba (it is wrapped in ``numba.njit`` if it
+    is not already); it reads the game through ``cargo_sim.botkit`` and answers
+    the decision ``kind`` as ``enums.D_*`` describes. ``params`` maps parameter
+    names to defaults; the bot reads parameter i with ``param_nb(s, seat, i)``
+    (in the dict's order). The bot is then usable by name anywhere a bot name
+    is, next to the built-in bots::
+
+        @cargo_sim.bot("casino_lover", params={"threshold": 5.0})
+        def casino_lover(kind, s, seat):
+            ...
+    """
+    if not isinstance(name, str) or not name or "?" in name or "&" in name or "," in name:
+        raise BotError(f"a bot name must be a non-empty string without '?', '&' or ',': {name!r}")
+    if name in BUILTIN:
+        raise BotError(f"{name!r} is a built-in bot; choose another name")
+    params = dict(params or {})
+    if len(params) > N_PARAMS:
+        raise BotError(f"bot {name!r}: at most {N_PARAMS} parameters")
+    for k, v in params.items():
+        if not isinstance(v, (int, float)):
+            raise BotError(f"bot {name!r}: parameter {k!r} needs a number as default, got {v!r}")
+
+    def register(fn):
+        from numba import njit
+        from numba.core.registry import CPUDispatcher
+        decide = fn if isinstance(fn, CPUDispatcher) else njit(fn)
+        USER[name] = BotSpec(name, decide, {k: float(v) for k, v in params.items()},
+                             " ".join((doc or fn.__doc__ or "").split()))
+        _TABLES.clear()
+        return fn
+
+    return register
+
+
+def unregister(name: str) -> None:
+    """Forget a user bot."""
+    USER.pop(name, None)
+    _TABLES.clear()
+
+
+_TABLES: dict = {}
+
+
+def _table_decide(user_specs: tuple):
+    """A compiled dispatcher: built-in bot indices go to the built-in table,
+    user bot j (index len(BUILTIN_ORDER) + j) to its own function."""
+    key = tuple(id(sp) for sp in user_specs)
+    if key in _TABLES:
+        return _TABLES[key]
+    from numba import njit
+    from ..enums import BOTS
+    from .dispatch_nb import builtin_decide_nb
+    n_builtin = len(BUILTIN_ORDER)
+    lines = ["def table_decide(kind, s, seat):", "    b = s[BOTS + seat]",
+             "    if b < N_BUILTIN:", "        return builtin(kind, s, seat)"]
+    glb = {"BOTS": BOTS, "N_BUILTIN": n_builtin, "builtin": builtin_decide_nb}
+    for j, sp in enumerate(user_specs):
+        lines += [f"    if b == {n_builtin + j}:", f"        return user_{j}(kind, s, seat)"]
+        glb[f"user_{j}"] = sp.decide
+    lines.append("    return -999999")
+    exec("\n".join(lines), glb)
+    fn = njit(glb["table_decide"])
+    _TABLES[key] = fn
+    return fn
+
+
 def decision_table(players: list[Player]):
     """(decide dispatcher, bot index per seat) for a table of players."""
     idx = []
+    users: list[BotSpec] = []
     for p in players:
-        if BUILTIN.get(p.spec.name) is not p.spec:
-            raise BotError(f"bot {p.spec.name!r} is not a registered bot")
-        idx.append(BUILTIN_ORDER.index(p.spec.name))
-    from .dispatch_nb import builtin_decide_nb
-    return builtin_decide_nb, np.asarray(idx, dtype=np.int64)
+        name = p.spec.name
+        if BUILTIN.get(name) is p.spec:
+            idx.append(BUILTIN_ORDER.index(name))
+        elif USER.get(name) is p.spec:
+            if p.spec not in users:
+                users.append(p.spec)
+            idx.append(len(BUILTIN_ORDER) + users.index(p.spec))
+        else:
+            raise BotError(f"bot {name!r} is not a registered bot")
+    if not users:
+        from .dispatch_nb import builtin_decide_nb
+        return builtin_decide_nb, np.asarray(idx, dtype=np.int64)
+    return _table_decide(tuple(users)), np.asarray(idx, dtype=np.int64)

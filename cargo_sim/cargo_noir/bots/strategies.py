@@ -22,6 +22,7 @@ PARAMS = {
     "raise_ratio": (1.0, "raise while gain x raise_ratio >= coin_value x the whole stack"),
     "late_bid": (0.0, "extra coins of bid margin per turn in the second half of the game"),
     "bait": (0.0, "1: with Syndicate cards, enter contested ports cheaply to be paid for leaving"),
+    "sell_at": (15.0, "before the last turn, trade only once the hand is worth this many points"),
 }
 
 STRATEGIES = {
