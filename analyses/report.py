@@ -27,7 +27,10 @@ import pandas as pd
 from . import balance, bidding, casino, plots, trade
 from .data import Tables, combine
 
-DEFAULT_GAMES = 200_000          # per player count (random bots: ~35,000 4-player games/s on 2 cores)
+DEFAULT_GAMES = 200_000          # per player count, at most (random bots: ~35,000 4-player games/s on 2 cores)
+DEFAULT_BUDGET = 120.0           # seconds of simulation for all player counts when --games is not given
+MIN_AUTO_GAMES = 5_000
+PILOT_GAMES = 2_000
 DEFAULT_EVENTS_GAMES = 2_000     # per player count, games whose event log is kept
 QUICK_GAMES = 5_000
 QUICK_EVENTS_GAMES = 500
@@ -122,28 +125,71 @@ def _downcast_events(ev: pd.DataFrame) -> pd.DataFrame:
     return ev
 
 
-def simulate_count(n_games: int, players, seed: int, rules, events_games: int, workers=None,
-                   progress: bool = False) -> Tables:
+def simulate_count(n_games, players, seed: int, rules, events_games: int, workers=None,
+                   progress: bool = False, time_budget: float | None = None,
+                   max_games: int = DEFAULT_GAMES, min_games: int = MIN_AUTO_GAMES) -> Tables:
     """One player count: the first ``events_games`` games with their event log,
-    the rest without (game i is the same game in both; ids stay 0..n-1)."""
+    the rest without (game i is the same game in both; ids stay 0..n-1).
+
+    ``n_games=None``: choose the number of games from the speed of the bots —
+    after the event games, a pilot of ``PILOT_GAMES`` games measures games/s and
+    the run is extended to fill ``time_budget`` seconds (counted from the
+    start of this call), rounded down to a multiple of 1,000, between
+    ``min_games`` and ``max_games``. The chosen number is in the report (pass it
+    as --games to reproduce the run exactly)."""
     from cargo_sim import simulate
-    k = min(events_games, n_games)
+    t0 = time.perf_counter()
+    target = n_games if n_games is not None else max_games
+    k = min(events_games, target)
     first = simulate(k, players, seed=seed, rules=rules, workers=workers, progress=progress,
                      events=True)
     ev = _downcast_events(first.events) if first.events is not None else None
     games, pl = [first.games], [first.players]
-    if n_games > k:
-        rest = simulate(n_games - k, players, seed=seed, rules=rules, workers=workers,
-                        progress=progress, start=k)
-        games.append(rest.games)
-        pl.append(rest.players)
+    done = k
+
+    def run(count):
+        nonlocal done
+        r = simulate(count, players, seed=seed, rules=rules, workers=workers, progress=progress,
+                     start=done)
+        games.append(r.games)
+        pl.append(r.players)
+        done += count
+
+    if n_games is None:
+        pilot = min(PILOT_GAMES, target - done)
+        if pilot > 0:
+            t1 = time.perf_counter()
+            run(pilot)
+            rate = pilot / max(time.perf_counter() - t1, 1e-6)
+            left = (time_budget or 0) - (time.perf_counter() - t0)
+            want = done + max(left, 0) * rate
+            want = int(min(max(want, min_games), max_games)) // 1000 * 1000
+            target = max(want, done)
+    if target > done:
+        run(target - done)
     g = pd.concat(games, ignore_index=True)
     p = pd.concat(pl, ignore_index=True)
     p["bot"] = p["bot"].astype(str)
     cfg = dict(first.config)
-    cfg["n_games"] = n_games
+    cfg["n_games"] = int(done)
     cfg["events_games"] = k
+    cfg["seconds"] = time.perf_counter() - t0
     return Tables(g, p, ev, first.rules, cfg, k)
+
+
+def parse_games_arg(text: str):
+    """``"5000"`` -> 5000; ``"2=5000,3=4000"`` -> {2: 5000, 3: 4000}."""
+    try:
+        if "=" not in text:
+            return int(text.replace("_", ""))
+        out = {}
+        for part in text.split(","):
+            n, _, g = part.partition("=")
+            out[int(n)] = int(g.replace("_", ""))
+        return out
+    except ValueError:
+        raise SystemExit(f"analyses.report: error: bad --games {text!r}: give a number of games "
+                         "or per player count 2=N,3=N") from None
 
 
 def parse_players_arg(items) -> dict[int, list[str]]:
@@ -264,6 +310,23 @@ def _render_figures(tables, fig_dir: Path, formats) -> tuple[dict, list[str]]:
     return made, problems
 
 
+def source_state() -> str:
+    """The git commit of the working tree and whether cargo_sim/ has uncommitted
+    changes (bots and engine results depend on them); '' outside git."""
+    import subprocess
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cargo_sim"], cwd=root,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if not head:
+        return ""
+    return f"git {head}" + (" + uncommitted changes in cargo_sim/" if dirty else "")
+
+
 def _rules_table(rules) -> pd.DataFrame:
     prov = rules.provenance.copy()
     prov["value"] = prov["value"].map(lambda v: ", ".join(map(str, v)) if isinstance(v, list) else v)
@@ -272,17 +335,24 @@ def _rules_table(rules) -> pd.DataFrame:
     return prov
 
 
-def build_report(out_dir, results=None, n_games: int = DEFAULT_GAMES, player_counts=PLAYER_COUNTS,
+def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNTS,
                  players=None, seed: int = 0, rules=None, command=None,
                  events_games: int = DEFAULT_EVENTS_GAMES, workers=None, formats=("png", "svg"),
-                 progress: bool = False) -> Path:
+                 progress: bool = False, time_budget: float = DEFAULT_BUDGET,
+                 max_games: int = DEFAULT_GAMES) -> Path:
     """Simulate (or take ``results``), run every pipeline, save the figures and
     write ``index.md``/``index.html`` in ``out_dir``; returns the index.md path.
 
     ``results``: a SimResults, a list of them (one per player count) or a
     Tables; then nothing is simulated. ``players``: {count: [bots]} (or one
     list of bots); missing counts get ``default_players``. Events are recorded
-    for the first ``events_games`` games of each count only."""
+    for the first ``events_games`` games of each count only.
+
+    ``n_games``: games per player count (an int, or {count: games}); None =
+    as many as fit in ``time_budget`` seconds of simulation in all (split
+    evenly over the counts still to run; see ``simulate_count``), at most
+    ``max_games`` per count. The report gives the command that reproduces
+    the run exactly (explicit games per count)."""
     import cargo_sim
     t0 = time.time()
     out = Path(out_dir)
@@ -301,10 +371,13 @@ def build_report(out_dir, results=None, n_games: int = DEFAULT_GAMES, player_cou
     seat_lists = {}
     if results is None:
         runs = []
-        for n in player_counts:
+        for i, n in enumerate(player_counts):
             seat_lists[n] = players.get(n) or default_players(n)
-            runs.append(simulate_count(n_games, seat_lists[n], seed, rules, events_games, workers,
-                                       progress))
+            count_games = n_games.get(n) if isinstance(n_games, dict) else n_games
+            left = time_budget - (time.time() - t0)
+            runs.append(simulate_count(count_games, seat_lists[n], seed, rules, events_games, workers,
+                                       progress, time_budget=left / (len(player_counts) - i),
+                                       max_games=max_games))
         t = combine(runs, events_games)
         simulated = True
     else:
@@ -333,11 +406,18 @@ def build_report(out_dir, results=None, n_games: int = DEFAULT_GAMES, player_cou
     if command is None:
         command = "python -m analyses.report " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
             if simulated else "(results passed to build_report)"
+    exact = None
+    if simulated:
+        exact = ("python -m analyses.report --out OUT --seed " + str(seed)
+                 + " --games " + ",".join(f"{int(n)}={int(c)}" for n, c in games_per.items())
+                 + f" --events-games {events_games}"
+                 + "".join(f" --players {n}={','.join(seat_lists[n])}" for n in sorted(seat_lists)))
     est = rules.estimated
     meta = [
         ("command", f"`{command}`"),
         ("seed", str(seed) if simulated else ", ".join(str(c.get("seed")) for c in t.config.get("runs", []))),
-        ("cargo_sim version", cargo_sim.__version__),
+        ("reproduce exactly", f"`{exact}`" if exact else "n/a"),
+        ("cargo_sim version", cargo_sim.__version__ + (f" ({source_state()})" if source_state() else "")),
         ("rules", f"{rules!r}, digest `{rules.digest}`"),
         ("estimated rules values", f"{len(est)} of {len(rules.flat())} parameters are ESTIMATED "
                                    "(flagged in the rules table below)"),
@@ -358,6 +438,9 @@ def build_report(out_dir, results=None, n_games: int = DEFAULT_GAMES, player_cou
         "that subsample, all others use every game.",
         "Rules values marked ESTIMATED are our estimates, not printed values (card costs/VP, port "
         "slots, turns): conclusions that depend on them are provisional.",
+        "With different bots in the seats, seat and bot effects are confounded (seat s always plays "
+        "the same bot); use identical bots per table to measure the seat advantage, or a "
+        "seat-rotating tournament to compare bots.",
         "Relations between holding a card (or using the Casino) and winning are observational: "
         "they describe these bots' games, not causal effects.",
     ]
@@ -419,8 +502,12 @@ def _md_code_to_html(text: str) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m analyses.report", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="output folder (index.md, index.html, figures/, tables/)")
-    ap.add_argument("--games", type=int, default=None,
-                    help=f"games per player count (default {DEFAULT_GAMES:,}; --quick {QUICK_GAMES:,})")
+    ap.add_argument("--games", default=None,
+                    help="games per player count: N, or per count 2=N2,3=N3,... (default: as many as "
+                         f"fit in --budget, at most {DEFAULT_GAMES:,}; --quick {QUICK_GAMES:,})")
+    ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
+                    help=f"seconds of simulation for all counts when --games is not given "
+                         f"(default {DEFAULT_BUDGET:g})")
     ap.add_argument("--events-games", type=int, default=None,
                     help=f"games per player count with an event log (default {DEFAULT_EVENTS_GAMES:,})")
     ap.add_argument("--players", action="append", default=[],
@@ -441,14 +528,15 @@ def main(argv=None) -> int:
         counts = tuple(sorted(players))
     else:
         counts = PLAYER_COUNTS
-    games = a.games if a.games is not None else (QUICK_GAMES if a.quick else DEFAULT_GAMES)
+    games = parse_games_arg(a.games) if a.games is not None else (QUICK_GAMES if a.quick else None)
     ev = a.events_games if a.events_games is not None else \
         (QUICK_EVENTS_GAMES if a.quick else DEFAULT_EVENTS_GAMES)
     command = "python -m analyses.report " + " ".join(shlex.quote(x) for x in
                                                       (argv if argv is not None else sys.argv[1:]))
     path = build_report(a.out, n_games=games, player_counts=counts, players=players, seed=a.seed,
                         command=command, events_games=ev, workers=a.workers,
-                        formats=("png",) if a.no_svg else ("png", "svg"), progress=a.progress)
+                        formats=("png",) if a.no_svg else ("png", "svg"), progress=a.progress,
+                        time_budget=a.budget)
     print(f"report written to {path}")
     return 0
 

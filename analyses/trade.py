@@ -70,8 +70,8 @@ def value_distribution(tr: pd.DataFrame) -> pd.DataFrame:
     return stats.value_counts_frame(tr, "n_players", "value")
 
 
-def combination_mix(tr: pd.DataFrame, rules, sample: int = 2000, seed: int = 0) -> tuple:
-    """Split the tokens of (a random sample of) trades optimally with
+def combination_mix(tr: pd.DataFrame, rules, sample: int = 1000, seed: int = 0) -> tuple:
+    """Split the tokens of (a random sample of ``sample`` per player count) trades optimally with
     cargo_sim.best_split. Returns (combos, summary):
 
     combos: one row per combination: n_players, trade, kind (same/different),
@@ -82,8 +82,7 @@ def combination_mix(tr: pd.DataFrame, rules, sample: int = 2000, seed: int = 0) 
     from cargo_sim import best_split
     tok = token_columns(rules, tr)
     d = tr[tr["tokens"] > 0]
-    if len(d) > sample:
-        d = d.sample(sample, random_state=seed)
+    d = d.sample(frac=1.0, random_state=seed).groupby("n_players", sort=False).head(sample)
     tables = rules.trade_tables() if rules is not None else None
     rows = []
     for i, (np_, counts, wild) in enumerate(zip(d["n_players"], d[tok[:-1]].to_numpy(),
@@ -182,7 +181,7 @@ def holder_win_rates(players: pd.DataFrame, rules=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run_all(res, combo_sample: int = 2000, seed: int = 0) -> dict[str, pd.DataFrame]:
+def run_all(res, combo_sample: int = 1000, seed: int = 0) -> dict[str, pd.DataFrame]:
     t = as_tables(res)
     out = {
         "value_lost": value_lost(t.players),

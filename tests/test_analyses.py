@@ -257,6 +257,10 @@ def test_markdown_table_and_players_arg():
     assert report.parse_players_arg(["3=a,b,c", "x,y"]) == {3: ["a", "b", "c"], 2: ["x", "y"]}
     with pytest.raises(SystemExit):
         report.parse_players_arg(["4=a,b"])
+    assert report.parse_games_arg("5_000") == 5000
+    assert report.parse_games_arg("2=100,3=200") == {2: 100, 3: 200}
+    with pytest.raises(SystemExit):
+        report.parse_games_arg("many")
 
 
 # ---- end to end ----------------------------------------------------------------
