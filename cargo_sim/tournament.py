@@ -10,7 +10,7 @@ test of the machinery).
 
 **Seat rotation.** The turn order matters in Cargo Noir, so every entrant sits
 in every seat equally often. The tournament is a set of *compositions*
-(which entrants sit at a table) times their *rotations* (who sits where):
+(which entrants sit at a table) times their *seatings* (who sits where):
 
 * ``len(bots) >= n_players``: every combination of ``n_players`` distinct
   entrants (a round robin over combinations, in ``itertools.combinations``
@@ -20,27 +20,38 @@ in every seat equally often. The tournament is a set of *compositions*
   every entrant ``q`` times plus one more copy of each entrant of an
   ``r``-combination, and the round robin runs over all those ``r``-combinations
   (so over the tournament every entrant fills the same number of seats). The
-  copies are interleaved (``A B A`` rather than ``A A B``). When ``r == 0``
-  there is one composition (``A B A B`` for 2 entrants at 4 seats).
+  copies are interleaved (``A B A`` rather than ``A A B``); when ``r == 0``
+  there is one composition (``A B A B`` for 2 entrants at 4 seats). Meetings
+  of an entrant with itself are left out of the pairwise statistics.
 
-  (Both cases are the same rule: with ``q = 0`` it is the plain round robin.)
+  (Both cases are one rule: with ``q = 0`` it is the plain round robin.)
 
 Each composition ``c = (c_0 ... c_{n-1})`` is played in every cyclic rotation
-``k``: seat ``s`` gets ``c[(s + k) % n]``, so each entrant of the composition
-sits once in each seat (rotations that give an identical seating, as for
-``A B A B``, are played once). A *table* is one (composition, rotation); each
-table is one ``simulate`` call and all tables play the same number of games:
-``games`` is split evenly and rounded **up** to a multiple of the number of
-tables.
+``k`` (seat ``s`` gets ``c[(s + k) % n]``) and, with ``mirror=True`` (the
+default), every rotation of its mirror image ``c[::-1]``; seatings that repeat
+(``A B A B``; the mirror of a 2-seat table) are played once. Rotations put
+each entrant in each seat once per copy it has at the table. Mirroring
+balances the *pairs*: rotations alone keep the cyclic order, so at 3 seats A
+would always play just before B, and the head-to-head would measure that
+position as much as the bots; with the mirror images, whenever A sits in seat
+i and B in seat j there is a game of the same deal with A in j and B in i.
+(3 seats: all 6 orders; 4 seats: 8 of 24; 5 seats: 10 of 120.)
 
-**Common random numbers.** All rotations of a composition use the same run
+A *table* is one (composition, seating); its games are exactly those of
+``simulate(table games, seating, seed=table seed)`` (``.tables`` lists
+seatings, seeds and games). Every composition plays the same number of
+games, split evenly between its distinct seatings (a composition whose mirror
+image is one of its rotations, like ``A B A C``, has half as many seatings,
+each playing twice as many games); ``games`` is rounded **up** to fit.
+
+**Common random numbers.** All seatings of a composition use the same run
 seed, derived from ``(seed, composition index)`` by ``numpy.random.SeedSequence``.
-Game ``d`` (the *deal*) of each rotation therefore has the same shuffle and
+Game ``d`` (the *deal*) of each seating therefore has the same shuffle and
 the same dice; only the seating changes. Seat advantage and the luck of the
 deal cancel out within a deal, which sharpens every comparison between the
-entrants of a composition. Results depend only on ``seed``, never on
-``workers``: every table (split in pieces with ``simulate(start=...)``) is
-fully determined by its seed and game indices.
+entrants of a composition (identical bots tie exactly). Results depend only
+on ``seed``, never on ``workers``: every table (played in pieces of 2048
+games on a thread pool) is fully determined by its seed and game indices.
 
 **Statistics.** All statistics are per *seat appearance* (one row of
 ``.players``): with ``len(bots) >= n_players`` that is one per game played.
@@ -64,13 +75,13 @@ fully determined by its seed and game indices.
   added each way for every pair that met, with a ``RuntimeWarning``.
 * ``significance``: do the top two of the standings differ? A sign test
   (exact binomial) on the games where both sat, counting who finished ahead
-  (ties dropped); the same sign test on deals (the rotations of one deal
+  (ties dropped); the same sign test on deals (the seatings of one deal
   summed: the honest unit under common random numbers); a paired t-test of
   the VP difference; and a two-proportion z-test of the win rates (which
   treats the two samples as independent: a rough check, they are not).
 
 Confidence intervals treat appearances as independent. Under common random
-numbers the rotations of one deal are correlated, so the intervals are
+numbers the seatings of one deal are correlated, so the intervals are
 approximate; the deal-level sign test is the robust comparison.
 """
 from __future__ import annotations
@@ -90,13 +101,16 @@ from scipy.sparse.csgraph import connected_components
 
 from .cargo_noir.bots.registry import Player, parse_player
 from .cargo_noir.rules import Rules
-from .cargo_noir.simulate import simulate
-from .errors import ConfigError
+from .cargo_noir.enums import PLAYER_FIELDS
+# simulate()'s building blocks: a tournament is many small tables, and one
+# simulate() call per table would spend most of its time building DataFrames.
+from .cargo_noir.simulate import _illegal_error, _run_chunk, build_tables, game_seeds_nb, table_template
+from .errors import ConfigError, IllegalDecisionError
 from .progress import Progress
 
 Z95 = float(stats.norm.ppf(0.975))
 ELO_PER_NAT = 400.0 / math.log(10.0)
-PIECE = 2048          # games per simulate call (the unit of parallel work)
+PIECE = 2048          # games per job on the thread pool (the unit of parallel work)
 
 __all__ = ["tournament", "TournamentResults", "seating_plan", "wilson_interval",
            "standings_table", "pairwise_counts", "head_to_head", "bradley_terry",
@@ -135,12 +149,15 @@ def _entrants(bots) -> tuple[list[str], list[Player]]:
     return names, players
 
 
-def seating_plan(n_entrants: int, n_players: int) -> pd.DataFrame:
-    """The tables of a tournament: one row per (composition, rotation).
+def seating_plan(n_entrants: int, n_players: int, mirror: bool = True) -> pd.DataFrame:
+    """The tables of a tournament: one row per (composition, seating).
 
     Columns: table, combo (composition index: tables with the same combo
-    share their game seeds), rotation, and ``seats``: a tuple of entrant
-    indices, one per seat. See the module docstring for the rule.
+    share their game seeds), rotation (seat ``s`` gets ``comp[(s + k) % n]``,
+    of the mirrored composition when ``mirrored``), mirrored, ``seats``: a
+    tuple of entrant indices, one per seat, and ``weight``: the table's
+    relative number of games (every composition gets the same total weight,
+    shared by its distinct seatings). See the module docstring.
     """
     if n_entrants < 1 or n_players < 1:
         raise ConfigError("seating_plan needs at least one entrant and one seat")
@@ -149,13 +166,17 @@ def seating_plan(n_entrants: int, n_players: int) -> pd.DataFrame:
     for ci, extra in enumerate(itertools.combinations(range(n_entrants), r)):
         comp = list(range(n_entrants)) * q + list(extra)
         seen = set()
-        for k in range(n_players):
-            seats = tuple(comp[(s + k) % n_players] for s in range(n_players))
-            if seats in seen:
-                continue
-            seen.add(seats)
-            rows.append((len(rows), ci, k, seats))
-    return pd.DataFrame(rows, columns=["table", "combo", "rotation", "seats"])
+        for mirrored, base in ((False, comp), (True, comp[::-1]))[:2 if mirror else 1]:
+            for k in range(n_players):
+                seats = tuple(base[(s + k) % n_players] for s in range(n_players))
+                if seats in seen:
+                    continue
+                seen.add(seats)
+                rows.append((len(rows), ci, k, mirrored, seats))
+    plan = pd.DataFrame(rows, columns=["table", "combo", "rotation", "mirrored", "seats"])
+    per_combo = plan.groupby("combo")["table"].transform("size").to_numpy()
+    plan["weight"] = math.lcm(*per_combo.tolist()) // per_combo
+    return plan
 
 
 def _combo_seed(seed: int, combo: int) -> int:
@@ -310,7 +331,6 @@ def bradley_terry(wins: pd.DataFrame, pseudo: float | None = None) -> pd.DataFra
                        index=pd.Index(names, name="entrant"))
     out = out.sort_values("log_strength", ascending=False, kind="stable")
     out.attrs["pseudo"] = pseudo
-    out.attrs["covariance"] = pd.DataFrame(cov, index=names, columns=names)
     return out
 
 
@@ -366,7 +386,7 @@ def significance(players: pd.DataFrame, a=None, b=None, standings: pd.DataFrame 
       (net over seat pairs when an entrant holds several seats; ties
       dropped); estimate = share of those won by ``a``; statistic = count;
       exact binomial p-value against 1/2.
-    * ``sign test (deals)``: the same with the rotations of each deal summed
+    * ``sign test (deals)``: the same with the seatings of each deal summed
       (only when the ``deal`` column exists).
     * ``paired t-test (VP)``: per game where both sat, mean VP of a minus
       mean VP of b; estimate = mean difference; statistic = t.
@@ -439,14 +459,14 @@ class TournamentResults:
     ``significance`` are DataFrames computed from ``players``:
 
     ``players`` — one row per game and seat, simulate's columns plus:
-        game (unique in the tournament), table, combo, rotation, deal (game
+        game (unique in the tournament), table, combo, rotation, mirrored, deal (game
         index within the table: equal (combo, deal) = same shuffle and dice),
         deal_id (unique per (combo, deal)), entrant (name), bot (label).
-    ``games`` — one row per game: game, table, combo, rotation, deal,
+    ``games`` — one row per game: game, table, combo, rotation, mirrored, deal,
         deal_id, seating (entrant names by seat, " | "-joined),
         winner_entrant (entrant in the lowest winning seat) and simulate's
         game columns.
-    ``tables`` — the seating plan (table, combo, rotation, seats, seed,
+    ``tables`` — the seating plan (table, combo, rotation, mirrored, seats, seed,
         games).
     """
     entrants: list
@@ -508,16 +528,24 @@ class TournamentResults:
 
 def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
                rules: Rules | None = None, workers: int | None = None,
-               progress: bool = True) -> TournamentResults:
+               progress: bool = True, mirror: bool = True) -> TournamentResults:
     """Play a seat-balanced round robin between ``bots`` at tables of ``n_players``.
 
-    ``bots``: a list of bot specs (names such as ``"greedy?bid_margin=2"``)
-    or a dict ``{entrant name: spec}``; at least 2 entrants. ``games``: total
-    games, split evenly across the tables (rounded up to a multiple of the
-    number of tables, ``seating_plan(len(bots), n_players)``). ``seed``: all
-    game seeds derive from it; results do not depend on ``workers`` (threads,
-    default all cores). See the module docstring for the seating, common
-    random numbers and statistics; ``TournamentResults`` for the tables.
+    ``bots``: a list of bot specs (names such as ``"greedy?bid_margin=2"``,
+    or a comma-separated string) or a dict ``{entrant name: spec}``; at least
+    2 entrants. ``games``: total games, split over the tables of
+    ``seating_plan(len(bots), n_players, mirror)`` by their weights and
+    rounded up (``config["games_played"]``). ``mirror``: also play the mirror
+    image of every seating, so every pair of entrants also meets in swapped
+    seats (default; else rotations only). ``seed``: all game seeds derive from
+    it; results do not depend on ``workers`` (threads, default all cores).
+    Ctrl-C stops the tournament (KeyboardInterrupt: a partial tournament
+    would not be balanced). See the module docstring for the seating, common
+    random numbers and statistics, and ``TournamentResults`` for the tables.
+
+    >>> r = tournament(["greedy", "banker", "collector"], 3, games=6000)  # doctest: +SKIP
+    >>> r.standings; r.head_to_head; r.ratings; r.significance  # doctest: +SKIP
+    >>> r.plot_win_rates()  # doctest: +SKIP
     """
     if rules is None:
         rules = Rules.default()
@@ -535,67 +563,92 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     if not _whole(workers) or workers < 1:
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
 
-    plan = seating_plan(len(names), n_players)
+    plan = seating_plan(len(names), n_players, bool(mirror))
     n_tables = len(plan)
-    per_table = -(-int(games) // n_tables)
+    weight = plan["weight"].to_numpy(np.int64)
+    n_combos = int(plan["combo"].nunique())
+    per_combo_weight = int(weight.sum()) // n_combos
+    scale = -(-int(games) // int(weight.sum()))          # round up
+    gpt = weight * scale                                 # games per table
     plan["seed"] = [_combo_seed(seed, c) for c in plan["combo"]]
-    plan["games"] = per_table
+    plan["games"] = gpt
 
-    jobs = [(t, lo, min(lo + PIECE, per_table)) for t in range(n_tables)
-            for lo in range(0, per_table, PIECE)]
-    bar = Progress(per_table * n_tables, label="tournament games", enabled=progress)
+    seatings = np.array(plan["seats"].tolist(), dtype=np.int64)          # (tables, seats)
+    seated = [[players[e] for e in row] for row in seatings]
+    templates = [table_template(rules, sp) for sp in seated]
+    n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
+    jobs = [(t, lo, min(lo + PIECE, int(gpt[t]))) for t in range(n_tables)
+            for lo in range(0, int(gpt[t]), PIECE)]
 
     def run(job):
+        # exactly simulate(gpt[t], seated[t], seed=table seed), split with start=lo
         t, lo, hi = job
-        seats = [players[i] for i in plan.at[t, "seats"]]
-        return simulate(hi - lo, seats, seed=int(plan.at[t, "seed"]), rules=rules, workers=1,
-                        progress=False, start=lo)
+        seeds = game_seeds_nb(np.uint64(plan.at[t, "seed"]), lo, hi - lo)
+        template, decide = templates[t]
+        g, pl, err = _run_chunk(template, decide, seeds, n_fields_p)[:3]
+        if err is not None:
+            gi = int(err[0])
+            e = _illegal_error(seated[t], int(err[1]), int(err[2]), int(err[3]), int(err[4]),
+                               int(err[5]), lo + gi, int(seeds[gi]), rules)
+            who = " | ".join(names[i] for i in seatings[t])
+            raise IllegalDecisionError(f"{e} [tournament table {t}: {who}; replay with "
+                                       f"play_one(seed, players)]")
+        return g, pl, seeds
 
-    results = [None] * len(jobs)
+    results: list = [None] * len(jobs)
+    bar = Progress(int(gpt.sum()), label="tournament games", enabled=progress)
     pool = ThreadPoolExecutor(max_workers=min(workers, len(jobs)))
     try:
         futures = [pool.submit(run, j) for j in jobs]
         for i, fut in enumerate(futures):
             results[i] = fut.result()
-            bar.update(len(results[i].games))
+            bar.update(len(results[i][0]))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     bar.close()
 
+    # jobs are in (table, deal) order, so row i of the arrays is game i of the tournament
+    games_arr = np.concatenate([r[0] for r in results])
+    players_arr = np.concatenate([r[1] for r in results])
+    seeds_all = np.concatenate([r[2] for r in results])
+    g, p = build_tables(games_arr, players_arr, seeds_all, 0, seated[0], rules)
+    n_games = len(g)
+    table_of = np.repeat(np.arange(n_tables, dtype=np.int64), gpt)
+    deal = np.arange(len(g), dtype=np.int64) - np.repeat(np.cumsum(gpt) - gpt, gpt)
+    combo_deals = plan.groupby("combo")["games"].first().to_numpy(np.int64)
+    combo_base = np.cumsum(combo_deals) - combo_deals
+    combo = plan["combo"].to_numpy(np.int64)[table_of]
+    rot = plan["rotation"].to_numpy(np.int64)[table_of]
     entrant_cat = pd.CategoricalDtype(names)
-    g_parts, p_parts = [], []
-    for (t, lo, hi), res in zip(jobs, results):
-        combo, rot, seats = plan.at[t, "combo"], plan.at[t, "rotation"], plan.at[t, "seats"]
-        deal = res.games["game"].to_numpy()
-        gid = t * per_table + deal
-        g = res.games.drop(columns=["game"])
-        seat_names = [names[i] for i in seats]
-        front = pd.DataFrame({"game": gid, "table": t, "combo": combo, "rotation": rot,
-                              "deal": deal, "deal_id": combo * per_table + deal,
-                              "seating": " | ".join(seat_names)})
-        front["winner_entrant"] = pd.Categorical.from_codes(
-            np.asarray(seats, dtype=np.int64)[g["winner"].to_numpy()], dtype=entrant_cat)
-        g_parts.append(pd.concat([front, g.reset_index(drop=True)], axis=1))
+    front = pd.DataFrame({"game": g["game"].to_numpy(), "table": table_of.astype(np.int32),
+                          "combo": combo.astype(np.int32), "rotation": rot.astype(np.int32),
+                          "mirrored": plan["mirrored"].to_numpy(bool)[table_of],
+                          "deal": deal, "deal_id": combo_base[combo] + deal})
+    seating_text = np.array([" | ".join(names[e] for e in row) for row in seatings], dtype=object)
+    front["seating"] = seating_text[table_of]
+    front["winner_entrant"] = pd.Categorical.from_codes(
+        seatings[table_of, g["winner"].to_numpy().astype(np.int64)], dtype=entrant_cat)
+    games_df = pd.concat([front, g.drop(columns=["game"])], axis=1)
 
-        p = res.players
-        pdeal = p["game"].to_numpy()
-        seat = p["seat"].to_numpy()
-        pfront = pd.DataFrame({"game": t * per_table + pdeal, "table": t, "combo": combo,
-                               "rotation": rot, "deal": pdeal,
-                               "deal_id": combo * per_table + pdeal, "seat": seat,
-                               "entrant": pd.Categorical.from_codes(
-                                   np.asarray(seats, dtype=np.int64)[seat], dtype=entrant_cat),
-                               "bot": p["bot"].astype(str).to_numpy()})
-        p_parts.append(pd.concat([pfront, p.drop(columns=["game", "seat", "bot"])
-                                  .reset_index(drop=True)], axis=1))
-    games_df = pd.concat(g_parts, ignore_index=True)
-    players_df = pd.concat(p_parts, ignore_index=True)
-    players_df["bot"] = players_df["bot"].astype("category")
-    for df in (games_df, players_df):
-        for c in ("table", "combo", "rotation"):
-            df[c] = df[c].astype(np.int32)
+    seat = p["seat"].to_numpy().astype(np.int64)
+    p_table = np.repeat(table_of, n_players)
+    ent = seatings[p_table, seat]
+    labels = [pl.label for pl in players]
+    bot_cats = list(dict.fromkeys(labels))
+    bot_code = np.asarray([bot_cats.index(l) for l in labels], dtype=np.int64)[ent]
+    pfront = pd.DataFrame({"game": p["game"].to_numpy(), "table": front["table"].to_numpy().repeat(n_players),
+                           "combo": front["combo"].to_numpy().repeat(n_players),
+                           "rotation": front["rotation"].to_numpy().repeat(n_players),
+                           "mirrored": front["mirrored"].to_numpy().repeat(n_players),
+                           "deal": deal.repeat(n_players),
+                           "deal_id": front["deal_id"].to_numpy().repeat(n_players),
+                           "seat": p["seat"].to_numpy(),
+                           "entrant": pd.Categorical.from_codes(ent, dtype=entrant_cat),
+                           "bot": pd.Categorical.from_codes(bot_code, categories=bot_cats)})
+    players_df = pd.concat([pfront, p.drop(columns=["game", "seat", "bot"])], axis=1)
     config = {"bots": names, "labels": [p.label for p in players], "n_players": n_players,
-              "games": int(games), "games_played": per_table * n_tables,
-              "games_per_table": per_table, "tables": n_tables, "seed": seed,
+              "games": int(games), "games_played": int(gpt.sum()),
+              "games_per_composition": per_combo_weight * scale, "compositions": n_combos,
+              "tables": n_tables, "mirror": bool(mirror), "seed": seed,
               "rules_digest": rules.digest}
     return TournamentResults(names, n_players, players_df, games_df, plan, rules, config)

@@ -6,7 +6,9 @@ for seat balance over many (entrants, players) shapes; a few tiny real
 tournaments of ``random`` entrants check the plumbing, reproducibility and
 common random numbers end to end.
 """
+import itertools
 import math
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -36,34 +38,61 @@ SHAPES = [(2, 2), (3, 2), (4, 2), (3, 3), (4, 3), (5, 3), (6, 4), (7, 5),
           (2, 3), (2, 4), (2, 5), (3, 4), (3, 5), (4, 5)]
 
 
+@pytest.mark.parametrize("mirror", [True, False])
 @pytest.mark.parametrize("n_entrants,n_players", SHAPES)
-def test_seating_plan_balance(n_entrants, n_players):
-    plan = seating_plan(n_entrants, n_players)
+def test_seating_plan_balance(n_entrants, n_players, mirror):
+    plan = seating_plan(n_entrants, n_players, mirror)
     seats = np.array(plan["seats"].tolist())
+    w = plan["weight"].to_numpy()
     assert seats.shape == (len(plan), n_players)
-    # every entrant sits in every seat equally often
-    counts = np.array([[np.sum(seats[:, s] == e) for s in range(n_players)]
+    # every composition has the same total weight (games)
+    assert plan.groupby("combo")["weight"].sum().nunique() == 1
+    # every entrant sits in every seat in equally many games
+    counts = np.array([[np.sum(w * (seats[:, s] == e)) for s in range(n_players)]
                        for e in range(n_entrants)])
     assert (counts == counts[0, 0]).all() and counts[0, 0] > 0
     q, r = divmod(n_players, n_entrants)
     for row in seats:
         mult = np.bincount(row, minlength=n_entrants)
         assert set(mult) <= {q, q + 1}            # balanced fill, distinct when E >= n
-    # each composition is played in distinct seatings, all its rotations
+    # each composition: distinct seatings of the same multiset
     for _, g in plan.groupby("combo"):
         assert len(set(g["seats"])) == len(g)
         assert len({tuple(sorted(s)) for s in g["seats"]}) == 1
-    n_combos = math.comb(n_entrants, r)
-    assert plan["combo"].nunique() == n_combos
+    assert plan["combo"].nunique() == math.comb(n_entrants, r)
     assert list(plan["table"]) == list(range(len(plan)))
+    # mirrored plans: every meeting of a and b in seats (i, j) has its swap (j, i),
+    # within each composition (so within each deal under common random numbers)
+    if mirror:
+        for _, g in plan.groupby("combo"):
+            meet = Counter()
+            for row in g["seats"]:
+                for i, j in itertools.permutations(range(n_players), 2):
+                    if row[i] != row[j]:
+                        meet[row[i], row[j], i, j] += 1
+            assert all(meet[b, a, i, j] == c for (a, b, i, j), c in meet.items())
 
 
 def test_seating_plan_examples():
     assert seating_plan(3, 2)["seats"].tolist() == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
-    # 2 entrants at 3 seats: A B A / B A A / A A B, then the same with B doubled
+    # 3 seats, mirrored: all 6 orders of one composition
+    plan = seating_plan(3, 3)
+    assert len(plan) == 6 and len(set(plan["seats"])) == 6 and plan["combo"].eq(0).all()
+    assert plan["seats"].tolist()[:3] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert plan["seats"].tolist()[3:] == [(2, 1, 0), (1, 0, 2), (0, 2, 1)]
+    assert plan["mirrored"].tolist() == [False] * 3 + [True] * 3
+    assert len(seating_plan(3, 3, mirror=False)) == 3
+    assert len(seating_plan(5, 5)) == 10 and len(seating_plan(4, 4)) == 8
+    # 3 entrants at 4 seats: A B C A and A B C C have 8 seatings, A B C B (= B C B A,
+    # its own mirror up to rotation) has 4, each with twice the games
+    plan = seating_plan(3, 4)
+    assert plan.groupby("combo").size().tolist() == [8, 4, 8]
+    assert plan.groupby("combo")["weight"].first().tolist() == [1, 2, 1]
+    assert (seating_plan(4, 3)["weight"] == 1).all()
+    # 2 entrants at 3 seats: A B A / B A A / A A B (its own mirror), then the same with B doubled
     assert seating_plan(2, 3)["seats"].tolist() == [(0, 1, 0), (1, 0, 0), (0, 0, 1),
                                                     (0, 1, 1), (1, 1, 0), (1, 0, 1)]
-    # 2 entrants at 4 seats: A B A B has only 2 distinct rotations
+    # 2 entrants at 4 seats: A B A B has only 2 distinct seatings
     assert seating_plan(2, 4)["seats"].tolist() == [(0, 1, 0, 1), (1, 0, 1, 0)]
 
 
@@ -273,7 +302,7 @@ def test_tournament_end_to_end(small):
     r = small
     names = ["random#1", "random#2", "random#3"]
     assert r.entrants == names and r.n_players == 3
-    assert len(r.tables) == 3 and len(r.games) == 90 and len(r.players) == 270
+    assert len(r.tables) == 6 and len(r.games) == 90 and len(r.players) == 270
     assert list(r.standings.columns) == ["games", "wins", "win_rate", "win_lo", "win_hi", "mean_vp",
                                          "vp_lo", "vp_hi", "mean_rank", "rating"]
     assert sorted(r.standings.index) == names and (r.standings["games"] == 90).all()
@@ -284,6 +313,7 @@ def test_tournament_end_to_end(small):
                                            "paired t-test (VP)", "two-proportion z-test (win rate)"}
     # seat balance in the played games, game ids unique, winners consistent
     assert (r.players.groupby(["entrant", "seat"], observed=True).size() == 30).all()
+    assert (r.tables["games"] == 15).all() and r.config["games_played"] == 90
     assert r.games["game"].is_unique and set(r.players["game"]) == set(r.games["game"])
     w = r.players[r.players["won"] == 1].groupby("game")["seat"].min()
     g = r.games.set_index("game")
@@ -297,12 +327,32 @@ def test_tournament_end_to_end(small):
 def test_common_random_numbers(small):
     r = small
     # every rotation of a combination plays the same deals (same game seeds)
-    seeds = r.games.pivot(index="deal", columns="rotation", values="seed")
+    seeds = r.games.pivot(index="deal", columns="table", values="seed")
     assert (seeds.nunique(axis=1) == 1).all() and seeds[0].is_unique
-    # identical bots + same deals + full rotation: the results are exactly symmetric
+    # identical bots + same deals + every seating: the results are exactly symmetric
     assert r.standings["win_rate"].nunique() == 1 and r.standings["mean_vp"].nunique() == 1
+    assert r.standings["mean_rank"].nunique() == 1
     h = r.head_to_head.to_numpy()
     assert np.allclose(h[~np.eye(3, dtype=bool)], 0.5)
+    assert np.allclose(r.ratings["log_strength"], 0, atol=1e-9)
+    sig = r.significance.set_index("test")
+    assert sig.loc["sign test (deals)", "n"] == 0                 # every deal nets to zero
+    assert sig.loc["paired t-test (VP)", "estimate"] == 0
+    # without mirroring A always sits just before B: pairs are not balanced
+    assert len(tournament(["random"] * 3, 3, games=9, seed=5, progress=False,
+                          mirror=False).tables) == 3
+
+
+def test_tables_are_simulate_runs(small):
+    # table t's games are simulate(its games, its seating, seed=its seed)
+    from cargo_sim import simulate
+    t = small.tables.iloc[1]
+    ref = simulate(15, ["random"] * 3, seed=int(t["seed"]), progress=False).players
+    got = small.players[small.players["table"] == 1]
+    assert got["entrant"].tolist()[:3] == [small.entrants[i] for i in t["seats"]]
+    cols = [c for c in ref.columns if c not in ("game", "bot")]
+    pd.testing.assert_frame_equal(got[cols].reset_index(drop=True), ref[cols])
+    assert (got["deal"].to_numpy() == ref["game"].to_numpy()).all()
 
 
 def test_reproducible_and_independent_of_workers(small, monkeypatch):
