@@ -330,25 +330,35 @@ def cmd_rules(args, argv) -> int:
     return 0
 
 
-def cmd_bots(args, argv) -> int:
-    from . import bot_names
+def _bot_spec(name):
     try:
+        from .cargo_noir.bots.registry import get_bot
+    except ImportError:                          # pragma: no cover - older registry
         from .cargo_noir.bots.registry import BUILTIN
-    except ImportError:                          # pragma: no cover
-        BUILTIN = {}
+        return BUILTIN.get(name)
+    return get_bot(name)
+
+
+def cmd_bots(args, argv) -> int:
+    import textwrap
+    from . import bot_names
     for name in bot_names():
-        spec = BUILTIN.get(name)
-        doc = (getattr(spec, "doc", "") or "").strip().splitlines()
+        spec = _bot_spec(name)
+        doc = " ".join((getattr(spec, "doc", "") or "").split())
         params = getattr(spec, "params", {}) or {}
-        line = name
+        if not args.verbose:                     # first sentence only
+            doc = doc.split(". ")[0].rstrip(".") + "." if doc else ""
+        print(name)
         if doc:
-            line += f"  - {doc[0]}"
-        print(line)
-        if params:
-            print("    parameters: " + ", ".join(f"{k}={v:g}" for k, v in params.items()))
-    if args.verbose:
-        print("\nGive parameters as name?key=value&key=value, e.g. "
-              "--players 'random,random' (one name per seat).")
+            print(textwrap.fill(doc, width=88, initial_indent="    ", subsequent_indent="    "))
+        if params and args.verbose:
+            print(textwrap.fill("parameters: " + ", ".join(f"{k}={v:g}" for k, v in params.items()),
+                                width=88, initial_indent="    ", subsequent_indent="      "))
+    print(f"\nSeat a bot with parameters as name?key=value&key=value, e.g. "
+          f"--players 'greedy?bid_margin=2,random,random'" if "greedy" in bot_names() else
+          "\nSeat a bot with parameters as name?key=value&key=value.")
+    if not args.verbose:
+        print(f"`{PROG} bots -v` shows each bot's full description and parameters.")
     return 0
 
 
@@ -410,7 +420,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("bots", help="list the available bots")
-    p.add_argument("--verbose", "-v", action="store_true", help="also explain bot parameters")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="full descriptions and every parameter with its default")
     p.set_defaults(func=cmd_bots)
     return parser
 
