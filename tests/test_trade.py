@@ -495,3 +495,83 @@ def test_threads_agree_with_serial():
         parts = list(ex.map(work, range(4)))
     for k in range(4):
         assert parts[k] == serial[k::4]
+
+
+def _random_plan_case(rng, n, max_tokens, max_wilds=2):
+    hand = np.zeros(n, np.int64)
+    k = rng.randint(0, max_tokens)
+    if rng.random() < 0.3:  # concentrated on a few types
+        types = [rng.randrange(n) for _ in range(rng.randint(1, 3))]
+    else:
+        types = list(range(n))
+    for _ in range(k):
+        hand[rng.choice(types)] += 1
+    wilds = rng.randint(0, max_wilds)
+    C = rng.randint(1, 13)
+    style = rng.random()
+    cost = np.array([rng.choice([10, 10, 12, 15, 20, 25, 30, 35, 40, 45, 50, 60])
+                     if style < 0.5 else rng.randint(0, 25) for _ in range(C)], np.int64)
+    if style < 0.35:    # utilities = cost-like VP: many exact ties
+        util = np.array([float(c) for c in cost])
+    elif style < 0.7:   # VP plus small fractional bonuses
+        util = np.array([c / 5 + rng.choice([0.0, 0.25, 0.5, 1 / 3]) for c in cost])
+    else:               # small integers, zero and negative utilities included
+        util = np.array([float(rng.randint(-1, 6)) for _ in range(C)])
+    avail = np.array([rng.randint(0, 8) for _ in range(C)], np.int64)
+    extra = 0 if rng.random() < 0.6 else rng.randint(1, 30)
+    return hand, wilds, cost, util, avail, extra
+
+
+def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
+    n = hand.shape[0]
+    s1, b1 = np.zeros(n + 1, np.int64), np.zeros(len(cost), np.int64)
+    s2, b2 = np.full(n + 1, 7, np.int64), np.full(len(cost), 7, np.int64)
+    from cargo_sim.cargo_noir.trade_nb import _plan_trade_reference_nb
+    u1 = _plan_trade_reference_nb(hand, wilds, tb, cost, util, avail, extra, s1, b1)
+    u2 = plan_trade_nb(hand, wilds, tb, cost, util, avail, extra, s2, b2)
+    case = (hand.tolist(), wilds, cost.tolist(), util.tolist(), avail.tolist(), extra)
+    assert u1 == u2, case
+    assert s1.tolist() == s2.tolist(), case
+    assert b1.tolist() == b2.tolist(), case
+
+
+def test_plan_matches_reference_planner():
+    """The branch-and-bound planner returns exactly the reference's answers
+    (same utility, sold tokens and cards, every tie-break) on random hands,
+    card sets and budgets, under several value tables."""
+    rng = random.Random(2024)
+    tb0 = default_trade_tables()
+    for _ in range(2500):
+        hand, wilds, cost, util, avail, extra = _random_plan_case(rng, 9, 14)
+        _plans_agree(hand, wilds, tb0, cost, util, avail, extra)
+    for i in range(1, len(VARIANTS)):
+        tb = tables_for(i, False)
+        n = VARIANTS[i][2]
+        for _ in range(300):
+            hand, wilds, cost, util, avail, extra = _random_plan_case(rng, n, 12)
+            _plans_agree(hand, wilds, tb, cost, util, avail, extra)
+
+
+def test_plan_matches_reference_edge_cases():
+    rng = random.Random(77)
+    tb = default_trade_tables()
+    # hands with more than PLAN_EXACT_LIMIT sub-multisets (restricted search)
+    for _ in range(40):
+        hand, wilds, cost, util, avail, extra = _random_plan_case(rng, 9, 0)
+        hand = np.array([rng.randint(1, 4) for _ in range(9)], np.int64)
+        _plans_agree(hand, rng.randint(0, 5), tb, cost, util, avail, extra)
+    # hands beyond the lookup table (reference fallback)
+    small = tables_for(0, True)
+    for _ in range(40):
+        hand, wilds, cost, util, avail, extra = _random_plan_case(rng, 9, 10)
+        _plans_agree(hand, wilds, small, cost, util, avail, extra)
+    # utilities closer than the tolerance (reference fallback) and exact ties
+    hand = np.array([3, 2, 1, 0, 0, 0, 0, 0, 0], np.int64)
+    for util in ([0.1, 0.2, 0.3], [0.3, 0.1 + 0.2, 0.3], [1.0, 1.0, 2.0]):
+        _plans_agree(hand, 1, tb, np.array([2, 3, 5], np.int64), np.array(util),
+                     np.array([2, 2, 2], np.int64), 0)
+    # empty hand, Wilds only, nothing affordable, all-zero utilities
+    for hand, w in (([0] * 9, 0), ([0] * 9, 3), ([1] + [0] * 8, 0)):
+        for extra in (0, 12):
+            _plans_agree(np.array(hand, np.int64), w, tb, np.array([10, 5], np.int64),
+                         np.array([2.0, 0.0]), np.array([1, 3], np.int64), extra)
