@@ -147,7 +147,7 @@ def port_popularity(events: pd.DataFrame, rules) -> pd.DataFrame:
     sends (Wilson CI; n = port sends), sends per game, the port's slots."""
     if events is None or len(events) == 0:
         return pd.DataFrame()
-    e = events[events["action"].astype(str) == "send port"]
+    e = events[(events["action"] == "send port").to_numpy()]
     n_games = events.groupby("n_players")["game"].nunique()
     cnt = e.groupby(["n_players", "loc"], observed=True).size().rename("sends").reset_index()
     tot = e.groupby("n_players").size().rename("n").reset_index()

@@ -33,9 +33,13 @@ def cargo_values(events: pd.DataFrame, rules, cols: list[str] | None = None) -> 
     if len(events) == 0:
         return np.zeros(0, dtype=np.int64)
     tables = rules.trade_tables() if rules is not None else None
-    arr = events[cols].to_numpy(dtype=np.int64)
-    arr = np.clip(arr, 0, None)
-    uniq, inv = np.unique(arr, axis=0, return_inverse=True)
+    arr = np.clip(events[cols].to_numpy(dtype=np.int64), 0, None)
+    if arr.max(initial=0) < 64 and len(cols) <= 10:      # one int64 key per cargo vector
+        key = (arr << (6 * np.arange(len(cols), dtype=np.int64))).sum(axis=1)
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        uniq = arr[first]
+    else:
+        uniq, inv = np.unique(arr, axis=0, return_inverse=True)
     vals = np.array([trade_value(u[:-1], int(u[-1]), tables) for u in uniq], dtype=np.int64)
     return vals[np.asarray(inv).reshape(-1)]
 
@@ -47,14 +51,13 @@ def episodes(events: pd.DataFrame, rules) -> pd.DataFrame:
     contested (sends >= 2), runner_up (largest last stack of another player,
     NaN if none), overpay (price - runner_up), complete."""
     ev = event_order(events)
-    act = ev["action"].astype(str)
-    e = ev[act.isin(PORT_ACTIONS).to_numpy()].copy()
+    e = ev[ev["action"].isin(PORT_ACTIONS).to_numpy()].copy()
     if len(e) == 0:
         return pd.DataFrame(columns=["n_players", "game", "port", "slots", "first_turn", "win_turn",
                                      "seat", "bot", "price", "tokens", "value", "sends", "seats",
                                      "raises", "abandons", "contested", "runner_up", "overpay",
                                      "complete"])
-    e["act"] = e["action"].astype(str)
+    e["act"] = e["action"]
     e = e.sort_values(["game", "loc", "order"], kind="stable")
     is_win = (e["act"] == "port win").astype(np.int64)
     e["ep"] = is_win.groupby([e["game"], e["loc"]], sort=False).cumsum() - is_win
@@ -150,9 +153,8 @@ def bidding_rates(events: pd.DataFrame, ep: pd.DataFrame | None = None, rules=No
 def rates_by_bot(events: pd.DataFrame) -> pd.DataFrame:
     """Per player count and bot: raise and abandon rates of its outbid
     decisions (n = raises + abandons, Wilson CIs)."""
-    a = events["action"].astype(str)
-    d = events[a.isin(["raise", "abandon"]).to_numpy()]
-    d = d.assign(raised=(d["action"].astype(str) == "raise").astype(int))
+    d = events[events["action"].isin(["raise", "abandon"]).to_numpy()]
+    d = d.assign(raised=(d["action"] == "raise").to_numpy().astype(int))
     return stats.grouped_proportion(d, ["n_players", "bot"], "raised", "raise_rate")
 
 
@@ -193,8 +195,7 @@ def syndicate_income(players: pd.DataFrame, rules=None) -> pd.DataFrame:
 def syndicate_events(events: pd.DataFrame) -> pd.DataFrame:
     """From events: Syndicate payments per player count (n = payments; mean
     coins with t CI) and payments per game."""
-    a = events["action"].astype(str)
-    d = events[(a == "syndicate").to_numpy()]
+    d = events[(events["action"] == "syndicate").to_numpy()]
     out = stats.grouped_mean(d, "n_players", "amount")
     games = events.groupby("n_players")["game"].nunique()
     out["games"] = out["n_players"].map(games)

@@ -17,9 +17,8 @@ DEST = {"send casino": "Casino", "send black market": "Black Market", "send port
 def destination_shares(events: pd.DataFrame, by=("n_players", "turn")) -> pd.DataFrame:
     """Share of ship sends (phase 3) going to the Casino, the Black Market and
     the outer ports, per group; n = ships sent in the group, Wilson CIs."""
-    a = events["action"].astype(str)
-    d = events[a.isin(SEND_ACTIONS).to_numpy()]
-    d = d.assign(dest=d["action"].astype(str).map(DEST))
+    d = events[events["action"].isin(SEND_ACTIONS).to_numpy()]
+    d = d.assign(dest=np.asarray(d["action"].astype(object).map(DEST)))
     by = list(by)
     if len(d) == 0:
         return stats._empty(by + ["dest"], ["count", "n", "share", "ci_lo", "ci_hi"])
@@ -45,8 +44,7 @@ def safe_coins_at_turn_end(events: pd.DataFrame) -> pd.DataFrame:
     """One row per game, seat and turn: coins in the player's safe after the
     last event of that turn (a player's coins change only on their own turn;
     score rows and rows without a seat are ignored)."""
-    a = events["action"].astype(str)
-    d = events[(events["seat"] >= 0).to_numpy() & (a != "score").to_numpy()]
+    d = events[(events["seat"] >= 0).to_numpy() & (events["action"] != "score").to_numpy()]
     cols = ["n_players", "game", "seat", "turn"] + (["bot"] if "bot" in d.columns else [])
     last = d.groupby(["game", "seat", "turn"], sort=True).tail(1)
     return last[cols + ["coins"]].reset_index(drop=True)

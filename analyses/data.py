@@ -90,10 +90,13 @@ def combine(results, events_games: int | None = None) -> Tables:
         offset += gmax
         configs.append(p.config)
     ev = pd.concat(events, ignore_index=True) if events else None
-    if ev is not None and "bot" in ev.columns:
-        ev["bot"] = ev["bot"].astype(str)
+    if ev is not None:
+        for c in ("bot", "loc", "card", "action"):
+            if c in ev.columns and not isinstance(ev[c].dtype, pd.CategoricalDtype):
+                ev[c] = ev[c].astype("category")     # categories differed between runs
     pl = pd.concat(players, ignore_index=True)
-    pl["bot"] = pl["bot"].astype(str)
+    if not isinstance(pl["bot"].dtype, pd.CategoricalDtype):
+        pl["bot"] = pl["bot"].astype("category")
     return Tables(pd.concat(games, ignore_index=True), pl, ev, rules,
                   {"runs": configs}, events_games)
 

@@ -260,6 +260,29 @@ def destinations_by_turn(df: pd.DataFrame):
     return fig
 
 
+def casino_share_by_bot(df: pd.DataFrame):
+    """casino.casino_share by (n_players, bot, turn): share of each bot's ships
+    sent to the Casino by turn, a panel per player count, Wilson CI bands."""
+    counts = sorted(df["n_players"].unique())
+    bots = list(dict.fromkeys(df["bot"].astype(str)))
+    colours = {b: f"C{i % 10}" for i, b in enumerate(bots)}
+    fig, axes = plt.subplots(1, len(counts), figsize=(3.0 * len(counts) + 2.2, 3.6), sharey=True,
+                             constrained_layout=True, squeeze=False)
+    for ax, n in zip(axes[0], counts):
+        for b, d in df[df["n_players"] == n].groupby("bot", observed=True):
+            d = d.sort_values("turn")
+            ax.plot(d["turn"], d["share"], color=colours[str(b)], lw=1.2)
+            ax.fill_between(d["turn"], d["ci_lo"], d["ci_hi"], color=colours[str(b)], alpha=0.2)
+        ax.set_title(f"{n} players")
+        ax.set_xlabel("turn")
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("share of ships sent to the Casino")
+    handles = [plt.Line2D([], [], color=colours[b]) for b in bots]
+    fig.legend(handles, bots, loc="outside right center", fontsize=7)
+    fig.suptitle("Casino share of ship sends by bot and turn (95% Wilson CI bands)")
+    return fig
+
+
 def coins_by_turn(df: pd.DataFrame):
     """casino.coins_by_turn: mean coins in a safe at the end of the owner's turn."""
     fig, ax = _fig("Coins in the safe at the end of a player's turn")
@@ -316,19 +339,29 @@ def combo_sizes(df: pd.DataFrame):
 
 
 def purchases_by_turn(df: pd.DataFrame):
-    """trade.purchases_by_turn: copies bought per game and turn, per card
-    (all player counts pooled, weighted by games)."""
-    fig, ax = _fig("Victory cards bought, by turn")
-    g = df.groupby(["turn", "card"])[["copies"]].sum().reset_index()
-    games = df.drop_duplicates("n_players")["n"].sum()
-    piv = g.pivot(index="turn", columns="card", values="copies").fillna(0) / max(games, 1)
-    bottom = np.zeros(len(piv))
-    for i, card in enumerate(piv.columns):
-        ax.bar(piv.index, piv[card], bottom=bottom, label=card, color=plt.cm.tab20(i % 20))
-        bottom += piv[card].to_numpy()
-    ax.set_xlabel("turn")
-    ax.set_ylabel("copies bought per game")
-    ax.legend(fontsize=6, ncols=2)
+    """trade.purchases_by_turn: copies bought per game by turn, stacked by
+    card, a panel per player count (cards in order of first appearance in the
+    table, which follows the rules' card order when the table came from
+    events)."""
+    counts = sorted(df["n_players"].unique())
+    cards = list(dict.fromkeys(df["card"]))
+    colours = {c: plt.cm.tab20(i % 20) for i, c in enumerate(cards)}
+    fig, axes = plt.subplots(1, len(counts), figsize=(3.0 * len(counts) + 2.2, 3.8), sharey=True,
+                             constrained_layout=True, squeeze=False)
+    for ax, n in zip(axes[0], counts):
+        d = df[df["n_players"] == n]
+        piv = d.pivot_table(index="turn", columns="card", values="per_game", aggfunc="sum").fillna(0)
+        bottom = np.zeros(len(piv))
+        for card in [c for c in cards if c in piv.columns]:
+            ax.bar(piv.index, piv[card], bottom=bottom, color=colours[card], label=card)
+            bottom += piv[card].to_numpy()
+        ax.set_title(f"{n} players")
+        ax.set_xlabel("turn")
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("copies bought per game")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=colours[c]) for c in cards]
+    fig.legend(handles, cards, loc="outside right center", fontsize=7)
+    fig.suptitle("Victory cards bought, by turn")
     return fig
 
 
@@ -371,6 +404,8 @@ FIGURES = {
                              "Overpayment of contested wins (price minus the runner-up's last stack)."),
     "destinations_by_turn": (destinations_by_turn, "destinations_by_turn",
                              "Share of ships sent to the Casino and the Black Market by turn."),
+    "casino_share_by_bot": (casino_share_by_bot, "casino_share_by_turn_bot",
+                            "Share of each bot's ships sent to the Casino, by turn."),
     "coins_by_turn": (coins_by_turn, "coins_by_turn", "Mean coins in a safe at the end of its owner's turn."),
     "casino_use_vs_win": (casino_use_vs_win, "casino_use_vs_win", "Win rate by Casino use."),
     "trade_value_distribution": (trade_value_distribution, "trade_value_distribution",

@@ -125,56 +125,85 @@ def _downcast_events(ev: pd.DataFrame) -> pd.DataFrame:
     return ev
 
 
-def simulate_count(n_games, players, seed: int, rules, events_games: int, workers=None,
-                   progress: bool = False, time_budget: float | None = None,
-                   max_games: int = DEFAULT_GAMES, min_games: int = MIN_AUTO_GAMES) -> Tables:
-    """One player count: the first ``events_games`` games with their event log,
-    the rest without (game i is the same game in both; ids stay 0..n-1).
+class CountRun:
+    """The games of one player count, simulated in parts: first the
+    ``events_games`` games with their event log, then more games without
+    (``extend``); game i is the same game whatever the parts (ids 0..n-1)."""
 
-    ``n_games=None``: choose the number of games from the speed of the bots —
-    after the event games, a pilot of ``PILOT_GAMES`` games measures games/s and
-    the run is extended to fill ``time_budget`` seconds (counted from the
-    start of this call), rounded down to a multiple of 1,000, between
-    ``min_games`` and ``max_games``. The chosen number is in the report (pass it
-    as --games to reproduce the run exactly)."""
-    from cargo_sim import simulate
+    def __init__(self, players, seed: int, rules, events_games: int, workers=None,
+                 progress: bool = False):
+        from cargo_sim import simulate
+        self.players, self.seed, self.rules = list(players), seed, rules
+        self.workers, self.progress = workers, progress
+        self.seconds = 0.0
+        t = time.perf_counter()
+        first = simulate(events_games, self.players, seed=seed, rules=rules, workers=workers,
+                         progress=progress, events=True)
+        self.seconds += time.perf_counter() - t
+        self.events = _downcast_events(first.events) if first.events is not None else None
+        self.config = dict(first.config)
+        self.rules = first.rules
+        self.games, self.player_parts = [first.games], [first.players]
+        self.events_games = self.done = events_games
+        self.rate = None          # games/s of the last extension (no events)
+
+    def extend(self, count: int) -> None:
+        from cargo_sim import simulate
+        if count <= 0:
+            return
+        t = time.perf_counter()
+        r = simulate(count, self.players, seed=self.seed, rules=self.rules, workers=self.workers,
+                     progress=self.progress, start=self.done)
+        dt = time.perf_counter() - t
+        self.seconds += dt
+        self.rate = count / max(dt, 1e-6)
+        self.games.append(r.games)
+        self.player_parts.append(r.players)
+        self.done += count
+
+    def tables(self) -> Tables:
+        cfg = dict(self.config, n_games=int(self.done), events_games=self.events_games,
+                   seconds=self.seconds)
+        return Tables(pd.concat(self.games, ignore_index=True),
+                      pd.concat(self.player_parts, ignore_index=True),
+                      self.events, self.rules, cfg, self.events_games)
+
+
+def simulate_counts(player_lists: dict, n_games, seed: int, rules, events_games: int, workers=None,
+                    progress: bool = False, time_budget: float = DEFAULT_BUDGET,
+                    max_games: int = DEFAULT_GAMES, min_games: int = MIN_AUTO_GAMES,
+                    pilot_games: int = PILOT_GAMES) -> list[Tables]:
+    """Simulate every player count of ``player_lists`` ({count: bots}).
+
+    ``n_games``: games per count (int or {count: int}); a count given None
+    gets the same automatic number N as every other such count: after its
+    event games and a pilot of ``pilot_games`` games (which measures games/s
+    without events), N is the largest multiple of 1,000 such that finishing
+    every automatic count to N fits in what is left of ``time_budget``
+    seconds (counted from the start of this call), clipped to
+    [``min_games``, ``max_games``]. Equal N keeps the CIs of the counts
+    comparable. The report gives the resulting numbers (--games 2=N,...)."""
     t0 = time.perf_counter()
-    target = n_games if n_games is not None else max_games
-    k = min(events_games, target)
-    first = simulate(k, players, seed=seed, rules=rules, workers=workers, progress=progress,
-                     events=True)
-    ev = _downcast_events(first.events) if first.events is not None else None
-    games, pl = [first.games], [first.players]
-    done = k
-
-    def run(count):
-        nonlocal done
-        r = simulate(count, players, seed=seed, rules=rules, workers=workers, progress=progress,
-                     start=done)
-        games.append(r.games)
-        pl.append(r.players)
-        done += count
-
-    if n_games is None:
-        pilot = min(PILOT_GAMES, target - done)
-        if pilot > 0:
-            t1 = time.perf_counter()
-            run(pilot)
-            rate = pilot / max(time.perf_counter() - t1, 1e-6)
-            left = (time_budget or 0) - (time.perf_counter() - t0)
-            want = done + max(left, 0) * rate
-            want = int(min(max(want, min_games), max_games)) // 1000 * 1000
-            target = max(want, done)
-    if target > done:
-        run(target - done)
-    g = pd.concat(games, ignore_index=True)
-    p = pd.concat(pl, ignore_index=True)
-    p["bot"] = p["bot"].astype(str)
-    cfg = dict(first.config)
-    cfg["n_games"] = int(done)
-    cfg["events_games"] = k
-    cfg["seconds"] = time.perf_counter() - t0
-    return Tables(g, p, ev, first.rules, cfg, k)
+    want = {n: (n_games.get(n) if isinstance(n_games, dict) else n_games) for n in player_lists}
+    runs = {}
+    for n, bots in player_lists.items():
+        cap = want[n] if want[n] is not None else max_games
+        runs[n] = CountRun(bots, seed, rules, min(events_games, cap), workers, progress)
+        if want[n] is None:
+            runs[n].extend(min(pilot_games, cap - runs[n].done))
+        else:
+            runs[n].extend(want[n] - runs[n].done)
+    auto = [n for n in player_lists if want[n] is None]
+    if auto:
+        left = time_budget - (time.perf_counter() - t0)
+        rates = {n: runs[n].rate or float("inf") for n in auto}
+        inv = sum(1.0 / rates[n] for n in auto)
+        already = sum(runs[n].done / rates[n] for n in auto)
+        target = (max(left, 0.0) + already) / inv if inv > 0 else max_games
+        target = int(min(max(target, min_games), max_games)) // 1000 * 1000
+        for n in auto:
+            runs[n].extend(target - runs[n].done)
+    return [runs[n].tables() for n in player_lists]
 
 
 def parse_games_arg(text: str):
@@ -264,7 +293,7 @@ SECTIONS = [
       ("bank_shortfall", ["n_players", "n", "successes", "shortfall_rate", "ci_lo", "ci_hi",
                           "mean_coins_short", "mean_bank_end"],
        "Games where the bank could not pay in full (n = games).")],
-     ["destinations_by_turn", "coins_by_turn", "casino_use_vs_win"]),
+     ["destinations_by_turn", "casino_share_by_bot", "coins_by_turn", "casino_use_vs_win"]),
     ("Trade and victory cards",
      "Trades from the event log (subsample); value lost and card holdings from `players` (all games).",
      [("trade_summary", ["n_players", "n", "value", "value_ci_lo", "value_ci_hi", "tokens", "vp",
@@ -279,6 +308,8 @@ SECTIONS = [
        "Value lost to no change per player-game (n = player-games)."),
       ("vp_per_token_players", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi"],
        "Final VP per cargo token sold, players who sold (n = such player-games)."),
+      ("purchases_by_card", ["n_players", "card", "n", "copies", "per_game", "ci_lo", "ci_hi"],
+       "Copies of each card bought per game (n = games with events)."),
       ("holder_win_rates", ["n_players", "card", "n_holders", "holder_win_rate", "holder_ci_lo",
                             "holder_ci_hi", "n_others", "other_win_rate", "diff", "diff_ci_lo", "diff_ci_hi"],
        "Win rate of holders of each card vs the others (Newcombe interval for the difference).")],
@@ -349,9 +380,8 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     for the first ``events_games`` games of each count only.
 
     ``n_games``: games per player count (an int, or {count: games}); None =
-    as many as fit in ``time_budget`` seconds of simulation in all (split
-    evenly over the counts still to run; see ``simulate_count``), at most
-    ``max_games`` per count. The report gives the command that reproduces
+    as many as fit in ``time_budget`` seconds of simulation in all, the same
+    number for every count (see ``simulate_counts``), at most ``max_games``. The report gives the command that reproduces
     the run exactly (explicit games per count)."""
     import cargo_sim
     t0 = time.time()
@@ -370,14 +400,10 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     players = dict(players or {})
     seat_lists = {}
     if results is None:
-        runs = []
-        for i, n in enumerate(player_counts):
+        for n in player_counts:
             seat_lists[n] = players.get(n) or default_players(n)
-            count_games = n_games.get(n) if isinstance(n_games, dict) else n_games
-            left = time_budget - (time.time() - t0)
-            runs.append(simulate_count(count_games, seat_lists[n], seed, rules, events_games, workers,
-                                       progress, time_budget=left / (len(player_counts) - i),
-                                       max_games=max_games))
+        runs = simulate_counts(seat_lists, n_games, seed, rules, events_games, workers, progress,
+                               time_budget, max_games)
         t = combine(runs, events_games)
         simulated = True
     else:

@@ -137,16 +137,16 @@ def grouped_mean(df: pd.DataFrame, by, col: str) -> pd.DataFrame:
     return out.reset_index()
 
 
-def weighted_mean_by(df: pd.DataFrame, by, col: str, n_col: str, sum_col: str, sq_col: str):
-    """Mean/CI from pre-aggregated counts, sums and sums of squares per group."""
-    by = _as_list(by)
-    g = df.groupby(by, observed=True, sort=True)[[n_col, sum_col, sq_col]].sum()
-    n = g[n_col].to_numpy(float)
+def mean_from_sums(n, total, total_sq) -> dict:
+    """n, mean, sd, se, 95% t interval from the count, sum and sum of squares
+    of a sample (for counts aggregated without materialising zero rows):
+    mean = total/n, var = (total_sq - n mean^2) / (n - 1)."""
+    n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = g[sum_col].to_numpy(float) / n
-        var = (g[sq_col].to_numpy(float) - n * mean * mean) / (n - 1)
-    sd = np.sqrt(np.clip(var, 0, None))
-    return pd.DataFrame(_mean_row(n, mean, sd), index=g.index).reset_index()
+        mean = np.asarray(total, dtype=float) / n
+        var = (np.asarray(total_sq, dtype=float) - n * mean * mean) / (n - 1)
+    sd = np.where(n >= 2, np.sqrt(np.clip(var, 0, None)), np.nan)
+    return _mean_row(n, mean, sd)
 
 
 # ---- bootstrap --------------------------------------------------------------
@@ -158,10 +158,24 @@ def bootstrap_ci(values, stat=np.median, n_boot: int = 1000, seed: int = 0):
     if len(v) < 2:
         return (np.nan, np.nan)
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(v), size=(n_boot, len(v)))
-    reps = np.apply_along_axis(stat, 1, v[idx]) if stat is not np.median else np.median(v[idx], axis=1)
+    uniq, counts = np.unique(v, return_counts=True)
+    if stat is np.median and len(uniq) <= 2000:
+        # discrete data: a resample is a multinomial draw of the value counts
+        draws = rng.multinomial(len(v), counts / len(v), size=n_boot)
+        reps = _median_from_counts(uniq, np.cumsum(draws, axis=1), len(v))
+    else:
+        idx = rng.integers(0, len(v), size=(n_boot, len(v)))
+        reps = np.apply_along_axis(stat, 1, v[idx]) if stat is not np.median else np.median(v[idx], axis=1)
     a = (1 - LEVEL) / 2
     return float(np.quantile(reps, a)), float(np.quantile(reps, 1 - a))
+
+
+def _median_from_counts(values, cum, n):
+    """Medians of samples given as cumulative counts over sorted ``values``
+    (rows of ``cum``): the mean of the order statistics (n-1)//2 and n//2."""
+    lo = np.array([np.searchsorted(c, (n - 1) // 2, side="right") for c in cum])
+    hi = np.array([np.searchsorted(c, n // 2, side="right") for c in cum])
+    return (values[lo] + values[hi]) / 2
 
 
 def grouped_median(df: pd.DataFrame, by, col: str, n_boot: int = 1000, seed: int = 0,

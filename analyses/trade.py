@@ -14,7 +14,7 @@ from .data import as_tables, card_cost, token_columns
 
 
 def _action(events, name):
-    return events[(events["action"].astype(str) == name).to_numpy()]
+    return events[(events["action"] == name).to_numpy()]
 
 
 def trades(events: pd.DataFrame, rules) -> pd.DataFrame:
@@ -145,14 +145,32 @@ def vp_per_token_players(players: pd.DataFrame, by=("n_players", "bot")) -> pd.D
     return stats.grouped_mean(d, list(by), "vp_per_token")
 
 
-def purchases_by_turn(events: pd.DataFrame) -> pd.DataFrame:
-    """Copies of each card bought per turn and player count; per_game =
-    copies / games with events (n = games)."""
+def purchases_by_turn(events: pd.DataFrame, rules=None) -> pd.DataFrame:
+    """Copies of each card bought per game, by player count and turn: n =
+    games with events, copies, per_game = copies / n with its t CI (per-game
+    counts, games without a purchase counting 0). Cards in the rules' order."""
     b = _action(events, "buy")
-    games = events.groupby("n_players")["game"].nunique().rename("n")
-    out = b.groupby(["n_players", "turn", "card"], observed=True)["count"].sum().rename("copies")
-    out = out.reset_index().merge(games.reset_index(), on="n_players")
-    out["per_game"] = out["copies"] / out["n"]
+    games = events.groupby("n_players")["game"].nunique()
+    per_game = b.groupby(["n_players", "turn", "card", "game"], observed=True)["count"].sum()
+    g = per_game.groupby(level=["n_players", "turn", "card"], observed=True)
+    out = pd.DataFrame({"copies": g.sum(), "sq": (per_game ** 2).groupby(
+        level=["n_players", "turn", "card"], observed=True).sum()}).reset_index()
+    out["n"] = out["n_players"].map(games)
+    m = stats.mean_from_sums(out["n"].to_numpy(), out["copies"].to_numpy(), out["sq"].to_numpy())
+    out["per_game"], out["ci_lo"], out["ci_hi"] = m["mean"], m["ci_lo"], m["ci_hi"]
+    out = out.drop(columns="sq")
+    if rules is not None:
+        order = {c: i for i, c in enumerate(rules.card_names)}
+        out = out.assign(_o=out["card"].astype(str).map(order)).sort_values(
+            ["n_players", "turn", "_o"]).drop(columns="_o").reset_index(drop=True)
+    return out[["n_players", "turn", "card", "n", "copies", "per_game", "ci_lo", "ci_hi"]]
+
+
+def purchases_by_card(events: pd.DataFrame, rules=None) -> pd.DataFrame:
+    """Copies of each card bought per game over the whole game, per player
+    count (n = games with events; t CI of the per-game count)."""
+    e = events.assign(turn=0)
+    out = purchases_by_turn(e, rules).drop(columns="turn")
     return out
 
 
@@ -197,6 +215,7 @@ def run_all(res, combo_sample: int = 1000, seed: int = 0) -> dict[str, pd.DataFr
             "trade_value_distribution": value_distribution(tr),
             "combination_mix": mix,
             "combo_sizes": combo_sizes(combos),
-            "purchases_by_turn": purchases_by_turn(t.events),
+            "purchases_by_turn": purchases_by_turn(t.events, t.rules),
+            "purchases_by_card": purchases_by_card(t.events, t.rules),
         })
     return out

@@ -38,6 +38,8 @@ def test_mean_ci_and_chi2_and_newcombe():
     d, lo, hi = stats.newcombe_diff_ci(56, 70, 48, 80)   # Newcombe (1998) example: 0.0524 to 0.3339
     assert d == pytest.approx(0.2) and lo == pytest.approx(0.0524, abs=1e-4) and hi == pytest.approx(0.3339, abs=1e-4)
     assert stats.bootstrap_ci([3, 3, 3, 3]) == (3.0, 3.0)
+    a, b = stats.mean_from_sums(4, 4, 10), stats.mean_ci([0, 0, 1, 3])   # zeros not listed
+    assert a["mean"] == b["mean"] == 1.0 and a["ci_hi"] == pytest.approx(b["ci_hi"])
 
 
 def test_grouped_helpers():
@@ -234,8 +236,16 @@ def test_trades(port_events):
     combos, mix = trade.combination_mix(tr.reset_index(), RULES)
     assert sorted(combos["value"]) == [1, 1, 4]                 # gold 1; alcohol pair 4 + weapons 1
     assert mix.iloc[0]["n"] == 2
-    pb = trade.purchases_by_turn(port_events)
-    assert set(pb["card"]) == {"Syndicate", "Warehouses"} and (pb["per_game"] == 1).all()
+    pb = trade.purchases_by_turn(port_events, RULES)
+    assert list(pb["card"]) == ["Warehouses", "Syndicate"] and (pb["per_game"] == 1).all()
+    assert (pb["n"] == 1).all()
+    two = pd.concat([port_events, port_events.assign(game=1)], ignore_index=True)
+    two = two[~((two["game"] == 1) & (two["card"] == "Warehouses"))]
+    pc = trade.purchases_by_card(two, RULES).set_index("card")
+    # Warehouses: 1 copy in game 0, none in game 1 -> mean 0.5, sd 0.7071, t(1) CI
+    assert pc.loc["Warehouses", "n"] == 2 and pc.loc["Warehouses", "per_game"] == 0.5
+    assert pc.loc["Warehouses", "ci_hi"] == pytest.approx(0.5 + 12.706205 * 0.5, abs=1e-4)
+    assert pc.loc["Syndicate", "per_game"] == 1.0
     pp = balance.port_popularity(port_events, RULES).set_index("port")
     assert pp.loc["Rio", "sends"] == 2 and pp.loc["Rio", "n"] == 4 and pp.loc["Rio", "share"] == 0.5
 
@@ -282,3 +292,18 @@ def test_report_builds(tmp_path):
     assert not list(out.rglob("*.tmp"))
     w = pd.read_csv(out / "tables" / "win_rate_by_seat.csv")
     assert set(w["n"]) == {80}
+
+
+def test_simulate_counts_budget_and_explicit():
+    runs = report.simulate_counts({2: ["random"] * 2, 3: ["random"] * 3}, {2: None, 3: 300}, seed=5,
+                                  rules=RULES, events_games=20, workers=1, time_budget=0.0,
+                                  max_games=3000, min_games=1000, pilot_games=100)
+    a, b = runs
+    assert len(a.games) == 1000 and a.games["game"].tolist() == list(range(1000))   # budget 0 -> minimum
+    assert len(b.games) == 300 and b.events["game"].nunique() == 20
+    assert a.config["events_games"] == 20 and set(a.events["game"]) == set(range(20))
+    # the event games are the same games as in one plain run
+    import cargo_sim
+    ref = cargo_sim.simulate(30, ["random"] * 3, seed=5, workers=1, progress=False)
+    assert (b.games["seed"].to_numpy()[:30] == ref.games["seed"].to_numpy()).all()
+    assert (b.players["vp"].to_numpy()[:90] == ref.players["vp"].to_numpy()).all()
