@@ -288,9 +288,17 @@ def bradley_terry(wins: pd.DataFrame, pseudo: float | None = None) -> pd.DataFra
         strong, _ = connected_components(w > 0, directed=True, connection="strong")
         pseudo = 0.0 if strong == 1 else 0.5
         if pseudo:
-            warnings.warn("Bradley-Terry: some entrant never lost (or never won) against the "
-                          "others, so the exact strengths are infinite; added half a win each "
-                          "way to every pair that met", RuntimeWarning, stacklevel=3)
+            parts = []
+            never_won = [str(names[i]) for i in range(k) if w[i].sum() == 0]
+            never_lost = [str(names[i]) for i in range(k) if w[:, i].sum() == 0]
+            if never_won:
+                parts.append(f"never ahead: {', '.join(never_won)}")
+            if never_lost:
+                parts.append(f"never behind: {', '.join(never_lost)}")
+            detail = "; ".join(parts) or "a group of entrants never finished behind the others"
+            warnings.warn(f"Bradley-Terry: the exact strengths are infinite ({detail}); added "
+                          f"half a win each way to every pair that met", RuntimeWarning,
+                          stacklevel=3)
     if pseudo:
         w = w + pseudo * met
         n = w + w.T
@@ -506,7 +514,7 @@ class TournamentResults:
             _, ax = plt.subplots(figsize=(7, 0.45 * len(self.standings) + 1.4))
         s = self.standings.iloc[::-1]            # best on top
         y = np.arange(len(s))
-        err = np.vstack([s["win_rate"] - s["win_lo"], s["win_hi"] - s["win_rate"]])
+        err = np.clip(np.vstack([s["win_rate"] - s["win_lo"], s["win_hi"] - s["win_rate"]]), 0, None)
         ax.barh(y, s["win_rate"], xerr=err, color="tab:blue", alpha=0.8,
                 error_kw={"capsize": 3, "ecolor": "black", "lw": 1})
         ax.axvline(1.0 / self.n_players, color="grey", ls="--", lw=1,

@@ -196,11 +196,16 @@ def test_bradley_terry_symmetric_record_is_zero():
 
 def test_bradley_terry_perfect_record_is_regularised():
     w = wins_matrix({("A", "B"): 3, ("B", "A"): 0})
-    with pytest.warns(RuntimeWarning, match="infinite"):
+    with pytest.warns(RuntimeWarning, match="infinite.*never ahead: B; never behind: A"):
         r = bradley_terry(w)
     # half a win added each way: 3.5 : 0.5 -> difference ln 7
     assert r.attrs["pseudo"] == 0.5
     assert r.loc["A", "log_strength"] - r.loc["B", "log_strength"] == pytest.approx(math.log(7), abs=1e-7)
+    # a group that never lost to the rest: A-B 1:1 but both always ahead of C
+    w3 = wins_matrix({("A", "B"): 1, ("B", "A"): 1, ("A", "C"): 2, ("B", "C"): 2})
+    with pytest.warns(RuntimeWarning, match="never ahead: C"):
+        r3 = bradley_terry(w3)
+    assert np.isfinite(r3["log_strength"]).all() and list(r3.index)[-1] == "C"
     r = bradley_terry(wins_matrix({("A", "B"): 3, ("B", "A"): 1}), pseudo=1.0)   # 4:2 -> ln 2
     assert r.loc["A", "log_strength"] - r.loc["B", "log_strength"] == pytest.approx(math.log(2), abs=1e-7)
 
@@ -383,6 +388,14 @@ def test_more_entrants_than_seats_and_fewer():
     assert r.tables["seats"].tolist() == [(0, 1, 0, 1), (1, 0, 1, 0)]
     assert (r.players.groupby(["entrant", "seat"], observed=True).size() == 5).all()
     assert r.head_to_head_n.loc["random#1", "random#2"] == 10 * 4    # 4 A-B seat pairs a game
+    # 3 entrants at 4 seats: compositions ABCA, ABCB, ABCC; ABCB has 4 seatings of 2 games,
+    # the others 8 of 1 game: 24 games, every entrant 8 games in each seat
+    r = tournament(["random"] * 3, 4, games=20, seed=2, progress=False)
+    assert r.config["games_played"] == 24 and r.tables["games"].tolist().count(2) == 4
+    assert (r.players.groupby(["entrant", "seat"], observed=True).size() == 8).all()
+    assert sorted(r.games["deal_id"].unique()) == [0, 1, 2, 3]
+    h = r.head_to_head.to_numpy()
+    assert np.allclose(h[~np.eye(3, dtype=bool)], 0.5)
 
 
 def test_errors():
