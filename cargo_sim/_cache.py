@@ -16,10 +16,14 @@ _PKG = Path(__file__).resolve().parent
 
 
 def source_hash() -> str:
+    """Hash of the source that compiled code can depend on: every module that
+    uses numba, and the enums (constants frozen into kernels)."""
     h = hashlib.sha256()
     for path in sorted(_PKG.rglob("*.py")):
-        h.update(str(path.relative_to(_PKG)).encode())
-        h.update(path.read_bytes())
+        text = path.read_bytes()
+        if b"numba" in text or path.name == "enums.py":
+            h.update(str(path.relative_to(_PKG)).encode())
+            h.update(text)
     return h.hexdigest()[:16]
 
 

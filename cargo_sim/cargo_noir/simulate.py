@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..errors import ConfigError, IllegalDecisionError
+from ..errors import BotError, ConfigError, IllegalDecisionError
 from ..progress import Progress
 from ..rng_nb import game_seed_nb
 from .bots.registry import Player, decision_table, parse_player
@@ -159,6 +159,20 @@ def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
         per_game *= 2
 
 
+def _compile_table(template, decide, seeds, n_fields_p, players) -> None:
+    """Play one game to compile the table's bots; a bot that numba cannot
+    compile gets a BotError naming the table's user bots, not a numba traceback."""
+    from numba.core.errors import NumbaError
+    try:
+        _run_chunk(template, decide, seeds, n_fields_p)
+    except (NumbaError, TypeError) as exc:   # numba reports typing failures of FT args as TypeError
+        lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+        first = next((ln for ln in lines if "No implementation" in ln or "Cannot" in ln
+                      or "Unknown" in ln or "nvalid" in ln), lines[0] if lines else "")
+        names = ", ".join(sorted({p.spec.name for p in players}))
+        raise BotError(f"a bot of this table ({names}) does not compile with numba: {first}") from None
+
+
 def _downcast(df: pd.DataFrame, cols) -> None:
     for c in cols:
         col = df[c].to_numpy()
@@ -234,7 +248,7 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     parts: dict[int, tuple] = {}
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
-        _run_chunk(template, decide, seeds[:1], n_fields_p)
+        _compile_table(template, decide, seeds[:1], n_fields_p, seated)
     bar = Progress(n_games, enabled=progress and n_games > 0)
     interrupted = False
     error = None
@@ -297,6 +311,7 @@ def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 2
     template, decide = table_template(rules, seated)
     log = np.full((max_events, N_EVENT_FIELDS), -1, dtype=np.int64)
     seeds = np.asarray([seed % 2**64], dtype=np.uint64)
+    _compile_table(template, decide, seeds, len(PLAYER_FIELDS) + len(rules.card_names), seated)
     games, pl, err = _run_chunk(template, decide, seeds, len(PLAYER_FIELDS) + len(rules.card_names), log)[:3]
     if err is not None:
         raise _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
