@@ -16,9 +16,11 @@ from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, p
                          trade_value)
 from .cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
 from .errors import (BotError, CargoSimError, ConfigError, IllegalDecisionError, RulesError)
+from .tournament import TournamentResults, tournament
 
 __version__ = "0.1.0"
 
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
-           "plan_trade", "bot_names", "bot", "player", "unregister_bot", "CargoSimError", "RulesError", "BotError",
+           "plan_trade", "bot_names", "bot", "player", "unregister_bot", "tournament",
+           "TournamentResults", "CargoSimError", "RulesError", "BotError",
            "IllegalDecisionError", "ConfigError", "__version__"]

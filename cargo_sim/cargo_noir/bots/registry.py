@@ -176,14 +176,15 @@ def _table_decide(user_specs: tuple):
 def decision_table(players: list[Player]):
     """(decide dispatcher, bot index per seat) for a table of players."""
     idx = []
-    users: list[BotSpec] = []
+    # user bots get indices after the built-ins, in name order, so every seating
+    # of the same bots shares one compiled dispatcher
+    users = sorted({p.spec.name: p.spec for p in players if p.spec.name in USER}.values(),
+                   key=lambda sp: sp.name)
     for p in players:
         name = p.spec.name
         if BUILTIN.get(name) is p.spec:
             idx.append(BUILTIN_ORDER.index(name))
         elif USER.get(name) is p.spec:
-            if p.spec not in users:
-                users.append(p.spec)
             idx.append(len(BUILTIN_ORDER) + users.index(p.spec))
         else:
             raise BotError(f"bot {name!r} is not a registered bot")
