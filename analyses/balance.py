@@ -171,7 +171,7 @@ def run_all(res) -> dict[str, pd.DataFrame]:
         "seat_chi2": seat_chi2(p),
         "win_rate_by_bot": win_rate_by_bot(p),
         "vp_by_seat": vp_summary(p),
-        "vp_distribution": vp_distribution(p),
+        "vp_distribution": vp_distribution(p, by=("n_players", "seat", "bot")),
         "margin_summary": margin_summary(p),
         "margin_distribution": margin_distribution(p),
         "tie_rate": tie_rate(g).merge(top_vp_ties(p)[["n_players", "top_vp_tie_rate"]], on="n_players"),

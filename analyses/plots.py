@@ -82,8 +82,9 @@ def win_rate_by_seat(df: pd.DataFrame):
 
 
 def vp_distribution(df: pd.DataFrame):
-    """balance.vp_distribution: share of players per final VP, one line per
-    seat, a panel per player count."""
+    """balance.vp_distribution: cumulative share of players finishing with at
+    most x VP (empirical CDF), one line per seat (and bot), a panel per
+    player count."""
     counts = sorted(df["n_players"].unique())
     fig, axes = plt.subplots(1, len(counts), figsize=(3.2 * len(counts) + 1, 3.6), sharey=True,
                              constrained_layout=True, squeeze=False)
@@ -91,13 +92,14 @@ def vp_distribution(df: pd.DataFrame):
         d = df[df["n_players"] == n]
         for s, ds in d.groupby("seat"):
             ds = ds.sort_values("vp")
-            ax.plot(ds["vp"], ds["share"], lw=1, label=f"seat {s}")
+            who = f"seat {s}" + (f" ({ds['bot'].iloc[0]})" if "bot" in ds.columns else "")
+            ax.step(ds["vp"], ds["share"].cumsum(), where="post", lw=1.2, label=who)
         ax.set_title(f"{n} players")
-        ax.set_xlabel("final VP")
+        ax.set_xlabel("final VP (points)")
         ax.grid(True, alpha=0.3)
-    axes[0][0].set_ylabel("share of players")
-    axes[0][0].legend(fontsize=7)
-    fig.suptitle("Distribution of final victory points by seat")
+        ax.legend(fontsize=6, loc="lower right")
+    axes[0][0].set_ylabel("share of players with at most x VP")
+    fig.suptitle("Distribution of final victory points by seat (empirical CDF)")
     return fig
 
 
@@ -199,6 +201,7 @@ def price_by_slots(df: pd.DataFrame):
     axes[1].set_ylabel("coins per point of smuggling value")
     for ax in axes:
         ax.set_xlabel("cargo slots of the port")
+        ax.set_xticks(sorted(df["slots"].dropna().unique()))
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.suptitle("Winning price by port size (95% t CI)")
@@ -389,7 +392,8 @@ FIGURES = {
     "win_rate_by_seat": (win_rate_by_seat, "win_rate_by_seat",
                          "Win rate per seat and player count with 95% Wilson intervals; dashed: equal share 1/n."),
     "vp_by_seat": (vp_by_seat, "vp_by_seat", "Mean final VP per seat (95% t intervals)."),
-    "vp_distribution": (vp_distribution, "vp_distribution", "Distribution of final VP per seat."),
+    "vp_distribution": (vp_distribution, "vp_distribution",
+                        "Distribution of final VP per seat (share of players with at most x VP)."),
     "margin_distribution": (margin_distribution, "margin_distribution",
                             "Margin of victory (winner minus runner-up VP; 0 = top VP tied)."),
     "edge_card_effect": (edge_card_effect, "edge_card_effect",

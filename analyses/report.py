@@ -28,7 +28,7 @@ from . import balance, bidding, casino, plots, trade
 from .data import Tables, combine
 
 DEFAULT_GAMES = 200_000          # per player count, at most (random bots: ~35,000 4-player games/s on 2 cores)
-DEFAULT_BUDGET = 120.0           # seconds of simulation for all player counts when --games is not given
+DEFAULT_BUDGET = 100.0           # seconds of simulation for all player counts when --games is not given
 MIN_AUTO_GAMES = 5_000
 PILOT_GAMES = 2_000
 DEFAULT_EVENTS_GAMES = 2_000     # per player count, games whose event log is kept
