@@ -99,38 +99,66 @@ def port_gain_nb(s, seat, p, base):
 
 
 @njit(cache=True)
-def swap_gain_nb(s, seat, give, take, base):
-    load_hand_nb(s, seat)
-    if give >= 0:
-        s[SCRATCH + give] -= 1
-    s[SCRATCH + take] += 1
-    return scratch_score_nb(s, seat) - base
-
-
-@njit(cache=True)
 def best_black_market_nb(s, seat, base):
-    """(gain, answer) of the best Black Market action: the best swap, or a blind
-    draw valued at its expected gain over the bag's contents."""
+    """(gain, answer) of the best Black Market action: a blind draw valued at its
+    expected gain over the bag's contents, or a swap. Swaps are scored exactly
+    for the 3 best tokens to take (by the gain of adding them) times the 3
+    cheapest tokens to give (by the loss of removing them)."""
     nt = n_tok_nb(s)
+    load_hand_nb(s, seat)
+    add = np.full(nt, -1e300)
+    loss = np.full(nt, 1e300)
     bag_total = 0
     draw = 0.0
     for t in range(nt):
+        s[SCRATCH + t] += 1
+        add[t] = scratch_score_nb(s, seat) - base
+        s[SCRATCH + t] -= 1
         k = bag_nb(s, t)
         if k > 0:
             bag_total += k
-            draw += k * swap_gain_nb(s, seat, -1, t, base)
-    draw = draw / bag_total if bag_total > 0 else 0.0
-    best = draw
+            draw += k * add[t]
+        if hand_nb(s, seat, t) > 0:
+            s[SCRATCH + t] -= 1
+            loss[t] = base - scratch_score_nb(s, seat)
+            s[SCRATCH + t] += 1
+    best = draw / bag_total if bag_total > 0 else 0.0
     answer = BM_DRAW
-    for give in range(nt):
-        if hand_nb(s, seat, give) == 0:
-            continue
-        for take in range(nt):
-            if take != give and black_market_nb(s, take) > 0:
-                g = swap_gain_nb(s, seat, give, take, base)
-                if g > best + 1e-9:
-                    best = g
-                    answer = give * BM_CODE + take
+    takes = np.full(3, -1, np.int64)
+    gives = np.full(3, -1, np.int64)
+    for t in range(nt):                 # top-3 takes (present in the market), top-3 gives (held)
+        if black_market_nb(s, t) > 0:
+            for j in range(3):
+                if takes[j] < 0 or add[t] > add[takes[j]]:
+                    for m in range(2, j, -1):
+                        takes[m] = takes[m - 1]
+                    takes[j] = t
+                    break
+        if loss[t] < 1e299:
+            for j in range(3):
+                if gives[j] < 0 or loss[t] < loss[gives[j]]:
+                    for m in range(2, j, -1):
+                        gives[m] = gives[m - 1]
+                    gives[j] = t
+                    break
+    for i in range(3):
+        give = gives[i]
+        if give < 0:
+            break
+        for j in range(3):
+            take = takes[j]
+            if take < 0:
+                break
+            if take == give:
+                continue
+            s[SCRATCH + give] -= 1
+            s[SCRATCH + take] += 1
+            g = scratch_score_nb(s, seat) - base
+            s[SCRATCH + give] += 1
+            s[SCRATCH + take] -= 1
+            if g > best + 1e-9:
+                best = g
+                answer = give * BM_CODE + take
     return best, answer
 
 
