@@ -53,8 +53,19 @@ def card_table(rules):
     })
 
 
+def widen(df):
+    """int64 copies of the integer columns (the tables are downcast to the
+    narrowest dtype: arithmetic on int8 columns would wrap around)."""
+    df = df.copy()
+    for c in df.columns:
+        if pd.api.types.is_integer_dtype(df[c].dtype) and not isinstance(df[c].dtype,
+                                                                         pd.CategoricalDtype):
+            df[c] = df[c].astype(np.int64)
+    return df
+
+
 def check_tables(res, rules, n):
-    games, pl = res.games, res.players
+    games, pl = widen(res.games), widen(res.players)
     ct = card_table(rules)
     held = pl[ct["col"]].to_numpy(np.int64)                    # (rows, cards)
     assert len(games) == res.config["n_games"]
@@ -229,7 +240,7 @@ def random_game(n, rules, seed):
     return g, decide
 
 
-def check_state(g, R, n, seat, turn):
+def check_state(g, R, n, seat, turn, bm_size):
     """R: the rules' flat parameter dict (Rules.__getitem__ is slow in a loop)."""
     # tokens: every typed token and the Wilds put in the bag
     assert g.total_tokens() == R["tokens_per_type"] * len(R["cargo_types"]) + \
@@ -264,20 +275,25 @@ def check_state(g, R, n, seat, turn):
     for p in ports:
         # ports never hold more than their slots
         assert sum(g.port_cargo(p).values()) <= R[f"port.{p}.slots"]
-    assert sum(g.black_market.values()) == R["black_market_slots"]
+    # swaps keep the Black Market's size (it is filled once, at setup)
+    assert sum(g.black_market.values()) == bm_size
 
 
 def drive(n, rules, seed):
     g, decide = random_game(n, rules, seed)
     R = rules.flat()
     log = np.zeros((0, e.N_EVENT_FIELDS), dtype=np.int64)
-    check_state(g, R, n, None, None)
+    bm_size = sum(g.black_market.values())
+    # setup fills the ports first, then the Black Market, while tokens last
+    assert bm_size == min(R["black_market_slots"], max(0, g.total_tokens() - sum(
+        R[f"port.{p}.slots"] for p in g.ports)))
+    check_state(g, R, n, None, None, bm_size)
     for turn in range(1, rules.turns(n) + 1):
         g.set_turn(turn)
         for seat in range(n):
             run_phase_nb(g.s, decide, log, 0, seat)
             assert g.s[e.M_ERR_KIND] < 0, f"illegal decision in turn {turn}, seat {seat}"
-            check_state(g, R, n, seat, turn)
+            check_state(g, R, n, seat, turn, bm_size)
     run_phase_nb(g.s, decide, log, 4, 0)
     # final scoring agrees with the cards held
     vps = [sum(k * R[f"card.{c}.vp"] for c, k in g.cards(q).items()) for q in range(n)]

@@ -144,6 +144,16 @@ def test_casino_coins_can_pay_a_raise_in_the_same_phase():
     assert hand_ships(g, 0) == 2
 
 
+@pytest.mark.parametrize("where", ["Black Market", "Bombay"])
+def test_resolution_order_must_name_a_pending_ship(where):
+    g = game(2)
+    g.set_player(0, hand_ships=1, casino=1)
+    g.set_bid("Rio", 0, 1)
+    g.set_player(0, coins=6)
+    with pytest.raises(IllegalDecisionError):
+        g.run_phase(0, 1, [("order", where)])
+
+
 # ---------------------------------------------------------------------------
 # Phase 1: winning a port alone
 # ---------------------------------------------------------------------------
