@@ -342,20 +342,57 @@ def _render_figures(tables, fig_dir: Path, formats) -> tuple[dict, list[str]]:
 
 
 def source_state() -> str:
-    """The git commit of the working tree and whether cargo_sim/ has uncommitted
-    changes (bots and engine results depend on them); '' outside git."""
+    """The git commit of the working tree and whether cargo_sim/cargo_noir/ (the
+    engine, rules and bots: what results depend on) has uncommitted changes;
+    '' outside git."""
     import subprocess
     root = Path(__file__).resolve().parent.parent
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                               text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cargo_sim"], cwd=root,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cargo_sim/cargo_noir"], cwd=root,
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
     if not head:
         return ""
-    return f"git {head}" + (" + uncommitted changes in cargo_sim/" if dirty else "")
+    return f"git {head}" + (" + uncommitted changes in cargo_sim/cargo_noir/" if dirty else "")
+
+
+def highlights(tables: dict) -> list[str]:
+    """A few headline numbers, each with its interval and sample size."""
+    out = []
+
+    def pct(x):
+        return f"{100 * x:.1f}%"
+
+    w, c = tables.get("win_rate_by_seat"), tables.get("seat_chi2")
+    if w is not None and len(w):
+        for n, d in w.groupby("n_players"):
+            top = d.sort_values("win_rate").iloc[-1]
+            line = (f"{n} players: best seat {int(top['seat'])} ({top['bot']}) wins {pct(top['win_rate'])} "
+                    f"[{pct(top['ci_lo'])}, {pct(top['ci_hi'])}] of {int(top['n']):,} games (equal share "
+                    f"{pct(1 / n)})")
+            if c is not None and len(c[c["n_players"] == n]):
+                p = c[c["n_players"] == n].iloc[0]["p_value"]
+                line += "; chi-square test of equal seats p " + ("< 1e-300" if p == 0 else f"= {p:.3g}")
+            out.append(line)
+    s = tables.get("bank_shortfall")
+    if s is not None and len(s):
+        out.append("Games with a bank shortfall: " + ", ".join(
+            f"{int(r.n_players)}p {pct(r.shortfall_rate)} [{pct(r.ci_lo)}, {pct(r.ci_hi)}]"
+            for r in s.itertuples()) + f" (n = {int(s['n'].iloc[0]):,} games per count)")
+    b = tables.get("bidding_rates")
+    if b is not None and len(b):
+        out.append("Port sends that met another ship: " + ", ".join(
+            f"{int(r.n_players)}p {pct(r.contest_rate)} [{pct(r.contest_ci_lo)}, {pct(r.contest_ci_hi)}]"
+            for r in b.itertuples()) + " (event subsample)")
+    t = tables.get("trade_summary")
+    if t is not None and len(t):
+        out.append("Mean value lost to no change per trade: " + ", ".join(
+            f"{int(r.n_players)}p {r.lost:.2f} [{r.lost_ci_lo:.2f}, {r.lost_ci_hi:.2f}] points (n = {int(r.n):,})"
+            for r in t.itertuples()))
+    return out
 
 
 def _rules_table(rules) -> pd.DataFrame:
@@ -473,12 +510,12 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     if problems:
         notes.append("Problems while building: " + "; ".join(problems))
 
-    md, ht = _render(meta, players_df, notes, tables, made, rules)
+    md, ht = _render(meta, players_df, notes, tables, made, rules, highlights(tables))
     atomic_write_text(out / "index.html", ht)
     return atomic_write_text(out / "index.md", md)
 
 
-def _render(meta, players_df, notes, tables, made, rules):
+def _render(meta, players_df, notes, tables, made, rules, heads=()):
     md = ["# Cargo Noir simulation report", ""]
     ht = ["<!doctype html><html><head><meta charset='utf-8'><title>Cargo Noir simulation report</title>",
           "<style>body{font-family:sans-serif;max-width:1100px;margin:auto;padding:1em}"
@@ -493,6 +530,9 @@ def _render(meta, players_df, notes, tables, made, rules):
     md += ["### Players", "", markdown_table(players_df), "### Notes", ""] + [f"- {n}" for n in notes] + [""]
     ht += ["<h3>Players</h3>", html_table(players_df), "<h3>Notes</h3><ul>"] + \
           [f"<li>{_md_code_to_html(n)}</li>" for n in notes] + ["</ul>"]
+    if heads:
+        md += ["## Highlights", ""] + [f"- {h}" for h in heads] + [""]
+        ht += ["<h2>Highlights</h2><ul>"] + [f"<li>{html.escape(h)}</li>" for h in heads] + ["</ul>"]
     for title, intro, tabs, figs in SECTIONS:
         md += [f"## {title}", "", intro, ""]
         ht += [f"<h2>{html.escape(title)}</h2>", f"<p>{_md_code_to_html(intro)}</p>"]

@@ -284,7 +284,7 @@ def test_report_builds(tmp_path):
     for text in (md, html_text):
         assert "test-command --seed 123" in text and "123" in text
         assert "estimated" in text.lower() and RULES.digest in text
-    assert "ESTIMATED" in md and "first 40 games" in md
+    assert "ESTIMATED" in md and "first 40 games" in md and "## Highlights" in md
     pngs = {p.stem for p in (out / "figures").glob("*.png")}
     svgs = {p.stem for p in (out / "figures").glob("*.svg")}
     assert "win_rate_by_seat" in pngs and pngs == svgs and len(pngs) >= 10
