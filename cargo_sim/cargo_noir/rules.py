@@ -168,11 +168,11 @@ class Rules:
         if name in self.overrides or any(name.startswith(k + ".") for k in self.overrides):
             return "override"
         prov = self._data.get("provenance", {})
-        best, best_score = "unknown", -1
+        best, best_score = "unknown", None
         for pattern, source in prov.items():
             if fnmatch.fnmatchcase(name, pattern.replace("*", "[!.]*")) or name == pattern:
-                score = len(pattern) - 10 * pattern.count("*")
-                if score > best_score:
+                score = (-pattern.count("*"), len(pattern))     # fewest wildcards, then longest
+                if best_score is None or score > best_score:
                     best, best_score = source, score
         return best
 

@@ -197,7 +197,7 @@ def build_tables(games_arr, players_arr, seeds, start, players: list[Player], ru
     g["tie"] = g["tie"].astype(bool)
     _downcast(g, [c for c in g.columns if c not in ("game", "seed", "tie")])
 
-    flat = players_arr.reshape(n_games * n_seats, -1)
+    flat = players_arr.reshape(n_games * n_seats, players_arr.shape[2])
     cols = list(PLAYER_FIELDS) + [f"card_{c}" for c in rules.card_names]
     p = pd.DataFrame(flat, columns=cols)
     labels = [pl.label for pl in players]
@@ -241,6 +241,10 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
+    if not isinstance(start, (int, np.integer)) or isinstance(start, bool) or start < 0:
+        raise ConfigError(f"start (index of the first game) must be a whole number >= 0, got {start!r}")
+    if not isinstance(chunk_size, (int, np.integer)) or isinstance(chunk_size, bool) or chunk_size < 1:
+        raise ConfigError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
     template, decide = table_template(rules, seated)
     seeds = game_seeds_nb(np.uint64(seed % 2**64), start, n_games)
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)

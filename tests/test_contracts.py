@@ -1,8 +1,6 @@
-"""Known library bugs found by the rule tests: these tests FAIL until fixed.
-
-Each test states the rule or contract it checks and where the code breaks it.
-Once a bug is fixed its test passes and should move to the matching test file
-(test_errors.py for the first three groups).
+"""Contracts that the rule tests once found broken (now fixed), kept as
+regression tests. Each test states the rule or contract it checks and where
+the code used to break it.
 
 1. rules.py, ``Rules.source_of``: the spec says every [estimated] value must be
    reported as such (cargo_noir.md: "every `[estimated]` value must be
