@@ -1,0 +1,179 @@
+"""run_to_dir / load_results: a chunked run on disk equals one simulate() call;
+resume after a crash gives exactly the files of an uninterrupted run; a folder
+of another run is refused; writes are atomic."""
+import json
+import os
+from pathlib import Path
+
+import pytest
+from pandas.testing import assert_frame_equal
+
+import cargo_sim
+from cargo_sim import ConfigError, Rules
+from cargo_sim import runs
+from cargo_sim.runs import load_results, run_to_dir
+
+PLAYERS = ["random", "random", "random"]
+N, CHUNK, SEED = 1000, 300, 7          # 4 chunks, the last one short
+
+
+def files(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ref") / "run"
+    info = run_to_dir(folder, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
+    assert info.complete and not info.interrupted and info.games_done == N
+    return folder, files(folder)
+
+
+def test_chunked_run_equals_one_simulate(reference):
+    folder, _ = reference
+    one = cargo_sim.simulate(N, PLAYERS, seed=SEED, progress=False)
+    res = load_results(folder)
+    assert_frame_equal(res.games, one.games)
+    assert_frame_equal(res.players, one.players)
+    assert res.rules == Rules.default()
+    assert res.config["n_games"] == N and res.config["players"] == PLAYERS
+    assert not res.interrupted
+
+
+def test_files_and_no_temps(reference):
+    folder, data = reference
+    names = set(data)
+    want = {"manifest.json"} | {f"{t}-{k:05d}.parquet" for t in ("games", "players") for k in range(4)} \
+        | {f"chunk-{k:05d}.done" for k in range(4)}
+    assert names == want                     # nothing else: no temp files left
+    m = json.loads(data["manifest.json"])
+    assert m["n_chunks"] == 4 and m["chunk_games"] == CHUNK and m["seed"] == SEED
+    assert m["rules_digest"] == Rules.default().digest and "version" in m
+
+
+def test_resume_after_deleting_last_chunk(reference, tmp_path):
+    folder, data = reference
+    run = tmp_path / "run"
+    run.mkdir()
+    for name, b in data.items():
+        (run / name).write_bytes(b)
+    for name in ("chunk-00003.done", "games-00003.parquet", "players-00003.parquet"):
+        (run / name).unlink()
+    (run / ".games-00003.parquet.999.tmp").write_bytes(b"half a file")   # a crash mid-write
+    info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True,
+                      progress=False)
+    assert info.games_played == N - 3 * CHUNK and info.complete
+    assert files(run) == data
+
+
+def test_crash_then_resume(reference, tmp_path, monkeypatch):
+    folder, data = reference
+    run = tmp_path / "run"
+    real = runs._write_parquet
+    calls = {"n": 0}
+
+    def crashing(path, df):
+        calls["n"] += 1
+        if calls["n"] == 4:                  # chunk 1's players table: crash mid-chunk
+            raise RuntimeError("disk full")
+        real(path, df)
+
+    monkeypatch.setattr(runs, "_write_parquet", crashing)
+    with pytest.raises(RuntimeError, match="disk full"):
+        run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
+    assert sorted(p.name for p in run.glob("chunk-*.done")) == ["chunk-00000.done"]
+    assert not list(run.glob(".*tmp"))
+    monkeypatch.setattr(runs, "_write_parquet", real)
+    res = load_results(run)                  # a partial run loads its finished chunks
+    assert res.interrupted and len(res.games) == CHUNK
+    info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True,
+                      progress=False)
+    assert info.games_played == N - CHUNK
+    assert files(run) == data
+
+
+def test_keyboard_interrupt(reference, tmp_path, monkeypatch, capsys):
+    folder, data = reference
+    run = tmp_path / "run"
+    real = runs._play_chunk
+    calls = {"n": 0}
+
+    def interrupted(*a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(runs, "_play_chunk", interrupted)
+    info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
+    assert info.interrupted and info.chunks_done == 2 and info.games_done == 2 * CHUNK
+    assert "resume" in capsys.readouterr().err
+    monkeypatch.setattr(runs, "_play_chunk", real)
+    run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True, progress=False)
+    assert files(run) == data
+
+
+@pytest.mark.parametrize("change, word", [
+    ({"players": ["random"] * 4}, "players"),
+    ({"seed": SEED + 1}, "seed"),
+    ({"rules": Rules.default().replace(start_coins=9)}, "rules_digest"),
+    ({"chunk_games": 200}, "chunk_games"),
+    ({"n_games": 2 * N}, "n_games"),
+])
+def test_different_config_refused(reference, tmp_path, change, word):
+    folder, data = reference
+    run = tmp_path / "run"
+    run.mkdir()
+    for name, b in data.items():
+        (run / name).write_bytes(b)
+    kw = dict(n_games=N, players=PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False)
+    kw.update(change)
+    with pytest.raises(ConfigError, match=word):
+        run_to_dir(run, resume=True, **kw)
+    assert files(run) == data
+
+
+def test_non_empty_folder_needs_resume(reference, tmp_path):
+    folder, _ = reference
+    with pytest.raises(ConfigError, match="resume"):
+        run_to_dir(folder, N, PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(ConfigError, match="resume"):
+        run_to_dir(other, N, PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False)
+    with pytest.raises(ConfigError, match="not a cargo_sim run folder"):
+        run_to_dir(other, N, PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False, resume=True)
+    # resume on a finished run plays nothing and changes nothing
+    before = files(folder)
+    info = run_to_dir(folder, N, PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False, resume=True)
+    assert info.games_played == 0 and info.complete and files(folder) == before
+
+
+def test_load_results_columns_lazy_and_rules(tmp_path):
+    rules = Rules.default().replace(start_coins=9)
+    run = tmp_path / "run"
+    run_to_dir(run, 400, ["random", "random"], seed=3, rules=rules, chunk_games=150, progress=False)
+    res = load_results(run)
+    assert res.rules == rules and res.rules.digest == rules.digest
+    one = cargo_sim.simulate(400, ["random", "random"], seed=3, rules=rules, progress=False)
+    assert_frame_equal(res.players, one.players)
+    part = load_results(run, columns=["game", "vp", "turns"])
+    assert list(part.games.columns) == ["game", "turns"]
+    assert list(part.players.columns) == ["game", "vp"]
+    assert_frame_equal(part.players, one.players[["game", "vp"]])
+    with pytest.raises(ConfigError, match="unknown columns"):
+        load_results(run, columns=["game", "nope"])
+    lazy = load_results(run, lazy=True)
+    assert lazy.players.count_rows() == 800 and lazy.games.count_rows() == 400
+    t = lazy.players.to_table(columns=["game", "vp"]).to_pandas()
+    assert (t["vp"].to_numpy() == one.players["vp"].to_numpy()).all()
+
+
+def test_bad_requests(tmp_path):
+    with pytest.raises(ConfigError):
+        run_to_dir(tmp_path / "a", 10, PLAYERS, chunk_games=0, progress=False)
+    with pytest.raises(ConfigError):
+        run_to_dir(tmp_path / "b", 10, PLAYERS, seed=-1, progress=False)
+    with pytest.raises(ConfigError, match="not a cargo_sim run folder"):
+        load_results(tmp_path)
