@@ -85,23 +85,40 @@ def calibrate(n_players: int, seconds: float) -> int:
 
 # ---------------------------------------------------------------------------
 # fresh-subprocess measurements
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process in MB: VmHWM from /proc/self/status,
+    which exec resets (on Linux ``ru_maxrss`` of a fork+exec child reports the
+    parent's peak when that was higher); ``ru_maxrss`` elsewhere."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kb / (2**20 if sys.platform == "darwin" else 1024)      # bytes on macOS
+
+
 _STARTUP_CODE = r"""
-import json, resource, time
+import json, time
 t0 = time.perf_counter()
 import cargo_sim
 t1 = time.perf_counter()
 cargo_sim.simulate(20, ["random"] * 3, seed=1, progress=False)
 t2 = time.perf_counter()
+from cargo_sim.bench import peak_rss_mb
 print(json.dumps({"import_s": t1 - t0, "first_simulate_s": t2 - t1,
-                  "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "maxrss_mb": peak_rss_mb()}))
 """
 
 _MEMORY_CODE = r"""
-import json, resource, sys, time
+import json, sys, time
 import cargo_sim
+from cargo_sim.bench import peak_rss_mb
 n = int(sys.argv[1])
 cargo_sim.simulate(10, ["random"] * 4, seed=1, progress=False)          # load the cache first
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+base = peak_rss_mb()
 t0 = time.perf_counter()
 res = cargo_sim.simulate(n, ["random"] * 4, seed=1, progress=False)
 dt = time.perf_counter() - t0
@@ -110,7 +127,7 @@ print(json.dumps({"n": n, "seconds": dt,
                   "games_bytes": int(res.games.memory_usage(deep=True).sum()),
                   "players_rows": len(res.players),
                   "maxrss_before_mb": base,
-                  "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "maxrss_mb": peak_rss_mb()}))
 """
 
 
@@ -262,7 +279,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         f"(extrapolated)")
     say(f"  peak RSS of that process: {m['maxrss_mb']:,.0f} MB "
         f"({m['maxrss_before_mb']:,.0f} MB after import and warm-up)")
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    own = peak_rss_mb()
     say(f"  peak RSS of this benchmark process: {own:,.0f} MB")
     total = time.perf_counter() - t_start
     say(f"\nbenchmark time: {total:.0f} s")
