@@ -220,7 +220,8 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     t0 = time.perf_counter()
     simulate_rate(3, 16, 1)
     kernel_rate(3, 16, 1)
-    say(f"warm-up (cache load or compile in this process): {time.perf_counter() - t0:.1f} s")
+    t_warm = time.perf_counter() - t0
+    say(f"warm-up (cache load or compile in this process): {t_warm:.1f} s")
 
     thread_counts = [1] if cores == 1 else [1, cores]
     rows = []
@@ -258,7 +259,9 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
 
     say("")
     say("start-up in a fresh interpreter (import cargo_sim + first simulate of 20 games):")
+    t0 = time.perf_counter()
     st = startup_times(cold)
+    t_startup = time.perf_counter() - t0
     for k in ("cold", "warm"):
         if k in st:
             s = st[k]
@@ -282,7 +285,8 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     own = peak_rss_mb()
     say(f"  peak RSS of this benchmark process: {own:,.0f} MB")
     total = time.perf_counter() - t_start
-    say(f"\nbenchmark time: {total:.0f} s")
+    say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
+        f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "startup": st, "memory": m,
             "bench_maxrss_mb": own, "seconds": total}
 
