@@ -77,7 +77,9 @@ def parse_players(text: str) -> list[str]:
 
 
 def wilson(p: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``p`` observed over ``n`` trials."""
+    """Wilson score interval for a proportion ``p`` observed over ``n`` trials.
+    (The scalar twin of ``tournament.wilson_interval``, kept here so that the
+    command line does not import scipy.)"""
     if n <= 0:
         return (float("nan"), float("nan"))
     z2 = z * z
@@ -148,7 +150,7 @@ def _versions() -> dict:
 
 
 def _estimated_groups(names: list[str]) -> str:
-    """'port slots, card cost, card vp, turns' from a list of estimated parameter names."""
+    """'port.*.slots, card.*.cost, turns.*' from a list of estimated parameter names."""
     groups = []
     for n in names:
         parts = n.split(".")
@@ -371,6 +373,52 @@ def _add_rules_options(p) -> None:
                         "card.Villa.cost=22, turns.4=11, port.Rio.players=[3,4,5] (repeatable)")
 
 
+# commands whose options live with their module (`cargo-sim NAME --help`)
+DELEGATED = {
+    "report": ("analyses.report:main", "simulate and write a report (tables, figures, index.md/html)"),
+    "sweep": ("cargo_sim.sweep:sweep_main", "rule-variant sweep with common random numbers and CIs"),
+    "tune": ("cargo_sim.tune:tune_main", "search a heuristic bot's parameters against a field"),
+}
+
+
+def _delegate(target: str):
+    def run(args, argv):
+        import importlib
+        module, func = target.split(":")
+        try:
+            return getattr(importlib.import_module(module), func)(list(args.rest)) or 0
+        except SystemExit as e:                  # the module's own argparse: usage (2) or --help (0)
+            return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
+    return run
+
+
+def cmd_tournament(args, argv) -> int:
+    from .tournament import tournament
+    rules = load_rules(args.rules, args.set)
+    bots = [b for b in args.bots.split(",") if b]
+    res = tournament(bots, args.players, games=args.games, seed=args.seed, rules=rules,
+                     workers=args.workers, progress=not args.no_progress)
+    import pandas as pd
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        print(res.standings.round(3).to_string())
+        print("\nhead to head (share of meetings the row bot finished ahead):")
+        print(res.head_to_head.round(3).to_string())
+        print("\ntop two:")
+        print(res.significance.to_string())
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
+                         ("ratings", res.ratings)):
+            atomic_write(out / f"{name}.csv", lambda f, df=df: df.to_csv(f))
+        import matplotlib
+        matplotlib.use("Agg")
+        ax = res.plot_win_rates()
+        atomic_write(out / "win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
+        print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, win_rates.png")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Monte Carlo strategy analysis of the board game Cargo Noir.",
@@ -418,6 +466,27 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--estimated", action="store_true", help="only the estimated values")
     g.add_argument("--toml", action="store_true", help="print the full rules as TOML (a --rules file)")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("tournament", help="seat-balanced round robin between bots, with ratings",
+                       description="Every bot plays every seat equally often; prints standings with "
+                                   "95%% CIs, head-to-head, Bradley-Terry ratings and a test of the top two.")
+    p.add_argument("--bots", "-b", required=True, metavar="BOTS",
+                   help="entrants, comma-separated (e.g. greedy,expert,sniper or 'greedy?bid_margin=2')")
+    p.add_argument("--players", "-p", type=int, default=4, metavar="N", help="seats per table (default 4)")
+    p.add_argument("--games", "-n", type=int, default=12_000, metavar="N",
+                   help="games in all, split evenly over the tables (default 12000)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="tournament seed (default 0)")
+    _add_rules_options(p)
+    p.add_argument("--workers", "-j", type=int, default=None, metavar="K", help="threads (default: all cores)")
+    p.add_argument("--out", "-o", metavar="DIR",
+                   help="write standings.csv, head_to_head.csv, ratings.csv and win_rates.png in DIR")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.set_defaults(func=cmd_tournament)
+
+    for name, (target, text) in DELEGATED.items():
+        p = sub.add_parser(name, help=text, add_help=False, prefix_chars="\0")
+        p.add_argument("rest", nargs=argparse.REMAINDER)
+        p.set_defaults(func=_delegate(target))
 
     p = sub.add_parser("bots", help="list the available bots")
     p.add_argument("--verbose", "-v", action="store_true",
