@@ -264,3 +264,23 @@ def test_wilson_interval():
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     lo, hi = wilson(0.0, 10)
     assert lo == 0.0 and 0.25 < hi < 0.35
+
+
+def test_tournament_command_writes_standings(tmp_path, capsys):
+    from cargo_sim.cli import main
+    rc = main(["tournament", "--bots", "greedy,random", "--players", "2", "--games", "40",
+               "--no-progress", "--out", str(tmp_path)])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "head to head" in out
+    import pandas as pd
+    st = pd.read_csv(tmp_path / "standings.csv", index_col=0)
+    assert st.loc["greedy", "games"] == 40 and st.loc["greedy", "win_rate"] > 0.9
+    assert (tmp_path / "win_rates.png").stat().st_size > 1000
+
+
+def test_delegated_commands_reach_their_module(capsys):
+    from cargo_sim.cli import main
+    assert main(["sweep", "--help"]) == 0
+    assert "--set" in capsys.readouterr().out
+    assert main(["tune", "--set-nothing"]) == 2
