@@ -38,22 +38,23 @@ CHUNK = 2048
 
 # ---------------------------------------------------------------------------
 # in-process measurements
-def _prepare(n_players: int):
+def _prepare(n_players: int, bot: str = "random"):
     from .cargo_noir.bots.registry import parse_player
     from .cargo_noir.enums import PLAYER_FIELDS
     from .cargo_noir.rules import Rules
     from .cargo_noir.simulate import table_template
     rules = Rules.default()
-    seated = [parse_player("random") for _ in range(n_players)]
+    seated = [parse_player(bot) for _ in range(n_players)]
     template, decide = table_template(rules, seated)
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
     return template, decide, n_fields_p
 
 
-def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1) -> float:
+def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1,
+                bot: str = "random") -> float:
     """games/s of the kernel alone: chunks of ``CHUNK`` games on ``workers`` threads."""
     from .cargo_noir.simulate import _run_chunk, game_seeds_nb
-    template, decide, n_fields_p = _prepare(n_players)
+    template, decide, n_fields_p = _prepare(n_players, bot)
     seeds = game_seeds_nb(np.uint64(seed), 0, n_games)
     chunks = [seeds[lo:lo + CHUNK] for lo in range(0, n_games, CHUNK)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -258,6 +259,20 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         f"kept end to end on {cores} thread(s))")
 
     say("")
+    say("heuristic bots (every seat the same bot), kernel games/s on 1 thread, next to random:")
+    bot_rows = []
+    kernel_rate(3, 8, 1, bot="expert")                        # compile/load the heuristic bots
+    for n in PLAYER_COUNTS:
+        rnd = next(r["kernel_1"] for r in rows if r["players"] == n)
+        line = {"players": n, "random": rnd}
+        for b in ("greedy", "expert"):
+            n_games = max(64, int(rnd * seconds / 8))
+            line[b] = best_of(repeat, kernel_rate, n, n_games, 1, 1, b)
+        bot_rows.append(line)
+        say(f"  {n} players: random {rnd:,.0f}  greedy {line['greedy']:,.0f} "
+            f"({line['greedy'] / rnd:.0%})  expert {line['expert']:,.0f} ({line['expert'] / rnd:.0%})")
+
+    say("")
     say("start-up in a fresh interpreter (import cargo_sim + first simulate of 20 games):")
     t0 = time.perf_counter()
     st = startup_times(cold)
@@ -287,7 +302,8 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     total = time.perf_counter() - t_start
     say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
         f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
-    return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "startup": st, "memory": m,
+    return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
+            "startup": st, "memory": m,
             "bench_maxrss_mb": own, "seconds": total}
 
 
