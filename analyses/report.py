@@ -169,6 +169,9 @@ class CountRun:
                       self.events, self.rules, cfg, self.events_games)
 
 
+LAST_WARMUP_SECONDS = 0.0
+
+
 def simulate_counts(player_lists: dict, n_games, seed: int, rules, events_games: int, workers=None,
                     progress: bool = False, time_budget: float = DEFAULT_BUDGET,
                     max_games: int = DEFAULT_GAMES, min_games: int = MIN_AUTO_GAMES,
@@ -182,7 +185,15 @@ def simulate_counts(player_lists: dict, n_games, seed: int, rules, events_games:
     every automatic count to N fits in what is left of ``time_budget``
     seconds (counted from the start of this call), clipped to
     [``min_games``, ``max_games``]. Equal N keeps the CIs of the counts
-    comparable. The report gives the resulting numbers (--games 2=N,...)."""
+    comparable. The report gives the resulting numbers (--games 2=N,...).
+    The budget clock starts after a one-game warm-up of every table, so numba
+    compilation (minutes when the on-disk cache is cold) is not counted."""
+    from cargo_sim import simulate
+    global LAST_WARMUP_SECONDS
+    tw = time.perf_counter()
+    for bots in player_lists.values():
+        simulate(1, list(bots), seed=seed, rules=rules, workers=1, progress=False, events=True)
+    LAST_WARMUP_SECONDS = time.perf_counter() - tw
     t0 = time.perf_counter()
     want = {n: (n_games.get(n) if isinstance(n_games, dict) else n_games) for n in player_lists}
     runs = {}
@@ -487,7 +498,8 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
         ("games", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in games_per.items())),
         ("games with events", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in ev_per.items())
          or "none (event-based tables are omitted)"),
-        ("run time", f"{elapsed:.1f} s (simulation {t_sim:.1f} s)"),
+        ("run time", f"{elapsed:.1f} s (simulation {t_sim:.1f} s, of which compilation/warm-up "
+                     f"{LAST_WARMUP_SECONDS if simulated else 0:.1f} s)"),
     ]
     players_df = pd.DataFrame([{"n_players": n, **{f"seat {s}": b for s, b in enumerate(seats)}}
                                for n, seats in sorted(seat_lists.items())])
