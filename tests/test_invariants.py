@@ -315,3 +315,266 @@ def test_conservation_during_random_games_rule_variants(overrides, n, seed):
     rules = DEFAULT.replace(overrides)
     for k in range(8):
         drive(n, rules, seed + k)
+
+
+# ---------------------------------------------------------------------------
+# an independent referee: replay every event of whole games in plain Python
+# ---------------------------------------------------------------------------
+class Referee:
+    """Rebuilds one game from its event log (stacks on ports, safes, bank,
+    hands, cards, ships, warehouse) and checks every event against the rules:
+    bids, raises, abandons, port wins, Syndicate pay, Casino pay and the bank,
+    trade values, final-turn coins, card limits, discards, ships sent, scores."""
+
+    def __init__(self, rules, n):
+        self.r, self.n = rules, n
+        R = rules.flat()
+        self.R = R
+        self.T = rules.turns(n)
+        self.types = rules.cargo_types + ["wild"]
+        self.ports = rules.open_ports(n)
+        self.cards = rules.card_names
+        self.cost = {c: R[f"card.{c}.cost"] for c in self.cards}
+        self.vp = {c: R[f"card.{c}.vp"] for c in self.cards}
+        self.edge = {c: R[f"card.{c}.kind"] == "edge" for c in self.cards}
+        self.ships_of = {c: R[f"card.{c}.ships"] for c in self.cards}
+        self.wh_of = {c: R[f"card.{c}.warehouse"] for c in self.cards}
+        self.syn_of = {c: R[f"card.{c}.syndicate"] for c in self.cards}
+
+    def play(self, ev):
+        R, n = self.R, self.n
+        self.stack = {p: [0] * n for p in self.ports}
+        self.safe = [R["start_coins"]] * n
+        self.bank = R["total_coins"] - R["start_coins"] * n
+        self.hand = [np.zeros(len(self.types), np.int64) for _ in range(n)]
+        self.held = [dict.fromkeys(self.cards, 0) for _ in range(n)]
+        self.supply = {c: R[f"card.{c}.copies"] for c in self.cards}
+        self.owned = [R["start_ships"]] * n
+        self.warehouse = [R["start_warehouse"]] * n
+        self.cur = None
+        self.scores = {}
+        tok_cols = ev[self.types].to_numpy(np.int64)
+        cols = {k: ev[k].to_numpy() for k in ("turn", "seat", "phase", "loc", "coins", "amount",
+                                              "value", "card", "count")}
+        acts = ev["action"].astype(str).to_numpy()
+        for i in range(len(ev)):
+            row = {k: v[i] for k, v in cols.items()}
+            self.event(acts[i], row, tok_cols[i])
+        self.close()
+        self.final_scores()
+
+    # -- seat-turns --------------------------------------------------------
+    def open(self, turn, seat):
+        self.close()
+        if self.cur is not None:
+            # seat order: seat 0 first, then 1, 2, ...; turns in order
+            pt, ps = self.cur["turn"], self.cur["seat"]
+            assert (turn, seat) == ((pt, ps + 1) if ps + 1 < self.n else (pt + 1, 0))
+        else:
+            assert (turn, seat) == (1, 0)
+        self.cur = dict(turn=turn, seat=seat, phase=0, abandoned=set(), sent=set(), sends=0,
+                        abandons=0, syn_events=0, shortfall=False,
+                        syn_cards=sum(k * (self.syn_of[c] > 0) for c, k in self.held[seat].items()),
+                        trade=None, closed=False)
+
+    def close(self):
+        c = self.cur
+        if c is None or c["closed"]:
+            return
+        c["closed"] = True
+        s, t = c["seat"], c["turn"]
+        self.close_trade()
+        if t >= 2:
+            assert self.hand[s].sum() <= self.warehouse[s]
+            assert c["syn_events"] == min(c["syn_cards"], c["abandons"])
+        if t < self.T:
+            stayed = sum(1 for p in self.ports if self.stack[p][s] > 0 and p not in c["sent"])
+            assert c["sends"] + stayed == self.owned[s], (t, s, c["sends"], stayed)
+        else:
+            assert c["sends"] == 0
+
+    def close_trade(self):
+        tr = self.cur["trade"] if self.cur else None
+        if tr is None:
+            return
+        value, coins, cost = tr
+        unit = self.R["final_coin_value"]
+        assert cost <= value + coins * unit
+        needed = 0 if cost <= value else -(-(cost - value) // unit)
+        assert coins == needed                    # only the coins needed, none before the last turn
+        self.cur["trade"] = None
+
+    # -- events ------------------------------------------------------------
+    def event(self, a, row, tok):
+        seat, turn, phase = int(row["seat"]), int(row["turn"]), int(row["phase"])
+        if a == "bag refill":
+            assert seat == -1
+            return
+        if a == "score":
+            assert phase == 4 and turn == self.T
+            self.scores[seat] = (int(row["value"]), int(row["count"]))
+            assert int(row["coins"]) == self.safe[seat]
+            return
+        if self.cur is None or (turn, seat) != (self.cur["turn"], self.cur["seat"]):
+            self.open(turn, seat)
+        c = self.cur
+        assert phase >= c["phase"]                # phases in order
+        assert phase in ((3,) if turn == 1 else (1, 2) if turn == self.T else (1, 2, 3))
+        if phase != 2:
+            self.close_trade()
+        c["phase"] = phase
+        amount, value, count, loc = int(row["amount"]), int(row["value"]), int(row["count"]), row["loc"]
+        s = seat
+        if a == "send port":
+            st = self.stack[loc]
+            assert phase == 3 and st[s] == 0 and loc not in c["abandoned"]
+            assert amount >= max(st) + 1 and amount >= 1
+            st[s] = amount
+            self.safe[s] -= amount
+            c["sends"] += 1
+            c["sent"].add(loc)
+        elif a in ("send casino", "send black market"):
+            assert phase == 3
+            c["sends"] += 1
+        elif a == "raise":
+            st = self.stack[loc]
+            others = max(st[q] for q in range(self.n) if q != s)
+            assert phase == 1 and st[s] > 0 and others > st[s]     # outbid
+            assert value == st[s] + amount and value > others
+            st[s] = value
+            self.safe[s] -= amount
+        elif a == "abandon":
+            st = self.stack[loc]
+            assert phase == 1 and st[s] == amount > 0
+            assert max(st[q] for q in range(self.n) if q != s) > st[s]
+            st[s] = 0
+            self.safe[s] += amount
+            c["abandoned"].add(loc)
+            c["abandons"] += 1
+        elif a == "syndicate":
+            assert phase == 1 and 0 <= amount <= self.syn_of[row["card"]]
+            c["syn_events"] += 1
+            assert c["syn_events"] <= min(c["syn_cards"], c["abandons"])
+            if not c.pop("short_pending", False):
+                assert amount == self.syn_of[row["card"]]
+            assert amount <= self.bank or self.R["unlimited_coins"]
+            self.pay(s, amount)
+        elif a == "bank shortfall":
+            assert not self.R["unlimited_coins"] and amount > 0
+            c["short_pending"] = True
+        elif a == "casino":
+            assert phase == 1 and count >= 1
+            full = count * self.R["casino_payout"]
+            if c.pop("short_pending", False):
+                assert amount == self.bank < full              # the bank pays what it has
+            else:
+                assert amount == full
+            self.pay(s, amount)
+        elif a == "port win":
+            st = self.stack[loc]
+            assert phase == 1 and st[s] == amount > 0
+            assert all(st[q] == 0 for q in range(self.n) if q != s)   # alone
+            assert count == tok.sum() and count <= self.R[f"port.{loc}.slots"]
+            st[s] = 0
+            self.bank += amount
+            self.hand[s] += tok
+        elif a == "black market swap":
+            assert phase == 1 and tok.sum() == 0 and np.abs(tok).sum() in (0, 2)
+            self.hand[s] += tok
+            assert (self.hand[s] >= 0).all()
+        elif a == "black market draw":
+            assert phase == 1 and tok.sum() in (0, 1) and (tok >= 0).all()
+            self.hand[s] += tok
+        elif a == "trade":
+            assert phase == 2 and c["trade"] is None and (tok >= 0).all()
+            assert (tok <= self.hand[s]).all()                  # only tokens held are sold
+            counts, wilds = tok[:-1], int(tok[-1])
+            assert value == cargo_sim.trade_value(counts, wilds, self.r.trade_tables())
+            if turn < self.T:
+                assert amount == 0
+            self.hand[s] -= tok
+            self.safe[s] -= amount
+            self.bank += amount
+            c["trade"] = [value, amount, 0]
+        elif a == "buy":
+            card = row["card"]
+            assert phase == 2 and c["trade"] is not None and count >= 1
+            assert amount == count * self.cost[card] and value == count * self.vp[card]
+            c["trade"][2] += amount
+            self.supply[card] -= count
+            self.held[s][card] += count
+            assert self.supply[card] >= 0
+            if self.edge[card]:
+                assert self.held[s][card] <= self.R["edge_limit_per_type"]
+            self.warehouse[s] += count * self.wh_of[card]
+            self.owned[s] = min(self.owned[s] + count * self.ships_of[card],
+                                self.R["ships_per_player"])
+        elif a == "discard":
+            self.close_trade()
+            assert phase == 2 and (tok >= 0).all() and (tok <= self.hand[s]).all()
+            assert count == tok.sum() == self.hand[s].sum() - self.warehouse[s] > 0
+            self.hand[s] -= tok
+        else:
+            raise AssertionError(f"unexpected action {a!r}")
+        assert int(row["coins"]) == self.safe[s] >= 0, (a, turn, s)
+        assert self.bank >= 0
+
+    def pay(self, s, amount):
+        self.safe[s] += amount
+        self.bank -= amount
+        if self.R["unlimited_coins"] and self.bank < 0:
+            self.bank = 0
+
+    def final_scores(self):
+        assert sorted(self.scores) == list(range(self.n))
+        vp = [sum(k * self.vp[c] for c, k in self.held[s].items()) for s in range(self.n)]
+        top = [max([self.vp[c] for c, k in self.held[s].items() if k] or [0])
+               for s in range(self.n)]
+        best = max(zip(vp, top))
+        assert [self.scores[s][0] for s in range(self.n)] == vp
+        assert [self.scores[s][1] for s in range(self.n)] == [int((v, t) == best)
+                                                              for v, t in zip(vp, top)]
+
+
+def referee_run(n, rules, n_games, seed):
+    res = cargo_sim.simulate(n_games, ["random"] * n, seed=seed, rules=rules, events=True,
+                             progress=False)
+    ref = Referee(rules, n)
+    ev = res.events
+    bounds = np.searchsorted(ev["game"].to_numpy(), np.arange(n_games + 1))
+    for gi in range(n_games):
+        ref.play(ev.iloc[bounds[gi]:bounds[gi + 1]])
+        # the replayed game ends where the kernel's statistics say
+        rows = res.players[res.players["game"] == gi]
+        assert [ref.safe[s] for s in range(n)] == rows["coins"].astype(int).tolist()
+        assert [int(ref.hand[s].sum()) for s in range(n)] == rows["cargo_held"].astype(int).tolist()
+        assert [ref.owned[s] for s in range(n)] == rows["ships"].astype(int).tolist()
+        assert ref.bank == int(res.games["bank_end"].iloc[gi])
+    return res
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_referee_replays_random_games(n):
+    res = referee_run(n, DEFAULT, 150, seed=77 + n)
+    assert res.games["shortfalls"].sum() >= 0
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(overrides=variant, n=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_referee_replays_rule_variants(overrides, n, seed):
+    referee_run(n, DEFAULT.replace(overrides), 40, seed)
+
+
+@pytest.mark.parametrize("unlimited", [False, True])
+def test_referee_replays_games_with_a_tight_bank(unlimited):
+    """A small box and a rich Casino empty the bank: shortfalls (or minted coins)."""
+    rules = DEFAULT.replace(total_coins=40, casino_payout=4, unlimited_coins=unlimited,
+                            **{"card.Syndicate.cost": 4})
+    res = referee_run(4, rules, 100, seed=9)
+    check_tables(res, rules, 4)
+    if unlimited:
+        assert res.games["minted_coins"].sum() > 0 and res.games["shortfalls"].sum() == 0
+    else:
+        assert res.games["shortfalls"].sum() > 0 and res.games["minted_coins"].sum() == 0
+        assert (res.events["action"] == "bank shortfall").sum() == res.games["shortfalls"].sum()

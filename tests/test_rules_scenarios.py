@@ -318,6 +318,43 @@ def test_raise_with_exactly_enough_coins_is_asked():
         g.run_phase(0, 1, [])
 
 
+def test_raise_order_matters_when_coins_cover_one_raise():
+    """Outbid at Rio and Bombay (2 more needed at each) with 3 coins: after
+    raising at Rio the player cannot pay at Bombay and abandons it unasked."""
+    g = game(2)
+    for p in ("Rio", "Bombay"):
+        g.set_bid(p, 0, 1)
+        g.set_bid(p, 1, 2)
+    g.set_player(0, coins=3, hand_ships=1)
+    g.set_player(1, coins=3)
+    g.run_phase(0, 1, [("order", "Rio"), ("raise", 2)])     # no question for Bombay
+    assert g.bid("Rio", 0) == 3 and g.bid("Bombay", 0) == 0
+    assert g.coins(0) == 3 - 2 + 1
+    assert hand_ships(g, 0) == 2
+    assert g.stat(0, "raises") == 1 and g.stat(0, "abandons") == 1
+
+
+def test_coins_from_an_abandon_can_pay_a_raise_later_in_the_phase():
+    g = game(2)
+    g.set_bid("Rio", 0, 4)
+    g.set_bid("Rio", 1, 5)
+    g.set_bid("Bombay", 0, 1)
+    g.set_bid("Bombay", 1, 2)
+    g.set_player(0, coins=0, hand_ships=1)
+    g.set_player(1, coins=0)
+    total0 = g.total_coins()
+    # Rio: needs 2 more with an empty safe -> abandoned unasked (+4 coins);
+    # Bombay: needs 2 more -> now affordable, so the player is asked
+    g.run_phase(0, 1, [("order", "Rio"), ("raise", 2)])
+    assert g.bid("Rio", 0) == 0
+    assert g.bid("Bombay", 0) == 3 and g.coins(0) == 2
+    assert g.total_coins() == total0
+    ev = g.events()
+    assert list(ev["action"].astype(str)) == ["abandon", "raise"]
+    assert ev["amount"].astype(int).tolist() == [4, 2]
+    assert ev["coins"].astype(int).tolist() == [4, 2]        # safe after each event
+
+
 @pytest.mark.parametrize("n_syndicate, ports, bonus", [
     (0, ["Rio", "Bombay"], 0),
     (1, ["Rio"], 2),
@@ -975,6 +1012,39 @@ def test_turn_structure_from_event_log(n, turns, seed):
     assert list(sc["seat"].astype(int)) == list(range(n))
     assert set(sc["phase"].astype(int)) == {4} and set(sc["turn"].astype(int)) == {turns}
     assert sc["count"].astype(int).sum() >= 1
+
+
+def test_whole_turn_one_is_phase3_only():
+    g = ScriptedGame(2)
+    g.set_turn(1)
+    g.set_hand(0, jewels=9)                 # would be traded or discarded in phase 2
+    g.set_player(0, casino=1, hand_ships=2, ships=3)
+    g.run_phase(0, 0, [("send", "Casino"), ("send", "Rio", 2)])
+    assert g.hand(0) == {"jewels": 9}       # no phase 2
+    assert g.coins(0) == 5                  # no phase 1 (the Casino ship is not paid)
+    assert g.player(0, e.PL_CASINO_SHIPS) == 2
+
+
+def test_whole_last_turn_has_no_phase3():
+    g = ScriptedGame(2)
+    g.set_turn(RULES.turns(2))
+    g.set_player(0, casino=3, hand_ships=0)
+    # phase 1: +6 coins; phase 2: 13 coins buy a Dive Bar; no phase 3 (no send asked)
+    g.run_phase(0, 0, [("trade", {}, {"Dive Bar": 1})])
+    assert g.cards(0) == {"Dive Bar": 1}
+    assert g.coins(0) == 3
+    assert hand_ships(g, 0) == 3
+
+
+def test_whole_middle_turn_runs_phases_1_2_3():
+    g = ScriptedGame(2)
+    g.set_turn(5)
+    g.set_hand(0, alcohol=7)
+    g.set_player(0, casino=1, hand_ships=2)
+    g.run_phase(0, 0, [("trade", None), ("discard", {"alcohol": 1}),
+                       ("send", "Casino"), ("send", "Casino"), ("send", "Rio", 9)])
+    assert g.coins(0) == 0 and g.bid("Rio", 0) == 9
+    assert g.hand(0) == {"alcohol": 6}
 
 
 def test_turn_counts_follow_rules():
