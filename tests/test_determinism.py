@@ -147,3 +147,18 @@ def test_phase_by_phase_equals_whole_game(n):
         assert [g.stat(q, "won") for q in range(n)] == sc["count"].astype(int).tolist()
         assert sum(g.stat(q, "cards_bought") for q in range(n)) == int(
             ev.loc[ev["action"] == "buy", "count"].sum())
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_recorded_events_equal_play_one(n):
+    res = cargo_sim.simulate(40, PLAYERS[n], seed=21, events=True, workers=2, chunk_size=16,
+                             progress=False)
+    again = cargo_sim.simulate(40, PLAYERS[n], seed=21, events=True, workers=1, progress=False)
+    assert_frame_equal(res.events, again.events)
+    assert_frame_equal(res.players, again.players)
+    assert sorted(res.events["game"].unique()) == list(range(40))
+    for i in (0, 13, 39):
+        ev_i = res.events[res.events["game"] == i].reset_index(drop=True)
+        one, _ = cargo_sim.play_one(int(res.games["seed"].iloc[i]), PLAYERS[n])
+        cols = [c for c in one.columns if c != "game"]
+        assert_frame_equal(ev_i[cols], one[cols], check_dtype=False, check_categorical=False)

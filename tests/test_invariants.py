@@ -578,3 +578,23 @@ def test_referee_replays_games_with_a_tight_bank(unlimited):
     else:
         assert res.games["shortfalls"].sum() > 0 and res.games["minted_coins"].sum() == 0
         assert (res.events["action"] == "bank shortfall").sum() == res.games["shortfalls"].sum()
+
+
+def test_referee_replays_games_of_every_builtin_bot():
+    """The engine's rules hold whatever legal play: tables of the built-in bots."""
+    names = [b for b in cargo_sim.bot_names() if b != "random"]
+    assert names, "no built-in bot besides random"
+    tables = []
+    for n in (2, 3, 4, 5):
+        tables.append([names[(n * 3 + i) % len(names)] for i in range(n)])
+    tables += [[b, "random"] for b in names if not any(b in t for t in tables)]
+    for k, players in enumerate(tables):
+        n = len(players)
+        res = cargo_sim.simulate(60, players, seed=k, events=True, progress=False)
+        check_tables(res, DEFAULT, n)
+        ref = Referee(DEFAULT, n)
+        ev = res.events
+        bounds = np.searchsorted(ev["game"].to_numpy(), np.arange(61))
+        for gi in range(60):
+            ref.play(ev.iloc[bounds[gi]:bounds[gi + 1]])
+            assert ref.bank == int(res.games["bank_end"].iloc[gi])
