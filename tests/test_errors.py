@@ -212,12 +212,16 @@ def test_to_toml_round_trip(tmp_path):
 # ---------------------------------------------------------------------------
 # provenance
 # ---------------------------------------------------------------------------
-def test_estimated_includes_port_slots_and_card_costs():
+def test_estimated_includes_port_slots_card_costs_vp_and_turns():
     est = set(R.estimated)
     for p in R.port_names:
         assert f"port.{p}.slots" in est
     for c in R.card_names:
         assert f"card.{c}.cost" in est
+        assert f"card.{c}.vp" in est
+    for n in R.player_counts:
+        assert f"turns.{n}" in est
+    assert "unknown" not in set(R.provenance["status"])
     # printed values are not estimates
     for name in ("start_coins", "tokens_per_type", "value_same", "card.Villa.copies"):
         assert name not in est
