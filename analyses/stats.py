@@ -21,30 +21,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from cargo_sim.stats import wilson_interval
+
 LEVEL = 0.95
 Z = float(_st.norm.ppf(0.5 + LEVEL / 2))      # 1.959964...
 
 
 # ---- proportions ------------------------------------------------------------
 def wilson_ci(successes, n, z: float = Z):
-    """95% Wilson score interval for ``successes`` out of ``n`` (arrays or scalars).
-
-    centre = (p + z^2/2n) / (1 + z^2/n),
-    half   = z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n),   p = successes/n.
-    Returns (lo, hi); NaN where n == 0."""
-    x = np.asarray(successes, dtype=float)
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = x / n
-        z2 = z * z
-        den = 1.0 + z2 / n
-        centre = (p + z2 / (2 * n)) / den
-        half = z * np.sqrt(np.clip(p * (1 - p), 0, None) / n + z2 / (4 * n * n)) / den
-        lo = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
-        hi = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
-    if lo.ndim == 0:
-        return float(lo), float(hi)
-    return lo, hi
+    """95% Wilson score interval for ``successes`` out of ``n`` (arrays or scalars):
+    ``cargo_sim.stats.wilson_interval`` (the formula is there). Returns (lo, hi);
+    NaN where n == 0."""
+    return wilson_interval(successes, n, z)
 
 
 def proportion_se(p, n):

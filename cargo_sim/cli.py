@@ -76,17 +76,10 @@ def parse_players(text: str) -> list[str]:
     return players
 
 
-def wilson(p: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``p`` observed over ``n`` trials.
-    (The scalar twin of ``tournament.wilson_interval``, kept here so that the
-    command line does not import scipy.)"""
-    if n <= 0:
-        return (float("nan"), float("nan"))
-    z2 = z * z
-    den = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / den
-    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+def wilson(p: float, n: int) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``p`` observed over ``n`` trials."""
+    from .stats import wilson_interval
+    return wilson_interval(p * n, n) if n > 0 else (float("nan"), float("nan"))
 
 
 def _fsync_path(path) -> None:

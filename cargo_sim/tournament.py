@@ -106,6 +106,7 @@ from .cargo_noir.enums import PLAYER_FIELDS
 # simulate() call per table would spend most of its time building DataFrames.
 from .cargo_noir.simulate import _illegal_error, _run_chunk, build_tables, game_seeds_nb, table_template
 from .errors import ConfigError, IllegalDecisionError
+from .stats import wilson_interval  # noqa: F401  (re-exported: part of this API)
 from .progress import Progress
 
 Z95 = float(stats.norm.ppf(0.975))
@@ -190,26 +191,6 @@ def _whole(x) -> bool:
 
 # ---------------------------------------------------------------------------
 # statistics on a players table (columns game, entrant, vp, rank, win_share)
-def wilson_interval(successes, n, z: float = Z95):
-    """Wilson score interval ``(lo, hi)`` for a proportion ``successes / n``.
-
-    Works elementwise on arrays; fractional successes (shared wins) are
-    allowed. ``n == 0`` gives NaN.
-    """
-    s = np.asarray(successes, dtype=float)
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = s / n
-        z2 = z * z
-        den = 1.0 + z2 / n
-        centre = (p + z2 / (2 * n)) / den
-        half = z * np.sqrt(np.maximum(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / den
-        lo, hi = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
-    if lo.ndim == 0:
-        return float(lo), float(hi)
-    return lo, hi
-
-
 def _order(players: pd.DataFrame) -> list:
     e = players["entrant"]
     if isinstance(e.dtype, pd.CategoricalDtype):

@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import cargo_sim.tournament as tm
+import importlib
+
+tm = importlib.import_module("cargo_sim.tournament")  # the module (cargo_sim.tournament is also the function)
 from cargo_sim import BotError, ConfigError, Rules, RulesError
 from cargo_sim.tournament import (ELO_PER_NAT, bradley_terry, head_to_head, pairwise_counts,
                                   seating_plan, significance, standings_table, tournament,
