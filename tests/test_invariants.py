@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import cargo_sim
 from cargo_sim import Rules
 from cargo_sim.cargo_noir import enums as e
-from cargo_sim.cargo_noir.engine_nb import run_phase_nb
+from cargo_sim.cargo_noir.testing import run_phase_nb
 from cargo_sim.cargo_noir.simulate import table_template
 from cargo_sim.cargo_noir.bots.registry import parse_player
 from cargo_sim.cargo_noir.testing import ScriptedGame

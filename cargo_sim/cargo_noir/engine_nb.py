@@ -685,47 +685,6 @@ def play_game_nb(s, log, decide, seed, game, first_event):
         score_nb(s, log)
 
 
-# ---------------------------------------------------------------------------
-# entry points for explicit states (scenario tests, tools)
-@njit(types.void(types.int64[::1], types.int64[:, ::1], types.int64), cache=True)
-def setup_state_nb(s, log, seed):
-    """Set up a new game in s (rules header filled)."""
-    setup_nb(s, log, seed, 0, 0)
-
-
-@njit(types.void(types.int64[::1], DecideType, types.int64[:, ::1], types.int64, types.int64),
-      cache=True)
-def run_phase_nb(s, decide, log, phase, seat):
-    """Play phase 1, 2 or 3 of `seat`'s turn on the state as it is (phase 0:
-    the whole turn as the turn counter says; phase 4: final scoring)."""
-    s[M_SEAT] = seat
-    if phase == 0:
-        for p in range(MAX_PORTS):
-            s[ABANDONED + p] = 0
-        if s[M_TURN] > 1:
-            s[M_PHASE] = 1
-            phase1_nb(s, log, decide, seat)
-            if not failed_nb(s):
-                s[M_PHASE] = 2
-                phase2_nb(s, log, decide, seat)
-        if s[M_TURN] < s[R_N_TURNS] and not failed_nb(s):
-            s[M_PHASE] = 3
-            phase3_nb(s, log, decide, seat)
-        return
-    s[M_PHASE] = phase
-    if phase == 1 or (phase == 3 and s[M_TURN] == 1):     # the seat's turn starts
-        for p in range(MAX_PORTS):
-            s[ABANDONED + p] = 0
-    if phase == 1:
-        phase1_nb(s, log, decide, seat)
-    elif phase == 2:
-        phase2_nb(s, log, decide, seat)
-    elif phase == 3:
-        phase3_nb(s, log, decide, seat)
-    elif phase == 4:
-        score_nb(s, log)
-
-
 @njit(types.boolean(types.int64[::1], DecideType, types.uint64[::1], types.int64[:, ::1],
                     types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]),
       cache=True, nogil=True)

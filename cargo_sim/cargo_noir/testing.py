@@ -24,7 +24,10 @@ from numba import njit
 
 from ..errors import IllegalDecisionError
 from . import enums as e
-from .engine_nb import run_phase_nb, setup_state_nb
+from numba import types
+
+from .engine_nb import (DecideType, failed_nb, phase1_nb, phase2_nb, phase3_nb, score_nb,
+                        setup_nb)
 from .rules import Rules
 
 _KIND = {"order": e.D_ORDER, "raise": e.D_RAISE, "bm": e.D_BLACK_MARKET, "trade": e.D_TRADE,
@@ -50,6 +53,47 @@ def scripted_decide_nb(kind, s, seat):
         s[e.OUT + i] = s[pos + 3 + i]
     s[base + SC_POS] = pos + 3 + n
     return value
+
+
+# ---------------------------------------------------------------------------
+# entry points for explicit states (compiled when this module is first imported)
+@njit(types.void(types.int64[::1], types.int64[:, ::1], types.int64), cache=True)
+def setup_state_nb(s, log, seed):
+    """Set up a new game in s (rules header filled)."""
+    setup_nb(s, log, seed, 0, 0)
+
+
+@njit(types.void(types.int64[::1], DecideType, types.int64[:, ::1], types.int64, types.int64),
+      cache=True)
+def run_phase_nb(s, decide, log, phase, seat):
+    """Play phase 1, 2 or 3 of `seat`'s turn on the state as it is (phase 0:
+    the whole turn as the turn counter says; phase 4: final scoring)."""
+    s[e.M_SEAT] = seat
+    if phase == 0:
+        for p in range(e.MAX_PORTS):
+            s[e.ABANDONED + p] = 0
+        if s[e.M_TURN] > 1:
+            s[e.M_PHASE] = 1
+            phase1_nb(s, log, decide, seat)
+            if not failed_nb(s):
+                s[e.M_PHASE] = 2
+                phase2_nb(s, log, decide, seat)
+        if s[e.M_TURN] < s[e.R_N_TURNS] and not failed_nb(s):
+            s[e.M_PHASE] = 3
+            phase3_nb(s, log, decide, seat)
+        return
+    s[e.M_PHASE] = phase
+    if phase == 1 or (phase == 3 and s[e.M_TURN] == 1):     # the seat's turn starts
+        for p in range(e.MAX_PORTS):
+            s[e.ABANDONED + p] = 0
+    if phase == 1:
+        phase1_nb(s, log, decide, seat)
+    elif phase == 2:
+        phase2_nb(s, log, decide, seat)
+    elif phase == 3:
+        phase3_nb(s, log, decide, seat)
+    elif phase == 4:
+        score_nb(s, log)
 
 
 class ScriptError(AssertionError):
