@@ -112,3 +112,11 @@ def test_bot_names_are_checked():
         cargo_sim.bot("greedy")(lambda kind, s, seat: 0)
     with pytest.raises(cargo_sim.BotError):
         cargo_sim.bot("a?b")
+
+
+def test_play_one_takes_the_seed_column_as_is():
+    res = cargo_sim.simulate(3, ["greedy", "random"], seed=4, progress=False)
+    events, text = cargo_sim.play_one(res.games.seed[2], ["greedy", "random"])   # numpy uint64
+    score = events[events.action == "score"].sort_values("seat")
+    assert list(score.value) == list(res.players.query("game == 2").sort_values("seat").vp)
+    assert "turn 1" in text

@@ -311,6 +311,9 @@ def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 2
     value, card, count, cargo...) and a readable move-by-move rendering.
     ``play_one(results.games.seed[i], players)`` replays game i of a run."""
     seated, rules = _check_request(1, players, rules)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or int(seed) < 0:
+        raise ConfigError(f"a game seed must be a whole number >= 0, got {seed!r}")
+    seed = int(seed)                       # numpy uint64 from games.seed included
     n = len(seated)
     template, decide = table_template(rules, seated)
     log = np.full((max_events, N_EVENT_FIELDS), -1, dtype=np.int64)
