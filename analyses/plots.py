@@ -5,7 +5,6 @@ selecting columns). ``save_figure`` writes PNG and SVG atomically.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -14,6 +13,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+
+from cargo_sim.fileio import atomic_write  # noqa: E402
 
 DPI = 90
 FIGSIZE = (7.0, 4.2)
@@ -44,16 +45,8 @@ def save_figure(fig, path_without_ext, formats=("png", "svg"), dpi: int = DPI) -
     try:
         for fmt in formats:
             target = base.with_name(base.name + "." + fmt)
-            fd, tmp = tempfile.mkstemp(dir=base.parent, prefix=f".{target.name}.", suffix=".tmp")
-            os.close(fd)
-            try:
-                fig.savefig(tmp, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None)
-                os.chmod(tmp, 0o644)
-                os.replace(tmp, target)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
+            atomic_write(target, lambda tmp, fmt=fmt: fig.savefig(
+                tmp, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None))
             out.append(target)
     finally:
         plt.close(fig)

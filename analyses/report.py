@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cargo_sim.fileio import atomic_write_text
+
 from . import balance, bidding, casino, plots, trade
 from .data import Tables, combine
 
@@ -39,24 +41,7 @@ ROW_LEVEL = {"episodes", "trades"}   # per-row tables: used for figures, not wri
 
 
 # ---------------------------------------------------------------------------
-# files
-def atomic_write_text(path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temp file renamed over it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return path
-
-
+# files: cargo_sim.fileio.atomic_write_text
 # ---------------------------------------------------------------------------
 # tables as text
 def _fmt(v) -> str:

@@ -25,6 +25,8 @@ import time
 import tomllib
 from pathlib import Path
 
+from .fileio import atomic_write, atomic_write_text  # noqa: F401  (used by tests too)
+
 PROG = "cargo-sim"
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -80,43 +82,6 @@ def wilson(p: float, n: int) -> tuple[float, float]:
     """Wilson score interval for a proportion ``p`` observed over ``n`` trials."""
     from .stats import wilson_interval
     return wilson_interval(p * n, n) if n > 0 else (float("nan"), float("nan"))
-
-
-def _fsync_path(path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def atomic_write(path, write) -> Path:
-    """Call ``write(tmp_path)`` for a temp file beside ``path``, then rename it
-    over ``path``: the file is either complete or absent, never half-written."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        _fsync_path(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())          # mkstemp makes 0600 files
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def atomic_write_text(path, text: str) -> Path:
-    return atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def _jsonable(v):

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ConfigError
+from .fileio import atomic_write
 from .progress import Progress
 
 MANIFEST = "manifest.json"
@@ -52,31 +53,18 @@ def done_file(k: int) -> str:
     return f"chunk-{k:05d}.done"
 
 
-def _tmp_name(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}{_TMP_SUFFIX}")
-
-
 def _atomic_write(path: Path, write) -> None:
-    """``write(tmp_path)`` then rename over ``path``; the temp file never outlives a failure."""
-    tmp = _tmp_name(path)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
+    """``write(tmp_path)`` then rename over ``path`` (cargo_sim.fileio); temp names
+    end in _TMP_SUFFIX so a resumed run can sweep leftovers."""
+    atomic_write(path, write, suffix=_TMP_SUFFIX)
 
 
 def _atomic_text(path: Path, text: str) -> None:
-    def write(tmp):
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-    _atomic_write(path, write)
+    atomic_write_text_sfx(path, text)
+
+
+def atomic_write_text_sfx(path: Path, text: str) -> None:
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"), suffix=_TMP_SUFFIX)
 
 
 # Parquet columns are stored at the engine's own integer widths (games int64,
