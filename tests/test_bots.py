@@ -120,3 +120,20 @@ def test_play_one_takes_the_seed_column_as_is():
     score = events[events.action == "score"].sort_values("seat")
     assert list(score.value) == list(res.players.query("game == 2").sort_values("seat").vp)
     assert "turn 1" in text
+
+
+def test_user_bot_delegating_to_the_heuristic_plays_identical_games():
+    """A user bot with greedy's parameters that delegates every decision to the
+    heuristic family plays exactly greedy's games, alone or mixed at a table."""
+    from cargo_sim.cargo_noir.bots.strategies import strategy_params
+
+    @cargo_sim.bot("greedy_clone", params=strategy_params("greedy"))
+    def greedy_clone(kind, s, seat):
+        return heuristic_decide_nb(kind, s, seat)
+    try:
+        a = cargo_sim.simulate(40, ["greedy", "greedy", "random"], seed=3, progress=False)
+        b = cargo_sim.simulate(40, ["greedy_clone", "greedy", "random"], seed=3, progress=False)
+        cols = ["game", "seat", "vp", "coins", "ports_won", "trades", "raises"]
+        assert (a.players[cols].values == b.players[cols].values).all()
+    finally:
+        cargo_sim.unregister_bot("greedy_clone")
