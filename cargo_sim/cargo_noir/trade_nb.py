@@ -634,10 +634,10 @@ def best_cards_for_budget_nb(budget, card_cost, card_utility, card_available, ou
 # planner
 # ----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def _plan_candidates_nb(hand, wilds, n, limit):
-    """Sold amounts allowed per type: amt[t, :ncand[t]].  All of 0..hand[t]
-    when the hand has <= limit sub-multisets, else {0..r, hand[t]} with the
-    largest r that fits (r >= 0)."""
+def _restriction_nb(hand, wilds, n, limit):
+    """(largest count held, r): the planner may sell 0..r or all of each type,
+    with the largest r that keeps the number of sub-multisets <= limit (r =
+    the largest count when every sub-multiset fits)."""
     hmax = 0
     for t in range(n):
         if hand[t] > hmax:
@@ -651,6 +651,15 @@ def _plan_candidates_nb(hand, wilds, n, limit):
         if prod <= limit:
             break
         r -= 1
+    return hmax, r
+
+
+@njit(cache=True, nogil=True)
+def _plan_candidates_nb(hand, wilds, n, limit):
+    """Sold amounts allowed per type: amt[t, :ncand[t]].  All of 0..hand[t]
+    when the hand has <= limit sub-multisets, else {0..r, hand[t]} with the
+    largest r that fits (r >= 0)."""
+    hmax, r = _restriction_nb(hand, wilds, n, limit)
     amt = np.zeros((n, hmax + 1), np.int64)
     ncand = np.zeros(n, np.int64)
     for t in range(n):
@@ -951,19 +960,7 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     # candidate sold amounts per type (same set as _plan_candidates_nb): pos p
     # of type t sells p tokens, except that with restriction r the last pos
     # (r + 1) of a type holding more than r sells all of it
-    hmax = 0
-    for t in range(n):
-        if hand[t] > hmax:
-            hmax = hand[t]
-    r = hmax
-    while r > 0:
-        prod = float(wilds + 1)
-        for t in range(n):
-            h = hand[t]
-            prod *= (h + 1) if h <= r else (r + 2)
-        if prod <= PLAN_EXACT_LIMIT:
-            break
-        r -= 1
+    hmax, r = _restriction_nb(hand, wilds, n, PLAN_EXACT_LIMIT)
     ncand = ibuf[at:at + n]
     stride = ibuf[at + n:at + 2 * n]
     torder = ibuf[at + 2 * n:at + 3 * n]
