@@ -585,9 +585,16 @@ def _budget_best_nb(dp_last, B):
     and the largest cost Cst[b] <= b of a set reaching it (least loss)."""
     U = np.zeros(B + 1)
     Cst = np.zeros(B + 1, np.int64)
+    _budget_best_into_nb(dp_last, B + 1, U, Cst)
+    return U, Cst
+
+
+@njit(cache=True, nogil=True)
+def _budget_best_into_nb(dp_last, B1, U, Cst):
+    """Fill U[b], Cst[b] for b < B1 (see _budget_best_nb) in given buffers."""
     curU = 0.0
     curC = 0
-    for b in range(B + 1):
+    for b in range(B1):
         v = dp_last[b]
         if v > _NEG * 0.5:
             if v > curU + _EPS:
@@ -599,7 +606,6 @@ def _budget_best_nb(dp_last, B):
                     curU = v
         U[b] = curU
         Cst[b] = curC
-    return U, Cst
 
 
 @njit(cache=True, nogil=True)
@@ -899,21 +905,7 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     at += B1
     dp = _knapsack_rows_nb(Bmax, card_cost, card_utility, card_available, fbuf, choice)
     U = fbuf[2 * B1:3 * B1]
-    # U[b], Cst[b] exactly as _budget_best_nb
-    curU = 0.0
-    curC = 0
-    for b in range(B1):
-        v = dp[b]
-        if v > _NEG * 0.5:
-            if v > curU + _EPS:
-                curU = v
-                curC = b
-            elif v >= curU - _EPS:
-                curC = b
-                if v > curU:
-                    curU = v
-        U[b] = curU
-        Cst[b] = curC
+    _budget_best_into_nb(dp, B1, U, Cst)
     Umax = U[Bmax]
     if Umax <= _EPS:
         return 0.0
