@@ -90,11 +90,9 @@ def html_table(df: pd.DataFrame) -> str:
 # ---------------------------------------------------------------------------
 # simulation
 def default_players(n: int) -> list[str]:
-    """The default bot mix for n seats: the registered non-random bots in turn
-    (seat s plays bot s mod k), or random bots when no other bot exists."""
-    from cargo_sim import bot_names
-    names = [b for b in bot_names() if b != "random"] or ["random"]
-    return [names[s % len(names)] for s in range(n)]
+    """The default bot mix for n seats (cargo_sim's registry.default_players)."""
+    from cargo_sim.cargo_noir.bots.registry import default_players as mix
+    return mix(n)
 
 
 def _downcast_events(ev: pd.DataFrame) -> pd.DataFrame:

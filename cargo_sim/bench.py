@@ -10,7 +10,11 @@ Measures, for random bots at 2, 3, 4 and 5 players:
 * the start-up cost in fresh subprocesses: import + first ``simulate`` with an
   empty ``NUMBA_CACHE_DIR`` (cold compile) and with the normal, warm cache;
 * memory: the size of a 4-player ``.players`` table (measured on a moderately
-  large run and extrapolated linearly to 1,000,000 games) and peak RSS.
+  large run and extrapolated linearly to 1,000,000 games) and peak RSS;
+* runs to disk (``run_to_dir``, fresh processes): 1,000,000 4-player games of
+  the default bot mix end to end (play + Parquet), and a long random-bot run
+  showing that memory stays flat (RSS early vs late; ``--stream-games
+  10000000`` for the full-size check).
 
 Every ratio printed (thread speed-up, kernel share, cold/warm) comes from
 measurements of the same run. Options: ``--games N`` games per measurement
@@ -132,6 +136,56 @@ print(json.dumps({"n": n, "seconds": dt,
 """
 
 
+_STREAM_CODE = r"""
+import json, os, sys, tempfile, threading, time
+import cargo_sim
+from cargo_sim.bench import peak_rss_mb, rss_mb
+from cargo_sim.runs import run_to_dir
+n, players, chunk, workers = int(sys.argv[1]), sys.argv[2].split(","), int(sys.argv[3]), int(sys.argv[4])
+cargo_sim.simulate(10, players, seed=1, progress=False)                 # load the cache first
+base = peak_rss_mb()
+samples = []
+stop = threading.Event()
+def sample():
+    while not stop.wait(0.25):
+        samples.append(rss_mb())
+th = threading.Thread(target=sample, daemon=True)
+th.start()
+with tempfile.TemporaryDirectory(prefix="cargo_sim_bench_run_") as d:
+    t0 = time.perf_counter()
+    info = run_to_dir(os.path.join(d, "run"), n, players, seed=1, chunk_games=chunk,
+                      workers=workers, progress=False)
+    dt = time.perf_counter() - t0
+    disk = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(d) for f in fs)
+stop.set()
+th.join()
+k = max(1, len(samples) // 5)
+print(json.dumps({"n": n, "players": players, "chunk": chunk, "workers": workers, "seconds": dt,
+                  "disk_bytes": disk, "maxrss_before_mb": base, "maxrss_mb": peak_rss_mb(),
+                  "rss_first_fifth_max_mb": max(samples[:k], default=0.0),
+                  "rss_last_fifth_max_mb": max(samples[-k:], default=0.0)}))
+"""
+
+
+def rss_mb() -> float:
+    """Current resident memory of this process in MB (VmRSS; 0 where unknown)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0
+
+
+def stream_run(n_games: int, players: list[str], chunk: int, workers: int) -> dict:
+    """``run_to_dir`` of n_games in a fresh process: games/s end to end (play +
+    Parquet chunks on disk), peak RSS, and RSS early vs late in the run (flat
+    memory means the run can be any length)."""
+    return _child(_STREAM_CODE, n_games, ",".join(players), chunk, workers, timeout=24 * 3600)
+
+
 def _child(code: str, *args, env=None, timeout=900) -> dict:
     t0 = time.perf_counter()
     r = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
@@ -204,7 +258,8 @@ def best_of(repeat: int, fn, *args) -> float:
 
 
 def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: int = 2,
-        out=sys.stdout) -> dict:
+        out=sys.stdout, e2e_games: int = 1_000_000, stream_games: int = 2_000_000,
+        stream_chunk: int = 100_000) -> dict:
     def say(*a):
         print(*a, file=out, flush=True)
 
@@ -297,13 +352,31 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         f"(extrapolated)")
     say(f"  peak RSS of that process: {m['maxrss_mb']:,.0f} MB "
         f"({m['maxrss_before_mb']:,.0f} MB after import and warm-up)")
+    say("")
+    from .cargo_noir.bots.registry import default_players
+    mix = default_players(4, builtin_only=True)
+    say(f"runs to disk (run_to_dir: play + one Parquet file per chunk of {stream_chunk:,} games, "
+        f"{cores} worker(s), fresh process):")
+    scale = {}
+    for label, n_games, players in (("default mix", e2e_games, mix),
+                                    ("random", stream_games, ["random"] * 4)):
+        r = stream_run(n_games, players, stream_chunk, cores)
+        scale[label] = r
+        say(f"  {n_games:>11,} 4-player games, {label} ({','.join(players)}): "
+            f"{n_games / r['seconds']:,.0f} games/s end to end, {r['seconds']:,.0f} s, "
+            f"{_mb(r['disk_bytes'])} on disk")
+        say(f"      peak RSS {r['maxrss_mb']:,.0f} MB ({r['maxrss_before_mb']:,.0f} MB after warm-up); "
+            f"RSS max in the first fifth of the run {r['rss_first_fifth_max_mb']:,.0f} MB, "
+            f"in the last fifth {r['rss_last_fifth_max_mb']:,.0f} MB")
+    say("  (memory holds one chunk per worker whatever the run's length: a 10,000,000-game run "
+        "peaks where these do)")
     own = peak_rss_mb()
     say(f"  peak RSS of this benchmark process: {own:,.0f} MB")
     total = time.perf_counter() - t_start
     say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
         f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
-            "startup": st, "memory": m,
+            "startup": st, "memory": m, "runs": scale,
             "bench_maxrss_mb": own, "seconds": total}
 
 
@@ -320,15 +393,26 @@ def main(argv=None) -> int:
     p.add_argument("--no-cold", action="store_true", help="skip the cold-compile subprocess")
     p.add_argument("--memory-games", type=int, default=None, metavar="N",
                    help="games of the memory run (default 200,000; 20,000 with --quick)")
+    p.add_argument("--e2e-games", type=int, default=None, metavar="N",
+                   help="4-player games of the default-mix run to disk (default 1,000,000; "
+                        "20,000 with --quick)")
+    p.add_argument("--stream-games", type=int, default=None, metavar="N",
+                   help="4-player random games of the streaming run to disk (default 2,000,000; "
+                        "40,000 with --quick; 10000000 for the full-size check)")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     a = p.parse_args(argv)
-    if a.games is not None and a.games < 1:
-        p.error("--games must be >= 1")
+    for name in ("games", "e2e_games", "stream_games"):
+        v = getattr(a, name)
+        if v is not None and v < 1:
+            p.error(f"--{name.replace('_', '-')} must be >= 1")
     seconds = 0.3 if a.quick else a.seconds
     mem_games = a.memory_games or (20_000 if a.quick else 200_000)
     try:
         res = run(a.games, seconds, cold=not (a.quick or a.no_cold), mem_games=mem_games,
-                  repeat=a.repeat or (1 if a.quick else 2))
+                  repeat=a.repeat or (1 if a.quick else 2),
+                  e2e_games=a.e2e_games or (20_000 if a.quick else 1_000_000),
+                  stream_games=a.stream_games or (40_000 if a.quick else 2_000_000),
+                  stream_chunk=10_000 if a.quick else 100_000)
     except KeyboardInterrupt:
         print("\nbenchmark interrupted", file=sys.stderr)
         return 130

@@ -68,6 +68,15 @@ def bot_names() -> list[str]:
     return list(BUILTIN_ORDER) + list(USER)
 
 
+def default_players(n: int, builtin_only: bool = False) -> list[str]:
+    """The default bot mix for n seats (reports, benchmarks): the registered
+    non-random bots in turn (seat s plays bot s mod k), or random bots when no
+    other bot exists."""
+    pool = list(BUILTIN_ORDER) if builtin_only else bot_names()
+    names = [b for b in pool if b != "random"] or ["random"]
+    return [names[s % len(names)] for s in range(n)]
+
+
 def get_bot(name: str) -> BotSpec:
     spec = BUILTIN.get(name) or USER.get(name)
     if spec is None:
