@@ -74,3 +74,29 @@ def state_array_nb(typingctx, ptr, n):
         return ary._getvalue()
 
     return arrty(ptr, n), codegen
+
+
+@intrinsic
+def call_int64_fn_nb(typingctx, addr, ptr, x, y, z):
+    """Call the C function at address `addr` (an int64 from, e.g., a numba
+    ``cfunc``'s ``.address``) as int64 f(int64 *ptr, int64 x, int64 y, int64 z).
+
+    The address is data, not code: kernels that call rarely needed, costly code
+    this way do not link (and re-optimise) it at each level of their call tree,
+    and stay cacheable (an address frozen into compiled code would not be)."""
+    if not (isinstance(addr, types.Integer) and isinstance(ptr, types.CPointer)
+            and ptr.dtype == types.int64
+            and all(isinstance(v, types.Integer) for v in (x, y, z))):
+        return None
+    sig = types.int64(addr, ptr, x, y, z)
+
+    def codegen(context, builder, sig, args):
+        from llvmlite import ir
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64.as_pointer(), i64, i64, i64])
+        fn = builder.inttoptr(context.cast(builder, args[0], sig.args[0], types.int64),
+                              fnty.as_pointer())
+        vals = [context.cast(builder, v, t, types.int64) for v, t in zip(args[2:], sig.args[2:])]
+        return builder.call(fn, [args[1]] + vals)
+
+    return sig, codegen

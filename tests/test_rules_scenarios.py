@@ -71,6 +71,21 @@ def test_rulebook_trade_example_buys_cards_worth_exactly_35():
     assert g.coins(0) == 7
 
 
+def test_trade_beyond_the_value_table_is_valued_exactly():
+    """A holding with more tokens than the precomputed table (32) takes the
+    exact solver the kernels call by address: same value as trade_value()."""
+    g = game(4)
+    big = {"alcohol": 9, "weapons": 9, "art": 9, "cars": 8, "cigars": 4, "wild": 1}   # 40 tokens
+    assert sum(big.values()) > g.rules.trade_tables().table_max_total
+    counts = [big.get(t, 0) for t in g.rules.cargo_types]
+    value = cargo_sim.trade_value(counts, wilds=1)
+    g.set_hand(0, **big)
+    g.run_phase(0, 2, [("trade", big, {"Dive Bar": 1})])
+    assert g.stat(0, "trade_value") == value
+    assert g.stat(0, "value_lost") == value - 10
+    assert g.cards(0) == {"Dive Bar": 1}
+
+
 def test_rulebook_example_part_sale_keeps_the_rest():
     g = game(4)
     g.set_hand(0, **EXAMPLE)

@@ -41,7 +41,7 @@ from .enums import (
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
 )
 from ..rng_nb import rand_below_at_nb, rand_float_at_nb
-from .trade_nb import packed_trade_value_nb
+from .trade_nb import T_EXACT_FN, packed_trade_value_nb
 
 
 # Every bot table (built-in or user-written) reaches the engine as a first-class
@@ -699,20 +699,22 @@ def play_game_nb(s, log, decide, seed, game, first_event):
 
 
 @njit(cache=True)
-def start_state_nb(s, log):
+def start_state_nb(s, log, exact_fn):
     """Pointers to a state array and an event log (int64[rows, N_EVENT_FIELDS]),
-    after recording their sizes in the state (R_LEN, R_LOG_ROWS). The caller
+    after recording their sizes in the state (R_LEN, R_LOG_ROWS) and the
+    address of the exact trade-value solver (trade_nb.EXACT_VALUE_FN). The caller
     keeps both arrays alive while the pointers are used (an array created in
     a kernel must be used again after the pointers' last use)."""
     s[R_LEN] = s.shape[0]
     s[R_LOG_ROWS] = log.shape[0]
+    s[TRADE_TABLES + T_EXACT_FN] = exact_fn
     return state_ptr_nb(s), state_ptr_nb(log)
 
 
-@njit(types.boolean(types.int64[::1], DecideType, types.uint64[::1], types.int64[:, ::1],
+@njit(types.boolean(types.int64[::1], DecideType, types.int64, types.uint64[::1], types.int64[:, ::1],
                     types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]),
       cache=True, nogil=True)
-def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
+def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log, err):
     """Play len(seeds) games from the template (rules, table and trade tables
     filled); write one row per game and one per (game, seat): the statistics
     (enums.PLAYER_FIELDS), then cards held. Stops at the first illegal decision:
@@ -721,7 +723,7 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
     n = template[R_N_PLAYERS]
     n_cards = template[R_N_CARDS]
     own = template.copy()       # `own` keeps the memory alive while `s` points into it
-    s, plog = start_state_nb(own, log)
+    s, plog = start_state_nb(own, log, exact_fn)
     n_events = 0
     for g in range(seeds.shape[0]):
         play_game_nb(s, plog, decide, np.int64(seeds[g]), g, n_events)

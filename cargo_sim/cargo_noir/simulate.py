@@ -20,6 +20,7 @@ from ..progress import Progress
 from ..rng_nb import game_seed_nb
 from .bots.registry import Player, decision_table, parse_player
 from .engine_nb import run_games_nb
+from .trade_nb import EXACT_VALUE_FN
 from .enums import (ACTION_NAMES, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
@@ -151,7 +152,7 @@ def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
             log = np.zeros((max(n * per_game, 1), N_EVENT_FIELDS), dtype=np.int64)
         elif log is None:
             log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
-        ok = run_games_nb(template, decide, seeds, games, pl, log, err)
+        ok = run_games_nb(template, decide, EXACT_VALUE_FN, seeds, games, pl, log, err)
         if not events:
             return games, pl, (None if ok else err)
         if not ok or err[6] < log.shape[0]:

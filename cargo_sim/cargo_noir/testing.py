@@ -29,6 +29,7 @@ from numba import types
 from .engine_nb import (DecideType, failed_nb, phase1_nb, phase2_nb, phase3_nb, score_nb,
                         setup_nb, start_state_nb)
 from .rules import Rules
+from .trade_nb import EXACT_VALUE_FN
 
 _KIND = {"order": e.D_ORDER, "raise": e.D_RAISE, "bm": e.D_BLACK_MARKET, "trade": e.D_TRADE,
          "discard": e.D_DISCARD, "send": e.D_SEND}
@@ -57,16 +58,20 @@ def scripted_decide_nb(kind, s, seat):
 
 # ---------------------------------------------------------------------------
 # entry points for explicit states (compiled when this module is first imported)
-@njit(types.void(types.int64[::1], types.int64[:, ::1], types.int64), cache=True)
-def setup_state_nb(s, log, seed):
-    """Set up a new game in s (rules header filled)."""
-    p, plog = start_state_nb(s, log)
+@njit(types.void(types.int64[::1], types.int64[:, ::1], types.int64, types.int64), cache=True)
+def _setup_state_nb(s, log, seed, exact_fn):
+    p, plog = start_state_nb(s, log, exact_fn)
     setup_nb(p, plog, seed, 0, 0)
 
 
+def setup_state_nb(s, log, seed):
+    """Set up a new game in s (rules header filled)."""
+    _setup_state_nb(s, log, seed, EXACT_VALUE_FN)
+
+
 @njit(cache=True)
-def _run_phase_nb(arr, decide, log_arr, phase, seat):
-    s, log = start_state_nb(arr, log_arr)
+def _run_phase_nb(arr, decide, log_arr, phase, seat, exact_fn):
+    s, log = start_state_nb(arr, log_arr, exact_fn)
     s[e.M_SEAT] = seat
     if phase == 0:
         for p in range(e.MAX_PORTS):
@@ -95,12 +100,18 @@ def _run_phase_nb(arr, decide, log_arr, phase, seat):
         score_nb(s, log)
 
 
-@njit(types.void(types.int64[::1], DecideType, types.int64[:, ::1], types.int64, types.int64),
-      cache=True)
+@njit(types.void(types.int64[::1], DecideType, types.int64[:, ::1], types.int64, types.int64,
+                 types.int64), cache=True)
+def _run_phase_entry_nb(s, decide, log, phase, seat, exact_fn):
+    _run_phase_nb(s, decide, log, phase, seat, exact_fn)
+
+
 def run_phase_nb(s, decide, log, phase, seat):
     """Play phase 1, 2 or 3 of `seat`'s turn on the state as it is (phase 0:
-    the whole turn as the turn counter says; phase 4: final scoring)."""
-    _run_phase_nb(s, decide, log, phase, seat)
+    the whole turn as the turn counter says; phase 4: final scoring).
+    (The exact trade solver's address is passed at each call: an address is
+    valid in this process only, so it must never be frozen into cached code.)"""
+    _run_phase_entry_nb(s, decide, log, phase, seat, EXACT_VALUE_FN)
 
 
 class ScriptError(AssertionError):

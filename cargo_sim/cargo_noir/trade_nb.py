@@ -124,9 +124,9 @@ import itertools
 import numbers
 
 import numpy as np
-from numba import njit
+from numba import cfunc, njit, types
 
-from ..borrow_nb import state_array_nb
+from ..borrow_nb import call_int64_fn_nb, state_array_nb, state_ptr_nb
 
 __all__ = [
     "TradeTables", "build_trade_tables", "default_trade_tables",
@@ -1332,6 +1332,7 @@ def best_cards_for_budget(budget, card_cost, card_utility, card_available):
 T_N_TYPES, T_MAX_COMBO, T_MAX_DIFF, T_MAX_WILDS, T_MAX_TOTAL, T_BITS = 0, 1, 2, 3, 4, 5
 T_POW, T_POW_LEN, T_SLOTS, T_N_SLOTS, T_SLOT_W = 6, 7, 8, 9, 10
 T_VS, T_VD, T_WILD_ONLY, T_KEYS, T_N_KEYS, T_VALUES, T_VALUES_W, T_M1 = 11, 12, 13, 14, 15, 16, 17, 18
+T_EXACT_FN = 19       # address of exact_packed_value_cfunc, set by the kernel that plays (0: none)
 T_HEADER = 20
 
 
@@ -1385,8 +1386,10 @@ def unpack_trade_tables_nb(a, at):
 @njit(cache=True, nogil=True)
 def packed_trade_value_nb(a, at, counts_at, wilds):
     """trade_value_nb for tables packed at a[at:] and counts at a[counts_at:]
-    (n_types entries); `a` is an int64 array or a pointer (state_ptr_nb). Table lookup without views; larger holdings take the
-    exact fallback through unpacked views. Returns -1 for invalid input."""
+    (n_types entries); `a` is an int64 array or a pointer (state_ptr_nb).
+    A table lookup; holdings beyond the table take the exact solver, which
+    needs a[at + T_EXACT_FN] = EXACT_VALUE_FN (else -1). Returns -1 for
+    invalid input."""
     n = a[at + T_N_TYPES]
     if wilds < 0 or wilds > a[at + T_MAX_WILDS]:
         return np.int64(-1)
@@ -1416,9 +1419,26 @@ def packed_trade_value_nb(a, at, counts_at, wilds):
             if a[row] == h:
                 return a[row + 1 + wilds]
             pos = (pos + 1) & mask
+    # more tokens than the table holds: the exact solver, called through its
+    # address (EXACT_VALUE_FN) so that the kernels do not compile it in
+    fn = a[at + T_EXACT_FN]
+    if fn == 0:
+        return np.int64(-1)
+    return call_int64_fn_nb(fn, state_ptr_nb(a), at, counts_at, wilds)
+
+
+@cfunc(types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64),
+       cache=True)
+def exact_packed_value_cfunc(a, at, counts_at, wilds):
+    """packed_trade_value_nb's exact path for holdings beyond the table."""
+    n = a[at + T_N_TYPES]
     counts = np.empty(n, np.int64)
     for i in range(n):
         counts[i] = a[counts_at + i]
-    # `a` may be a raw pointer (the engine's state): view exactly the tables
     end = at + a[at + T_VALUES] + a[at + T_N_KEYS] * a[at + T_VALUES_W]
     return trade_value_nb(counts, wilds, unpack_trade_tables_nb(state_array_nb(a, end), at))
+
+
+# what the entry kernels store at T_EXACT_FN of the tables they play with (an
+# address is only valid in this process: never kept in a saved or sent array)
+EXACT_VALUE_FN = exact_packed_value_cfunc.address
