@@ -312,3 +312,39 @@ def test_analyses_tables_and_figures(pair, tmp_path):
     files = AA.write_figures(agg, tmp_path / "figs")
     assert files and all(f.exists() and f.stat().st_size > 0 for f in files)
     assert {f.suffix for f in files} == {".png", ".svg"}
+
+
+def test_ctrl_c_keeps_the_finished_chunks(monkeypatch, tmp_path):
+    players = TABLES["random4"]
+    real = A.run_chunk
+    calls = []
+
+    def stop_on_third(template, decide, seed, first, n, *a):
+        calls.append(first)
+        if first >= 100:
+            raise KeyboardInterrupt
+        return real(template, decide, seed, first, n, *a)
+
+    monkeypatch.setattr(A, "run_chunk", stop_on_third)
+    part = cargo_sim.aggregate(200, players, seed=8, progress=False, workers=1, chunk_size=50)
+    monkeypatch.setattr(A, "run_chunk", real)
+    assert part.interrupted and part.n_games == 100 and part.config["parts"] == [[8, 0, 100]]
+    assert np.array_equal(part.counts, cargo_sim.aggregate(100, players, seed=8, progress=False).counts)
+
+    # on disk: the merged file is written with the finished chunks
+    from cargo_sim import runs
+    real_agg = A.aggregate
+    n_calls = []
+
+    def agg_stop_second(*a, **kw):
+        n_calls.append(1)
+        if len(n_calls) == 2:
+            raise KeyboardInterrupt
+        return real_agg(*a, **kw)
+
+    monkeypatch.setattr(A, "aggregate", agg_stop_second)
+    info = runs.aggregate_to_dir(tmp_path / "r", 200, players, seed=8, chunk_games=100, progress=False)
+    monkeypatch.setattr(A, "aggregate", real_agg)
+    assert info.interrupted and info.chunks_done == 1
+    merged = cargo_sim.load_aggregates(tmp_path / "r" / "aggregates.npz")
+    assert merged.interrupted and merged == part
