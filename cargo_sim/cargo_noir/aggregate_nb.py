@@ -42,15 +42,15 @@ from .trade_nb import packed_trade_value_nb
 
 # ---- bounds (documented in the README; values beyond go to the last bin) ----
 MAX_TURNS = 32          # turn rows 0..31 (0 = setup); turns >= 31 share row 31
-VP_BINS = 256           # final VP 0..255 (255 = 255 or more)
-MARGIN_BINS = 128       # winner VP - runner-up VP
+VP_BINS = 512           # final VP 0..511 (511 = 511 or more; strong 2-player bots pass 255)
+MARGIN_BINS = 512       # winner VP - runner-up VP
 COPY_BINS = 8           # copies of a card held at the end: 0..7 (7 = 7 or more)
-CASINO_BINS = 32        # ships a player sent to the Casino in a game
+CASINO_BINS = 64        # ships a player sent to the Casino in a game
 PRICE_BINS = 64         # winning price of a port (coins)
 OVERPAY_BINS = 32       # price - runner-up's last stack (negative -> 0)
-SHORT_BINS = 32         # bank shortfalls in a game
-SHORT_COIN_BINS = 128   # coins the bank could not pay in a game
-VALUE_BINS = 128        # smuggling value of a trade
+SHORT_BINS = 64         # bank shortfalls in a game
+SHORT_COIN_BINS = 256   # coins the bank could not pay in a game
+VALUE_BINS = 256        # smuggling value of a trade
 LOST_BINS = 64          # value lost to "no change" in a trade
 WIN_SHARE_SCALE = 60    # a win shared by k players adds 60 / k to win60
 
