@@ -55,7 +55,10 @@ def casino_use_vs_win(agg, bins=(0, 3, 6, 9, 12, 15, 20, 1000)) -> pd.DataFrame:
 
 
 def run_all(agg) -> dict[str, pd.DataFrame]:
-    """Every table from the counters, named like the pipelines' tables."""
+    """Every table from the counters, named like the pipelines' tables
+    (an empty dict when no game was played)."""
+    if agg.n_games == 0:
+        return {}
     n = agg.n_players
     w = agg.win_rates()
     chi = chi2_equal(agg["win60"][:n] / 60)
@@ -141,6 +144,8 @@ def write_figures(agg, out_dir, tables: dict | None = None) -> list[Path]:
     """Save the figures (PNG + SVG, atomically) for one Aggregates; returns the files."""
     t = tables or run_all(agg)
     out = Path(out_dir)
+    if not t:
+        return []
     figs = [("win_rate_by_seat", plots.win_rate_by_seat, "win_rate_by_seat"),
             ("vp_distribution", plots.vp_distribution, "vp_distribution"),
             ("price_by_turn", plots.price_by_turn, "price_by_turn"),
@@ -148,8 +153,11 @@ def write_figures(agg, out_dir, tables: dict | None = None) -> list[Path]:
             ("purchases_by_turn", plots.purchases_by_turn, "purchases_by_turn"),
             ("price_by_port_turn", price_by_port_turn, "price_by_port_turn"),
             ("card_copies_win_rate", card_copies_win_rate, "card_effect")]
+    enough = {"price_by_port_turn": (t["price_by_port_turn"]["n"] >= 30).any(),
+              "card_copies_win_rate": (t["card_effect"]["n"] >= 30).groupby(
+                  t["card_effect"]["card"]).sum().max() >= 2}
     files = []
     for name, fn, table in figs:
-        if len(t[table]):
+        if len(t[table]) and enough.get(name, True):
             files += plots.save_figure(fn(t[table]), out / name)
     return files

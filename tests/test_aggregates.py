@@ -348,3 +348,11 @@ def test_ctrl_c_keeps_the_finished_chunks(monkeypatch, tmp_path):
     assert info.interrupted and info.chunks_done == 1
     merged = cargo_sim.load_aggregates(tmp_path / "r" / "aggregates.npz")
     assert merged.interrupted and merged == part
+
+
+def test_overflow_report(pair):
+    agg, _ = pair
+    o = agg.overflow()
+    assert set(o["section"]) == {n for n, _, _ in K.SECTIONS if n.endswith("_hist")}
+    assert (o["in_last_bin"] == 0).all()          # the bounds are above what these bots reach
+    assert o.set_index("section").loc["vp_hist", "total"] == N * agg.n_players

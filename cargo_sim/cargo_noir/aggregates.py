@@ -115,6 +115,19 @@ class Aggregates:
         """The counter layout: name, shape, meaning."""
         return pd.DataFrame([(n, s, d) for n, s, d in K.SECTIONS], columns=["name", "shape", "meaning"])
 
+    def overflow(self) -> pd.DataFrame:
+        """Per histogram section: entries counted in its last bin (which also
+        holds every larger value) and the total. Non-zero ``in_last_bin`` means
+        percentiles and shares at the top of that histogram are pooled; means
+        come from exact sums either way."""
+        rows = []
+        for name, shape, _ in K.SECTIONS:
+            if name.endswith("_hist"):
+                h = self[name]
+                rows.append({"section": name, "last_bin": shape[-1] - 1,
+                             "in_last_bin": int(h[..., -1].sum()), "total": int(h.sum())})
+        return pd.DataFrame(rows)
+
     @property
     def n_games(self) -> int:
         return int(self.counts[K.O_GAMES])
