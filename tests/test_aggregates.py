@@ -197,6 +197,18 @@ def test_event_buffer_overflow_replays_the_chunk(monkeypatch):
     monkeypatch.setattr(A, "EVENT_ROWS_PER_SEAT", 1)      # every game overflows at first
     b = cargo_sim.aggregate(60, players, seed=2, progress=False, workers=2, chunk_size=16)
     assert a == b
+    calls = []
+    real = A.K.aggregate_games_nb
+
+    def counting(template, decide, seeds, log, acc, err):
+        calls.append(log.shape[0])
+        return real(template, decide, seeds, log, acc, err)
+
+    monkeypatch.setattr(A.K, "aggregate_games_nb", counting)
+    c = cargo_sim.aggregate(60, players, seed=2, progress=False, workers=1, chunk_size=16)
+    assert c == a
+    # the first chunk grows the buffer (4, 8, ... rows); the 3 later chunks start at the grown size
+    assert calls[-3:] == [max(calls)] * 3 and len(calls) == calls.index(max(calls)) + 4
 
 
 def test_halves_merge_into_the_whole():

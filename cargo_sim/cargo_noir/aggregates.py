@@ -594,13 +594,19 @@ def _check_number(name, v, lo, what=""):
         raise ConfigError(f"{name}{what} must be a whole number >= {lo}, got {v!r}")
 
 
-def run_chunk(template, decide, seed: int, first: int, n: int, rows_per_seat: int | None = None):
+def run_chunk(template, decide, seed: int, first: int, n: int, rows_per_seat: int | None = None,
+              hint: list | None = None):
     """Fold games first .. first+n-1 of run ``seed``: (counters, None) or
     (None, err) on an illegal decision (err as run_games_nb). A game whose
     events overflow the buffer makes the chunk replay with a buffer twice as
-    large (same games, fresh counters)."""
+    large (same games, fresh counters); ``hint`` (a one-item list shared by
+    the chunks of a run) remembers the larger size for the next chunks."""
     seeds = game_seeds_nb(np.uint64(seed % 2**64), first, n)
-    rows = max(int(rows_per_seat or EVENT_ROWS_PER_SEAT) * int(template[R_N_PLAYERS]), 1)
+    n_seats = int(template[R_N_PLAYERS])
+    per_seat = int(rows_per_seat or EVENT_ROWS_PER_SEAT)
+    if hint:
+        per_seat = max(per_seat, int(hint[0]))
+    rows = max(per_seat * n_seats, 1)
     while True:
         acc = np.zeros(K.ACC_SIZE, np.int64)
         err = np.full(8, -1, np.int64)
@@ -609,6 +615,8 @@ def run_chunk(template, decide, seed: int, first: int, n: int, rows_per_seat: in
             return acc, None
         if err[1] == -1 and err[7] >= 0:
             rows *= 2
+            if hint is not None:
+                hint[0] = max(int(hint[0]), rows // n_seats)
             continue
         return None, err
 
@@ -651,11 +659,13 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     pool = ThreadPoolExecutor(max_workers=workers)
     window = deque()                  # chunks in flight, in game order (bounded: flat memory)
     nxt = 0
+    hint = [EVENT_ROWS_PER_SEAT]      # event-buffer rows per seat, grown on overflow
     try:
         while nxt < len(bounds) or window:
             while nxt < len(bounds) and len(window) < 2 * workers + 2:
                 lo, hi = bounds[nxt]
-                window.append((lo, hi, pool.submit(run_chunk, template, decide, seed, start + lo, hi - lo)))
+                window.append((lo, hi, pool.submit(run_chunk, template, decide, seed, start + lo, hi - lo,
+                                                      None, hint)))
                 nxt += 1
             lo, hi, fut = window.popleft()
             acc, err = fut.result()
