@@ -368,3 +368,12 @@ def test_overflow_report(pair):
     assert set(o["section"]) == {n for n, _, _ in K.SECTIONS if n.endswith("_hist")}
     assert (o["in_last_bin"] == 0).all()          # the bounds are above what these bots reach
     assert o.set_index("section").loc["vp_hist", "total"] == N * agg.n_players
+
+
+def test_dask_local_cluster_equals_local_run():
+    pytest.importorskip("distributed")
+    from cargo_sim.dask_backend import aggregate_dask
+    players = TABLES["random4"]
+    local = cargo_sim.aggregate(600, players, seed=11, progress=False)
+    res = aggregate_dask(600, players, seed=11, chunk_games=150, n_workers=2, progress=False)
+    assert res == local and not res.interrupted and res.config["parts"] == [[11, 0, 600]]
