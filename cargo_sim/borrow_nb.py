@@ -1,4 +1,4 @@
-"""Borrowed array views without reference counting.
+"""Borrowed array views and raw state pointers, without reference counting.
 
 numba reference-counts every array handed to a compiled function (an atomic
 increment and decrement per array per call). The game kernels call each
@@ -30,3 +30,47 @@ def borrow_nb(typingctx, arr):
         return dst._getvalue()
 
     return arr(arr), codegen
+
+
+@intrinsic
+def state_ptr_nb(typingctx, arr):
+    """Raw pointer to an array's data (a pointer passes through unchanged).
+
+    Kernels that call each other hundreds of times per game pass their state
+    as a pointer: no reference counting at all, and no negative-index fix-up
+    on every ``s[i]`` (numba wraps negative array indices; pointer indexing is
+    plain address arithmetic). The caller keeps the owning array alive."""
+    if isinstance(arr, types.CPointer):
+        return arr(arr), lambda context, builder, sig, args: args[0]
+    if not (isinstance(arr, types.Array) and arr.layout == "C"):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+
+    return types.CPointer(arr.dtype)(arr), codegen
+
+
+@intrinsic
+def state_array_nb(typingctx, ptr, n):
+    """A 1-D array view of n items at a pointer (NULL memory-info: borrowed,
+    see borrow_nb); an array passes through unchanged (n is ignored)."""
+    if isinstance(ptr, types.Array):
+        return ptr(ptr, n), lambda context, builder, sig, args: args[0]
+    if not (isinstance(ptr, types.CPointer) and isinstance(n, types.Integer)):
+        return None
+    arrty = types.Array(ptr.dtype, 1, "C")
+
+    def codegen(context, builder, sig, args):
+        data, count = args
+        ary = context.make_array(arrty)(context, builder)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(
+            context.get_data_type(ptr.dtype)))
+        count = context.cast(builder, count, sig.args[1], types.intp)
+        context.populate_array(ary, data=data,
+                               shape=cgutils.pack_array(builder, [count]),
+                               strides=cgutils.pack_array(builder, [itemsize]),
+                               itemsize=itemsize, meminfo=None)
+        return ary._getvalue()
+
+    return arrty(ptr, n), codegen

@@ -4,8 +4,12 @@ Layers: ``Rules.compile(n)`` -> a template state array (the rules' numbers in
 its header, the layout in ``enums``) -> the phase kernels below ->
 ``play_game_nb`` -> ``run_games_nb`` (a chunk of games, nogil). The whole
 game, with the table's bots, their parameters and the trade-value tables,
-lives in ONE int64 array ``s``: numba reference-counts every array passed to
-a kernel, and with one array a call costs next to nothing.
+lives in ONE int64 array. Inside the kernels it travels as a raw pointer
+``s`` (``state_ptr_nb``), and the event log as a pointer ``log`` to rows of
+``N_EVENT_FIELDS``: numba reference-counts every array passed to a function
+and fixes up negative indices on every ``a[i]``; pointers do neither, which
+made the games about twice as fast. Entry kernels (``start_state_nb``) take
+arrays and make the pointers; the functions below also accept arrays.
 
 Every choice a player makes is asked of the seat's bot through
 ``decide(kind, s, seat)`` (the bot is ``s[BOTS + seat]``; ``enums.D_*`` lists
@@ -18,7 +22,7 @@ Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``).
 import numpy as np
 from numba import njit, types
 
-from ..borrow_nb import borrow_nb
+from ..borrow_nb import state_array_nb, state_ptr_nb
 from .enums import (
     A_ABANDON, A_BAG_REFILL, A_BM_DRAW, A_BM_SWAP, A_BUY, A_CASINO, A_DISCARD, A_PORT_WIN,
     A_RAISE, A_SCORE, A_SEND_BLACK_MARKET, A_SEND_CASINO, A_SEND_PORT, A_SHORTFALL,
@@ -33,6 +37,7 @@ from .enums import (
     R_CASINO_PAYOUT, R_EDGE_LIMIT, R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_CARDS, R_N_PLAYERS,
     R_N_PORTS, R_N_TURNS, R_N_TYPES, R_START_COINS, R_START_SHIPS, R_START_WAREHOUSE,
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
+    R_LEN, R_LOG_ROWS, N_EVENT_FIELDS,
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
 )
 from ..rng_nb import rand_below_at_nb, rand_float_at_nb
@@ -118,25 +123,32 @@ def trade_value_at_nb(s, counts_at, wilds):
 # small helpers
 @njit(cache=True)
 def log_event_nb(s, log, action, seat, loc, amount, value, card, count, tok_at, sign):
-    """Append one event row (no-op when the log has no rows). Cargo is read from
-    s[tok_at + t] (tok_at < 0: no cargo)."""
+    """Append one event row (no-op when the log is full or has no rows). Cargo
+    is read from s[tok_at + t] (tok_at < 0: no cargo)."""
     i = s[M_N_EVENTS]
-    if i >= log.shape[0]:
+    if i >= s[R_LOG_ROWS]:
         return
     s[M_N_EVENTS] = i + 1
-    log[i, E.game] = s[M_GAME]
-    log[i, E.turn] = s[M_TURN]
-    log[i, E.seat] = seat
-    log[i, E.phase] = s[M_PHASE]
-    log[i, E.action] = action
-    log[i, E.loc] = loc
-    log[i, E.coins] = s[pl_i(seat, PL_COINS)] if seat >= 0 else 0
-    log[i, E.amount] = amount
-    log[i, E.value] = value
-    log[i, E.card] = card
-    log[i, E.count] = count
+    row = i * N_EVENT_FIELDS
+    log[row + E.game] = s[M_GAME]
+    log[row + E.turn] = s[M_TURN]
+    log[row + E.seat] = seat
+    log[row + E.phase] = s[M_PHASE]
+    log[row + E.action] = action
+    log[row + E.loc] = loc
+    log[row + E.coins] = s[pl_i(seat, PL_COINS)] if seat >= 0 else 0
+    log[row + E.amount] = amount
+    log[row + E.value] = value
+    log[row + E.card] = card
+    log[row + E.count] = count
     for t in range(MAX_TOK):
-        log[i, E_TOK0 + t] = sign * s[tok_at + t] if tok_at >= 0 else 0
+        log[row + E_TOK0 + t] = sign * s[tok_at + t] if tok_at >= 0 else 0
+
+
+@njit(cache=True)
+def ask_nb(decide, kind, s, seat):
+    """Ask the seat's bot for a decision: bots see the state as an array."""
+    return decide(kind, state_array_nb(s, s[R_LEN]), seat)
 
 
 @njit(cache=True)
@@ -270,7 +282,8 @@ def setup_nb(s, log, seed, game, first_event):
     """Setup on a state array whose rules header is filled: bag, ports and black
     market filled, each player's ships, coins and warehouse, the bank.
     (`game` and `first_event` place this game's rows in the event log.)"""
-    s[RULES_END:STATE_SIZE] = 0
+    for i in range(RULES_END, STATE_SIZE):
+        s[i] = 0
     s[M_GAME] = game
     s[M_N_EVENTS] = first_event
     n = s[R_N_PLAYERS]
@@ -313,7 +326,7 @@ def resolve_casino_nb(s, log, seat):
 def resolve_black_market_nb(s, log, decide, seat):
     """One ship at the Black Market: swap one token with the market, or draw one."""
     nt = n_tok_nb(s)
-    ans = decide(D_BLACK_MARKET, s, seat)
+    ans = ask_nb(decide, D_BLACK_MARKET, s, seat)
     s[pl_i(seat, PL_BM_SHIPS)] -= 1
     s[pl_i(seat, PL_HAND_SHIPS)] += 1
     for t in range(MAX_TOK):
@@ -403,7 +416,7 @@ def resolve_port_nb(s, log, decide, seat, p):
     if s[pl_i(seat, PL_COINS)] >= need:
         s[CTX] = p
         s[CTX + 1] = need
-        add = decide(D_RAISE, s, seat)
+        add = ask_nb(decide, D_RAISE, s, seat)
         if add != 0 and (add < need or add > s[pl_i(seat, PL_COINS)]):
             illegal_nb(s, D_RAISE, seat, add, need)
             return
@@ -448,7 +461,7 @@ def phase1_nb(s, log, decide, seat):
             s[CTX + LOC_BLACK_MARKET] = s[pl_i(seat, PL_BM_SHIPS)]
             for p in range(n_ports):
                 s[CTX + LOC_PORT0 + p] = (pending >> p) & 1
-            loc = decide(D_ORDER, s, seat)
+            loc = ask_nb(decide, D_ORDER, s, seat)
         if loc == LOC_CASINO and s[pl_i(seat, PL_CASINO_SHIPS)] > 0:
             resolve_casino_nb(s, log, seat)
         elif loc == LOC_BLACK_MARKET and s[pl_i(seat, PL_BM_SHIPS)] > 0:
@@ -544,7 +557,7 @@ def discard_excess_nb(s, log, decide, seat):
         return
     clear_out_nb(s)
     s[CTX] = excess
-    decide(D_DISCARD, s, seat)
+    ask_nb(decide, D_DISCARD, s, seat)
     total = 0
     for t in range(nt):
         d = s[OUT + t]
@@ -566,7 +579,7 @@ def discard_excess_nb(s, log, decide, seat):
 def phase2_nb(s, log, decide, seat):
     if hand_size_nb(s, seat) > 0 or trade_budget_extra_nb(s, seat) > 0:
         clear_out_nb(s)
-        if decide(D_TRADE, s, seat) != 0:
+        if ask_nb(decide, D_TRADE, s, seat) != 0:
             if not apply_trade_nb(s, log, seat):
                 return
     discard_excess_nb(s, log, decide, seat)
@@ -579,7 +592,7 @@ def send_ship_nb(s, log, decide, seat):
     """Send one ship from the player's hand: Casino, Black Market, or a port with a
     stack of coins above every stack there (at least 1 on an empty port)."""
     s[OUT] = 0
-    loc = decide(D_SEND, s, seat)
+    loc = ask_nb(decide, D_SEND, s, seat)
     if loc == LOC_CASINO:
         s[pl_i(seat, PL_CASINO_SHIPS)] += 1
         log_event_nb(s, log, A_SEND_CASINO, seat, loc, 0, 0, -1, 1, -1, 0)
@@ -685,6 +698,17 @@ def play_game_nb(s, log, decide, seed, game, first_event):
         score_nb(s, log)
 
 
+@njit(cache=True)
+def start_state_nb(s, log):
+    """Pointers to a state array and an event log (int64[rows, N_EVENT_FIELDS]),
+    after recording their sizes in the state (R_LEN, R_LOG_ROWS). The caller
+    keeps both arrays alive while the pointers are used (an array created in
+    a kernel must be used again after the pointers' last use)."""
+    s[R_LEN] = s.shape[0]
+    s[R_LOG_ROWS] = log.shape[0]
+    return state_ptr_nb(s), state_ptr_nb(log)
+
+
 @njit(types.boolean(types.int64[::1], DecideType, types.uint64[::1], types.int64[:, ::1],
                     types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]),
       cache=True, nogil=True)
@@ -696,12 +720,11 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
     Events are appended to `log` (give it 0 rows to log nothing)."""
     n = template[R_N_PLAYERS]
     n_cards = template[R_N_CARDS]
-    own = template.copy()
-    s = borrow_nb(own)          # `own` keeps the memory alive; calls skip refcounting
-    blog = borrow_nb(log)
+    own = template.copy()       # `own` keeps the memory alive while `s` points into it
+    s, plog = start_state_nb(own, log)
     n_events = 0
     for g in range(seeds.shape[0]):
-        play_game_nb(s, blog, decide, np.int64(seeds[g]), g, n_events)
+        play_game_nb(s, plog, decide, np.int64(seeds[g]), g, n_events)
         n_events = s[M_N_EVENTS]
         if failed_nb(s):
             err[0] = g

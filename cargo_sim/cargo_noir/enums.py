@@ -54,6 +54,8 @@ R_EDGE_LIMIT = 14
 R_FINAL_COIN_VALUE = 15
 R_N_TURNS = 16
 R_SCRIPT = 17        # offset of a scripted bot's answers (testing.ScriptedGame), 0 = none
+R_LEN = 18           # length of the whole array (state + trade tables + script), set by the entry kernel
+R_LOG_ROWS = 19      # rows of the event log the kernels write to (0: no log), set by the entry kernel
 PORT_SLOTS = 32                      # [MAX_PORTS] slots of each open port
 CARD = PORT_SLOTS + MAX_PORTS        # [MAX_CARDS, CARD_W] card data
 CARD_W = 8

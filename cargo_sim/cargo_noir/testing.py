@@ -27,7 +27,7 @@ from . import enums as e
 from numba import types
 
 from .engine_nb import (DecideType, failed_nb, phase1_nb, phase2_nb, phase3_nb, score_nb,
-                        setup_nb)
+                        setup_nb, start_state_nb)
 from .rules import Rules
 
 _KIND = {"order": e.D_ORDER, "raise": e.D_RAISE, "bm": e.D_BLACK_MARKET, "trade": e.D_TRADE,
@@ -60,14 +60,13 @@ def scripted_decide_nb(kind, s, seat):
 @njit(types.void(types.int64[::1], types.int64[:, ::1], types.int64), cache=True)
 def setup_state_nb(s, log, seed):
     """Set up a new game in s (rules header filled)."""
-    setup_nb(s, log, seed, 0, 0)
+    p, plog = start_state_nb(s, log)
+    setup_nb(p, plog, seed, 0, 0)
 
 
-@njit(types.void(types.int64[::1], DecideType, types.int64[:, ::1], types.int64, types.int64),
-      cache=True)
-def run_phase_nb(s, decide, log, phase, seat):
-    """Play phase 1, 2 or 3 of `seat`'s turn on the state as it is (phase 0:
-    the whole turn as the turn counter says; phase 4: final scoring)."""
+@njit(cache=True)
+def _run_phase_nb(arr, decide, log_arr, phase, seat):
+    s, log = start_state_nb(arr, log_arr)
     s[e.M_SEAT] = seat
     if phase == 0:
         for p in range(e.MAX_PORTS):
@@ -94,6 +93,14 @@ def run_phase_nb(s, decide, log, phase, seat):
         phase3_nb(s, log, decide, seat)
     elif phase == 4:
         score_nb(s, log)
+
+
+@njit(types.void(types.int64[::1], DecideType, types.int64[:, ::1], types.int64, types.int64),
+      cache=True)
+def run_phase_nb(s, decide, log, phase, seat):
+    """Play phase 1, 2 or 3 of `seat`'s turn on the state as it is (phase 0:
+    the whole turn as the turn counter says; phase 4: final scoring)."""
+    _run_phase_nb(s, decide, log, phase, seat)
 
 
 class ScriptError(AssertionError):

@@ -126,6 +126,8 @@ import numbers
 import numpy as np
 from numba import njit
 
+from ..borrow_nb import state_array_nb
+
 __all__ = [
     "TradeTables", "build_trade_tables", "default_trade_tables",
     "trade_value_nb", "lookup_trade_value_nb", "plan_trade_nb", "best_cards_for_budget_nb",
@@ -1383,7 +1385,7 @@ def unpack_trade_tables_nb(a, at):
 @njit(cache=True, nogil=True)
 def packed_trade_value_nb(a, at, counts_at, wilds):
     """trade_value_nb for tables packed at a[at:] and counts at a[counts_at:]
-    (n_types entries). Table lookup without views; larger holdings take the
+    (n_types entries); `a` is an int64 array or a pointer (state_ptr_nb). Table lookup without views; larger holdings take the
     exact fallback through unpacked views. Returns -1 for invalid input."""
     n = a[at + T_N_TYPES]
     if wilds < 0 or wilds > a[at + T_MAX_WILDS]:
@@ -1414,5 +1416,9 @@ def packed_trade_value_nb(a, at, counts_at, wilds):
             if a[row] == h:
                 return a[row + 1 + wilds]
             pos = (pos + 1) & mask
-    counts = a[counts_at:counts_at + n].copy()
-    return trade_value_nb(counts, wilds, unpack_trade_tables_nb(a, at))
+    counts = np.empty(n, np.int64)
+    for i in range(n):
+        counts[i] = a[counts_at + i]
+    # `a` may be a raw pointer (the engine's state): view exactly the tables
+    end = at + a[at + T_VALUES] + a[at + T_N_KEYS] * a[at + T_VALUES_W]
+    return trade_value_nb(counts, wilds, unpack_trade_tables_nb(state_array_nb(a, end), at))

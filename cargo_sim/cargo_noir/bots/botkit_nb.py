@@ -13,8 +13,10 @@ from ..engine_nb import (card_buyable_nb, card_i, cards_i, hand_i, hand_size_nb,
                          rand_float_nb, top_bid_nb, trade_budget_extra_nb, trade_value_at_nb)
 from ..enums import (BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE,
                      M_FINAL, M_TURN, OUT, OUT_CARDS, PL_COINS, PL_SHIPS, PL_WAREHOUSE, PORT_SLOTS,
+                     R_LEN,
                      R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH,
                      TRADE_TABLES, MAX_TOK)
+from ...borrow_nb import state_array_nb
 from ..trade_nb import plan_trade_nb, unpack_trade_tables_nb
 
 __all__ = [
@@ -198,7 +200,7 @@ def plan_trade_answer_nb(s, seat, card_utility, budget_extra):
         avail[c] = card_buyable_nb(s, seat, c)
     sell = np.zeros(n_types + 1, np.int64)
     buy = np.zeros(n_cards, np.int64)
-    tables = unpack_trade_tables_nb(s, TRADE_TABLES)
+    tables = unpack_trade_tables_nb(state_array_nb(s, s[R_LEN]), TRADE_TABLES)
     u = plan_trade_nb(hand, s[hand_i(seat, n_types)], tables, cost, card_utility, avail,
                       budget_extra, sell, buy)
     for t in range(MAX_TOK):

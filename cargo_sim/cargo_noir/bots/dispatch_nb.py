@@ -6,6 +6,7 @@ The engine calls ``builtin_decide_nb(kind, s, seat)``; the seat's bot index is
 """
 from numba import njit
 
+from ...borrow_nb import state_ptr_nb
 from ..enums import BOTS
 from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_nb
@@ -13,6 +14,8 @@ from .random_nb import random_decide_nb
 
 @njit(cache=True)
 def builtin_decide_nb(kind, s, seat):
-    if s[BOTS + seat] == 0:
-        return random_decide_nb(kind, s, seat)
-    return heuristic_decide_nb(kind, s, seat)
+    # the bots work on a raw pointer to the state (no refcounting, see state_ptr_nb)
+    p = state_ptr_nb(s)
+    if p[BOTS + seat] == 0:
+        return random_decide_nb(kind, p, seat)
+    return heuristic_decide_nb(kind, p, seat)
