@@ -28,14 +28,14 @@ import hashlib
 import numpy as np
 from numba import njit, types
 
-from ..borrow_nb import borrow_nb
-from .engine_nb import DecideType, failed_nb, play_game_nb
+from ..borrow_nb import state_ptr_nb
+from .engine_nb import DecideType, failed_nb, play_game_nb, start_state_nb
 from .enums import (
     A_ABANDON, A_BUY, A_CASINO, A_PORT_WIN, A_RAISE, A_SCORE, A_SEND_BLACK_MARKET,
     A_SEND_CASINO, A_SEND_PORT, A_SYNDICATE, A_TRADE, CARDS, E, E_TOK0, LOC_PORT0,
     M_BAG_REFILLS, M_BANK, M_EMPTY_SLOTS, M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE,
     M_MINTED, M_N_EVENTS, M_SHORTFALL_COINS, M_SHORTFALLS, M_TURN, MAX_CARDS, MAX_PORTS,
-    MAX_SEATS, N_PLAYER_FIELDS, P, R_FINAL_COIN_VALUE, R_N_CARDS, R_N_PLAYERS, R_N_PORTS,
+    MAX_SEATS, N_EVENT_FIELDS, N_PLAYER_FIELDS, P, R_FINAL_COIN_VALUE, R_LOG_ROWS, R_N_CARDS, R_N_PLAYERS, R_N_PORTS,
     R_N_TURNS, R_N_TYPES, SCRATCH, STATS, STATS_W, TRADE_TABLES,
 )
 from .trade_nb import packed_trade_value_nb
@@ -296,8 +296,9 @@ def fold_trade_nb(acc, seat, t, value, coins, tokens, wilds, cost, coin_value):
 
 @njit(cache=True)
 def fold_events_nb(s, log, n_ev, acc, ep, last_stack, coins_last, buys):
-    """Fold the game's event rows log[:n_ev] into acc. ep, last_stack,
-    coins_last and buys are scratch arrays (reset here)."""
+    """Fold the game's first n_ev event rows into acc. ``log`` is the event
+    log as a pointer (rows of N_EVENT_FIELDS, as the engine writes them); ep,
+    last_stack, coins_last and buys are scratch arrays (reset here)."""
     n = s[R_N_PLAYERS]
     n_ports = s[R_N_PORTS]
     n_cards = s[R_N_CARDS]
@@ -324,47 +325,48 @@ def fold_events_nb(s, log, n_ev, acc, ep, last_stack, coins_last, buys):
     tr_wilds = 0
     tr_cost = 0
     for i in range(n_ev):
-        a = log[i, E.action]
-        seat = log[i, E.seat]
-        t = bin_nb(log[i, E.turn], MAX_TURNS)
+        r = i * N_EVENT_FIELDS
+        a = log[r + E.action]
+        seat = log[r + E.seat]
+        t = bin_nb(log[r + E.turn], MAX_TURNS)
         if pending and a != A_BUY:
             fold_trade_nb(acc, tr_seat, tr_t, tr_value, tr_coins, tr_tokens, tr_wilds, tr_cost,
                           coin_value)
             pending = False
         if seat >= 0 and a != A_SCORE:
-            coins_last[seat, t] = log[i, E.coins]
+            coins_last[seat, t] = log[r + E.coins]
         if a == A_SEND_CASINO:
             acc[O_SENDS + (seat * MAX_TURNS + t) * 3] += 1
         elif a == A_SEND_BLACK_MARKET:
             acc[O_SENDS + (seat * MAX_TURNS + t) * 3 + 1] += 1
         elif a == A_SEND_PORT:
             acc[O_SENDS + (seat * MAX_TURNS + t) * 3 + 2] += 1
-            p = log[i, E.loc] - LOC_PORT0
+            p = log[r + E.loc] - LOC_PORT0
             open_episode_nb(ep, p, t)
             ep[p, EP_SENDS] += 1
-            last_stack[p, seat] = log[i, E.amount]
+            last_stack[p, seat] = log[r + E.amount]
         elif a == A_RAISE:
-            p = log[i, E.loc] - LOC_PORT0
+            p = log[r + E.loc] - LOC_PORT0
             open_episode_nb(ep, p, t)
             ep[p, EP_RAISES] += 1
-            last_stack[p, seat] = log[i, E.value]
+            last_stack[p, seat] = log[r + E.value]
         elif a == A_ABANDON:
-            p = log[i, E.loc] - LOC_PORT0
+            p = log[r + E.loc] - LOC_PORT0
             open_episode_nb(ep, p, t)
             ep[p, EP_ABANDONS] += 1
-            last_stack[p, seat] = log[i, E.amount]
+            last_stack[p, seat] = log[r + E.amount]
         elif a == A_PORT_WIN:
-            p = log[i, E.loc] - LOC_PORT0
+            p = log[r + E.loc] - LOC_PORT0
             open_episode_nb(ep, p, t)
-            price = log[i, E.amount]
+            price = log[r + E.amount]
             for k in range(n_types):
-                s[SCRATCH + k] = log[i, E_TOK0 + k]
-            value = packed_trade_value_nb(s, TRADE_TABLES, SCRATCH, log[i, E_TOK0 + n_types])
+                s[SCRATCH + k] = log[r + E_TOK0 + k]
+            value = packed_trade_value_nb(s, TRADE_TABLES, SCRATCH, log[r + E_TOK0 + n_types])
             at = O_PORT_WINS + (p * MAX_TURNS + t) * PORT_WIN_W
             acc[at] += 1
             acc[at + 1] += price
             acc[at + 2] += price * price
-            acc[at + 3] += log[i, E.count]
+            acc[at + 3] += log[r + E.count]
             acc[at + 4] += value
             acc[O_PRICE_HIST + p * PRICE_BINS + bin_nb(price, PRICE_BINS)] += 1
             runner_up = 0
@@ -380,23 +382,23 @@ def fold_events_nb(s, log, n_ev, acc, ep, last_stack, coins_last, buys):
                 acc[O_OVERPAY + 2] += over * over
             close_episode_nb(acc, ep, p, 1)
         elif a == A_CASINO:
-            acc[O_CASINO_TURN + (seat * MAX_TURNS + t) * 2] += log[i, E.count]
-            acc[O_CASINO_TURN + (seat * MAX_TURNS + t) * 2 + 1] += log[i, E.amount]
+            acc[O_CASINO_TURN + (seat * MAX_TURNS + t) * 2] += log[r + E.count]
+            acc[O_CASINO_TURN + (seat * MAX_TURNS + t) * 2 + 1] += log[r + E.amount]
         elif a == A_SYNDICATE:
             acc[O_SYNDICATE + seat * 2] += 1
-            acc[O_SYNDICATE + seat * 2 + 1] += log[i, E.amount]
+            acc[O_SYNDICATE + seat * 2 + 1] += log[r + E.amount]
         elif a == A_TRADE:
             pending = True
             tr_seat = seat
             tr_t = t
-            tr_value = log[i, E.value]
-            tr_coins = log[i, E.amount]
-            tr_tokens = log[i, E.count]
-            tr_wilds = log[i, E_TOK0 + n_types]
+            tr_value = log[r + E.value]
+            tr_coins = log[r + E.amount]
+            tr_tokens = log[r + E.count]
+            tr_wilds = log[r + E_TOK0 + n_types]
             tr_cost = 0
         elif a == A_BUY:
-            tr_cost += log[i, E.amount]
-            buys[log[i, E.card], t] += log[i, E.count]
+            tr_cost += log[r + E.amount]
+            buys[log[r + E.card], t] += log[r + E.count]
     if pending:
         fold_trade_nb(acc, tr_seat, tr_t, tr_value, tr_coins, tr_tokens, tr_wilds, tr_cost,
                       coin_value)
@@ -429,17 +431,16 @@ def aggregate_games_nb(template, decide, seeds, log, acc, err):
     seat, value, aux, turn], as run_games_nb) or when a game's events filled
     the buffer (err[0] = game, err[1] = -1, err[7] = its events so far): then
     acc holds part of the chunk and must be discarded."""
-    own = template.copy()
-    s = borrow_nb(own)          # `own` keeps the memory alive; calls skip refcounting
-    blog = borrow_nb(log)
-    bacc = borrow_nb(acc)
+    own = template.copy()       # `own` keeps the memory alive while `s` points into it
+    s, plog = start_state_nb(own, log)
+    pacc = state_ptr_nb(acc)
     ep = np.zeros((MAX_PORTS, EP_STATE_W), np.int64)
     last_stack = np.zeros((MAX_PORTS, MAX_SEATS), np.int64)
     coins_last = np.full((MAX_SEATS, MAX_TURNS), -1, np.int64)
     buys = np.zeros((MAX_CARDS, MAX_TURNS), np.int64)
-    cap = log.shape[0]
+    cap = s[R_LOG_ROWS]
     for g in range(seeds.shape[0]):
-        play_game_nb(s, blog, decide, np.int64(seeds[g]), g, 0)
+        play_game_nb(s, plog, decide, np.int64(seeds[g]), g, 0)
         if failed_nb(s):
             err[0] = g
             err[1] = s[M_ERR_KIND]
@@ -454,7 +455,7 @@ def aggregate_games_nb(template, decide, seeds, log, acc, err):
             err[1] = -1
             err[7] = n_ev
             return own[0] != own[0]
-        fold_results_nb(s, bacc)
-        fold_events_nb(s, blog, n_ev, bacc, ep, last_stack, coins_last, buys)
+        fold_results_nb(s, pacc)
+        fold_events_nb(s, plog, n_ev, pacc, ep, last_stack, coins_last, buys)
     err[6] = seeds.shape[0]
     return own[0] == own[0]     # a use of `own` after the loop keeps it alive until here
