@@ -19,3 +19,9 @@ def builtin_decide_nb(kind, s, seat):
     if p[BOTS + seat] == 0:
         return random_decide_nb(kind, p, seat)
     return heuristic_decide_nb(kind, p, seat)
+
+
+@njit(cache=True)
+def random_table_decide_nb(kind, s, seat):
+    """A table where every seat is `random` (its first compile skips the heuristics)."""
+    return random_decide_nb(kind, state_ptr_nb(s), seat)

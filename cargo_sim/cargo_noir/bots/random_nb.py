@@ -14,7 +14,14 @@ from ..engine_nb import (card_buyable_nb, card_i, hand_i, n_tok_nb, pl_i, port_m
                          rand_below_nb, trade_budget_extra_nb, trade_value_at_nb)
 from ..enums import (BLACK_MARKET, BM_CODE, BM_DRAW, C_COST, CTX, D_BLACK_MARKET, D_DISCARD,
                      D_ORDER, D_RAISE, D_SEND, D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
-                     OUT, OUT_CARDS, PL_COINS, R_N_CARDS, R_N_PORTS, R_N_TYPES)
+                     MAX_CARDS, MAX_PORTS, OUT, OUT_CARDS, PL_COINS, R_N_CARDS, R_N_PORTS,
+                     R_N_TYPES, SCRATCH, SCRATCH_W)
+
+# working space in the scratch area (within one decision): least bid per port,
+# copies of each card the seat may still take
+NEED = SCRATCH
+ROOM = SCRATCH + MAX_PORTS
+assert ROOM + MAX_CARDS <= SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -80,19 +87,22 @@ def random_trade_nb(s, seat):
             k += rand_below_nb(s, 2)
         s[OUT + t] = k
     budget = trade_budget_extra_nb(s, seat) + trade_value_at_nb(s, OUT, s[OUT + n_types])
+    n_cards = s[R_N_CARDS]
+    for c in range(n_cards):          # copies the seat may take (fixed during the decision)
+        s[ROOM + c] = card_buyable_nb(s, seat, c)
     bought = 0
     while True:
         n = 0
-        for c in range(s[R_N_CARDS]):
-            if s[card_i(c, C_COST)] <= budget and s[OUT_CARDS + c] < card_buyable_nb(s, seat, c):
+        for c in range(n_cards):
+            if s[card_i(c, C_COST)] <= budget and s[OUT_CARDS + c] < s[ROOM + c]:
                 n += 1
         if n == 0:
             break
         r = rand_below_nb(s, n + 1)
         if r == n:
             break
-        for c in range(s[R_N_CARDS]):
-            if s[card_i(c, C_COST)] <= budget and s[OUT_CARDS + c] < card_buyable_nb(s, seat, c):
+        for c in range(n_cards):
+            if s[card_i(c, C_COST)] <= budget and s[OUT_CARDS + c] < s[ROOM + c]:
                 if r == 0:
                     s[OUT_CARDS + c] += 1
                     budget -= s[card_i(c, C_COST)]
@@ -125,7 +135,9 @@ def random_send_nb(s, seat):
     n_ports = s[R_N_PORTS]
     n = 2
     for p in range(n_ports):
-        if port_min_bid_nb(s, seat, p) > 0:
+        need = port_min_bid_nb(s, seat, p)
+        s[NEED + p] = need
+        if need > 0:
             n += 1
     r = rand_below_nb(s, n)
     if r == 0:
@@ -134,7 +146,7 @@ def random_send_nb(s, seat):
         return LOC_BLACK_MARKET
     r -= 2
     for p in range(n_ports):
-        need = port_min_bid_nb(s, seat, p)
+        need = s[NEED + p]
         if need > 0:
             if r == 0:
                 s[OUT] = need + rand_below_nb(s, s[pl_i(seat, PL_COINS)] - need + 1)

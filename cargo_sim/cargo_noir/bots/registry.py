@@ -189,6 +189,8 @@ def decision_table(players: list[Player]):
         else:
             raise BotError(f"bot {name!r} is not a registered bot")
     if not users:
-        from .dispatch_nb import builtin_decide_nb
-        return builtin_decide_nb, np.asarray(idx, dtype=np.int64)
+        from .dispatch_nb import builtin_decide_nb, random_table_decide_nb
+        # a table of random bots only never compiles the heuristic family
+        decide = random_table_decide_nb if set(idx) == {0} else builtin_decide_nb
+        return decide, np.asarray(idx, dtype=np.int64)
     return _table_decide(tuple(users)), np.asarray(idx, dtype=np.int64)
