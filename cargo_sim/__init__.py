@@ -8,12 +8,15 @@ Quick start::
     res.players.head()         # one row per game and seat
     events, text = cargo_sim.play_one(res.games.seed[0], ["random"] * 3)
     print(text)                # the game move by move
+    agg = cargo_sim.aggregate(10_000_000, ["random"] * 4, seed=1)   # counters only, flat memory
+    agg.win_rates()            # win rate by seat with 95% CIs
 
 The game-specific code lives in ``cargo_sim.cargo_noir``.
 """
 from . import _cache  # noqa: F401  (first: numba's cache folder for this source version)
 from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one, simulate,
                          trade_value)
+from .cargo_noir.aggregates import Aggregates, aggregate, load_aggregates
 from .cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
 from .errors import (BotError, CargoSimError, ConfigError, IllegalDecisionError, RulesError)
 from .tournament import TournamentResults, tournament
@@ -23,4 +26,5 @@ __version__ = "0.1.0"
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
            "plan_trade", "bot_names", "bot", "player", "unregister_bot", "tournament",
            "TournamentResults", "CargoSimError", "RulesError", "BotError",
-           "IllegalDecisionError", "ConfigError", "__version__"]
+           "IllegalDecisionError", "ConfigError", "aggregate", "Aggregates", "load_aggregates",
+           "__version__"]

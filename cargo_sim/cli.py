@@ -178,6 +178,11 @@ def write_results(res, out_dir: Path, fmt: str, meta: dict) -> list[Path]:
 def cmd_simulate(args, argv) -> int:
     from . import simulate
     from .errors import ConfigError
+    if args.aggregate:                           # counters folded in the kernel (runs.py)
+        from .runs import cli_aggregate
+        return cli_aggregate(args, argv)
+    if args.resume or args.chunk_games is not None:
+        raise ConfigError("--resume and --chunk-games go with --aggregate")
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)
     if args.workers is not None and args.workers < 1:
@@ -402,6 +407,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("parquet", "csv"), default="parquet",
                    help="table format for --out (default parquet)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.add_argument("--aggregate", action="store_true",
+                   help="keep only statistics folded in the compiled kernel (flat memory, for very "
+                        "large runs); with --out DIR writes DIR/aggregates.npz, chunk by chunk")
+    p.add_argument("--chunk-games", type=int, default=None, metavar="N",
+                   help="with --aggregate --out: games per saved chunk (default 100000)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --aggregate --out: continue an interrupted run in DIR")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play one game and print it move by move",

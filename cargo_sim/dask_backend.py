@@ -139,3 +139,67 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     config = {"n_games": n_games, "players": labels, "seed": seed, "start": 0,
               "rules_digest": rules.digest, "backend": "dask", "chunk_games": chunk_games}
     return SimResults(games, pl, rules, config, interrupted)
+
+
+def _agg_task(n, players, seed, rules, start):
+    """One chunk on a worker: its aggregate counters (a fixed-size int64 array)."""
+    from .cargo_noir.aggregates import aggregate
+    a = aggregate(n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
+    if a.interrupted:
+        raise RuntimeError(f"chunk starting at game {start} was interrupted")
+    return a.counts
+
+
+def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
+                   chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True):
+    """``aggregate()`` on a Dask cluster (arguments as ``simulate_dask``); returns
+    the same ``Aggregates``. Each task returns one chunk's counters, summed as
+    they arrive: the client's memory stays flat. Ctrl-C keeps the finished
+    chunks (their game ranges are in ``config["parts"]``)."""
+    import numpy as np
+    from .cargo_noir import aggregate_nb as K
+    from .cargo_noir.aggregates import Aggregates, _join_parts, new_config
+    from .cargo_noir.simulate import _check_request
+    from .progress import Progress
+    seated, rules = _check_request(n_games, players, rules)
+    labels = [p.label for p in seated]
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
+    if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
+            or chunk_games < 1):
+        raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
+    bounds = [(lo, min(lo + chunk_games, n_games)) for lo in range(0, n_games, chunk_games)]
+    client, owned = _client(scheduler, n_workers)
+    total = np.zeros(K.ACC_SIZE, np.int64)
+    finished = []
+    interrupted = False
+    try:
+        distributed = _require_distributed()
+        if bounds:
+            addrs = sorted(client.scheduler_info()["workers"])
+            if addrs:
+                client.run(_warm, labels, rules, workers=addrs[:1])
+            client.run(_warm, labels, rules, workers=addrs[1:] or None)
+        rules_f = client.scatter(rules, broadcast=True)
+        futures = {client.submit(_agg_task, hi - lo, labels, int(seed), rules_f, lo, pure=False): i
+                   for i, (lo, hi) in enumerate(bounds)}
+        bar = Progress(n_games, enabled=progress and n_games > 0)
+        try:
+            for fut in distributed.as_completed(futures):
+                i = futures[fut]
+                total += fut.result()
+                fut.release()
+                finished.append([int(seed), bounds[i][0], bounds[i][1]])
+                bar.update(bounds[i][1] - bounds[i][0])
+        except KeyboardInterrupt:
+            interrupted = True
+            client.cancel(list(futures))
+        finally:
+            if bar.enabled:
+                bar.close()
+    finally:
+        for obj in owned:
+            obj.close()
+    config = new_config(seated, rules, seed, n_games)
+    config["parts"] = _join_parts(finished)
+    return Aggregates(total, rules, config, interrupted)

@@ -383,3 +383,193 @@ def _project(d, cols):
 def _sub_schema(schema, cols):
     import pyarrow as pa
     return pa.schema([schema.field(c) for c in cols])
+
+
+# ---------------------------------------------------------------------------
+# aggregates: counters only (cargo_noir.aggregates), chunk by chunk
+AGG_FORMAT = "cargo_sim.aggregate_run/1"
+AGG_FILE = "aggregates.npz"
+
+
+def agg_chunk_file(k: int) -> str:
+    return f"agg-{k:05d}.npz"
+
+
+def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
+                     workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
+                     progress: bool = True, start: int = 0) -> RunInfo:
+    """``aggregate()`` a run of ``n_games`` into the folder ``out_dir``: each chunk
+    of ``chunk_games`` games is folded into counters and saved as
+    ``agg-NNNNN.npz`` (atomically; the file is the chunk's marker), then all
+    chunks are merged into ``aggregates.npz``. ``manifest.json`` records the
+    configuration. Ctrl-C loses at most the chunk in flight and still writes
+    ``aggregates.npz`` with the finished chunks (``interrupted``); the same
+    call with ``resume=True`` plays only the missing chunks. Memory stays flat
+    (a chunk's counters are a fixed ~200 KB)."""
+    from .cargo_noir.aggregates import aggregate
+    folder = Path(out_dir)
+    manifest, rules = _plan(n_games, players, seed, rules, chunk_games)
+    if not isinstance(start, (int, np.integer)) or isinstance(start, bool) or start < 0:
+        raise ConfigError(f"start (index of the first game) must be a whole number >= 0, got {start!r}")
+    from .cargo_noir.aggregate_nb import LAYOUT_ID
+    manifest.update(format=AGG_FORMAT, start=int(start), layout=LAYOUT_ID)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{folder} exists and is not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    has_files = any(folder.iterdir())
+    if has_files and not resume:
+        raise ConfigError(f"output folder {folder} is not empty: use --resume (resume=True) "
+                          "to continue the run in it, or another folder")
+    if has_files:
+        old = _read_manifest(folder)
+        if old.get("format") != AGG_FORMAT:
+            raise ConfigError(f"{folder} holds a run of another kind ({old.get('format')}), "
+                              "not aggregates: use another folder")
+        _check_same(old, manifest, folder)
+        for key in ("start", "layout"):
+            if old.get(key) != manifest[key]:
+                raise ConfigError(f"{folder} holds a different run ({key} {old.get(key)!r} there, "
+                                  f"{manifest[key]!r} here): use another folder")
+        _clean_temps(folder)
+    else:
+        _atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    n_chunks = manifest["n_chunks"]
+    done = {k for k in range(n_chunks) if (folder / agg_chunk_file(k)).exists()}
+    bounds = {k: (k * chunk_games, min((k + 1) * chunk_games, n_games)) for k in range(n_chunks)}
+    games_done = sum(bounds[k][1] - bounds[k][0] for k in done)
+    to_play = n_games - games_done
+    if workers is None:
+        workers = os.cpu_count() or 1
+    step = max(2048 * 8 * int(workers), 1)
+    labels = manifest["players"]
+    bar = Progress(to_play, label="games", enabled=progress and to_play > 0)
+    t0 = time.perf_counter()
+    played = 0
+    interrupted = False
+    try:
+        for k in [k for k in range(n_chunks) if k not in done]:
+            lo, hi = bounds[k]
+            part = None
+            for a in range(lo, hi, step):
+                b = min(a + step, hi)
+                r = aggregate(b - a, labels, seed=seed, rules=rules, workers=workers,
+                              progress=False, start=start + a)
+                if r.interrupted:
+                    raise KeyboardInterrupt
+                part = r if part is None else part + r
+                bar.update(b - a)
+            part.config["n_games"] = hi - lo
+            part.save(folder / agg_chunk_file(k))
+            done.add(k)
+            played += hi - lo
+            games_done += hi - lo
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar.enabled:
+            bar.close()
+    if done or n_chunks == 0:
+        merged = load_aggregate_dir(folder, warn=False)
+        merged.save(folder / AGG_FILE)
+    seconds = time.perf_counter() - t0
+    if interrupted:
+        print(f"interrupted: {len(done)} of {n_chunks} chunks ({games_done:,} of {n_games:,} games) "
+              f"are saved in {folder} ({AGG_FILE} holds them merged); to finish the run, call "
+              f"aggregate_to_dir again with the same settings and resume=True (CLI: --resume)",
+              file=sys.stderr)
+    return RunInfo(folder, n_games, games_done, len(done), n_chunks, played, seconds,
+                   interrupted, manifest)
+
+
+def load_aggregate_dir(path, warn: bool = True):
+    """The merged ``Aggregates`` of an ``aggregate_to_dir`` folder (its finished
+    chunks; ``interrupted=True`` if some are missing)."""
+    from .cargo_noir.aggregates import Aggregates, load_aggregates, new_config
+    from .cargo_noir.aggregate_nb import ACC_SIZE
+    from .cargo_noir.bots.registry import parse_player
+    folder = Path(path)
+    manifest = _read_manifest(folder)
+    if manifest.get("format") != AGG_FORMAT:
+        raise ConfigError(f"{folder / MANIFEST} is not a cargo_sim aggregates run manifest")
+    n_chunks = manifest["n_chunks"]
+    ks = [k for k in range(n_chunks) if (folder / agg_chunk_file(k)).exists()]
+    rules = rules_from_toml(manifest["rules_toml"])
+    config = new_config([parse_player(p) for p in manifest["players"]], rules, manifest["seed"],
+                        manifest["n_games"])
+    out = Aggregates(np.zeros(ACC_SIZE, np.int64), rules, config)
+    for k in ks:
+        out = out + load_aggregates(folder / agg_chunk_file(k))
+    out.config["n_games"] = manifest["n_games"]
+    out.interrupted = len(ks) < n_chunks
+    if out.interrupted and warn:
+        warnings.warn(f"{folder}: run not finished ({len(ks)} of {n_chunks} chunks); "
+                      "loading the finished chunks", stacklevel=2)
+    return out
+
+
+def format_aggregate_summary(agg, elapsed: float, workers) -> str:
+    """The ``cargo-sim simulate --aggregate`` report: per seat win rate with
+    95 % Wilson CI and mean VP with t CI, the seat test and ties."""
+    n = agg.n_games
+    rate = n / elapsed if elapsed > 0 else float("nan")
+    lines = [f"{n:,} games" + (f" of {agg.config.get('n_games', n):,} (interrupted)" if agg.interrupted else "")
+             + f" (aggregated), {agg.n_players} players, seed {agg.config.get('seed')}, rules "
+             f"{agg.rules.digest}" + (" (with overrides)" if agg.rules.overrides else "")
+             + f"; {elapsed:.2f} s, {rate:,.0f} games/s on {workers} thread(s)"]
+    if n == 0:
+        lines.append("no games finished")
+        return "\n".join(lines)
+    s = agg.summary()
+    rows = [("seat", "bot", "win rate", "95% CI", "mean VP", "95% CI")]
+    for seat, r in s.iterrows():
+        rows.append((str(seat), str(r["bot"]), f"{100 * r['win_rate']:.2f}%",
+                     f"[{100 * r['ci_lo']:.2f}%, {100 * r['ci_hi']:.2f}%]", f"{r['mean_vp']:.2f}",
+                     f"[{r['vp_ci_lo']:.2f}, {r['vp_ci_hi']:.2f}]"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    t = agg.seat_test()
+    m = agg.margin_summary()
+    lines.append(f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}; "
+                 f"ties (win shared): {100 * m['tie_rate']:.2f}% of games; win rates count a "
+                 f"shared win as 1/k")
+    return "\n".join(lines)
+
+
+def cli_aggregate(args, argv) -> int:
+    """``cargo-sim simulate --aggregate``: counters only; with --out, chunk files,
+    a manifest and the merged aggregates.npz (resumable with --resume)."""
+    from .cargo_noir.aggregates import aggregate
+    from .cli import EXIT_INTERRUPTED, load_rules, parse_players
+    rules = load_rules(args.rules, args.set)
+    players = parse_players(args.players)
+    if args.workers is not None and args.workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    workers = args.workers or os.cpu_count() or 1
+    progress = not args.no_progress and sys.stderr.isatty()
+    if args.format != "parquet":
+        raise ConfigError("--format does not apply to --aggregate (it writes aggregates.npz)")
+    t0 = time.perf_counter()
+    if args.out:
+        info = aggregate_to_dir(args.out, args.games, players, seed=args.seed, rules=rules,
+                                workers=workers, chunk_games=args.chunk_games or 100_000,
+                                resume=args.resume, progress=progress, start=args.start)
+        agg = load_aggregate_dir(args.out, warn=False)
+        interrupted = info.interrupted
+    else:
+        if args.resume or args.chunk_games is not None:
+            raise ConfigError("--resume and --chunk-games need --out DIR")
+        agg = aggregate(args.games, players, seed=args.seed, rules=rules, workers=workers,
+                        progress=progress, start=args.start)
+        interrupted = agg.interrupted
+    elapsed = time.perf_counter() - t0
+    print(format_aggregate_summary(agg, elapsed, workers))
+    if args.out:
+        print(f"wrote {Path(args.out) / AGG_FILE} ({agg.n_games:,} games)")
+    if interrupted:
+        print(f"cargo-sim: interrupted after {agg.n_games:,} of {args.games:,} games"
+              + (f"; the finished chunks were saved in {args.out} (--resume continues)"
+                 if args.out else ""), file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
