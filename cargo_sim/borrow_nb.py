@@ -100,3 +100,31 @@ def call_int64_fn_nb(typingctx, addr, ptr, x, y, z):
         return builder.call(fn, [args[1]] + vals)
 
     return sig, codegen
+
+
+@intrinsic
+def float_bits_nb(typingctx, x):
+    """The 64 bits of a float64 as an int64 (to keep floats exactly in an int64 state)."""
+    if not isinstance(x, types.Float):
+        return None
+
+    def codegen(context, builder, sig, args):
+        from llvmlite import ir
+        v = context.cast(builder, args[0], sig.args[0], types.float64)
+        return builder.bitcast(v, ir.IntType(64))
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def bits_float_nb(typingctx, b):
+    """Inverse of float_bits_nb."""
+    if not isinstance(b, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        from llvmlite import ir
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        return builder.bitcast(v, ir.DoubleType())
+
+    return types.float64(b), codegen

@@ -200,9 +200,9 @@ def test_event_buffer_overflow_replays_the_chunk(monkeypatch):
     calls = []
     real = A.K.aggregate_games_nb
 
-    def counting(template, decide, seeds, log, acc, err):
+    def counting(template, decide, exact_fn, seeds, log, acc, err):
         calls.append(log.shape[0])
-        return real(template, decide, seeds, log, acc, err)
+        return real(template, decide, exact_fn, seeds, log, acc, err)
 
     monkeypatch.setattr(A.K, "aggregate_games_nb", counting)
     c = cargo_sim.aggregate(60, players, seed=2, progress=False, workers=1, chunk_size=16)

@@ -1,6 +1,6 @@
 """Statistics of many games folded inside compiled code (no per-event rows kept).
 
-``aggregate_games_nb(template, decide, seeds, log, acc, err)`` plays a chunk of
+``aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err)`` plays a chunk of
 games like ``engine_nb.run_games_nb``, but each game's events go to a small
 event buffer that is re-used for the next game: after each game its events and
 end-of-game statistics are *folded* into ``acc``, ONE flat int64 array of
@@ -421,10 +421,10 @@ def fold_events_nb(s, log, n_ev, acc, ep, last_stack, coins_last, buys):
                 acc[O_BUYS + (c * MAX_TURNS + t) * 2 + 1] += k * k
 
 
-@njit(types.boolean(types.int64[::1], DecideType, types.uint64[::1], types.int64[:, ::1],
-                    types.int64[::1], types.int64[::1]),
+@njit(types.boolean(types.int64[::1], DecideType, types.int64, types.uint64[::1],
+                    types.int64[:, ::1], types.int64[::1], types.int64[::1]),
       cache=True, nogil=True)
-def aggregate_games_nb(template, decide, seeds, log, acc, err):
+def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
     """Play len(seeds) games from the template and add their statistics to acc
     (ACC_SIZE counters, layout SECTIONS); `log` is the per-game event buffer
     (re-used). Returns False on an illegal decision (err = [game, decision,
@@ -432,7 +432,7 @@ def aggregate_games_nb(template, decide, seeds, log, acc, err):
     the buffer (err[0] = game, err[1] = -1, err[7] = its events so far): then
     acc holds part of the chunk and must be discarded."""
     own = template.copy()       # `own` keeps the memory alive while `s` points into it
-    s, plog = start_state_nb(own, log)
+    s, plog = start_state_nb(own, log, exact_fn)
     pacc = state_ptr_nb(acc)
     ep = np.zeros((MAX_PORTS, EP_STATE_W), np.int64)
     last_stack = np.zeros((MAX_PORTS, MAX_SEATS), np.int64)

@@ -35,6 +35,7 @@ from ..stats import wilson_interval
 from . import aggregate_nb as K
 from .enums import N_EVENT_FIELDS, PLAYER_FIELDS, R_N_PLAYERS
 from .rules import Rules
+from .trade_nb import EXACT_VALUE_FN
 from .simulate import (DEFAULT_CHUNK, _check_request, _compile_table, _illegal_error,
                        game_seeds_nb, table_template)
 
@@ -611,7 +612,7 @@ def run_chunk(template, decide, seed: int, first: int, n: int, rows_per_seat: in
         acc = np.zeros(K.ACC_SIZE, np.int64)
         err = np.full(8, -1, np.int64)
         log = np.zeros((rows, N_EVENT_FIELDS), np.int64)
-        if K.aggregate_games_nb(template, decide, seeds, log, acc, err):
+        if K.aggregate_games_nb(template, decide, EXACT_VALUE_FN, seeds, log, acc, err):
             return acc, None
         if err[1] == -1 and err[7] >= 0:
             rows *= 2

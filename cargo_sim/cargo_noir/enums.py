@@ -121,7 +121,7 @@ OUT = CTX + CTX_W                            # [OUT_W] vector answers: tokens th
 OUT_CARDS = OUT + MAX_TOK
 OUT_W = MAX_TOK + MAX_CARDS
 SCRATCH = OUT + OUT_W                        # [SCRATCH_W] free for bots (token vectors etc.)
-SCRATCH_W = 4 * MAX_TOK
+SCRATCH_W = 4 * MAX_TOK + MAX_PORTS + 8
 STATE_SIZE = SCRATCH + SCRATCH_W
 # the packed trade-value tables (trade_nb.pack_trade_tables) follow the state
 TRADE_TABLES = STATE_SIZE

@@ -21,9 +21,10 @@ building blocks:
 import numpy as np
 from numba import njit
 
+from ...borrow_nb import bits_float_nb, float_bits_nb
 from ..enums import (MAX_TOK, M_TURN, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
                      D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
-                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH)
+                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS)
 from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, card_ships_nb,
                         card_syndicate_nb, card_vp_nb, card_warehouse_nb, cards_held_nb, coins_nb,
                         hand_nb, hand_size_nb, is_final_turn_nb, n_cards_nb, n_ports_nb,
@@ -51,9 +52,16 @@ HP_LATE_BID = 14        # extra bid margin per turn in the second half of the ga
 HP_BAIT = 15            # 1: enter contested ports cheaply to be paid (Syndicate) for leaving
 HP_SELL_AT = 16         # before the last turn, trade only once the hand is worth this much
 
-# bot notes kept in the scratch area: the Black Market estimate of this phase 3
+# bot notes kept in the scratch area, valid for one phase 3 of one seat (the
+# hand, the ports' cargo and the market do not change while ships are sent):
+# the Black Market estimate, the hand's score and each port's gain
 NOTE_BM_STAMP = SCRATCH + 3 * MAX_TOK
 NOTE_BM_GAIN = NOTE_BM_STAMP + 1
+NOTE_SEND_STAMP = NOTE_BM_GAIN + 1
+NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
+NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
+NOT_YET = -(1 << 62)
+assert NOTE_PORT_GAIN + MAX_PORTS <= SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -185,7 +193,13 @@ def bid_margin_nb(s, seat):
 def choose_send_nb(s, seat):
     coins = coins_nb(s, seat)
     coin_value = param_nb(s, seat, HP_COIN_VALUE)
-    base = hand_score_nb(s, seat)
+    stamp = s[M_TURN] * 8 + seat + 1
+    if s[NOTE_SEND_STAMP] != stamp:         # first ship of this phase 3
+        s[NOTE_SEND_STAMP] = stamp
+        s[NOTE_BASE] = float_bits_nb(hand_score_nb(s, seat))
+        for p in range(MAX_PORTS):
+            s[NOTE_PORT_GAIN + p] = NOT_YET
+    base = bits_float_nb(s[NOTE_BASE])
     # Casino: coins now; next turn's final trade counts coins 1:1
     payout = s[R_CASINO_PAYOUT]
     unit = coin_value
@@ -199,8 +213,6 @@ def choose_send_nb(s, seat):
     bid_choice = 0
     bm_bias = param_nb(s, seat, HP_BM_BIAS)
     if bm_bias > -50.0:
-        # the hand and the market do not change during phase 3: evaluate once
-        stamp = s[M_TURN] * 8 + seat + 1
         if s[NOTE_BM_STAMP] != stamp:
             g, _ = best_black_market_nb(s, seat, base)
             s[NOTE_BM_STAMP] = stamp
@@ -218,7 +230,9 @@ def choose_send_nb(s, seat):
         if need < 0:
             continue
         contested = top_bid_nb(s, p, -1) > 0
-        gain = port_gain_nb(s, seat, p, base)
+        if s[NOTE_PORT_GAIN + p] == NOT_YET:
+            s[NOTE_PORT_GAIN + p] = float_bits_nb(port_gain_nb(s, seat, p, base))
+        gain = bits_float_nb(s[NOTE_PORT_GAIN + p])
         if contested:
             if bait and need <= coins:
                 # enter cheaply, expecting to be outbid and paid for leaving
