@@ -421,9 +421,14 @@ def fold_events_nb(s, log, n_ev, acc, ep, last_stack, coins_last, buys):
                 acc[O_BUYS + (c * MAX_TURNS + t) * 2 + 1] += k * k
 
 
-@njit(types.boolean(types.int64[::1], DecideType, types.int64, types.uint64[::1],
-                    types.int64[:, ::1], types.int64[::1], types.int64[::1]),
-      cache=True, nogil=True)
+# The kernel's one signature (decide as a first-class function, as in the
+# engine), compiled on first use by ensure_compiled(): `import cargo_sim` does
+# not pay for it.
+AGGREGATE_SIG = types.boolean(types.int64[::1], DecideType, types.int64, types.uint64[::1],
+                              types.int64[:, ::1], types.int64[::1], types.int64[::1])
+
+
+@njit(cache=True, nogil=True)
 def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
     """Play len(seeds) games from the template and add their statistics to acc
     (ACC_SIZE counters, layout SECTIONS); `log` is the per-game event buffer
@@ -459,3 +464,14 @@ def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
         fold_events_nb(s, plog, n_ev, pacc, ep, last_stack, coins_last, buys)
     err[6] = seeds.shape[0]
     return own[0] == own[0]     # a use of `own` after the loop keeps it alive until here
+
+
+def ensure_compiled() -> None:
+    """Compile (or load from the cache) aggregate_games_nb for AGGREGATE_SIG only,
+    so that every bot table shares it (decide converts to the function type)."""
+    if not _KERNEL.signatures:
+        _KERNEL.compile(AGGREGATE_SIG)
+        _KERNEL.disable_compile()
+
+
+_KERNEL = aggregate_games_nb

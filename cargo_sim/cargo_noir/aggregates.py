@@ -612,6 +612,7 @@ def run_chunk(template, decide, seed: int, first: int, n: int, rows_per_seat: in
         acc = np.zeros(K.ACC_SIZE, np.int64)
         err = np.full(8, -1, np.int64)
         log = np.zeros((rows, N_EVENT_FIELDS), np.int64)
+        K.ensure_compiled()
         if K.aggregate_games_nb(template, decide, EXACT_VALUE_FN, seeds, log, acc, err):
             return acc, None
         if err[1] == -1 and err[7] >= 0:
@@ -651,6 +652,7 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
         # compile the table's bots (first use only) before the clock starts
         _compile_table(template, decide, game_seeds_nb(np.uint64(seed % 2**64), start, 1),
                        len(PLAYER_FIELDS) + len(rules.card_names), seated)
+        K.ensure_compiled()
     total = np.zeros(K.ACC_SIZE, np.int64)
     done = 0
     bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
