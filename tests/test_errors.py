@@ -206,7 +206,15 @@ def test_to_toml_round_trip(tmp_path):
     r = R.replace(start_coins=9, **{"card.Villa.cost": 22})
     path = tmp_path / "full.toml"
     path.write_text(r.to_toml())
-    assert Rules.from_file(path) == r
+    back = Rules.from_file(path)
+    assert back == r
+    # a full file records only what differs from the defaults: the estimated
+    # values it repeats keep their provenance
+    assert back.overrides == {"start_coins": 9, "card.Villa.cost": 22}
+    path.write_text(R.to_toml())
+    same = Rules.from_file(path)
+    assert same.overrides == {} and same.digest == R.digest
+    assert same.provenance.set_index("parameter").loc["card.Yacht.cost", "status"] == "estimated"
 
 
 # ---------------------------------------------------------------------------

@@ -111,8 +111,12 @@ class Rules:
             _set_flat(data, name, value, problems)
         if problems:
             raise RulesError("invalid rules override: " + "; ".join(problems))
+        # record what differs from the current value only: a full rules file
+        # (e.g. a saved run's) read back over the defaults changes nothing
+        before = self.flat()
         merged = dict(self.overrides)
-        merged.update(changes)
+        merged.update({k: v for k, v in changes.items() if k not in before or before[k] != v
+                       or k in merged})
         return Rules(data, merged)
 
     # ---- reading --------------------------------------------------------
