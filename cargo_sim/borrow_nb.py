@@ -12,6 +12,7 @@ borrow inside the function that owns the array.
 """
 from numba import types
 from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 
@@ -56,7 +57,9 @@ def state_array_nb(typingctx, ptr, n):
     """A 1-D array view of n items at a pointer (NULL memory-info: borrowed,
     see borrow_nb); an array passes through unchanged (n is ignored)."""
     if isinstance(ptr, types.Array):
-        return ptr(ptr, n), lambda context, builder, sig, args: args[0]
+        # the same array back: a new reference (numba releases what it returns)
+        return ptr(ptr, n), lambda context, builder, sig, args: impl_ret_borrowed(
+            context, builder, sig.return_type, args[0])
     if not (isinstance(ptr, types.CPointer) and isinstance(n, types.Integer)):
         return None
     arrty = types.Array(ptr.dtype, 1, "C")
