@@ -29,8 +29,9 @@ import numpy as np
 from numba import njit, types
 
 from ..borrow_nb import state_ptr_nb
-from .engine_nb import DecideType, failed_nb, play_game_nb, start_state_nb
+from .engine_nb import DecideType, failed_nb, needed_solver_nb, play_game_nb, start_state_nb
 from .enums import (
+    ERR_NEED_SOLVER,
     A_ABANDON, A_BUY, A_CASINO, A_PORT_WIN, A_RAISE, A_SCORE, A_SEND_BLACK_MARKET,
     A_SEND_CASINO, A_SEND_PORT, A_SYNDICATE, A_TRADE, CARDS, E, E_TOK0, LOC_PORT0,
     M_BAG_REFILLS, M_BANK, M_EMPTY_SLOTS, M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE,
@@ -446,6 +447,10 @@ def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
     cap = s[R_LOG_ROWS]
     for g in range(seeds.shape[0]):
         play_game_nb(s, plog, decide, np.int64(seeds[g]), g, 0)
+        if needed_solver_nb(s):
+            err[0] = g
+            err[1] = ERR_NEED_SOLVER
+            return own[0] != own[0]
         if failed_nb(s):
             err[0] = g
             err[1] = s[M_ERR_KIND]

@@ -33,11 +33,10 @@ from ..fileio import atomic_write
 from ..progress import Progress
 from ..stats import wilson_interval
 from . import aggregate_nb as K
-from .enums import N_EVENT_FIELDS, PLAYER_FIELDS, R_N_PLAYERS
+from .enums import ERR_NEED_SOLVER, N_EVENT_FIELDS, PLAYER_FIELDS, R_N_PLAYERS
 from .rules import Rules
-from .trade_nb import EXACT_VALUE_FN
 from .simulate import (DEFAULT_CHUNK, _check_request, _compile_table, _illegal_error,
-                       game_seeds_nb, table_template)
+                       game_seeds_nb, load_solver, solver_address, table_template)
 
 FORMAT = "cargo_sim.aggregates/1"
 EVENT_ROWS_PER_SEAT = 160      # first size of the per-game event buffer (doubled on overflow)
@@ -613,8 +612,11 @@ def run_chunk(template, decide, seed: int, first: int, n: int, rows_per_seat: in
         err = np.full(8, -1, np.int64)
         log = np.zeros((rows, N_EVENT_FIELDS), np.int64)
         K.ensure_compiled()
-        if K.aggregate_games_nb(template, decide, EXACT_VALUE_FN, seeds, log, acc, err):
+        if K.aggregate_games_nb(template, decide, solver_address(), seeds, log, acc, err):
             return acc, None
+        if err[1] == ERR_NEED_SOLVER:
+            load_solver()           # same games again, with exact values beyond the table
+            continue
         if err[1] == -1 and err[7] >= 0:
             rows *= 2
             if hint is not None:

@@ -37,7 +37,7 @@ from .enums import (
     R_CASINO_PAYOUT, R_EDGE_LIMIT, R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_CARDS, R_N_PLAYERS,
     R_N_PORTS, R_N_TURNS, R_N_TYPES, R_START_COINS, R_START_SHIPS, R_START_WAREHOUSE,
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
-    R_LEN, R_LOG_ROWS, N_EVENT_FIELDS,
+    R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, ERR_NEED_SOLVER,
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
 )
 from ..rng_nb import rand_below_at_nb, rand_float_at_nb
@@ -164,6 +164,13 @@ def illegal_nb(s, kind, seat, value, aux):
 @njit(cache=True)
 def failed_nb(s):
     return s[M_ERR_KIND] >= 0
+
+
+@njit(cache=True)
+def needed_solver_nb(s):
+    """A holding beyond the trade table was valued without the exact solver
+    loaded (the game's values are wrong from there: replay it with the solver)."""
+    return s[TRADE_TABLES + T_EXACT_FN] < 0
 
 
 @njit(cache=True)
@@ -702,7 +709,7 @@ def play_game_nb(s, log, decide, seed, game, first_event):
 def start_state_nb(s, log, exact_fn):
     """Pointers to a state array and an event log (int64[rows, N_EVENT_FIELDS]),
     after recording their sizes in the state (R_LEN, R_LOG_ROWS) and the
-    address of the exact trade-value solver (trade_nb.EXACT_VALUE_FN). The caller
+    address of the exact trade-value solver (trade_nb.exact_value_fn, or 0). The caller
     keeps both arrays alive while the pointers are used (an array created in
     a kernel must be used again after the pointers' last use)."""
     s[R_LEN] = s.shape[0]
@@ -728,6 +735,10 @@ def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log,
     for g in range(seeds.shape[0]):
         play_game_nb(s, plog, decide, np.int64(seeds[g]), g, n_events)
         n_events = s[M_N_EVENTS]
+        if needed_solver_nb(s):
+            err[0] = g
+            err[1] = ERR_NEED_SOLVER
+            return own[0] != own[0]
         if failed_nb(s):
             err[0] = g
             err[1] = s[M_ERR_KIND]

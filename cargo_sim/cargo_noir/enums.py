@@ -23,6 +23,9 @@ D_SEND = 5       # phase 3: destination location code; s[OUT] = bid when it is a
 DECISION_NAMES = ("resolution order", "raise or abandon", "black market", "trade",
                   "discard", "send ship")
 BM_DRAW = -1
+# err[1] of an entry kernel when a game needed the exact trade solver and it was not
+# loaded (trade_nb.exact_value_fn): load it and replay the chunk
+ERR_NEED_SOLVER = -2
 BM_CODE = 16     # swap code = give * BM_CODE + take
 
 # ---- the game-state array --------------------------------------------------

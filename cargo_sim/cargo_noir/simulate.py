@@ -20,11 +20,11 @@ from ..progress import Progress
 from ..rng_nb import game_seed_nb
 from .bots.registry import Player, decision_table, parse_player
 from .engine_nb import run_games_nb
-from .trade_nb import EXACT_VALUE_FN
+from .trade_nb import exact_value_fn
 from .enums import (ACTION_NAMES, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
-                    N_EVENT_FIELDS, N_GAME_FIELDS, PLAYER_FIELDS)
+                    N_EVENT_FIELDS, N_GAME_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
 from .rules import Rules
 
 DEFAULT_CHUNK = 2048
@@ -137,6 +137,19 @@ def table_template(rules: Rules, players: list[Player]):
 EVENTS_PER_GAME = 160     # first guess of event rows per game and seat (grown on overflow)
 
 
+_SOLVER = [0]
+
+
+def solver_address() -> int:
+    """Address of the exact trade solver for the kernels, 0 until a game has
+    needed it (load_solver): most rule sets never do, and runs start sooner."""
+    return _SOLVER[0]
+
+
+def load_solver() -> None:
+    _SOLVER[0] = exact_value_fn()
+
+
 def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
     """Play a chunk of games. With events=True, returns the chunk's event rows
     as a 4th item (the chunk is replayed with a larger log if it overflows:
@@ -152,7 +165,10 @@ def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
             log = np.zeros((max(n * per_game, 1), N_EVENT_FIELDS), dtype=np.int64)
         elif log is None:
             log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
-        ok = run_games_nb(template, decide, EXACT_VALUE_FN, seeds, games, pl, log, err)
+        ok = run_games_nb(template, decide, solver_address(), seeds, games, pl, log, err)
+        if not ok and err[1] == ERR_NEED_SOLVER:
+            load_solver()       # games are deterministic: the replay plays the same games
+            continue
         if not events:
             return games, pl, (None if ok else err)
         if not ok or err[6] < log.shape[0]:

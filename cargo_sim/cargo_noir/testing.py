@@ -29,7 +29,7 @@ from numba import types
 from .engine_nb import (DecideType, failed_nb, phase1_nb, phase2_nb, phase3_nb, score_nb,
                         setup_nb, start_state_nb)
 from .rules import Rules
-from .trade_nb import EXACT_VALUE_FN
+from .trade_nb import exact_value_fn
 
 _KIND = {"order": e.D_ORDER, "raise": e.D_RAISE, "bm": e.D_BLACK_MARKET, "trade": e.D_TRADE,
          "discard": e.D_DISCARD, "send": e.D_SEND}
@@ -66,7 +66,7 @@ def _setup_state_nb(s, log, seed, exact_fn):
 
 def setup_state_nb(s, log, seed):
     """Set up a new game in s (rules header filled)."""
-    _setup_state_nb(s, log, seed, EXACT_VALUE_FN)
+    _setup_state_nb(s, log, seed, exact_value_fn())
 
 
 @njit(cache=True)
@@ -111,7 +111,7 @@ def run_phase_nb(s, decide, log, phase, seat):
     the whole turn as the turn counter says; phase 4: final scoring).
     (The exact trade solver's address is passed at each call: an address is
     valid in this process only, so it must never be frozen into cached code.)"""
-    _run_phase_entry_nb(s, decide, log, phase, seat, EXACT_VALUE_FN)
+    _run_phase_entry_nb(s, decide, log, phase, seat, exact_value_fn())
 
 
 class ScriptError(AssertionError):

@@ -119,6 +119,7 @@ against ~8-33, ~42-55 and ~140-200 us for the plain enumeration.
 from __future__ import annotations
 
 import collections
+import threading
 import functools
 import itertools
 import numbers
@@ -1332,7 +1333,8 @@ def best_cards_for_budget(budget, card_cost, card_utility, card_available):
 T_N_TYPES, T_MAX_COMBO, T_MAX_DIFF, T_MAX_WILDS, T_MAX_TOTAL, T_BITS = 0, 1, 2, 3, 4, 5
 T_POW, T_POW_LEN, T_SLOTS, T_N_SLOTS, T_SLOT_W = 6, 7, 8, 9, 10
 T_VS, T_VD, T_WILD_ONLY, T_KEYS, T_N_KEYS, T_VALUES, T_VALUES_W, T_M1 = 11, 12, 13, 14, 15, 16, 17, 18
-T_EXACT_FN = 19       # address of exact_packed_value_cfunc, set by the kernel that plays (0: none)
+T_EXACT_FN = 19       # address of the exact solver (exact_value_fn), set by the kernel that plays;
+                      # 0: not loaded (a lookup that needs it sets -1 and returns -1)
 T_HEADER = 20
 
 
@@ -1388,8 +1390,8 @@ def packed_trade_value_nb(a, at, counts_at, wilds):
     """trade_value_nb for tables packed at a[at:] and counts at a[counts_at:]
     (n_types entries); `a` is an int64 array or a pointer (state_ptr_nb).
     A table lookup; holdings beyond the table take the exact solver, which
-    needs a[at + T_EXACT_FN] = EXACT_VALUE_FN (else -1). Returns -1 for
-    invalid input."""
+    needs a[at + T_EXACT_FN] = exact_value_fn() (else it marks the tables
+    with -1 there and returns -1). Returns -1 for invalid input."""
     n = a[at + T_N_TYPES]
     if wilds < 0 or wilds > a[at + T_MAX_WILDS]:
         return np.int64(-1)
@@ -1420,16 +1422,15 @@ def packed_trade_value_nb(a, at, counts_at, wilds):
                 return a[row + 1 + wilds]
             pos = (pos + 1) & mask
     # more tokens than the table holds: the exact solver, called through its
-    # address (EXACT_VALUE_FN) so that the kernels do not compile it in
+    # address (exact_value_fn) so that the kernels do not compile it in
     fn = a[at + T_EXACT_FN]
-    if fn == 0:
+    if fn <= 0:
+        a[at + T_EXACT_FN] = -1       # the entry kernel stops: replay with the solver
         return np.int64(-1)
     return call_int64_fn_nb(fn, state_ptr_nb(a), at, counts_at, wilds)
 
 
-@cfunc(types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64),
-       cache=True)
-def exact_packed_value_cfunc(a, at, counts_at, wilds):
+def _exact_packed_value(a, at, counts_at, wilds):
     """packed_trade_value_nb's exact path for holdings beyond the table."""
     n = a[at + T_N_TYPES]
     counts = np.empty(n, np.int64)
@@ -1439,6 +1440,18 @@ def exact_packed_value_cfunc(a, at, counts_at, wilds):
     return trade_value_nb(counts, wilds, unpack_trade_tables_nb(state_array_nb(a, end), at))
 
 
-# what the entry kernels store at T_EXACT_FN of the tables they play with (an
-# address is only valid in this process: never kept in a saved or sent array)
-EXACT_VALUE_FN = exact_packed_value_cfunc.address
+_EXACT = []
+_EXACT_LOCK = threading.Lock()
+
+
+def exact_value_fn() -> int:
+    """Address of the exact solver (a numba cfunc, compiled -- or loaded from the
+    cache -- on first need: most rule sets never hold more tokens than the
+    table, so runs start without it). The entry kernels store it at T_EXACT_FN
+    of the tables they play with. An address is valid in this process only:
+    never keep it in a saved or sent array."""
+    with _EXACT_LOCK:
+        if not _EXACT:
+            sig = types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64)
+            _EXACT.append(cfunc(sig, cache=True)(_exact_packed_value))
+        return _EXACT[0].address
