@@ -37,6 +37,15 @@ def _warm(players, rules) -> str:
     return f"pid {os.getpid()}"
 
 
+def _warm_workers(client, labels, rules) -> None:
+    """Compile the table on one worker first: it compiles into (or loads) the
+    on-disk cache, so the others (sharing the cache folder) only load it."""
+    addrs = sorted(client.scheduler_info()["workers"])
+    if addrs:
+        client.run(_warm, labels, rules, workers=addrs[:1])
+    client.run(_warm, labels, rules, workers=addrs[1:] or None)
+
+
 def _task(n, players, seed, rules, start):
     """One chunk on a worker: the chunk's (games, players) tables."""
     from .cargo_noir.simulate import simulate
@@ -99,12 +108,7 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     try:
         distributed = _require_distributed()
         if bounds:
-            # one worker first: it compiles into (or loads) the on-disk cache, so
-            # the others (sharing the cache folder) only load it
-            addrs = sorted(client.scheduler_info()["workers"])
-            if addrs:
-                client.run(_warm, labels, rules, workers=addrs[:1])
-            client.run(_warm, labels, rules, workers=addrs[1:] or None)
+            _warm_workers(client, labels, rules)
         rules_f, labels_f = client.scatter(rules, broadcast=True), labels
         futures = {client.submit(_task, hi - lo, labels_f, int(seed), rules_f, lo, pure=False): i
                    for i, (lo, hi) in enumerate(bounds)}
@@ -176,10 +180,7 @@ def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=N
     try:
         distributed = _require_distributed()
         if bounds:
-            addrs = sorted(client.scheduler_info()["workers"])
-            if addrs:
-                client.run(_warm, labels, rules, workers=addrs[:1])
-            client.run(_warm, labels, rules, workers=addrs[1:] or None)
+            _warm_workers(client, labels, rules)
         rules_f = client.scatter(rules, broadcast=True)
         futures = {client.submit(_agg_task, hi - lo, labels, int(seed), rules_f, lo, pure=False): i
                    for i, (lo, hi) in enumerate(bounds)}

@@ -151,6 +151,31 @@ def _read_manifest(folder: Path) -> dict:
         raise ConfigError(f"cannot read {folder / MANIFEST}: {e}") from None
 
 
+def _open_run_folder(folder: Path, manifest: dict, resume: bool, extra_keys=()) -> None:
+    """A new (or empty) folder gets the run's manifest; a folder with files is
+    only accepted with ``resume`` and when it holds the same kind of run with
+    the same settings (``extra_keys`` of the manifest included)."""
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{folder} exists and is not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    if not any(folder.iterdir()):
+        _atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+        return
+    if not resume:
+        raise ConfigError(f"output folder {folder} is not empty: use --resume (resume=True) "
+                          "to continue the run in it, or another folder")
+    old = _read_manifest(folder)
+    if old.get("format") != manifest["format"]:
+        raise ConfigError(f"{folder} holds a run of another kind ({old.get('format')}), "
+                          f"not {manifest['format']}: use another folder")
+    _check_same(old, manifest, folder)
+    for key in extra_keys:
+        if old.get(key) != manifest[key]:
+            raise ConfigError(f"{folder} holds a different run ({key} {old.get(key)!r} there, "
+                              f"{manifest[key]!r} here): use another folder")
+    _clean_temps(folder)
+
+
 def _check_same(old: dict, new: dict, folder: Path) -> None:
     diffs = [f"{k} {old.get(k)!r} there, {new[k]!r} here" for k in _COMPARED
              if old.get(k) != new[k]]
@@ -237,20 +262,7 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     """
     folder = Path(out_dir)
     manifest, rules = _plan(n_games, players, seed, rules, chunk_games)
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"{folder} exists and is not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    has_files = any(folder.iterdir())
-    if has_files and not resume:
-        raise ConfigError(f"output folder {folder} is not empty: use --resume (resume=True) "
-                          "to continue the run in it, or another folder")
-    if has_files:
-        old = _read_manifest(folder)
-        _check_same(old, manifest, folder)
-        _clean_temps(folder)
-    else:
-        _atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
-
+    _open_run_folder(folder, manifest, resume)
     n_chunks = manifest["n_chunks"]
     done = set(chunks_done(folder, n_chunks))
     todo = [k for k in range(n_chunks) if k not in done]
@@ -413,26 +425,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
         raise ConfigError(f"start (index of the first game) must be a whole number >= 0, got {start!r}")
     from .cargo_noir.aggregate_nb import LAYOUT_ID
     manifest.update(format=AGG_FORMAT, start=int(start), layout=LAYOUT_ID)
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"{folder} exists and is not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    has_files = any(folder.iterdir())
-    if has_files and not resume:
-        raise ConfigError(f"output folder {folder} is not empty: use --resume (resume=True) "
-                          "to continue the run in it, or another folder")
-    if has_files:
-        old = _read_manifest(folder)
-        if old.get("format") != AGG_FORMAT:
-            raise ConfigError(f"{folder} holds a run of another kind ({old.get('format')}), "
-                              "not aggregates: use another folder")
-        _check_same(old, manifest, folder)
-        for key in ("start", "layout"):
-            if old.get(key) != manifest[key]:
-                raise ConfigError(f"{folder} holds a different run ({key} {old.get(key)!r} there, "
-                                  f"{manifest[key]!r} here): use another folder")
-        _clean_temps(folder)
-    else:
-        _atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    _open_run_folder(folder, manifest, resume, extra_keys=("start", "layout"))
     n_chunks = manifest["n_chunks"]
     done = {k for k in range(n_chunks) if (folder / agg_chunk_file(k)).exists()}
     bounds = {k: (k * chunk_games, min((k + 1) * chunk_games, n_games)) for k in range(n_chunks)}

@@ -29,15 +29,13 @@ import numpy as np
 from numba import njit, types
 
 from ..borrow_nb import state_ptr_nb
-from .engine_nb import DecideType, failed_nb, needed_solver_nb, play_game_nb, start_state_nb
+from .engine_nb import DecideType, game_stopped_nb, play_game_nb, start_state_nb
 from .enums import (
-    ERR_NEED_SOLVER,
     A_ABANDON, A_BUY, A_CASINO, A_PORT_WIN, A_RAISE, A_SCORE, A_SEND_BLACK_MARKET,
     A_SEND_CASINO, A_SEND_PORT, A_SYNDICATE, A_TRADE, CARDS, E, E_TOK0, LOC_PORT0,
-    M_BAG_REFILLS, M_BANK, M_EMPTY_SLOTS, M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE,
-    M_MINTED, M_N_EVENTS, M_SHORTFALL_COINS, M_SHORTFALLS, M_TURN, MAX_CARDS, MAX_PORTS,
-    MAX_SEATS, N_EVENT_FIELDS, N_PLAYER_FIELDS, P, R_FINAL_COIN_VALUE, R_LOG_ROWS, R_N_CARDS, R_N_PLAYERS, R_N_PORTS,
-    R_N_TURNS, R_N_TYPES, SCRATCH, STATS, STATS_W, TRADE_TABLES,
+    M_BAG_REFILLS, M_BANK, M_EMPTY_SLOTS, M_MINTED, M_N_EVENTS, M_SHORTFALL_COINS,
+    M_SHORTFALLS, MAX_CARDS, MAX_PORTS, MAX_SEATS, N_EVENT_FIELDS, N_PLAYER_FIELDS, P,
+    R_FINAL_COIN_VALUE, R_LOG_ROWS, R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH, STATS, STATS_W, TRADE_TABLES,
 )
 from .trade_nb import packed_trade_value_nb
 
@@ -447,17 +445,7 @@ def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
     cap = s[R_LOG_ROWS]
     for g in range(seeds.shape[0]):
         play_game_nb(s, plog, decide, np.int64(seeds[g]), g, 0)
-        if needed_solver_nb(s):
-            err[0] = g
-            err[1] = ERR_NEED_SOLVER
-            return own[0] != own[0]
-        if failed_nb(s):
-            err[0] = g
-            err[1] = s[M_ERR_KIND]
-            err[2] = s[M_ERR_SEAT]
-            err[3] = s[M_ERR_VALUE]
-            err[4] = s[M_ERR_AUX]
-            err[5] = s[M_TURN]
+        if game_stopped_nb(s, g, err):
             return own[0] != own[0]
         n_ev = s[M_N_EVENTS]
         if n_ev >= cap:

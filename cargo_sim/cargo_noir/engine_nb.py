@@ -706,6 +706,26 @@ def play_game_nb(s, log, decide, seed, game, first_event):
 
 
 @njit(cache=True)
+def game_stopped_nb(s, g, err):
+    """After game g of a chunk: True (and err filled) if the game stopped on an
+    illegal decision (err = [g, decision, seat, value, aux, turn]) or needed
+    the exact trade solver (err = [g, ERR_NEED_SOLVER, ...]: replay with it)."""
+    if needed_solver_nb(s):
+        err[0] = g
+        err[1] = ERR_NEED_SOLVER
+        return True
+    if failed_nb(s):
+        err[0] = g
+        err[1] = s[M_ERR_KIND]
+        err[2] = s[M_ERR_SEAT]
+        err[3] = s[M_ERR_VALUE]
+        err[4] = s[M_ERR_AUX]
+        err[5] = s[M_TURN]
+        return True
+    return False
+
+
+@njit(cache=True)
 def start_state_nb(s, log, exact_fn):
     """Pointers to a state array and an event log (int64[rows, N_EVENT_FIELDS]),
     after recording their sizes in the state (R_LEN, R_LOG_ROWS) and the
@@ -735,17 +755,7 @@ def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log,
     for g in range(seeds.shape[0]):
         play_game_nb(s, plog, decide, np.int64(seeds[g]), g, n_events)
         n_events = s[M_N_EVENTS]
-        if needed_solver_nb(s):
-            err[0] = g
-            err[1] = ERR_NEED_SOLVER
-            return own[0] != own[0]
-        if failed_nb(s):
-            err[0] = g
-            err[1] = s[M_ERR_KIND]
-            err[2] = s[M_ERR_SEAT]
-            err[3] = s[M_ERR_VALUE]
-            err[4] = s[M_ERR_AUX]
-            err[5] = s[M_TURN]
+        if game_stopped_nb(s, g, err):
             return own[0] != own[0]
         n_win = 0
         mask = 0
