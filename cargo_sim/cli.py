@@ -120,16 +120,28 @@ def _estimated_groups(names: list[str]) -> str:
 
 # ---------------------------------------------------------------------------
 # simulate
+def run_headline(n: int, cfg: dict, interrupted: bool, n_players: int, rules, elapsed: float,
+                 workers, kind: str = "") -> str:
+    """First line of a run's summary: games, players, seed, rules, speed."""
+    rate = n / elapsed if elapsed > 0 else float("nan")
+    return (f"{n:,} games" + (f" of {cfg.get('n_games', n):,} (interrupted)" if interrupted else "")
+            + kind + f", {n_players} players, seed {cfg.get('seed')}, "
+            f"rules {rules.digest}" + (" (with overrides)" if rules.overrides else "")
+            + f"; {elapsed:.2f} s, {rate:,.0f} games/s on {workers} thread(s)")
+
+
+def seat_table(rows: list[tuple]) -> list[str]:
+    """Aligned text lines: the first two columns left-aligned, the rest right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                      for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
+
+
 def format_summary(res, elapsed: float, workers) -> str:
     n = len(res.games)
     cfg = res.config
-    lines = []
-    rate = n / elapsed if elapsed > 0 else float("nan")
-    head = (f"{n:,} games" + (f" of {cfg.get('n_games', n):,} (interrupted)" if res.interrupted else "")
-            + f", {len(cfg.get('players', []))} players, seed {cfg.get('seed')}, "
-            f"rules {res.rules.digest}" + (" (with overrides)" if res.rules.overrides else "")
-            + f"; {elapsed:.2f} s, {rate:,.0f} games/s on {workers} thread(s)")
-    lines.append(head)
+    lines = [run_headline(n, cfg, res.interrupted, len(cfg.get("players", [])), res.rules,
+                          elapsed, workers)]
     if n == 0:
         lines.append("no games finished")
         return "\n".join(lines)
@@ -140,10 +152,7 @@ def format_summary(res, elapsed: float, workers) -> str:
         rows.append((str(seat), str(r["bot"]), f"{100 * r['win_rate']:.1f}%",
                      f"[{100 * lo:.1f}%, {100 * hi:.1f}%]", f"{r['mean_vp']:.2f}",
                      f"{r['mean_rank']:.3f}"))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    lines += seat_table(rows)
     ties = int(res.games["tie"].sum())
     lines.append(f"ties (win shared after the highest-card tie-break): {ties:,} games "
                  f"({100 * ties / n:.2f}%); win rates count a shared win as 1/k")

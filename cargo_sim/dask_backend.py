@@ -81,21 +81,14 @@ def _client(scheduler, n_workers):
     raise ConfigError(f"scheduler must be an address, a distributed.Client or a cluster, got {scheduler!r}")
 
 
-def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
-                  chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True):
-    """``simulate()`` on a Dask cluster; returns the same ``SimResults``.
-
-    ``scheduler``: the scheduler's address (``"tcp://host:8786"``), an existing
-    ``distributed.Client`` (left open), or None for a ``LocalCluster`` of
-    ``n_workers`` single-threaded processes (closed at the end). Chunks of
-    ``chunk_games`` games are the tasks; results are merged in game order.
-    """
+def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
+                progress, on_result):
+    """Send chunks of ``chunk_games`` games to the cluster as ``task(n, labels,
+    seed, rules, start)`` and call ``on_result(i, lo, hi, result)`` as each one
+    arrives (progress bar; Ctrl-C cancels the rest and keeps what arrived).
+    Returns (bounds, interrupted)."""
     import numpy as np
-    from .cargo_noir.simulate import SimResults, _check_request
     from .progress import Progress
-    from .runs import narrow
-    seated, rules = _check_request(n_games, players, rules)
-    labels = [p.label for p in seated]
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
     if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
@@ -103,20 +96,19 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
         raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
     bounds = [(lo, min(lo + chunk_games, n_games)) for lo in range(0, n_games, chunk_games)]
     client, owned = _client(scheduler, n_workers)
-    parts = {}
     interrupted = False
     try:
         distributed = _require_distributed()
         if bounds:
             _warm_workers(client, labels, rules)
-        rules_f, labels_f = client.scatter(rules, broadcast=True), labels
-        futures = {client.submit(_task, hi - lo, labels_f, int(seed), rules_f, lo, pure=False): i
+        rules_f = client.scatter(rules, broadcast=True)
+        futures = {client.submit(task, hi - lo, labels, int(seed), rules_f, lo, pure=False): i
                    for i, (lo, hi) in enumerate(bounds)}
         bar = Progress(n_games, enabled=progress and n_games > 0)
         try:
             for fut in distributed.as_completed(futures):
                 i = futures[fut]
-                parts[i] = fut.result()
+                on_result(i, bounds[i][0], bounds[i][1], fut.result())
                 fut.release()
                 bar.update(bounds[i][1] - bounds[i][0])
         except KeyboardInterrupt:
@@ -128,6 +120,29 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     finally:
         for obj in owned:
             obj.close()
+    return bounds, interrupted
+
+
+def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
+                  chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True):
+    """``simulate()`` on a Dask cluster; returns the same ``SimResults``.
+
+    ``scheduler``: the scheduler's address (``"tcp://host:8786"``), an existing
+    ``distributed.Client`` (left open), or None for a ``LocalCluster`` of
+    ``n_workers`` single-threaded processes (closed at the end). Chunks of
+    ``chunk_games`` games are the tasks; results are merged in game order.
+    """
+    from .cargo_noir.simulate import SimResults, _check_request
+    from .runs import narrow
+    seated, rules = _check_request(n_games, players, rules)
+    labels = [p.label for p in seated]
+    parts = {}
+
+    def keep(i, lo, hi, result):
+        parts[i] = result
+
+    bounds, interrupted = _run_chunks(_task, n_games, labels, seed, rules, scheduler,
+                                      chunk_games, n_workers, progress, keep)
     k = 0
     while k < len(bounds) and k in parts:
         k += 1
@@ -164,43 +179,17 @@ def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=N
     from .cargo_noir import aggregate_nb as K
     from .cargo_noir.aggregates import Aggregates, _join_parts, new_config
     from .cargo_noir.simulate import _check_request
-    from .progress import Progress
     seated, rules = _check_request(n_games, players, rules)
     labels = [p.label for p in seated]
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
-    if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
-            or chunk_games < 1):
-        raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
-    bounds = [(lo, min(lo + chunk_games, n_games)) for lo in range(0, n_games, chunk_games)]
-    client, owned = _client(scheduler, n_workers)
     total = np.zeros(K.ACC_SIZE, np.int64)
     finished = []
-    interrupted = False
-    try:
-        distributed = _require_distributed()
-        if bounds:
-            _warm_workers(client, labels, rules)
-        rules_f = client.scatter(rules, broadcast=True)
-        futures = {client.submit(_agg_task, hi - lo, labels, int(seed), rules_f, lo, pure=False): i
-                   for i, (lo, hi) in enumerate(bounds)}
-        bar = Progress(n_games, enabled=progress and n_games > 0)
-        try:
-            for fut in distributed.as_completed(futures):
-                i = futures[fut]
-                total += fut.result()
-                fut.release()
-                finished.append([int(seed), bounds[i][0], bounds[i][1]])
-                bar.update(bounds[i][1] - bounds[i][0])
-        except KeyboardInterrupt:
-            interrupted = True
-            client.cancel(list(futures))
-        finally:
-            if bar.enabled:
-                bar.close()
-    finally:
-        for obj in owned:
-            obj.close()
+
+    def add(i, lo, hi, counts):
+        total[:] += counts
+        finished.append([int(seed), lo, hi])
+
+    _, interrupted = _run_chunks(_agg_task, n_games, labels, seed, rules, scheduler,
+                                 chunk_games, n_workers, progress, add)
     config = new_config(seated, rules, seed, n_games)
     config["parts"] = _join_parts(finished)
     return Aggregates(total, rules, config, interrupted)

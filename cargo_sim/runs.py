@@ -151,6 +151,16 @@ def _read_manifest(folder: Path) -> dict:
         raise ConfigError(f"cannot read {folder / MANIFEST}: {e}") from None
 
 
+def _chunk_plan(n_games, chunk_games, n_chunks, done, workers):
+    """(game range of each chunk, games still to play, workers, games per
+    sub-call: ~8 engine chunks per thread, a progress step every second or two)."""
+    bounds = {k: (k * chunk_games, min((k + 1) * chunk_games, n_games)) for k in range(n_chunks)}
+    to_play = n_games - sum(bounds[k][1] - bounds[k][0] for k in done)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    return bounds, to_play, workers, max(2048 * 8 * int(workers), 1)
+
+
 def _open_run_folder(folder: Path, manifest: dict, resume: bool, extra_keys=()) -> None:
     """A new (or empty) folder gets the run's manifest; a folder with files is
     only accepted with ``resume`` and when it holds the same kind of run with
@@ -266,13 +276,8 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     n_chunks = manifest["n_chunks"]
     done = set(chunks_done(folder, n_chunks))
     todo = [k for k in range(n_chunks) if k not in done]
-    bounds = {k: (k * chunk_games, min((k + 1) * chunk_games, n_games)) for k in range(n_chunks)}
-    games_done = sum(bounds[k][1] - bounds[k][0] for k in done)
-    to_play = n_games - games_done
-    if workers is None:
-        workers = os.cpu_count() or 1
-    # sub-calls of ~8 engine chunks per thread: a progress step every second or two
-    step = max(2048 * 8 * int(workers), 1)
+    bounds, to_play, workers, step = _chunk_plan(n_games, chunk_games, n_chunks, done, workers)
+    games_done = n_games - to_play
     labels = manifest["players"]
 
     bar = Progress(to_play, label=f"games ({folder.name})" if done else "games",
@@ -428,12 +433,8 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     _open_run_folder(folder, manifest, resume, extra_keys=("start", "layout"))
     n_chunks = manifest["n_chunks"]
     done = {k for k in range(n_chunks) if (folder / agg_chunk_file(k)).exists()}
-    bounds = {k: (k * chunk_games, min((k + 1) * chunk_games, n_games)) for k in range(n_chunks)}
-    games_done = sum(bounds[k][1] - bounds[k][0] for k in done)
-    to_play = n_games - games_done
-    if workers is None:
-        workers = os.cpu_count() or 1
-    step = max(2048 * 8 * int(workers), 1)
+    bounds, to_play, workers, step = _chunk_plan(n_games, chunk_games, n_chunks, done, workers)
+    games_done = n_games - to_play
     labels = manifest["players"]
     bar = Progress(to_play, label="games", enabled=progress and to_play > 0)
     t0 = time.perf_counter()
@@ -503,12 +504,10 @@ def load_aggregate_dir(path, warn: bool = True):
 def format_aggregate_summary(agg, elapsed: float, workers) -> str:
     """The ``cargo-sim simulate --aggregate`` report: per seat win rate with
     95 % Wilson CI and mean VP with t CI, the seat test and ties."""
+    from .cli import run_headline, seat_table
     n = agg.n_games
-    rate = n / elapsed if elapsed > 0 else float("nan")
-    lines = [f"{n:,} games" + (f" of {agg.config.get('n_games', n):,} (interrupted)" if agg.interrupted else "")
-             + f" (aggregated), {agg.n_players} players, seed {agg.config.get('seed')}, rules "
-             f"{agg.rules.digest}" + (" (with overrides)" if agg.rules.overrides else "")
-             + f"; {elapsed:.2f} s, {rate:,.0f} games/s on {workers} thread(s)"]
+    lines = [run_headline(n, agg.config, agg.interrupted, agg.n_players, agg.rules, elapsed,
+                          workers, kind=" (aggregated)")]
     if n == 0:
         lines.append("no games finished")
         return "\n".join(lines)
@@ -518,10 +517,7 @@ def format_aggregate_summary(agg, elapsed: float, workers) -> str:
         rows.append((str(seat), str(r["bot"]), f"{100 * r['win_rate']:.2f}%",
                      f"[{100 * r['ci_lo']:.2f}%, {100 * r['ci_hi']:.2f}%]", f"{r['mean_vp']:.2f}",
                      f"[{r['vp_ci_lo']:.2f}, {r['vp_ci_hi']:.2f}]"))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    lines += seat_table(rows)
     t = agg.seat_test()
     m = agg.margin_summary()
     lines.append(f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}; "
