@@ -330,6 +330,33 @@ def test_tables_shape_and_memo():
     assert (tb.n_types, tb.max_combo, tb.max_different, tb.max_wilds) == (9, 9, 9, 5)
 
 
+def test_shipped_tables_are_a_fresh_build(tmp_path):
+    """The package ships the rulebook's tables (no builder compile on a fresh
+    install): they must equal a fresh build, and be used only for exactly
+    their parameters."""
+    from cargo_sim.cargo_noir.trade_nb import _load_shipped_tables, write_shipped_tables
+    shipped = default_trade_tables()
+    built = default_trade_tables(compute=True)
+    assert shipped is not built
+    for name, a, b in zip(TradeTables._fields, shipped, built):
+        same = np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+        assert same, f"shipped trade tables differ in {name}: run trade_nb.write_shipped_tables()"
+    key = (tuple(DEF_VS), tuple(DEF_VD), 9, 5, 32)
+    assert _load_shipped_tables(*key) is not None
+    assert _load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD), 9, 4, 32) is None      # other Wilds
+    assert _load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD), 9, 5, 20) is None      # smaller table
+    assert _load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD[:-1] + [46]), 9, 5, 32) is None
+    assert _load_shipped_tables(*key, path=tmp_path / "missing.npz") is None
+    (tmp_path / "bad.npz").write_bytes(b"not a zip file")
+    assert _load_shipped_tables(*key, path=tmp_path / "bad.npz") is None
+    write_shipped_tables(tmp_path / "again.npz")
+    again = _load_shipped_tables(*key, path=tmp_path / "again.npz")
+    assert all(np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+               for a, b in zip(again, built))
+    variant = build_trade_tables(DEF_VS, DEF_VD[:-1] + [46], 9, 5)      # built, not shipped
+    assert not np.array_equal(variant.values, shipped.values)
+
+
 # ---------------------------------------------------------------------------
 # cards and planner
 # ---------------------------------------------------------------------------

@@ -444,7 +444,7 @@ def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
     buys = np.zeros((MAX_CARDS, MAX_TURNS), np.int64)
     cap = s[R_LOG_ROWS]
     for g in range(seeds.shape[0]):
-        play_game_nb(s, plog, decide, np.int64(seeds[g]), g, 0)
+        play_game_nb(s, plog, decide, np.int64(seeds[g]), g, np.int64(0))   # the engine's signature: no second compile
         if game_stopped_nb(s, g, err):
             return own[0] != own[0]
         n_ev = s[M_N_EVENTS]

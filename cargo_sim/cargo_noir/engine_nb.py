@@ -751,7 +751,7 @@ def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log,
     n_cards = template[R_N_CARDS]
     own = template.copy()       # `own` keeps the memory alive while `s` points into it
     s, plog = start_state_nb(own, log, exact_fn)
-    n_events = 0
+    n_events = np.int64(0)     # not the literal 0: one compiled play_game_nb, not two
     for g in range(seeds.shape[0]):
         play_game_nb(s, plog, decide, np.int64(seeds[g]), g, n_events)
         n_events = s[M_N_EVENTS]

@@ -123,6 +123,7 @@ import threading
 import functools
 import itertools
 import numbers
+from pathlib import Path
 
 import numpy as np
 from numba import cfunc, njit, types
@@ -1133,8 +1134,55 @@ def _int_list(values, name):
     return out
 
 
+# The rulebook's tables, computed by _compute_tables and shipped with the
+# package: a fresh install then compiles none of the table builders on its
+# first simulate (about 6 s of cold start). A test checks the file against a
+# fresh build; write_shipped_tables() regenerates it.
+SHIPPED_TABLES = Path(__file__).with_name("trade_tables_default.npz")
+_SHIPPED_FORMAT = 1
+
+
+def _table_params(vs, vd, n_types, max_wilds, table_max_total):
+    return np.array([_SHIPPED_FORMAT, n_types, max_wilds, table_max_total, len(vs), *vs, *vd],
+                    np.int64)
+
+
+def _load_shipped_tables(vs, vd, n_types, max_wilds, table_max_total, path=SHIPPED_TABLES):
+    """The shipped tables if they were built for exactly these parameters, else None."""
+    try:
+        with np.load(path) as z:
+            if not np.array_equal(z["params"], _table_params(vs, vd, n_types, max_wilds,
+                                                             table_max_total)):
+                return None
+            arrays = {k: z[k].astype(np.int64) for k in ("keys", "values", "wild_only",
+                                                          "hash_pow", "slots")}
+    except (OSError, KeyError, ValueError):
+        return None
+    M = len(vs) - 1
+    return TradeTables(np.array(vs, np.int64), np.array(vd, np.int64), int(n_types), int(M),
+                       int(min(M, n_types)), int(max_wilds), int(table_max_total),
+                       int(min(6, 62 // n_types)), **arrays)
+
+
+def write_shipped_tables(path=SHIPPED_TABLES) -> None:
+    """Recompute the rulebook's tables and write them where the package ships them."""
+    t = default_trade_tables(compute=True)
+    np.savez_compressed(path, params=_table_params(tuple(t.value_same.tolist()),
+                                                   tuple(t.value_different.tolist()), t.n_types,
+                                                   t.max_wilds, t.table_max_total),
+                        keys=t.keys, values=t.values, wild_only=t.wild_only,
+                        hash_pow=t.hash_pow, slots=t.slots)
+
+
 @functools.lru_cache(maxsize=32)
 def _build_cached(vs, vd, n_types, max_wilds, table_max_total):
+    shipped = _load_shipped_tables(vs, vd, n_types, max_wilds, table_max_total)
+    if shipped is not None:
+        return shipped
+    return _compute_tables(vs, vd, n_types, max_wilds, table_max_total)
+
+
+def _compute_tables(vs, vd, n_types, max_wilds, table_max_total):
     M = len(vs) - 1
     Md = min(M, n_types)
     count_bits = min(6, 62 // n_types)
@@ -1160,14 +1208,15 @@ def _build_cached(vs, vd, n_types, max_wilds, table_max_total):
 
 
 def build_trade_tables(value_same, value_different, n_types=9, max_wilds=5,
-                       table_max_total=None) -> TradeTables:
+                       table_max_total=None, compute=False) -> TradeTables:
     """Precompute the trade tables for one rule variant (memoised).
 
     value_same / value_different: values of a combination of k = 0..M tokens
     (same length M+1, value[0] == 0, non-negative, non-decreasing).
     n_types: number of cargo types.  max_wilds: most Wilds ever held.
     table_max_total: real tokens covered by the lookup table (default
-    DEFAULT_TABLE_MAX_TOTAL, capped so counts fit the key)."""
+    DEFAULT_TABLE_MAX_TOTAL, capped so counts fit the key).  compute: build
+    them even when the package ships them (see SHIPPED_TABLES)."""
     vs = _int_list(value_same, "value_same")
     vd = _int_list(value_different, "value_different")
     if len(vs) != len(vd):
@@ -1196,14 +1245,16 @@ def build_trade_tables(value_same, value_different, n_types=9, max_wilds=5,
             or not 0 <= table_max_total <= 40:
         raise ValueError(f"table_max_total must be an integer in 0..40, got {table_max_total!r}")
     table_max_total = min(int(table_max_total), (1 << count_bits) - 1)
-    return _build_cached(tuple(vs), tuple(vd), n_types, int(max_wilds), table_max_total)
+    key = (tuple(vs), tuple(vd), n_types, int(max_wilds), table_max_total)
+    return _compute_tables(*key) if compute else _build_cached(*key)
 
 
-def default_trade_tables() -> TradeTables:
+def default_trade_tables(compute=False) -> TradeTables:
     """Rulebook tables: value_same[k] = k*k, value_different[k] = k(k+1)/2,
-    max_combo 9, 9 cargo types, at most 5 Wilds."""
+    max_combo 9, 9 cargo types, at most 5 Wilds. (compute=True: build them
+    instead of reading the shipped copy.)"""
     return build_trade_tables([k * k for k in range(10)],
-                              [k * (k + 1) // 2 for k in range(10)], 9, 5)
+                              [k * (k + 1) // 2 for k in range(10)], 9, 5, compute=compute)
 
 
 def _check_holding(counts, wilds, tables):
