@@ -17,8 +17,11 @@ Measures, for random bots at 2, 3, 4 and 5 players:
   10000000`` for the full-size check).
 
 Every ratio printed (thread speed-up, kernel share, cold/warm) comes from
-measurements of the same run. Options: ``--games N`` games per measurement
-(default: calibrated to ~``--seconds`` s each), ``--quick`` (short
+measurements of the same run. Each rate is the best of ``--repeat`` (5)
+interleaved repeats, as ``timeit`` does (on a shared machine slower repeats
+are other work, not the code); the median's distance below the best is
+printed as the run's noise. Options: ``--games N`` games per measurement
+(default: calibrated to ~``--seconds`` (1) s each), ``--quick`` (short
 measurements, no cold compile), ``--json FILE`` to keep the figures.
 """
 from __future__ import annotations
@@ -257,7 +260,13 @@ def best_of(repeat: int, fn, *args) -> float:
     return max(fn(*args) for _ in range(max(1, repeat)))
 
 
-def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: int = 2,
+def _median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    k = len(xs) // 2
+    return xs[k] if len(xs) % 2 else (xs[k - 1] + xs[k]) / 2
+
+
+def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: int = 5,
         out=sys.stdout, e2e_games: int = 1_000_000, stream_games: int = 2_000_000,
         stream_chunk: int = 100_000) -> dict:
     def say(*a):
@@ -284,9 +293,16 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     for n in PLAYER_COUNTS:
         n_games = games or calibrate(n, seconds)
         row = {"players": n, "games": n_games}
-        for w in thread_counts:
-            row[f"kernel_{w}"] = best_of(repeat, kernel_rate, n, n_games, w)
-            row[f"simulate_{w}"] = best_of(repeat, simulate_rate, n, n_games, w)
+        samples = {}
+        # repeats interleaved, so that a burst of other work on the machine
+        # spoils one repeat of each measurement rather than all of one
+        for _ in range(max(1, repeat)):
+            for w in thread_counts:
+                samples.setdefault(f"kernel_{w}", []).append(kernel_rate(n, n_games, w))
+                samples.setdefault(f"simulate_{w}", []).append(simulate_rate(n, n_games, w))
+        for key, xs in samples.items():
+            row[key] = max(xs)
+            row[key + "_median"] = _median(xs)
         rows.append(row)
         say(f"  {n} players: {n_games:,} games per measurement ... done")
 
@@ -312,6 +328,13 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         say("  ".join(c.rjust(wd) for c, wd in zip(t, widths)))
     say("(speed-up = all-core rate / 1-thread rate; simulate/kernel = share of the kernel rate "
         f"kept end to end on {cores} thread(s))")
+    if repeat > 1:
+        keys = [f"{k}_{w}" for k in ("kernel", "simulate") for w in thread_counts]
+        spread = [1 - r[k + "_median"] / r[k] for r in rows for k in keys]
+        four = next(r for r in rows if r["players"] == 4)
+        say(f"noise: the median of the {repeat} repeats is on average {np.mean(spread):.0%} below "
+            f"the best (worst {max(spread):.0%}); 4-player kernel on 1 thread: best "
+            f"{four['kernel_1']:,.0f}, median {four['kernel_1_median']:,.0f}")
 
     say("")
     say("heuristic bots (every seat the same bot), kernel games/s on 1 thread, next to random:")
@@ -384,12 +407,13 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m cargo_sim.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help="games per measurement (default: calibrated to --seconds each)")
-    p.add_argument("--seconds", type=float, default=3.0,
-                   help="target seconds per single-thread measurement (default 3)")
+    p.add_argument("--seconds", type=float, default=1.0,
+                   help="target seconds per single-thread measurement (default 1)")
     p.add_argument("--quick", action="store_true",
                    help="short measurements (0.3 s), a 20,000-game memory run, no cold compile")
     p.add_argument("--repeat", type=int, default=None, metavar="R",
-                   help="time each measurement R times and keep the best (default 2; 1 with --quick)")
+                   help="time each measurement R times (interleaved) and keep the best, as timeit "
+                        "does: slower repeats are other work on the machine (default 5; 1 with --quick)")
     p.add_argument("--no-cold", action="store_true", help="skip the cold-compile subprocess")
     p.add_argument("--memory-games", type=int, default=None, metavar="N",
                    help="games of the memory run (default 200,000; 20,000 with --quick)")
@@ -409,7 +433,7 @@ def main(argv=None) -> int:
     mem_games = a.memory_games or (20_000 if a.quick else 200_000)
     try:
         res = run(a.games, seconds, cold=not (a.quick or a.no_cold), mem_games=mem_games,
-                  repeat=a.repeat or (1 if a.quick else 2),
+                  repeat=a.repeat or (1 if a.quick else 5),
                   e2e_games=a.e2e_games or (20_000 if a.quick else 1_000_000),
                   stream_games=a.stream_games or (40_000 if a.quick else 2_000_000),
                   stream_chunk=10_000 if a.quick else 100_000)
