@@ -40,8 +40,8 @@ from .enums import (
     R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, ERR_NEED_SOLVER,
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
 )
-from ..rng_nb import rand_below_at_nb, rand_float_at_nb
-from .trade_nb import T_EXACT_FN, packed_trade_value_nb
+from ..rng_nb import coin_flips_at_nb, rand_below_at_nb, rand_float_at_nb
+from .trade_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 
 # Every bot table (built-in or user-written) reaches the engine as a first-class
@@ -96,6 +96,12 @@ def stat_i(seat, f):
 def rand_below_nb(s, n):
     """Uniform integer in [0, n) from the game's stream."""
     return rand_below_at_nb(s, M_RNG, n)
+
+
+@njit(cache=True)
+def coin_flips_nb(s, n):
+    """Heads among n fair coin flips from the game's stream (= n rand_below_nb(s, 2))."""
+    return coin_flips_at_nb(s, M_RNG, n)
 
 
 @njit(cache=True)
@@ -270,6 +276,25 @@ def trade_budget_extra_nb(s, seat):
     if s[M_FINAL]:
         return s[pl_i(seat, PL_COINS)] * s[R_FINAL_COIN_VALUE]
     return 0
+
+
+@njit(cache=True)
+def trade_value_bound_nb(s, k):
+    """An upper bound on the smuggling value of any k tokens: the value of k
+    Wilds, since a Wild fits every combination (-1 = no bound known: k is
+    beyond the Wild counts the tables hold)."""
+    if k > s[TRADE_TABLES + T_MAX_WILDS]:
+        return -1
+    return s[TRADE_TABLES + s[TRADE_TABLES + T_WILD_ONLY] + k]
+
+
+@njit(cache=True)
+def least_card_cost_nb(s):
+    best = -1
+    for c in range(s[R_N_CARDS]):
+        if best < 0 or s[card_i(c, C_COST)] < best:
+            best = s[card_i(c, C_COST)]
+    return best
 
 
 @njit(cache=True)

@@ -10,8 +10,9 @@ bid and all the coins in the safe.
 """
 from numba import njit
 
-from ..engine_nb import (card_buyable_nb, card_i, hand_i, n_tok_nb, pl_i, port_min_bid_nb,
-                         rand_below_nb, trade_budget_extra_nb, trade_value_at_nb)
+from ..engine_nb import (card_buyable_nb, card_i, coin_flips_nb, hand_i, least_card_cost_nb, n_tok_nb, pl_i,
+                         port_min_bid_nb, rand_below_nb, trade_budget_extra_nb,
+                         trade_value_at_nb, trade_value_bound_nb)
 from ..enums import (BLACK_MARKET, BM_CODE, BM_DRAW, C_COST, CTX, D_BLACK_MARKET, D_DISCARD,
                      D_ORDER, D_RAISE, D_SEND, D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                      MAX_CARDS, MAX_PORTS, OUT, OUT_CARDS, PL_COINS, R_N_CARDS, R_N_PORTS,
@@ -81,12 +82,15 @@ def random_black_market_nb(s, seat):
 def random_trade_nb(s, seat):
     nt = n_tok_nb(s)
     n_types = s[R_N_TYPES]
+    n_sold = 0
     for t in range(nt):
-        k = 0
-        for _ in range(s[hand_i(seat, t)]):
-            k += rand_below_nb(s, 2)
+        k = coin_flips_nb(s, s[hand_i(seat, t)])
         s[OUT + t] = k
-    budget = trade_budget_extra_nb(s, seat) + trade_value_at_nb(s, OUT, s[OUT + n_types])
+        n_sold += k
+    extra = trade_budget_extra_nb(s, seat)
+    if extra == 0 and 0 <= trade_value_bound_nb(s, n_sold) < least_card_cost_nb(s):
+        return 0        # nothing affordable: the search below would buy nothing and draw nothing
+    budget = extra + trade_value_at_nb(s, OUT, s[OUT + n_types])
     n_cards = s[R_N_CARDS]
     for c in range(n_cards):          # copies the seat may take (fixed during the decision)
         s[ROOM + c] = card_buyable_nb(s, seat, c)
