@@ -47,20 +47,6 @@ def rand_below_at_nb(a, i, n):
 
 
 @njit(cache=True)
-def coin_flips_at_nb(a, i, n):
-    """Heads among n fair coin flips: the same draws as n calls of
-    rand_below_at_nb(a, i, 2), with the generator kept in a register (a loop
-    of those calls goes through memory on every draw)."""
-    x = np.uint64(a[i])
-    heads = 0
-    for _ in range(n):
-        x += _GOLDEN
-        heads += np.int64((mix64_nb(x) >> _S32) >> np.uint64(31))
-    a[i] = np.int64(x)
-    return heads
-
-
-@njit(cache=True)
 def rand_float_at_nb(a, i):
     """Uniform float in [0, 1)."""
     return np.float64(next_u64_at_nb(a, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -275,6 +275,8 @@ def check_state(g, R, n, seat, turn, bm_size):
     for p in ports:
         # ports never hold more than their slots
         assert sum(g.port_cargo(p).values()) <= R[f"port.{p}.slots"]
+        # the engine's top stack is the highest stack
+        assert g.top_bid(p) == max(g.bid(p, q) for q in range(n))
     # swaps keep the Black Market's size (it is filled once, at setup)
     assert sum(g.black_market.values()) == bm_size
 

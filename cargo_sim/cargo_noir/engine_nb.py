@@ -33,14 +33,14 @@ from .enums import (
     M_ERR_SEAT, M_ERR_VALUE, M_FINAL, M_MINTED, M_N_EVENTS, M_PHASE, M_RNG, M_SEAT, M_GAME,
     M_SHORTFALL_COINS, M_SHORTFALLS, M_TURN, MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK, OUT,
     OUT_CARDS, P, PL_BM_SHIPS, PL_CASINO_SHIPS, PL_COINS, PL_HAND_SHIPS, PL_SHIPS,
-    PL_WAREHOUSE, PLAYER, PLAYER_W, PORT_BID, PORT_SLOTS, PORT_TOK, R_BM_SLOTS,
+    PL_WAREHOUSE, PLAYER, PLAYER_W, PORT_BID, PORT_SLOTS, PORT_TOK, PORT_TOP, R_BM_SLOTS,
     R_CASINO_PAYOUT, R_EDGE_LIMIT, R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_CARDS, R_N_PLAYERS,
     R_N_PORTS, R_N_TURNS, R_N_TYPES, R_START_COINS, R_START_SHIPS, R_START_WAREHOUSE,
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
     R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, ERR_NEED_SOLVER,
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
 )
-from ..rng_nb import coin_flips_at_nb, rand_below_at_nb, rand_float_at_nb
+from ..rng_nb import rand_below_at_nb, rand_float_at_nb
 from .trade_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 
@@ -96,12 +96,6 @@ def stat_i(seat, f):
 def rand_below_nb(s, n):
     """Uniform integer in [0, n) from the game's stream."""
     return rand_below_at_nb(s, M_RNG, n)
-
-
-@njit(cache=True)
-def coin_flips_nb(s, n):
-    """Heads among n fair coin flips from the game's stream (= n rand_below_nb(s, 2))."""
-    return coin_flips_at_nb(s, M_RNG, n)
 
 
 @njit(cache=True)
@@ -252,6 +246,14 @@ def top_bid_nb(s, p, skip_seat):
 
 
 @njit(cache=True)
+def set_bid_nb(s, p, seat, coins):
+    """Every change of a stack goes through here: it keeps the port's top stack
+    (read on every ship sent) with the stacks."""
+    s[port_bid_i(p, seat)] = coins
+    s[PORT_TOP + p] = top_bid_nb(s, p, -1)
+
+
+@njit(cache=True)
 def hand_size_nb(s, seat):
     n = 0
     for t in range(n_tok_nb(s)):
@@ -301,10 +303,10 @@ def least_card_cost_nb(s):
 def port_min_bid_nb(s, seat, p):
     """Least bid for a ship of `seat` at port p now, or -1 if it may not go there
     (abandoned this turn, already has a ship there, or cannot pay)."""
-    if s[ABANDONED + p] or s[port_bid_i(p, seat)] > 0:
-        return -1
-    need = top_bid_nb(s, p, -1) + 1
-    return need if need <= s[pl_i(seat, PL_COINS)] else -1
+    need = s[PORT_TOP + p] + 1
+    # `&`, not `and`: no branches (the answer is as unpredictable as the game)
+    ok = (s[ABANDONED + p] == 0) & (s[port_bid_i(p, seat)] == 0) & (need <= s[pl_i(seat, PL_COINS)])
+    return need if ok else -1
 
 
 # ---------------------------------------------------------------------------
@@ -393,7 +395,7 @@ def abandon_port_nb(s, log, seat, p):
     port abandoned this turn is paid for by the j-th Syndicate card held."""
     bid = s[port_bid_i(p, seat)]
     s[pl_i(seat, PL_COINS)] += bid
-    s[port_bid_i(p, seat)] = 0
+    set_bid_nb(s, p, seat, 0)
     s[pl_i(seat, PL_HAND_SHIPS)] += 1
     s[ABANDONED + p] = 1
     s[stat_i(seat, P.abandons)] += 1
@@ -419,7 +421,7 @@ def win_port_nb(s, log, seat, p):
     nt = n_tok_nb(s)
     bid = s[port_bid_i(p, seat)]
     s[M_BANK] += bid
-    s[port_bid_i(p, seat)] = 0
+    set_bid_nb(s, p, seat, 0)
     s[pl_i(seat, PL_HAND_SHIPS)] += 1
     won = 0
     for t in range(nt):
@@ -455,7 +457,7 @@ def resolve_port_nb(s, log, decide, seat, p):
     if add > 0:
         # the ship stays on the port and is not available in phase 3
         s[pl_i(seat, PL_COINS)] -= add
-        s[port_bid_i(p, seat)] += add
+        set_bid_nb(s, p, seat, bid + add)
         s[stat_i(seat, P.raises)] += 1
         s[stat_i(seat, P.raise_coins)] += add
         log_event_nb(s, log, A_RAISE, seat, LOC_PORT0 + p, add, bid + add, -1, 0, -1, 0)
@@ -639,7 +641,7 @@ def send_ship_nb(s, log, decide, seat):
             illegal_nb(s, D_SEND, seat, loc, bid)
             return
         s[pl_i(seat, PL_COINS)] -= bid
-        s[port_bid_i(p, seat)] = bid
+        set_bid_nb(s, p, seat, bid)
         s[stat_i(seat, P.bids)] += 1
         s[stat_i(seat, P.bid_coins)] += bid
         log_event_nb(s, log, A_SEND_PORT, seat, loc, bid, 0, -1, 1, -1, 0)

@@ -103,7 +103,8 @@ BLACK_MARKET = DISCARD + MAX_TOK     # [MAX_TOK]
 PORT_TOK = BLACK_MARKET + MAX_TOK    # [MAX_PORTS, MAX_TOK] cargo on each port
 PORT_BID = PORT_TOK + MAX_PORTS * MAX_TOK   # [MAX_PORTS, MAX_SEATS] coins under each player's ship (0 = none)
 ABANDONED = PORT_BID + MAX_PORTS * MAX_SEATS  # [MAX_PORTS] abandoned by the current player this turn
-SUPPLY = ABANDONED + MAX_PORTS       # [MAX_CARDS] cards left
+PORT_TOP = ABANDONED + MAX_PORTS     # [MAX_PORTS] highest stack on each port (engine_nb.set_bid_nb keeps it)
+SUPPLY = PORT_TOP + MAX_PORTS        # [MAX_CARDS] cards left
 # players
 PLAYER = SUPPLY + MAX_CARDS          # [MAX_SEATS, PLAYER_W]
 PLAYER_W = 8

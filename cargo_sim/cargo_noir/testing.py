@@ -243,7 +243,13 @@ class ScriptedGame:
         self._set_counts(e.BLACK_MARKET, tokens)
 
     def set_bid(self, name: str, seat: int, coins: int) -> None:
-        self.s[e.PORT_BID + self.port(name) * e.MAX_SEATS + seat] = coins
+        p = self.port(name)
+        self.s[e.PORT_BID + p * e.MAX_SEATS + seat] = coins
+        self.s[e.PORT_TOP + p] = self.s[e.PORT_BID + p * e.MAX_SEATS:][:e.MAX_SEATS].max()
+
+    def top_bid(self, name: str) -> int:
+        """The engine's record of the port's highest stack."""
+        return int(self.s[e.PORT_TOP + self.port(name)])
 
     def set_player(self, seat: int, coins=None, ships=None, hand_ships=None, casino=None,
                    black_market=None, warehouse=None) -> None:

@@ -10,7 +10,7 @@ bid and all the coins in the safe.
 """
 from numba import njit
 
-from ..engine_nb import (card_buyable_nb, card_i, coin_flips_nb, hand_i, least_card_cost_nb, n_tok_nb, pl_i,
+from ..engine_nb import (card_buyable_nb, card_i, hand_i, least_card_cost_nb, n_tok_nb, pl_i,
                          port_min_bid_nb, rand_below_nb, trade_budget_extra_nb,
                          trade_value_at_nb, trade_value_bound_nb)
 from ..enums import (BLACK_MARKET, BM_CODE, BM_DRAW, C_COST, CTX, D_BLACK_MARKET, D_DISCARD,
@@ -84,7 +84,9 @@ def random_trade_nb(s, seat):
     n_types = s[R_N_TYPES]
     n_sold = 0
     for t in range(nt):
-        k = coin_flips_nb(s, s[hand_i(seat, t)])
+        k = 0
+        for _ in range(s[hand_i(seat, t)]):
+            k += rand_below_nb(s, 2)
         s[OUT + t] = k
         n_sold += k
     extra = trade_budget_extra_nb(s, seat)
@@ -98,8 +100,7 @@ def random_trade_nb(s, seat):
     while True:
         n = 0
         for c in range(n_cards):
-            if s[card_i(c, C_COST)] <= budget and s[OUT_CARDS + c] < s[ROOM + c]:
-                n += 1
+            n += (s[card_i(c, C_COST)] <= budget) & (s[OUT_CARDS + c] < s[ROOM + c])
         if n == 0:
             break
         r = rand_below_nb(s, n + 1)
