@@ -475,22 +475,25 @@ def phase1_nb(s, log, decide, seat):
         if s[port_bid_i(p, seat)] > 0:
             pending |= 1 << p
     while True:
-        n_opts = 0
-        only = -1
-        if s[pl_i(seat, PL_CASINO_SHIPS)] > 0:
+        at_casino = s[pl_i(seat, PL_CASINO_SHIPS)] > 0
+        at_market = s[pl_i(seat, PL_BM_SHIPS)] > 0
+        n_opts = np.int64(at_casino) + np.int64(at_market)
+        rest = pending
+        while rest:                   # one step per pending port
+            rest &= rest - 1
             n_opts += 1
-            only = LOC_CASINO
-        if s[pl_i(seat, PL_BM_SHIPS)] > 0:
-            n_opts += 1
-            only = LOC_BLACK_MARKET
-        for p in range(n_ports):
-            if (pending >> p) & 1:
-                n_opts += 1
-                only = LOC_PORT0 + p
         if n_opts == 0:
             return
-        loc = only
-        if n_opts > 1:
+        if n_opts == 1:               # no choice to ask for
+            if at_casino:
+                loc = LOC_CASINO
+            elif at_market:
+                loc = LOC_BLACK_MARKET
+            else:
+                loc = LOC_PORT0
+                while not (pending >> (loc - LOC_PORT0)) & 1:
+                    loc += 1
+        else:
             s[CTX + LOC_CASINO] = s[pl_i(seat, PL_CASINO_SHIPS)]
             s[CTX + LOC_BLACK_MARKET] = s[pl_i(seat, PL_BM_SHIPS)]
             for p in range(n_ports):
