@@ -321,6 +321,27 @@ def test_input_errors():
     assert trade_value_nb(np.array([-1] + [0] * 8, np.int64), 0, default_trade_tables()) == -1
 
 
+@pytest.mark.parametrize("scale", [1, 1000])
+def test_packed_lookup_matches_trade_value(scale):
+    """The engine's lookup in the packed tables (compact slots when the values
+    fit in 63 bits: default tables; the full slots otherwise: values x1000)."""
+    from cargo_sim.cargo_noir.trade_nb import (T_FAST, compact_slots, pack_trade_tables,
+                                               packed_trade_value_nb)
+    tb = build_trade_tables([v * scale for v in DEF_VS], [v * scale for v in DEF_VD], 9, 5)
+    packed = pack_trade_tables(tb)
+    assert (packed[T_FAST] > 0) == (scale == 1) == (compact_slots(tb.slots)[0] is not None)
+    rng = random.Random(scale)
+    for _ in range(3000):
+        total = rng.randint(0, 32)
+        counts = [0] * 9
+        for _ in range(total):
+            counts[rng.randrange(9)] += 1
+        wilds = rng.randint(0, 5)
+        a = np.concatenate([packed, np.array(counts, np.int64)])
+        got = packed_trade_value_nb(a, 0, len(packed), wilds)
+        assert got == trade_value_nb(np.array(counts, np.int64), wilds, tb), (counts, wilds)
+
+
 def test_tables_shape_and_memo():
     tb = default_trade_tables()
     assert isinstance(tb, TradeTables)
