@@ -24,7 +24,8 @@ from numba import njit
 from ...borrow_nb import bits_float_nb, float_bits_nb
 from ..enums import (MAX_TOK, M_TURN, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
                      D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
-                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS)
+                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS,
+                     TRADE_TABLES)
 from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, card_ships_nb,
                         card_syndicate_nb, card_vp_nb, card_warehouse_nb, cards_held_nb, coins_nb,
                         hand_nb, hand_size_nb, is_final_turn_nb, n_cards_nb, n_ports_nb,
@@ -32,6 +33,7 @@ from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, 
                         port_cargo_nb, port_min_bid_nb, ships_nb, top_bid_nb,
                         trade_budget_extra_nb, turn_nb, turns_left_nb, warehouse_nb)
 from ..engine_nb import trade_value_at_nb
+from ..trade_nb import T_MAX_TOTAL, T_MAX_WILDS, T_N_SLOTS, T_POW, T_POW_LEN, T_SLOT_W, T_SLOTS
 
 # parameter slots (strategies.py gives names and defaults in this order)
 HP_COIN_VALUE = 0       # smuggling points one coin is worth when comparing costs
@@ -61,7 +63,14 @@ NOTE_SEND_STAMP = NOTE_BM_GAIN + 1
 NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
-assert NOTE_PORT_GAIN + MAX_PORTS <= SCRATCH + SCRATCH_W
+# working space of best_black_market_nb (within one decision): each token's
+# gain when added and loss when removed (float bits), the 3 best takes and gives
+BM_ADD = SCRATCH + MAX_TOK
+BM_LOSS = BM_ADD + MAX_TOK
+BM_TAKES = NOTE_PORT_GAIN + MAX_PORTS
+BM_GIVES = BM_TAKES + 3
+assert BM_LOSS + MAX_TOK <= NOTE_BM_STAMP
+assert BM_GIVES + 3 <= SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -107,61 +116,174 @@ def port_gain_nb(s, seat, p, base):
 
 
 @njit(cache=True)
-def best_black_market_nb(s, seat, base):
+def variant_score_nb(s, fast, h, tot, wilds, top, distinct, same, diff):
+    """scratch_score_nb of the holding in s[SCRATCH...], told its table hash h
+    (sum of hash_pow[count] over the types), real tokens tot, Wilds, largest
+    set (Wilds included) and distinct types: a holding the table holds is one
+    probe (fast: every count of the hand it derives from was hashable)."""
+    at = TRADE_TABLES
+    if fast and tot <= s[at + T_MAX_TOTAL] and 0 <= wilds <= s[at + T_MAX_WILDS]:
+        # packed_trade_value_nb's probe (counts <= tot <= table_max_total <= the hashable maximum)
+        s0 = at + s[at + T_SLOTS]
+        w = s[at + T_SLOT_W]
+        mask = s[at + T_N_SLOTS] - 1
+        pos = (h ^ (h >> 31)) & mask
+        while True:
+            row = s0 + pos * w
+            if s[row + 1] < 0:
+                tv = np.int64(-1)
+                break
+            if s[row] == h:
+                tv = s[row + 1 + wilds]
+                break
+            pos = (pos + 1) & mask
+    else:
+        tv = trade_value_at_nb(s, SCRATCH, wilds)
+    v = np.float64(tv)
+    if same != 0.0 or diff != 0.0:
+        v += same * top + diff * distinct
+    return v
+
+
+@njit(cache=True)
+def best_black_market_nb(s, seat):
     """(gain, answer) of the best Black Market action: a blind draw valued at its
     expected gain over the bag's contents, or a swap. Swaps are scored exactly
     for the 3 best tokens to take (by the gain of adding them) times the 3
-    cheapest tokens to give (by the loss of removing them)."""
+    cheapest tokens to give (by the loss of removing them).
+    Every holding scored is the hand with one or two tokens changed: its table
+    hash, size, largest set and distinct types follow from the hand's."""
     nt = n_tok_nb(s)
+    n = nt - 1
+    same = param_nb(s, seat, HP_SAME_BIAS)
+    diff = param_nb(s, seat, HP_DIFF_BIAS)
+    pow0 = TRADE_TABLES + s[TRADE_TABLES + T_POW]
+    cmax = s[TRADE_TABLES + T_POW_LEN] - 1
     load_hand_nb(s, seat)
-    add = np.full(nt, -1e300)
-    loss = np.full(nt, 1e300)
+    h = np.int64(0)
+    tot = 0
+    top = 0          # largest count, how many types have it, the next largest
+    n_top = 0
+    second = 0
+    distinct = 0
+    fast = True
+    for t in range(n):
+        k = s[SCRATCH + t]
+        if k > cmax:
+            fast = False
+        else:
+            h += s[pow0 + k]
+        tot += k
+        if k > top:
+            second = top
+            top = k
+            n_top = 1
+        elif k == top:
+            n_top += 1
+        elif k > second:
+            second = k
+        if k > 0:
+            distinct += 1
+    wilds = s[SCRATCH + n]
+    base = variant_score_nb(s, fast, h, tot, wilds, top + wilds, distinct, same, diff)
     bag_total = 0
     draw = 0.0
     for t in range(nt):
-        s[SCRATCH + t] += 1
-        add[t] = scratch_score_nb(s, seat) - base
-        s[SCRATCH + t] -= 1
-        k = bag_nb(s, t)
+        k = s[SCRATCH + t]
+        s[SCRATCH + t] = k + 1
+        if t < n:
+            ok = fast and k + 1 <= cmax
+            hv = h - s[pow0 + k] + s[pow0 + k + 1] if ok else h
+            sc = variant_score_nb(s, ok, hv, tot + 1, wilds, max(top, k + 1) + wilds,
+                                  distinct + (1 if k == 0 else 0), same, diff)
+        else:
+            sc = variant_score_nb(s, fast, h, tot, wilds + 1, top + wilds + 1, distinct, same, diff)
+        add = sc - base
+        s[BM_ADD + t] = float_bits_nb(add)
+        s[SCRATCH + t] = k
+        b = bag_nb(s, t)
+        if b > 0:
+            bag_total += b
+            draw += b * add
+        loss = 1e300
         if k > 0:
-            bag_total += k
-            draw += k * add[t]
-        if hand_nb(s, seat, t) > 0:
-            s[SCRATCH + t] -= 1
-            loss[t] = base - scratch_score_nb(s, seat)
-            s[SCRATCH + t] += 1
+            s[SCRATCH + t] = k - 1
+            if t < n:
+                top_after = top if (k < top or n_top > 1) else max(k - 1, second)
+                hv = h - s[pow0 + k] + s[pow0 + k - 1] if fast else h
+                sc = variant_score_nb(s, fast, hv, tot - 1, wilds,
+                                      top_after + wilds, distinct - (1 if k == 1 else 0),
+                                      same, diff)
+            else:
+                sc = variant_score_nb(s, fast, h, tot, wilds - 1, top + wilds - 1, distinct,
+                                      same, diff)
+            loss = base - sc
+            s[SCRATCH + t] = k
+        s[BM_LOSS + t] = float_bits_nb(loss)
     best = draw / bag_total if bag_total > 0 else 0.0
     answer = BM_DRAW
-    takes = np.full(3, -1, np.int64)
-    gives = np.full(3, -1, np.int64)
+    for j in range(3):
+        s[BM_TAKES + j] = -1
+        s[BM_GIVES + j] = -1
     for t in range(nt):                 # top-3 takes (present in the market), top-3 gives (held)
         if black_market_nb(s, t) > 0:
+            add = bits_float_nb(s[BM_ADD + t])
             for j in range(3):
-                if takes[j] < 0 or add[t] > add[takes[j]]:
+                q = s[BM_TAKES + j]
+                if q < 0 or add > bits_float_nb(s[BM_ADD + q]):
                     for m in range(2, j, -1):
-                        takes[m] = takes[m - 1]
-                    takes[j] = t
+                        s[BM_TAKES + m] = s[BM_TAKES + m - 1]
+                    s[BM_TAKES + j] = t
                     break
-        if loss[t] < 1e299:
+        loss = bits_float_nb(s[BM_LOSS + t])
+        if loss < 1e299:
             for j in range(3):
-                if gives[j] < 0 or loss[t] < loss[gives[j]]:
+                q = s[BM_GIVES + j]
+                if q < 0 or loss < bits_float_nb(s[BM_LOSS + q]):
                     for m in range(2, j, -1):
-                        gives[m] = gives[m - 1]
-                    gives[j] = t
+                        s[BM_GIVES + m] = s[BM_GIVES + m - 1]
+                    s[BM_GIVES + j] = t
                     break
     for i in range(3):
-        give = gives[i]
+        give = s[BM_GIVES + i]
         if give < 0:
             break
         for j in range(3):
-            take = takes[j]
+            take = s[BM_TAKES + j]
             if take < 0:
                 break
             if take == give:
                 continue
             s[SCRATCH + give] -= 1
             s[SCRATCH + take] += 1
-            g = scratch_score_nb(s, seat) - base
+            hs = h
+            ts = tot
+            ws = wilds
+            ok = fast
+            if take < n:
+                k = s[SCRATCH + take]
+                ok = ok and k <= cmax
+                if ok:
+                    hs += s[pow0 + k] - s[pow0 + k - 1]
+                ts += 1
+            else:
+                ws += 1
+            if give < n:
+                k = s[SCRATCH + give]
+                if ok:
+                    hs += s[pow0 + k] - s[pow0 + k + 1]
+                ts -= 1
+            else:
+                ws -= 1
+            top_s = 0
+            distinct_s = 0
+            for t in range(n):
+                k = s[SCRATCH + t]
+                if k > top_s:
+                    top_s = k
+                if k > 0:
+                    distinct_s += 1
+            g = variant_score_nb(s, ok, hs, ts, ws, top_s + ws, distinct_s, same, diff) - base
             s[SCRATCH + give] += 1
             s[SCRATCH + take] -= 1
             if g > best + 1e-9:
@@ -214,7 +336,7 @@ def choose_send_nb(s, seat):
     bm_bias = param_nb(s, seat, HP_BM_BIAS)
     if bm_bias > -50.0:
         if s[NOTE_BM_STAMP] != stamp:
-            g, _ = best_black_market_nb(s, seat, base)
+            g, _ = best_black_market_nb(s, seat)
             s[NOTE_BM_STAMP] = stamp
             s[NOTE_BM_GAIN] = int(g * 1000.0)
         g = s[NOTE_BM_GAIN] / 1000.0
@@ -289,8 +411,7 @@ def choose_order_nb(s, seat):
 
 @njit(cache=True)
 def choose_black_market_nb(s, seat):
-    base = hand_score_nb(s, seat)
-    _, answer = best_black_market_nb(s, seat, base)
+    _, answer = best_black_market_nb(s, seat)
     return answer
 
 
