@@ -806,12 +806,15 @@ def _plan_trade_reference_nb(hand, wilds, tables, card_cost, card_utility, card_
 
 
 @njit(cache=True, nogil=True)
-def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice):
+def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice, unit):
     """_knapsack_nb with the loops interchanged (copies k outer, budget inner)
     and two rolling rows: every budget sees the same comparisons in the same
     order, so the values and choices are bit-for-bit those of _knapsack_nb.
+    Costs are counted in `unit`s (_cost_unit_nb: it divides the cost of every
+    card bought), B included: the other budgets of _knapsack_nb stay _NEG, as
+    every card moves a budget by a multiple of unit.
     rows: float64[2*(B+1)] scratch; choice: int64[C*(B+1)], choice[i*(B+1)+x]
-    = copies of card i (old choice[i+1, x]).  Returns the last row (a view)."""
+    = copies of card i (old choice[i+1, x*unit]).  Returns the last row (a view)."""
     C = card_cost.shape[0]
     B1 = B + 1
     prev = rows[:B1]
@@ -826,6 +829,8 @@ def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice):
         ai = card_available[i]
         if ui <= 0.0 or ci < 0 or ai <= 0:
             ai = 0
+        else:
+            ci //= unit
         base = i * B1
         ch = choice[base:base + B1]
         for x in range(B1):
@@ -850,6 +855,21 @@ def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice):
         prev = cur
         cur = tmp
     return prev
+
+
+@njit(cache=True, nogil=True)
+def _cost_unit_nb(card_cost, card_utility, card_available):
+    """Greatest common divisor of the costs (> 0) of the cards that may be
+    bought (1 if none): exact costs and budgets that matter are its multiples."""
+    g = 0
+    for i in range(card_cost.shape[0]):
+        b = card_cost[i]
+        if card_utility[i] > 0.0 and b > 0 and card_available[i] > 0:
+            a = g
+            while b > 0:
+                a, b = b, a % b
+            g = a
+    return g if g > 0 else 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -899,16 +919,33 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     LOG = 1
     while (1 << LOG) <= T:
         LOG += 1
+    # the knapsack runs on budgets in units of g (every cost is a multiple);
+    # U and Cst are then spread to every budget (a budget buys what its
+    # largest multiple of g below does)
+    g = _cost_unit_nb(card_cost, card_utility, card_available)
+    Bq1 = Bmax // g + 1
     # one float and one int scratch buffer per call
-    fbuf = np.empty(3 * B1)
-    ibuf = np.empty(C * B1 + B1 + T * (LOG + 1) + 1 + 9 * (n + 1), np.int64)
-    choice = ibuf[:C * B1]
-    at = C * B1
+    fbuf = np.empty(3 * Bq1 + B1)
+    ibuf = np.empty(C * Bq1 + Bq1 + B1 + T * (LOG + 1) + 1 + 9 * (n + 1), np.int64)
+    choice = ibuf[:C * Bq1]
+    at = C * Bq1
+    Cq = ibuf[at:at + Bq1]
+    at += Bq1
     Cst = ibuf[at:at + B1]
     at += B1
-    dp = _knapsack_rows_nb(Bmax, card_cost, card_utility, card_available, fbuf, choice)
-    U = fbuf[2 * B1:3 * B1]
-    _budget_best_into_nb(dp, B1, U, Cst)
+    dp = _knapsack_rows_nb(Bq1 - 1, card_cost, card_utility, card_available, fbuf, choice, g)
+    Uq = fbuf[2 * Bq1:3 * Bq1]
+    _budget_best_into_nb(dp, Bq1, Uq, Cq)
+    U = fbuf[3 * Bq1:3 * Bq1 + B1]
+    bq = 0
+    br = 0
+    for b in range(B1):
+        U[b] = Uq[bq]
+        Cst[b] = Cq[bq] * g
+        br += 1
+        if br == g:
+            br = 0
+            bq += 1
     Umax = U[Bmax]
     if Umax <= _EPS:
         return 0.0
@@ -1109,11 +1146,12 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     hsb = np.int64(0)
     for t in range(n):
         hsb += hash_pow[out_sell[t]]
-    x = Cst[slots[_slot_at_nb(slots, hsb), 1 + out_sell[n]] + extra]
+    x = Cst[slots[_slot_at_nb(slots, hsb), 1 + out_sell[n]] + extra] // g
     for i in range(C - 1, -1, -1):
-        k = choice[i * B1 + x]
+        k = choice[i * Bq1 + x]
         out_buy[i] = k
-        x -= k * card_cost[i]
+        if k > 0:
+            x -= k * (card_cost[i] // g)
     return Umax
 
 
