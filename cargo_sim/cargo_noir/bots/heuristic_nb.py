@@ -63,14 +63,6 @@ NOTE_SEND_STAMP = NOTE_BM_GAIN + 1
 NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
-# working space of best_black_market_nb (within one decision): each token's
-# gain when added and loss when removed (float bits), the 3 best takes and gives
-BM_ADD = SCRATCH + MAX_TOK
-BM_LOSS = BM_ADD + MAX_TOK
-BM_TAKES = NOTE_PORT_GAIN + MAX_PORTS
-BM_GIVES = BM_TAKES + 3
-assert BM_LOSS + MAX_TOK <= NOTE_BM_STAMP
-assert BM_GIVES + 3 <= SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -116,11 +108,12 @@ def port_gain_nb(s, seat, p, base):
 
 
 @njit(cache=True)
-def variant_score_nb(s, fast, h, tot, wilds, top, distinct, same, diff):
-    """scratch_score_nb of the holding in s[SCRATCH...], told its table hash h
-    (sum of hash_pow[count] over the types), real tokens tot, Wilds, largest
-    set (Wilds included) and distinct types: a holding the table holds is one
-    probe (fast: every count of the hand it derives from was hashable)."""
+def changed_value_nb(s, fast, h, tot, wilds, add_t, remove_t):
+    """Trade value of the holding in s[SCRATCH...] with one token of type add_t
+    added and one of remove_t removed (-1: none), told the changed holding's
+    table hash h (sum of hash_pow[count] over the types), real tokens tot and
+    Wilds: one probe when the table holds it (fast: every count of the
+    holding it derives from was hashable), else packed_trade_value_nb."""
     at = TRADE_TABLES
     if fast and tot <= s[at + T_MAX_TOTAL] and 0 <= wilds <= s[at + T_MAX_WILDS]:
         # packed_trade_value_nb's probe (counts <= tot <= table_max_total <= the hashable maximum)
@@ -131,18 +124,44 @@ def variant_score_nb(s, fast, h, tot, wilds, top, distinct, same, diff):
         while True:
             row = s0 + pos * w
             if s[row + 1] < 0:
-                tv = np.int64(-1)
-                break
+                return np.int64(-1)
             if s[row] == h:
-                tv = s[row + 1 + wilds]
-                break
+                return s[row + 1 + wilds]
             pos = (pos + 1) & mask
-    else:
-        tv = trade_value_at_nb(s, SCRATCH, wilds)
+    if add_t >= 0:
+        s[SCRATCH + add_t] += 1
+    if remove_t >= 0:
+        s[SCRATCH + remove_t] -= 1
+    tv = trade_value_at_nb(s, SCRATCH, wilds)
+    if add_t >= 0:
+        s[SCRATCH + add_t] -= 1
+    if remove_t >= 0:
+        s[SCRATCH + remove_t] += 1
+    return tv
+
+
+@njit(cache=True)
+def biased_score_nb(tv, top, distinct, same, diff):
+    """scratch_score_nb from a holding's trade value, largest set (Wilds
+    included) and distinct types."""
     v = np.float64(tv)
     if same != 0.0 or diff != 0.0:
         v += same * top + diff * distinct
     return v
+
+
+@njit(cache=True)
+def insert3_nb(t, v, i0, i1, i2, v0, v1, v2, highest):
+    """Insert candidate t of value v into a best-3 list (i: candidates, -1
+    empty; v: their values) at the first place that is empty or that it beats
+    (a higher value if `highest`, else a lower one); the last one drops out."""
+    if i0 < 0 or (v > v0 if highest else v < v0):
+        return t, i0, i1, v, v0, v1
+    if i1 < 0 or (v > v1 if highest else v < v1):
+        return i0, t, i1, v0, v, v1
+    if i2 < 0 or (v > v2 if highest else v < v2):
+        return i0, i1, t, v0, v1, v
+    return i0, i1, i2, v0, v1, v2
 
 
 @njit(cache=True)
@@ -185,107 +204,89 @@ def best_black_market_nb(s, seat):
         if k > 0:
             distinct += 1
     wilds = s[SCRATCH + n]
-    base = variant_score_nb(s, fast, h, tot, wilds, top + wilds, distinct, same, diff)
+    base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1),
+                           top + wilds, distinct, same, diff)
     bag_total = 0
     draw = 0.0
+    # the 3 best tokens to take (present in the market) and to give (held)
+    take0, take1, take2 = -1, -1, -1
+    add0, add1, add2 = 0.0, 0.0, 0.0
+    give0, give1, give2 = -1, -1, -1
+    loss0, loss1, loss2 = 0.0, 0.0, 0.0
     for t in range(nt):
         k = s[SCRATCH + t]
-        s[SCRATCH + t] = k + 1
         if t < n:
             ok = fast and k + 1 <= cmax
             hv = h - s[pow0 + k] + s[pow0 + k + 1] if ok else h
-            sc = variant_score_nb(s, ok, hv, tot + 1, wilds, max(top, k + 1) + wilds,
-                                  distinct + (1 if k == 0 else 0), same, diff)
+            sc = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1),
+                                 max(top, k + 1) + wilds, distinct + (1 if k == 0 else 0),
+                                 same, diff)
         else:
-            sc = variant_score_nb(s, fast, h, tot, wilds + 1, top + wilds + 1, distinct, same, diff)
+            sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds + 1, t, -1),
+                                 top + wilds + 1, distinct, same, diff)
         add = sc - base
-        s[BM_ADD + t] = float_bits_nb(add)
-        s[SCRATCH + t] = k
         b = bag_nb(s, t)
         if b > 0:
             bag_total += b
             draw += b * add
-        loss = 1e300
+        if black_market_nb(s, t) > 0:
+            take0, take1, take2, add0, add1, add2 = insert3_nb(
+                t, add, take0, take1, take2, add0, add1, add2, True)
         if k > 0:
-            s[SCRATCH + t] = k - 1
             if t < n:
-                top_after = top if (k < top or n_top > 1) else max(k - 1, second)
                 hv = h - s[pow0 + k] + s[pow0 + k - 1] if fast else h
-                sc = variant_score_nb(s, fast, hv, tot - 1, wilds,
-                                      top_after + wilds, distinct - (1 if k == 1 else 0),
-                                      same, diff)
+                top_after = top if (k < top or n_top > 1) else max(k - 1, second)
+                sc = biased_score_nb(changed_value_nb(s, fast, hv, tot - 1, wilds, -1, t),
+                                     top_after + wilds, distinct - (1 if k == 1 else 0),
+                                     same, diff)
             else:
-                sc = variant_score_nb(s, fast, h, tot, wilds - 1, top + wilds - 1, distinct,
-                                      same, diff)
-            loss = base - sc
-            s[SCRATCH + t] = k
-        s[BM_LOSS + t] = float_bits_nb(loss)
+                sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds - 1, -1, t),
+                                     top + wilds - 1, distinct, same, diff)
+            give0, give1, give2, loss0, loss1, loss2 = insert3_nb(
+                t, base - sc, give0, give1, give2, loss0, loss1, loss2, False)
     best = draw / bag_total if bag_total > 0 else 0.0
     answer = BM_DRAW
-    for j in range(3):
-        s[BM_TAKES + j] = -1
-        s[BM_GIVES + j] = -1
-    for t in range(nt):                 # top-3 takes (present in the market), top-3 gives (held)
-        if black_market_nb(s, t) > 0:
-            add = bits_float_nb(s[BM_ADD + t])
-            for j in range(3):
-                q = s[BM_TAKES + j]
-                if q < 0 or add > bits_float_nb(s[BM_ADD + q]):
-                    for m in range(2, j, -1):
-                        s[BM_TAKES + m] = s[BM_TAKES + m - 1]
-                    s[BM_TAKES + j] = t
-                    break
-        loss = bits_float_nb(s[BM_LOSS + t])
-        if loss < 1e299:
-            for j in range(3):
-                q = s[BM_GIVES + j]
-                if q < 0 or loss < bits_float_nb(s[BM_LOSS + q]):
-                    for m in range(2, j, -1):
-                        s[BM_GIVES + m] = s[BM_GIVES + m - 1]
-                    s[BM_GIVES + j] = t
-                    break
+    takes = (take0, take1, take2)
+    gives = (give0, give1, give2)
     for i in range(3):
-        give = s[BM_GIVES + i]
+        give = gives[i]
         if give < 0:
             break
         for j in range(3):
-            take = s[BM_TAKES + j]
+            take = takes[j]
             if take < 0:
                 break
             if take == give:
                 continue
-            s[SCRATCH + give] -= 1
-            s[SCRATCH + take] += 1
             hs = h
             ts = tot
             ws = wilds
             ok = fast
             if take < n:
                 k = s[SCRATCH + take]
-                ok = ok and k <= cmax
+                ok = ok and k + 1 <= cmax
                 if ok:
-                    hs += s[pow0 + k] - s[pow0 + k - 1]
+                    hs += s[pow0 + k + 1] - s[pow0 + k]
                 ts += 1
             else:
                 ws += 1
             if give < n:
                 k = s[SCRATCH + give]
                 if ok:
-                    hs += s[pow0 + k] - s[pow0 + k + 1]
+                    hs += s[pow0 + k - 1] - s[pow0 + k]
                 ts -= 1
             else:
                 ws -= 1
             top_s = 0
             distinct_s = 0
             for t in range(n):
-                k = s[SCRATCH + t]
+                k = s[SCRATCH + t] + (1 if t == take else 0) - (1 if t == give else 0)
                 if k > top_s:
                     top_s = k
                 if k > 0:
                     distinct_s += 1
-            g = variant_score_nb(s, ok, hs, ts, ws, top_s + ws, distinct_s, same, diff) - base
-            s[SCRATCH + give] += 1
-            s[SCRATCH + take] -= 1
+            g = biased_score_nb(changed_value_nb(s, ok, hs, ts, ws, take, give),
+                                top_s + ws, distinct_s, same, diff) - base
             if g > best + 1e-9:
                 best = g
                 answer = give * BM_CODE + take
