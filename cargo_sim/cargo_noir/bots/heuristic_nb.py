@@ -63,6 +63,7 @@ NOTE_SEND_STAMP = NOTE_BM_GAIN + 1
 NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
+assert NOTE_PORT_GAIN + MAX_PORTS <= SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -181,9 +182,9 @@ def best_black_market_nb(s, seat):
     load_hand_nb(s, seat)
     h = np.int64(0)
     tot = 0
-    top = 0          # largest count, how many types have it, the next largest
-    n_top = 0
-    second = 0
+    m1 = 0           # the 3 largest counts (a count of several types repeats)
+    m2 = 0
+    m3 = 0
     distinct = 0
     fast = True
     for t in range(n):
@@ -193,16 +194,18 @@ def best_black_market_nb(s, seat):
         else:
             h += s[pow0 + k]
         tot += k
-        if k > top:
-            second = top
-            top = k
-            n_top = 1
-        elif k == top:
-            n_top += 1
-        elif k > second:
-            second = k
+        if k > m1:
+            m3 = m2
+            m2 = m1
+            m1 = k
+        elif k > m2:
+            m3 = m2
+            m2 = k
+        elif k > m3:
+            m3 = k
         if k > 0:
             distinct += 1
+    top = m1
     wilds = s[SCRATCH + n]
     base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1),
                            top + wilds, distinct, same, diff)
@@ -235,7 +238,7 @@ def best_black_market_nb(s, seat):
         if k > 0:
             if t < n:
                 hv = h - s[pow0 + k] + s[pow0 + k - 1] if fast else h
-                top_after = top if (k < top or n_top > 1) else max(k - 1, second)
+                top_after = max(m2 if k == m1 else m1, k - 1)
                 sc = biased_score_nb(changed_value_nb(s, fast, hv, tot - 1, wilds, -1, t),
                                      top_after + wilds, distinct - (1 if k == 1 else 0),
                                      same, diff)
@@ -262,12 +265,26 @@ def best_black_market_nb(s, seat):
             ts = tot
             ws = wilds
             ok = fast
+            # largest set: the largest count of the other types (the 3 largest
+            # counts without the changed ones), or a changed count
+            rest1 = m1
+            rest2 = m2
+            top_s = 0
+            distinct_s = distinct
             if take < n:
                 k = s[SCRATCH + take]
                 ok = ok and k + 1 <= cmax
                 if ok:
                     hs += s[pow0 + k + 1] - s[pow0 + k]
                 ts += 1
+                if k == m1:
+                    rest1 = m2
+                    rest2 = m3
+                elif k == m2:
+                    rest2 = m3
+                top_s = k + 1
+                if k == 0:
+                    distinct_s += 1
             else:
                 ws += 1
             if give < n:
@@ -275,16 +292,14 @@ def best_black_market_nb(s, seat):
                 if ok:
                     hs += s[pow0 + k - 1] - s[pow0 + k]
                 ts -= 1
+                if k == rest1:
+                    rest1 = rest2
+                top_s = max(top_s, k - 1)
+                if k == 1:
+                    distinct_s -= 1
             else:
                 ws -= 1
-            top_s = 0
-            distinct_s = 0
-            for t in range(n):
-                k = s[SCRATCH + t] + (1 if t == take else 0) - (1 if t == give else 0)
-                if k > top_s:
-                    top_s = k
-                if k > 0:
-                    distinct_s += 1
+            top_s = max(top_s, rest1)
             g = biased_score_nb(changed_value_nb(s, ok, hs, ts, ws, take, give),
                                 top_s + ws, distinct_s, same, diff) - base
             if g > best + 1e-9:
