@@ -829,10 +829,14 @@ def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice, 
         ai = card_available[i]
         if ui <= 0.0 or ci < 0 or ai <= 0:
             ai = 0
-        else:
+        elif unit > 1:
             ci //= unit
         base = i * B1
         ch = choice[base:base + B1]
+        if ai == 0 or ci > B:       # never bought: the row stays as it is
+            for x in range(B1):
+                ch[x] = 0
+            continue
         for x in range(B1):
             cur[x] = prev[x]
             ch[x] = 0
@@ -865,10 +869,27 @@ def _cost_unit_nb(card_cost, card_utility, card_available):
     for i in range(card_cost.shape[0]):
         b = card_cost[i]
         if card_utility[i] > 0.0 and b > 0 and card_available[i] > 0:
+            if g == 0:
+                g = b
+                continue
+            # binary gcd (integer divisions are slow)
             a = g
-            while b > 0:
-                a, b = b, a % b
-            g = a
+            shift = 0
+            while ((a | b) & 1) == 0:
+                a >>= 1
+                b >>= 1
+                shift += 1
+            while (a & 1) == 0:
+                a >>= 1
+            while b != 0:
+                while (b & 1) == 0:
+                    b >>= 1
+                if a > b:
+                    a, b = b, a
+                b -= a
+            g = a << shift
+            if g == 1:
+                break
     return g if g > 0 else 1
 
 
@@ -1139,6 +1160,8 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     q = b_ix // W1
     out_sell[n] = b_ix - q * W1
     for t in range(n):
+        if ncand[t] == 1:       # nothing to decode (and integer divisions are slow)
+            continue
         p = q % ncand[t]
         q //= ncand[t]
         h = hand[t]
