@@ -127,7 +127,7 @@ import numbers
 import numpy as np
 from numba import cfunc, njit, types
 
-from ..borrow_nb import call_int64_fn_nb, state_array_nb, state_ptr_nb
+from ..borrow_nb import borrow_nb, call_int64_fn_nb, state_array_nb, state_ptr_nb
 
 __all__ = [
     "TradeTables", "build_trade_tables", "default_trade_tables",
@@ -945,19 +945,24 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     # largest multiple of g below does)
     g = _cost_unit_nb(card_cost, card_utility, card_available)
     Bq1 = Bmax // g + 1
-    # one float and one int scratch buffer per call
+    # one float and one int scratch buffer per call, used through borrowed views
+    # (no reference counting on the many slices, nor on the knapsack's row
+    # views); each buffer itself is read after its views' last use, which
+    # keeps it alive (see borrow_nb)
     fbuf = np.empty(3 * Bq1 + B1)
     ibuf = np.empty(C * Bq1 + Bq1 + B1 + T * (LOG + 1) + 1 + 9 * (n + 1), np.int64)
-    choice = ibuf[:C * Bq1]
+    fb = borrow_nb(fbuf)
+    ib = borrow_nb(ibuf)
+    choice = ib[:C * Bq1]
     at = C * Bq1
-    Cq = ibuf[at:at + Bq1]
+    Cq = ib[at:at + Bq1]
     at += Bq1
-    Cst = ibuf[at:at + B1]
+    Cst = ib[at:at + B1]
     at += B1
-    dp = _knapsack_rows_nb(Bq1 - 1, card_cost, card_utility, card_available, fbuf, choice, g)
-    Uq = fbuf[2 * Bq1:3 * Bq1]
+    dp = _knapsack_rows_nb(Bq1 - 1, card_cost, card_utility, card_available, fb, choice, g)
+    Uq = fb[2 * Bq1:3 * Bq1]
     _budget_best_into_nb(dp, Bq1, Uq, Cq)
-    U = fbuf[3 * Bq1:3 * Bq1 + B1]
+    U = fb[3 * Bq1:3 * Bq1 + B1]
     bq = 0
     br = 0
     for b in range(B1):
@@ -984,18 +989,18 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     # Selling everything reaches Umax, so the answer has utility Umax: only
     # trade values tv >= tvthr qualify, and the loss is a function of tv.
     tvthr = 0
-    while U[tvthr + extra] != Umax:
+    while fbuf[3 * Bq1 + tvthr + extra] != Umax:     # U, read through its buffer
         tvthr += 1
     T = full_tv - tvthr + 1
-    Lt = ibuf[at:at + T]
+    Lt = ib[at:at + T]
     for j in range(T):
         tv = tvthr + j
         L = tv - Cst[tv + extra]
         Lt[j] = L if L > 0 else 0
     # sparse table for range minima of Lt; lg[len] = floor(log2(len))
-    sp = ibuf[at:at + T * LOG]   # level 0 is Lt itself
+    sp = ib[at:at + T * LOG]   # level 0 is Lt itself
     at += T * LOG
-    lg = ibuf[at:at + T + 1]
+    lg = ib[at:at + T + 1]
     at += T + 1
     lg[0] = 0
     if T >= 1:
@@ -1014,16 +1019,16 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     # of type t sells p tokens, except that with restriction r the last pos
     # (r + 1) of a type holding more than r sells all of it
     hmax, r = _restriction_nb(hand, wilds, n, PLAN_EXACT_LIMIT)
-    ncand = ibuf[at:at + n]
-    stride = ibuf[at + n:at + 2 * n]
-    torder = ibuf[at + 2 * n:at + 3 * n]
+    ncand = ib[at:at + n]
+    stride = ib[at + n:at + 2 * n]
+    torder = ib[at + 2 * n:at + 3 * n]
     at += 3 * n
-    freeh = ibuf[at:at + n + 1]
-    Hs = ibuf[at + (n + 1):at + 2 * (n + 1)]
-    Hk = ibuf[at + 2 * (n + 1):at + 3 * (n + 1)]
-    NS = ibuf[at + 3 * (n + 1):at + 4 * (n + 1)]
-    IX = ibuf[at + 4 * (n + 1):at + 5 * (n + 1)]
-    P = ibuf[at + 5 * (n + 1):at + 6 * (n + 1)]
+    freeh = ib[at:at + n + 1]
+    Hs = ib[at + (n + 1):at + 2 * (n + 1)]
+    Hk = ib[at + 2 * (n + 1):at + 3 * (n + 1)]
+    NS = ib[at + 3 * (n + 1):at + 4 * (n + 1)]
+    IX = ib[at + 4 * (n + 1):at + 5 * (n + 1)]
+    P = ib[at + 5 * (n + 1):at + 6 * (n + 1)]
     hash_pow = tables.hash_pow
     slots = tables.slots
     st = 1
@@ -1171,7 +1176,7 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
         hsb += hash_pow[out_sell[t]]
     x = Cst[slots[_slot_at_nb(slots, hsb), 1 + out_sell[n]] + extra] // g
     for i in range(C - 1, -1, -1):
-        k = choice[i * Bq1 + x]
+        k = ibuf[i * Bq1 + x]       # choice, read through its buffer
         out_buy[i] = k
         if k > 0:
             x -= k * (card_cost[i] // g)
