@@ -80,9 +80,11 @@ thread-safe; all kernels are ``nogil``.
 Planner
 -------
 ``plan_trade_nb`` solves a bounded knapsack over card costs once per call
-(exact-cost DP with back-pointers, budgets ``0..trade_value(hand)+extra``;
-loops interchanged so the inner loop over budgets is branch-free, same
-floating-point operations per budget as the original), then searches the
+(exact-cost DP with back-pointers, budgets ``0..trade_value(hand)+extra``
+counted in units of the gcd of the buyable cards' costs -- no other exact
+cost is reachable; loops interchanged so the inner loop over budgets is
+branch-free, same floating-point operations per budget as the original),
+then searches the
 sub-multisets of the hand (Wilds included) for the best card set per
 budget.  The choice is lexicographic: highest utility, then least value lost
 to "no change" (``max(0, value_sold - cost)``: coins are spent after goods,
