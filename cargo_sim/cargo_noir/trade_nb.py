@@ -84,9 +84,8 @@ Planner
 counted in units of the gcd of the buyable cards' costs -- no other exact
 cost is reachable; loops interchanged so the inner loop over budgets is
 branch-free, same floating-point operations per budget as the original),
-then searches the
-sub-multisets of the hand (Wilds included) for the best card set per
-budget.  The choice is lexicographic: highest utility, then least value lost
+then searches the sub-multisets of the hand (Wilds included) for the best
+card set per budget.  The choice is lexicographic: highest utility, then least value lost
 to "no change" (``max(0, value_sold - cost)``: coins are spent after goods,
 so unused coins are never lost), then highest trade value of the tokens
 kept, then fewest tokens sold, then the first sub-multiset in the original
