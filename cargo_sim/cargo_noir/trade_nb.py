@@ -80,11 +80,12 @@ thread-safe; all kernels are ``nogil``.
 Planner
 -------
 ``plan_trade_nb`` solves a bounded knapsack over card costs once per call
-(exact-cost DP with back-pointers, budgets ``0..trade_value(hand)+extra``;
-loops interchanged so the inner loop over budgets is branch-free, same
-floating-point operations per budget as the original), then searches the
-sub-multisets of the hand (Wilds included) for the best card set per
-budget.  The choice is lexicographic: highest utility, then least value lost
+(exact-cost DP with back-pointers, budgets ``0..trade_value(hand)+extra``
+counted in units of the gcd of the buyable cards' costs -- no other exact
+cost is reachable; loops interchanged so the inner loop over budgets is
+branch-free, same floating-point operations per budget as the original),
+then searches the sub-multisets of the hand (Wilds included) for the best
+card set per budget.  The choice is lexicographic: highest utility, then least value lost
 to "no change" (``max(0, value_sold - cost)``: coins are spent after goods,
 so unused coins are never lost), then highest trade value of the tokens
 kept, then fewest tokens sold, then the first sub-multiset in the original
@@ -128,7 +129,7 @@ from pathlib import Path
 import numpy as np
 from numba import cfunc, njit, types
 
-from ..borrow_nb import call_int64_fn_nb, state_array_nb, state_ptr_nb
+from ..borrow_nb import borrow_nb, call_int64_fn_nb, state_array_nb, state_ptr_nb
 
 __all__ = [
     "TradeTables", "build_trade_tables", "default_trade_tables",
@@ -807,12 +808,15 @@ def _plan_trade_reference_nb(hand, wilds, tables, card_cost, card_utility, card_
 
 
 @njit(cache=True, nogil=True)
-def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice):
+def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice, unit):
     """_knapsack_nb with the loops interchanged (copies k outer, budget inner)
     and two rolling rows: every budget sees the same comparisons in the same
     order, so the values and choices are bit-for-bit those of _knapsack_nb.
+    Costs are counted in `unit`s (_cost_unit_nb: it divides the cost of every
+    card bought), B included: the other budgets of _knapsack_nb stay _NEG, as
+    every card moves a budget by a multiple of unit.
     rows: float64[2*(B+1)] scratch; choice: int64[C*(B+1)], choice[i*(B+1)+x]
-    = copies of card i (old choice[i+1, x]).  Returns the last row (a view)."""
+    = copies of card i (old choice[i+1, x*unit]).  Returns the last row (a view)."""
     C = card_cost.shape[0]
     B1 = B + 1
     prev = rows[:B1]
@@ -827,8 +831,14 @@ def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice):
         ai = card_available[i]
         if ui <= 0.0 or ci < 0 or ai <= 0:
             ai = 0
+        elif unit > 1:
+            ci //= unit
         base = i * B1
         ch = choice[base:base + B1]
+        if ai == 0 or ci > B:       # never bought: the row stays as it is
+            for x in range(B1):
+                ch[x] = 0
+            continue
         for x in range(B1):
             cur[x] = prev[x]
             ch[x] = 0
@@ -851,6 +861,38 @@ def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice):
         prev = cur
         cur = tmp
     return prev
+
+
+@njit(cache=True, nogil=True)
+def _cost_unit_nb(card_cost, card_utility, card_available):
+    """Greatest common divisor of the costs (> 0) of the cards that may be
+    bought (1 if none): exact costs and budgets that matter are its multiples."""
+    g = 0
+    for i in range(card_cost.shape[0]):
+        b = card_cost[i]
+        if card_utility[i] > 0.0 and b > 0 and card_available[i] > 0:
+            if g == 0:
+                g = b
+                continue
+            # binary gcd (integer divisions are slow)
+            a = g
+            shift = 0
+            while ((a | b) & 1) == 0:
+                a >>= 1
+                b >>= 1
+                shift += 1
+            while (a & 1) == 0:
+                a >>= 1
+            while b != 0:
+                while (b & 1) == 0:
+                    b >>= 1
+                if a > b:
+                    a, b = b, a
+                b -= a
+            g = a << shift
+            if g == 1:
+                break
+    return g if g > 0 else 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -900,16 +942,38 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     LOG = 1
     while (1 << LOG) <= T:
         LOG += 1
-    # one float and one int scratch buffer per call
-    fbuf = np.empty(3 * B1)
-    ibuf = np.empty(C * B1 + B1 + T * (LOG + 1) + 1 + 9 * (n + 1), np.int64)
-    choice = ibuf[:C * B1]
-    at = C * B1
-    Cst = ibuf[at:at + B1]
+    # the knapsack runs on budgets in units of g (every cost is a multiple);
+    # U and Cst are then spread to every budget (a budget buys what its
+    # largest multiple of g below does)
+    g = _cost_unit_nb(card_cost, card_utility, card_available)
+    Bq1 = Bmax // g + 1
+    # one float and one int scratch buffer per call, used through borrowed views
+    # (no reference counting on the many slices, nor on the knapsack's row
+    # views); each buffer itself is read after its views' last use, which
+    # keeps it alive (see borrow_nb)
+    fbuf = np.empty(3 * Bq1 + B1)
+    ibuf = np.empty(C * Bq1 + Bq1 + B1 + T * (LOG + 1) + 1 + 9 * (n + 1), np.int64)
+    fb = borrow_nb(fbuf)
+    ib = borrow_nb(ibuf)
+    choice = ib[:C * Bq1]
+    at = C * Bq1
+    Cq = ib[at:at + Bq1]
+    at += Bq1
+    Cst = ib[at:at + B1]
     at += B1
-    dp = _knapsack_rows_nb(Bmax, card_cost, card_utility, card_available, fbuf, choice)
-    U = fbuf[2 * B1:3 * B1]
-    _budget_best_into_nb(dp, B1, U, Cst)
+    dp = _knapsack_rows_nb(Bq1 - 1, card_cost, card_utility, card_available, fb, choice, g)
+    Uq = fb[2 * Bq1:3 * Bq1]
+    _budget_best_into_nb(dp, Bq1, Uq, Cq)
+    U = fb[3 * Bq1:3 * Bq1 + B1]
+    bq = 0
+    br = 0
+    for b in range(B1):
+        U[b] = Uq[bq]
+        Cst[b] = Cq[bq] * g
+        br += 1
+        if br == g:
+            br = 0
+            bq += 1
     Umax = U[Bmax]
     if Umax <= _EPS:
         return 0.0
@@ -927,18 +991,18 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     # Selling everything reaches Umax, so the answer has utility Umax: only
     # trade values tv >= tvthr qualify, and the loss is a function of tv.
     tvthr = 0
-    while U[tvthr + extra] != Umax:
+    while fbuf[3 * Bq1 + tvthr + extra] != Umax:     # U, read through its buffer
         tvthr += 1
     T = full_tv - tvthr + 1
-    Lt = ibuf[at:at + T]
+    Lt = ib[at:at + T]
     for j in range(T):
         tv = tvthr + j
         L = tv - Cst[tv + extra]
         Lt[j] = L if L > 0 else 0
     # sparse table for range minima of Lt; lg[len] = floor(log2(len))
-    sp = ibuf[at:at + T * LOG]   # level 0 is Lt itself
+    sp = ib[at:at + T * LOG]   # level 0 is Lt itself
     at += T * LOG
-    lg = ibuf[at:at + T + 1]
+    lg = ib[at:at + T + 1]
     at += T + 1
     lg[0] = 0
     if T >= 1:
@@ -957,16 +1021,16 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     # of type t sells p tokens, except that with restriction r the last pos
     # (r + 1) of a type holding more than r sells all of it
     hmax, r = _restriction_nb(hand, wilds, n, PLAN_EXACT_LIMIT)
-    ncand = ibuf[at:at + n]
-    stride = ibuf[at + n:at + 2 * n]
-    torder = ibuf[at + 2 * n:at + 3 * n]
+    ncand = ib[at:at + n]
+    stride = ib[at + n:at + 2 * n]
+    torder = ib[at + 2 * n:at + 3 * n]
     at += 3 * n
-    freeh = ibuf[at:at + n + 1]
-    Hs = ibuf[at + (n + 1):at + 2 * (n + 1)]
-    Hk = ibuf[at + 2 * (n + 1):at + 3 * (n + 1)]
-    NS = ibuf[at + 3 * (n + 1):at + 4 * (n + 1)]
-    IX = ibuf[at + 4 * (n + 1):at + 5 * (n + 1)]
-    P = ibuf[at + 5 * (n + 1):at + 6 * (n + 1)]
+    freeh = ib[at:at + n + 1]
+    Hs = ib[at + (n + 1):at + 2 * (n + 1)]
+    Hk = ib[at + 2 * (n + 1):at + 3 * (n + 1)]
+    NS = ib[at + 3 * (n + 1):at + 4 * (n + 1)]
+    IX = ib[at + 4 * (n + 1):at + 5 * (n + 1)]
+    P = ib[at + 5 * (n + 1):at + 6 * (n + 1)]
     hash_pow = tables.hash_pow
     slots = tables.slots
     st = 1
@@ -1103,6 +1167,8 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     q = b_ix // W1
     out_sell[n] = b_ix - q * W1
     for t in range(n):
+        if ncand[t] == 1:       # nothing to decode (and integer divisions are slow)
+            continue
         p = q % ncand[t]
         q //= ncand[t]
         h = hand[t]
@@ -1110,11 +1176,12 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     hsb = np.int64(0)
     for t in range(n):
         hsb += hash_pow[out_sell[t]]
-    x = Cst[slots[_slot_at_nb(slots, hsb), 1 + out_sell[n]] + extra]
+    x = Cst[slots[_slot_at_nb(slots, hsb), 1 + out_sell[n]] + extra] // g
     for i in range(C - 1, -1, -1):
-        k = choice[i * B1 + x]
+        k = ibuf[i * Bq1 + x]       # choice, read through its buffer
         out_buy[i] = k
-        x -= k * card_cost[i]
+        if k > 0:
+            x -= k * (card_cost[i] // g)
     return Umax
 
 

@@ -16,7 +16,7 @@ from ..enums import (BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_
                      R_LEN,
                      R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH,
                      TRADE_TABLES, MAX_TOK)
-from ...borrow_nb import state_array_nb
+from ...borrow_nb import borrow_nb, state_array_nb
 from ..trade_nb import plan_trade_nb, unpack_trade_tables_nb
 
 __all__ = [
@@ -190,23 +190,27 @@ def plan_trade_answer_nb(s, seat, card_utility, budget_extra):
     Returns the planned utility (0: buy nothing)."""
     n_types = s[R_N_TYPES]
     n_cards = s[R_N_CARDS]
-    hand = np.empty(n_types, np.int64)
+    # one buffer for the planner's int arrays: hand, costs, copies available,
+    # then its answer (tokens sold, cards bought); used through views without
+    # reference counting, the buffer itself is read last (which keeps it alive)
+    sell_at = n_types + 2 * n_cards
+    work = np.empty(sell_at + n_types + 1 + n_cards, np.int64)
+    w = borrow_nb(work)
+    hand = w[:n_types]
     for t in range(n_types):
         hand[t] = s[hand_i(seat, t)]
-    cost = np.empty(n_cards, np.int64)
-    avail = np.empty(n_cards, np.int64)
+    cost = w[n_types:n_types + n_cards]
+    avail = w[n_types + n_cards:sell_at]
     for c in range(n_cards):
         cost[c] = s[card_i(c, C_COST)]
         avail[c] = card_buyable_nb(s, seat, c)
-    sell = np.zeros(n_types + 1, np.int64)
-    buy = np.zeros(n_cards, np.int64)
     tables = unpack_trade_tables_nb(state_array_nb(s, s[R_LEN]), TRADE_TABLES)
     u = plan_trade_nb(hand, s[hand_i(seat, n_types)], tables, cost, card_utility, avail,
-                      budget_extra, sell, buy)
+                      budget_extra, w[sell_at:sell_at + n_types + 1], w[sell_at + n_types + 1:])
     for t in range(MAX_TOK):
         s[OUT + t] = 0
     for t in range(n_types + 1):
-        s[OUT + t] = sell[t]
+        s[OUT + t] = work[sell_at + t]
     for c in range(n_cards):
-        s[OUT_CARDS + c] = buy[c]
+        s[OUT_CARDS + c] = work[sell_at + n_types + 1 + c]
     return u

@@ -24,7 +24,8 @@ from numba import njit
 from ...borrow_nb import bits_float_nb, float_bits_nb
 from ..enums import (MAX_TOK, M_TURN, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
                      D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
-                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS)
+                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS,
+                     TRADE_TABLES)
 from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, card_ships_nb,
                         card_syndicate_nb, card_vp_nb, card_warehouse_nb, cards_held_nb, coins_nb,
                         hand_nb, hand_size_nb, is_final_turn_nb, n_cards_nb, n_ports_nb,
@@ -32,6 +33,7 @@ from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, 
                         port_cargo_nb, port_min_bid_nb, ships_nb, top_bid_nb,
                         trade_budget_extra_nb, turn_nb, turns_left_nb, warehouse_nb)
 from ..engine_nb import trade_value_at_nb
+from ..trade_nb import T_MAX_TOTAL, T_MAX_WILDS, T_N_SLOTS, T_POW, T_POW_LEN, T_SLOT_W, T_SLOTS
 
 # parameter slots (strategies.py gives names and defaults in this order)
 HP_COIN_VALUE = 0       # smuggling points one coin is worth when comparing costs
@@ -107,48 +109,148 @@ def port_gain_nb(s, seat, p, base):
 
 
 @njit(cache=True)
-def best_black_market_nb(s, seat, base):
+def changed_value_nb(s, fast, h, tot, wilds, add_t, remove_t):
+    """Trade value of the holding in s[SCRATCH...] with one token of type add_t
+    added and one of remove_t removed (-1: none), told the changed holding's
+    table hash h (sum of hash_pow[count] over the types), real tokens tot and
+    Wilds: one probe when the table holds it (fast: every count of the
+    holding it derives from was hashable), else packed_trade_value_nb."""
+    at = TRADE_TABLES
+    if fast and tot <= s[at + T_MAX_TOTAL] and 0 <= wilds <= s[at + T_MAX_WILDS]:
+        # packed_trade_value_nb's probe (counts <= tot <= table_max_total <= the hashable maximum)
+        s0 = at + s[at + T_SLOTS]
+        w = s[at + T_SLOT_W]
+        mask = s[at + T_N_SLOTS] - 1
+        pos = (h ^ (h >> 31)) & mask
+        while True:
+            row = s0 + pos * w
+            if s[row + 1] < 0:
+                return np.int64(-1)
+            if s[row] == h:
+                return s[row + 1 + wilds]
+            pos = (pos + 1) & mask
+    if add_t >= 0:
+        s[SCRATCH + add_t] += 1
+    if remove_t >= 0:
+        s[SCRATCH + remove_t] -= 1
+    tv = trade_value_at_nb(s, SCRATCH, wilds)
+    if add_t >= 0:
+        s[SCRATCH + add_t] -= 1
+    if remove_t >= 0:
+        s[SCRATCH + remove_t] += 1
+    return tv
+
+
+@njit(cache=True)
+def biased_score_nb(tv, top, distinct, same, diff):
+    """scratch_score_nb from a holding's trade value, largest set (Wilds
+    included) and distinct types."""
+    v = np.float64(tv)
+    if same != 0.0 or diff != 0.0:
+        v += same * top + diff * distinct
+    return v
+
+
+@njit(cache=True)
+def insert3_nb(t, v, i0, i1, i2, v0, v1, v2, highest):
+    """Insert candidate t of value v into a best-3 list (i: candidates, -1
+    empty; v: their values) at the first place that is empty or that it beats
+    (a higher value if `highest`, else a lower one); the last one drops out."""
+    if i0 < 0 or (v > v0 if highest else v < v0):
+        return t, i0, i1, v, v0, v1
+    if i1 < 0 or (v > v1 if highest else v < v1):
+        return i0, t, i1, v0, v, v1
+    if i2 < 0 or (v > v2 if highest else v < v2):
+        return i0, i1, t, v0, v1, v
+    return i0, i1, i2, v0, v1, v2
+
+
+@njit(cache=True)
+def best_black_market_nb(s, seat):
     """(gain, answer) of the best Black Market action: a blind draw valued at its
     expected gain over the bag's contents, or a swap. Swaps are scored exactly
     for the 3 best tokens to take (by the gain of adding them) times the 3
-    cheapest tokens to give (by the loss of removing them)."""
+    cheapest tokens to give (by the loss of removing them).
+    Every holding scored is the hand with one or two tokens changed: its table
+    hash, size, largest set and distinct types follow from the hand's."""
     nt = n_tok_nb(s)
+    n = nt - 1
+    same = param_nb(s, seat, HP_SAME_BIAS)
+    diff = param_nb(s, seat, HP_DIFF_BIAS)
+    pow0 = TRADE_TABLES + s[TRADE_TABLES + T_POW]
+    cmax = s[TRADE_TABLES + T_POW_LEN] - 1
     load_hand_nb(s, seat)
-    add = np.full(nt, -1e300)
-    loss = np.full(nt, 1e300)
+    h = np.int64(0)
+    tot = 0
+    m1 = 0           # the 3 largest counts (a count of several types repeats)
+    m2 = 0
+    m3 = 0
+    distinct = 0
+    fast = True
+    for t in range(n):
+        k = s[SCRATCH + t]
+        if k > cmax:
+            fast = False
+        else:
+            h += s[pow0 + k]
+        tot += k
+        if k > m1:
+            m3 = m2
+            m2 = m1
+            m1 = k
+        elif k > m2:
+            m3 = m2
+            m2 = k
+        elif k > m3:
+            m3 = k
+        if k > 0:
+            distinct += 1
+    top = m1
+    wilds = s[SCRATCH + n]
+    base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1),
+                           top + wilds, distinct, same, diff)
     bag_total = 0
     draw = 0.0
+    # the 3 best tokens to take (present in the market) and to give (held)
+    take0, take1, take2 = -1, -1, -1
+    add0, add1, add2 = 0.0, 0.0, 0.0
+    give0, give1, give2 = -1, -1, -1
+    loss0, loss1, loss2 = 0.0, 0.0, 0.0
     for t in range(nt):
-        s[SCRATCH + t] += 1
-        add[t] = scratch_score_nb(s, seat) - base
-        s[SCRATCH + t] -= 1
-        k = bag_nb(s, t)
+        k = s[SCRATCH + t]
+        if t < n:
+            ok = fast and k + 1 <= cmax
+            hv = h - s[pow0 + k] + s[pow0 + k + 1] if ok else h
+            sc = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1),
+                                 max(top, k + 1) + wilds, distinct + (1 if k == 0 else 0),
+                                 same, diff)
+        else:
+            sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds + 1, t, -1),
+                                 top + wilds + 1, distinct, same, diff)
+        add = sc - base
+        b = bag_nb(s, t)
+        if b > 0:
+            bag_total += b
+            draw += b * add
+        if black_market_nb(s, t) > 0:
+            take0, take1, take2, add0, add1, add2 = insert3_nb(
+                t, add, take0, take1, take2, add0, add1, add2, True)
         if k > 0:
-            bag_total += k
-            draw += k * add[t]
-        if hand_nb(s, seat, t) > 0:
-            s[SCRATCH + t] -= 1
-            loss[t] = base - scratch_score_nb(s, seat)
-            s[SCRATCH + t] += 1
+            if t < n:
+                hv = h - s[pow0 + k] + s[pow0 + k - 1] if fast else h
+                top_after = max(m2 if k == m1 else m1, k - 1)
+                sc = biased_score_nb(changed_value_nb(s, fast, hv, tot - 1, wilds, -1, t),
+                                     top_after + wilds, distinct - (1 if k == 1 else 0),
+                                     same, diff)
+            else:
+                sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds - 1, -1, t),
+                                     top + wilds - 1, distinct, same, diff)
+            give0, give1, give2, loss0, loss1, loss2 = insert3_nb(
+                t, base - sc, give0, give1, give2, loss0, loss1, loss2, False)
     best = draw / bag_total if bag_total > 0 else 0.0
     answer = BM_DRAW
-    takes = np.full(3, -1, np.int64)
-    gives = np.full(3, -1, np.int64)
-    for t in range(nt):                 # top-3 takes (present in the market), top-3 gives (held)
-        if black_market_nb(s, t) > 0:
-            for j in range(3):
-                if takes[j] < 0 or add[t] > add[takes[j]]:
-                    for m in range(2, j, -1):
-                        takes[m] = takes[m - 1]
-                    takes[j] = t
-                    break
-        if loss[t] < 1e299:
-            for j in range(3):
-                if gives[j] < 0 or loss[t] < loss[gives[j]]:
-                    for m in range(2, j, -1):
-                        gives[m] = gives[m - 1]
-                    gives[j] = t
-                    break
+    takes = (take0, take1, take2)
+    gives = (give0, give1, give2)
     for i in range(3):
         give = gives[i]
         if give < 0:
@@ -159,11 +261,47 @@ def best_black_market_nb(s, seat, base):
                 break
             if take == give:
                 continue
-            s[SCRATCH + give] -= 1
-            s[SCRATCH + take] += 1
-            g = scratch_score_nb(s, seat) - base
-            s[SCRATCH + give] += 1
-            s[SCRATCH + take] -= 1
+            hs = h
+            ts = tot
+            ws = wilds
+            ok = fast
+            # largest set: the largest count of the other types (the 3 largest
+            # counts without the changed ones), or a changed count
+            rest1 = m1
+            rest2 = m2
+            top_s = 0
+            distinct_s = distinct
+            if take < n:
+                k = s[SCRATCH + take]
+                ok = ok and k + 1 <= cmax
+                if ok:
+                    hs += s[pow0 + k + 1] - s[pow0 + k]
+                ts += 1
+                if k == m1:
+                    rest1 = m2
+                    rest2 = m3
+                elif k == m2:
+                    rest2 = m3
+                top_s = k + 1
+                if k == 0:
+                    distinct_s += 1
+            else:
+                ws += 1
+            if give < n:
+                k = s[SCRATCH + give]
+                if ok:
+                    hs += s[pow0 + k - 1] - s[pow0 + k]
+                ts -= 1
+                if k == rest1:
+                    rest1 = rest2
+                top_s = max(top_s, k - 1)
+                if k == 1:
+                    distinct_s -= 1
+            else:
+                ws -= 1
+            top_s = max(top_s, rest1)
+            g = biased_score_nb(changed_value_nb(s, ok, hs, ts, ws, take, give),
+                                top_s + ws, distinct_s, same, diff) - base
             if g > best + 1e-9:
                 best = g
                 answer = give * BM_CODE + take
@@ -214,7 +352,7 @@ def choose_send_nb(s, seat):
     bm_bias = param_nb(s, seat, HP_BM_BIAS)
     if bm_bias > -50.0:
         if s[NOTE_BM_STAMP] != stamp:
-            g, _ = best_black_market_nb(s, seat, base)
+            g, _ = best_black_market_nb(s, seat)
             s[NOTE_BM_STAMP] = stamp
             s[NOTE_BM_GAIN] = int(g * 1000.0)
         g = s[NOTE_BM_GAIN] / 1000.0
@@ -289,8 +427,7 @@ def choose_order_nb(s, seat):
 
 @njit(cache=True)
 def choose_black_market_nb(s, seat):
-    base = hand_score_nb(s, seat)
-    _, answer = best_black_market_nb(s, seat, base)
+    _, answer = best_black_market_nb(s, seat)
     return answer
 
 
