@@ -33,7 +33,7 @@ from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, 
                         port_cargo_nb, port_min_bid_nb, ships_nb, top_bid_nb,
                         trade_budget_extra_nb, turn_nb, turns_left_nb, warehouse_nb)
 from ..engine_nb import trade_value_at_nb
-from ..trade_nb import T_MAX_TOTAL, T_MAX_WILDS, T_N_SLOTS, T_POW, T_POW_LEN, T_SLOT_W, T_SLOTS
+from ..trade_nb import T_MAX_TOTAL, T_MAX_WILDS, T_POW, T_POW_LEN, packed_probe_nb
 
 # parameter slots (strategies.py gives names and defaults in this order)
 HP_COIN_VALUE = 0       # smuggling points one coin is worth when comparing costs
@@ -118,17 +118,7 @@ def changed_value_nb(s, fast, h, tot, wilds, add_t, remove_t):
     at = TRADE_TABLES
     if fast and tot <= s[at + T_MAX_TOTAL] and 0 <= wilds <= s[at + T_MAX_WILDS]:
         # packed_trade_value_nb's probe (counts <= tot <= table_max_total <= the hashable maximum)
-        s0 = at + s[at + T_SLOTS]
-        w = s[at + T_SLOT_W]
-        mask = s[at + T_N_SLOTS] - 1
-        pos = (h ^ (h >> 31)) & mask
-        while True:
-            row = s0 + pos * w
-            if s[row + 1] < 0:
-                return np.int64(-1)
-            if s[row] == h:
-                return s[row + 1 + wilds]
-            pos = (pos + 1) & mask
+        return packed_probe_nb(s, at, h, wilds)
     if add_t >= 0:
         s[SCRATCH + add_t] += 1
     if remove_t >= 0:
