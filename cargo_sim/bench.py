@@ -348,7 +348,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
             line[b] = best_of(repeat, kernel_rate, n, n_games, 1, 1, b)
         bot_rows.append(line)
         say(f"  {n} players: random {rnd:,.0f}  greedy {line['greedy']:,.0f} "
-            f"({line['greedy'] / rnd:.0%})  expert {line['expert']:,.0f} ({line['expert'] / rnd:.0%})")
+            f"({line['greedy'] / rnd:.1%})  expert {line['expert']:,.0f} ({line['expert'] / rnd:.1%})")
 
     say("")
     say("start-up in a fresh interpreter (import cargo_sim + first simulate of 20 games):")
