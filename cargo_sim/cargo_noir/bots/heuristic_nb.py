@@ -357,7 +357,7 @@ def choose_send_nb(s, seat):
         need = port_min_bid_nb(s, seat, p)
         if need < 0:
             continue
-        contested = top_bid_nb(s, p, -1) > 0
+        contested = need > 1              # need = the top stack + 1
         if s[NOTE_PORT_GAIN + p] == NOT_YET:
             s[NOTE_PORT_GAIN + p] = float_bits_nb(port_gain_nb(s, seat, p, base))
         gain = bits_float_nb(s[NOTE_PORT_GAIN + p])
