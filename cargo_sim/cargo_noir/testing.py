@@ -27,7 +27,7 @@ from . import enums as e
 from numba import types
 
 from .engine_nb import (DecideType, failed_nb, phase1_nb, phase2_nb, phase3_nb, score_nb,
-                        setup_nb, start_state_nb)
+                        set_bid_nb, setup_nb, start_state_nb)
 from .rules import Rules
 from .trade_nb import exact_value_fn
 
@@ -243,9 +243,7 @@ class ScriptedGame:
         self._set_counts(e.BLACK_MARKET, tokens)
 
     def set_bid(self, name: str, seat: int, coins: int) -> None:
-        p = self.port(name)
-        self.s[e.PORT_BID + p * e.MAX_SEATS + seat] = coins
-        self.s[e.PORT_TOP + p] = self.s[e.PORT_BID + p * e.MAX_SEATS:][:e.MAX_SEATS].max()
+        set_bid_nb(self.s, self.port(name), seat, coins)     # the engine's own (keeps PORT_TOP)
 
     def top_bid(self, name: str) -> int:
         """The engine's record of the port's highest stack."""
