@@ -570,17 +570,27 @@ def _random_plan_case(rng, n, max_tokens, max_wilds=2):
     return hand, wilds, cost, util, avail, extra
 
 
+_PACKED = {}
+
+
 def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
+    """The reference, plan_trade_nb and the packed tables' planner (the one
+    the bots call) give the same answer."""
+    from cargo_sim.cargo_noir.trade_nb import (_plan_trade_reference_nb, pack_trade_tables,
+                                               packed_plan_trade_nb)
     n = hand.shape[0]
     s1, b1 = np.zeros(n + 1, np.int64), np.zeros(len(cost), np.int64)
     s2, b2 = np.full(n + 1, 7, np.int64), np.full(len(cost), 7, np.int64)
-    from cargo_sim.cargo_noir.trade_nb import _plan_trade_reference_nb
+    s3, b3 = np.full(n + 1, 7, np.int64), np.full(len(cost), 7, np.int64)
     u1 = _plan_trade_reference_nb(hand, wilds, tb, cost, util, avail, extra, s1, b1)
     u2 = plan_trade_nb(hand, wilds, tb, cost, util, avail, extra, s2, b2)
+    packed = _PACKED.setdefault(id(tb), (tb, np.concatenate([np.zeros(5, np.int64),
+                                                            pack_trade_tables(tb)])))[1]
+    u3 = packed_plan_trade_nb(packed, 5, hand, wilds, cost, util, avail, extra, s3, b3)
     case = (hand.tolist(), wilds, cost.tolist(), util.tolist(), avail.tolist(), extra)
-    assert u1 == u2, case
-    assert s1.tolist() == s2.tolist(), case
-    assert b1.tolist() == b2.tolist(), case
+    assert u1 == u2 == u3, case
+    assert s1.tolist() == s2.tolist() == s3.tolist(), case
+    assert b1.tolist() == b2.tolist() == b3.tolist(), case
 
 
 def test_plan_matches_reference_planner():
@@ -623,3 +633,7 @@ def test_plan_matches_reference_edge_cases():
         for extra in (0, 12):
             _plans_agree(np.array(hand, np.int64), w, tb, np.array([10, 5], np.int64),
                          np.array([2.0, 0.0]), np.array([1, 3], np.int64), extra)
+    # invalid: more Wilds than the tables know, a negative count
+    for hand, w in (([1] * 9, tb.max_wilds + 1), ([-1] + [1] * 8, 0)):
+        _plans_agree(np.array(hand, np.int64), w, tb, np.array([10, 5], np.int64),
+                     np.array([2.0, 1.0]), np.array([1, 3], np.int64), 0)

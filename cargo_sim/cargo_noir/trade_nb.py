@@ -905,6 +905,9 @@ def _slot_at_nb(slots, h):
     return pos
 
 
+PLAN_NEEDS_REFERENCE = -2.0
+
+
 @njit(cache=True, nogil=True)
 def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
                   budget_extra, out_sell, out_buy):
@@ -917,23 +920,41 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     best; -1.0 on invalid hand).
 
     Same answers as _plan_trade_reference_nb (the plain enumeration), found
-    by branch and bound: see the module docstring ("Planner")."""
+    by branch and bound (plan_trade_table_nb) for hands within the lookup
+    table: see the module docstring ("Planner")."""
     n = tables.n_types
+    full_tv = trade_value_nb(hand, wilds, tables)
+    tot = 0
+    for t in range(n):
+        tot += hand[t]
+    u = PLAN_NEEDS_REFERENCE
+    if full_tv >= 0 and tot <= tables.table_max_total:
+        u = plan_trade_table_nb(hand, wilds, n, full_tv, tables.hash_pow, tables.slots, card_cost,
+                                card_utility, card_available, budget_extra, out_sell, out_buy)
+    if u == PLAN_NEEDS_REFERENCE:
+        # sub-holdings beyond the lookup table, or utilities closer than _EPS:
+        # the plain enumeration (which returns -1.0 for an invalid hand)
+        return _plan_trade_reference_nb(hand, wilds, tables, card_cost, card_utility,
+                                        card_available, budget_extra, out_sell, out_buy)
+    return u
+
+
+@njit(cache=True, nogil=True)
+def plan_trade_table_nb(hand, wilds, n, full_tv, hash_pow, slots, card_cost, card_utility,
+                        card_available, budget_extra, out_sell, out_buy):
+    """plan_trade_nb's branch and bound, for a valid hand of n types whose
+    real tokens fit the lookup table (hash_pow, slots); full_tv is its trade
+    value. Returns the utility, or PLAN_NEEDS_REFERENCE when the reference's
+    tolerant tie-breaking must decide (the outputs are then undefined). Needs
+    no TradeTables: a caller holding packed tables passes two views."""
     C = card_cost.shape[0]
     for i in range(n + 1):
         out_sell[i] = 0
     for i in range(C):
         out_buy[i] = 0
-    full_tv = trade_value_nb(hand, wilds, tables)
-    if full_tv < 0:
-        return -1.0
-    N = tables.table_max_total
     tot = 0
     for t in range(n):
         tot += hand[t]
-    if tot > N:   # sub-holdings beyond the lookup table: plain enumeration
-        return _plan_trade_reference_nb(hand, wilds, tables, card_cost, card_utility,
-                                        card_available, budget_extra, out_sell, out_buy)
     extra = budget_extra if budget_extra > 0 else 0
     Bmax = full_tv + extra
     B1 = Bmax + 1
@@ -986,8 +1007,7 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
         a = U[b]
         c = U[b + 1]
         if c != a and not (c > a + _EPS and a < c - _EPS):
-            return _plan_trade_reference_nb(hand, wilds, tables, card_cost, card_utility,
-                                            card_available, budget_extra, out_sell, out_buy)
+            return PLAN_NEEDS_REFERENCE
     # Selling everything reaches Umax, so the answer has utility Umax: only
     # trade values tv >= tvthr qualify, and the loss is a function of tv.
     tvthr = 0
@@ -1031,8 +1051,6 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     NS = ib[at + 3 * (n + 1):at + 4 * (n + 1)]
     IX = ib[at + 4 * (n + 1):at + 5 * (n + 1)]
     P = ib[at + 5 * (n + 1):at + 6 * (n + 1)]
-    hash_pow = tables.hash_pow
-    slots = tables.slots
     st = 1
     m = 0
     all_ix = 0
@@ -1533,16 +1551,23 @@ def unpack_trade_tables_nb(a, at):
     )
 
 
-@njit(cache=True, nogil=True)
-def packed_probe_nb(a, at, h, wilds):
-    """Value, with `wilds` Wilds, of the table's holding of hash h (-1: h is not
-    in the table); the compact slots when the tables have them."""
-    mask = a[at + T_N_SLOTS] - 1
+@njit(cache=True, nogil=True, inline="always")
+def probe_consts_nb(a, at):
+    """What a probe of the tables at a[at:] reads besides the slots: (slot
+    mask, compact slots' offset in a (0: none), bits per value, value mask).
+    Loops of probes read them once (probe_with_nb)."""
+    f0 = at + a[at + T_FAST] if a[at + T_FAST] > 0 else 0
+    bits = a[at + T_FAST_BITS]
+    return a[at + T_N_SLOTS] - 1, f0, bits, (np.int64(1) << bits) - 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def probe_with_nb(a, at, consts, h, wilds):
+    """packed_probe_nb told the tables' probe_consts_nb."""
+    mask, f0, bits, low = consts
     pos = (h ^ (h >> 31)) & mask
-    if a[at + T_FAST] > 0:
-        f0 = at + a[at + T_FAST]
-        shift = a[at + T_FAST_BITS] * wilds
-        low = (np.int64(1) << a[at + T_FAST_BITS]) - 1
+    if f0 > 0:
+        shift = bits * wilds
         while True:
             row = f0 + 2 * pos
             if a[row + 1] < 0:
@@ -1559,6 +1584,47 @@ def packed_probe_nb(a, at, h, wilds):
         if a[row] == h:
             return a[row + 1 + wilds]
         pos = (pos + 1) & mask
+
+
+@njit(cache=True, nogil=True)
+def packed_probe_nb(a, at, h, wilds):
+    """Value, with `wilds` Wilds, of the table's holding of hash h (-1: h is not
+    in the table); the compact slots when the tables have them."""
+    return probe_with_nb(a, at, probe_consts_nb(a, at), h, wilds)
+
+
+@njit(cache=True, nogil=True)
+def packed_plan_trade_nb(a, at, hand, wilds, card_cost, card_utility, card_available,
+                         budget_extra, out_sell, out_buy):
+    """plan_trade_nb for tables packed at a[at:] (an array): hands within the
+    table go straight to plan_trade_table_nb with views of hash_pow and the
+    slots, without unpacking the other tables (13 views, each reference
+    counted, cost as much as a small plan)."""
+    n = a[at + T_N_TYPES]
+    p0 = at + a[at + T_POW]
+    hash_pow = a[p0:p0 + a[at + T_POW_LEN]]
+    cmax = hash_pow.shape[0] - 1
+    tot = 0
+    h = np.int64(0)
+    ok = 0 <= wilds <= a[at + T_MAX_WILDS]
+    for t in range(n):
+        k = hand[t]
+        if k < 0 or k > cmax:
+            ok = False
+        else:
+            h += hash_pow[k]
+            tot += k
+    if ok and tot <= a[at + T_MAX_TOTAL]:
+        s0 = at + a[at + T_SLOTS]
+        slots = a[s0:s0 + a[at + T_N_SLOTS] * a[at + T_SLOT_W]].reshape(
+            (a[at + T_N_SLOTS], a[at + T_SLOT_W]))
+        full_tv = slots[_slot_at_nb(slots, h), 1 + wilds]
+        u = plan_trade_table_nb(hand, wilds, n, full_tv, hash_pow, slots, card_cost, card_utility,
+                                card_available, budget_extra, out_sell, out_buy)
+        if u != PLAN_NEEDS_REFERENCE:
+            return u
+    return plan_trade_nb(hand, wilds, unpack_trade_tables_nb(a, at), card_cost, card_utility,
+                         card_available, budget_extra, out_sell, out_buy)
 
 
 @njit(cache=True, nogil=True)

@@ -17,7 +17,7 @@ from ..enums import (BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_
                      R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH,
                      TRADE_TABLES, MAX_TOK)
 from ...borrow_nb import borrow_nb, state_array_nb
-from ..trade_nb import plan_trade_nb, unpack_trade_tables_nb
+from ..trade_nb import packed_plan_trade_nb
 
 __all__ = [
     "n_players_nb", "n_types_nb", "n_ports_nb", "n_cards_nb", "turn_nb", "turns_left_nb",
@@ -204,9 +204,9 @@ def plan_trade_answer_nb(s, seat, card_utility, budget_extra):
     for c in range(n_cards):
         cost[c] = s[card_i(c, C_COST)]
         avail[c] = card_buyable_nb(s, seat, c)
-    tables = unpack_trade_tables_nb(state_array_nb(s, s[R_LEN]), TRADE_TABLES)
-    u = plan_trade_nb(hand, s[hand_i(seat, n_types)], tables, cost, card_utility, avail,
-                      budget_extra, w[sell_at:sell_at + n_types + 1], w[sell_at + n_types + 1:])
+    u = packed_plan_trade_nb(state_array_nb(s, s[R_LEN]), TRADE_TABLES, hand,
+                             s[hand_i(seat, n_types)], cost, card_utility, avail, budget_extra,
+                             w[sell_at:sell_at + n_types + 1], w[sell_at + n_types + 1:])
     for t in range(MAX_TOK):
         s[OUT + t] = 0
     for t in range(n_types + 1):

@@ -33,7 +33,7 @@ from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, 
                         port_cargo_nb, port_min_bid_nb, ships_nb, top_bid_nb,
                         trade_budget_extra_nb, turn_nb, turns_left_nb, warehouse_nb)
 from ..engine_nb import trade_value_at_nb
-from ..trade_nb import T_MAX_TOTAL, T_MAX_WILDS, T_POW, T_POW_LEN, packed_probe_nb
+from ..trade_nb import T_MAX_TOTAL, T_MAX_WILDS, T_POW, T_POW_LEN, probe_consts_nb, probe_with_nb
 
 # parameter slots (strategies.py gives names and defaults in this order)
 HP_COIN_VALUE = 0       # smuggling points one coin is worth when comparing costs
@@ -108,17 +108,18 @@ def port_gain_nb(s, seat, p, base):
     return scratch_score_nb(s, seat) - base
 
 
-@njit(cache=True)
-def changed_value_nb(s, fast, h, tot, wilds, add_t, remove_t):
+@njit(cache=True, inline="always")
+def changed_value_nb(s, fast, h, tot, wilds, add_t, remove_t, lim):
     """Trade value of the holding in s[SCRATCH...] with one token of type add_t
     added and one of remove_t removed (-1: none), told the changed holding's
     table hash h (sum of hash_pow[count] over the types), real tokens tot and
     Wilds: one probe when the table holds it (fast: every count of the
-    holding it derives from was hashable), else packed_trade_value_nb."""
-    at = TRADE_TABLES
-    if fast and tot <= s[at + T_MAX_TOTAL] and 0 <= wilds <= s[at + T_MAX_WILDS]:
+    holding it derives from was hashable), else packed_trade_value_nb.
+    lim: the tables' (max total, max Wilds, probe_consts_nb), read once per search."""
+    max_total, max_wilds, consts = lim
+    if fast and tot <= max_total and 0 <= wilds <= max_wilds:
         # packed_trade_value_nb's probe (counts <= tot <= table_max_total <= the hashable maximum)
-        return packed_probe_nb(s, at, h, wilds)
+        return probe_with_nb(s, TRADE_TABLES, consts, h, wilds)
     if add_t >= 0:
         s[SCRATCH + add_t] += 1
     if remove_t >= 0:
@@ -131,7 +132,7 @@ def changed_value_nb(s, fast, h, tot, wilds, add_t, remove_t):
     return tv
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def biased_score_nb(tv, top, distinct, same, diff):
     """scratch_score_nb from a holding's trade value, largest set (Wilds
     included) and distinct types."""
@@ -141,7 +142,7 @@ def biased_score_nb(tv, top, distinct, same, diff):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def insert3_nb(t, v, i0, i1, i2, v0, v1, v2, highest):
     """Insert candidate t of value v into a best-3 list (i: candidates, -1
     empty; v: their values) at the first place that is empty or that it beats
@@ -169,6 +170,8 @@ def best_black_market_nb(s, seat):
     diff = param_nb(s, seat, HP_DIFF_BIAS)
     pow0 = TRADE_TABLES + s[TRADE_TABLES + T_POW]
     cmax = s[TRADE_TABLES + T_POW_LEN] - 1
+    lim = (s[TRADE_TABLES + T_MAX_TOTAL], s[TRADE_TABLES + T_MAX_WILDS],
+           probe_consts_nb(s, TRADE_TABLES))
     load_hand_nb(s, seat)
     h = np.int64(0)
     tot = 0
@@ -197,7 +200,7 @@ def best_black_market_nb(s, seat):
             distinct += 1
     top = m1
     wilds = s[SCRATCH + n]
-    base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1),
+    base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, lim),
                            top + wilds, distinct, same, diff)
     bag_total = 0
     draw = 0.0
@@ -211,11 +214,11 @@ def best_black_market_nb(s, seat):
         if t < n:
             ok = fast and k + 1 <= cmax
             hv = h - s[pow0 + k] + s[pow0 + k + 1] if ok else h
-            sc = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1),
+            sc = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1, lim),
                                  max(top, k + 1) + wilds, distinct + (1 if k == 0 else 0),
                                  same, diff)
         else:
-            sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds + 1, t, -1),
+            sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds + 1, t, -1, lim),
                                  top + wilds + 1, distinct, same, diff)
         add = sc - base
         b = bag_nb(s, t)
@@ -229,11 +232,11 @@ def best_black_market_nb(s, seat):
             if t < n:
                 hv = h - s[pow0 + k] + s[pow0 + k - 1] if fast else h
                 top_after = max(m2 if k == m1 else m1, k - 1)
-                sc = biased_score_nb(changed_value_nb(s, fast, hv, tot - 1, wilds, -1, t),
+                sc = biased_score_nb(changed_value_nb(s, fast, hv, tot - 1, wilds, -1, t, lim),
                                      top_after + wilds, distinct - (1 if k == 1 else 0),
                                      same, diff)
             else:
-                sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds - 1, -1, t),
+                sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds - 1, -1, t, lim),
                                      top + wilds - 1, distinct, same, diff)
             give0, give1, give2, loss0, loss1, loss2 = insert3_nb(
                 t, base - sc, give0, give1, give2, loss0, loss1, loss2, False)
@@ -290,7 +293,7 @@ def best_black_market_nb(s, seat):
             else:
                 ws -= 1
             top_s = max(top_s, rest1)
-            g = biased_score_nb(changed_value_nb(s, ok, hs, ts, ws, take, give),
+            g = biased_score_nb(changed_value_nb(s, ok, hs, ts, ws, take, give, lim),
                                 top_s + ws, distinct_s, same, diff) - base
             if g > best + 1e-9:
                 best = g
