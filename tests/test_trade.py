@@ -571,6 +571,7 @@ def _random_plan_case(rng, n, max_tokens, max_wilds=2):
 
 
 _PACKED = {}
+_WORK = np.full(1 << 14, -7, np.int64)      # stale contents: the planner must not rely on zeros
 
 
 def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
@@ -586,11 +587,15 @@ def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
     u2 = plan_trade_nb(hand, wilds, tb, cost, util, avail, extra, s2, b2)
     packed = _PACKED.setdefault(id(tb), (tb, np.concatenate([np.zeros(5, np.int64),
                                                             pack_trade_tables(tb)])))[1]
-    u3 = packed_plan_trade_nb(packed, 5, hand, wilds, cost, util, avail, extra, s3, b3)
+    u3 = packed_plan_trade_nb(packed, 5, hand, wilds, cost, util, avail, extra, s3, b3,
+                              _WORK)        # buffers in a workspace
+    s4, b4 = np.full(n + 1, 7, np.int64), np.full(len(cost), 7, np.int64)
+    u4 = packed_plan_trade_nb(packed, 5, hand, wilds, cost, util, avail, extra, s4, b4,
+                              _WORK[:10])   # too short: allocated
     case = (hand.tolist(), wilds, cost.tolist(), util.tolist(), avail.tolist(), extra)
-    assert u1 == u2 == u3, case
-    assert s1.tolist() == s2.tolist() == s3.tolist(), case
-    assert b1.tolist() == b2.tolist() == b3.tolist(), case
+    assert u1 == u2 == u3 == u4, case
+    assert s1.tolist() == s2.tolist() == s3.tolist() == s4.tolist(), case
+    assert b1.tolist() == b2.tolist() == b3.tolist() == b4.tolist(), case
 
 
 def test_plan_matches_reference_planner():

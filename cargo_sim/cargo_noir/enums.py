@@ -59,6 +59,8 @@ R_N_TURNS = 16
 R_SCRIPT = 17        # offset of a scripted bot's answers (testing.ScriptedGame), 0 = none
 R_LEN = 18           # length of the whole array (state + trade tables + script), set by the entry kernel
 R_LOG_ROWS = 19      # rows of the event log the kernels write to (0: no log), set by the entry kernel
+R_WORK = 20          # offset of the bots' workspace (WORK_W words after the trade tables; 0: none)
+R_WORK_LEN = 21
 PORT_SLOTS = 32                      # [MAX_PORTS] slots of each open port
 CARD = PORT_SLOTS + MAX_PORTS        # [MAX_CARDS, CARD_W] card data
 CARD_W = 8
@@ -129,6 +131,9 @@ SCRATCH_W = 4 * MAX_TOK + MAX_PORTS + 8
 STATE_SIZE = SCRATCH + SCRATCH_W
 # the packed trade-value tables (trade_nb.pack_trade_tables) follow the state
 TRADE_TABLES = STATE_SIZE
+# then the bots' workspace (Rules.state_template): the planner's buffers live
+# there, so a trade decision allocates nothing (R_WORK = 0: they allocate)
+WORK_W = 1 << 14
 
 # ---- per-player statistics (accumulated in the kernel) -----------------------
 PLAYER_FIELDS = (

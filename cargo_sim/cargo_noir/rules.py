@@ -244,6 +244,18 @@ class Rules:
             cache[n_players] = _compile(self._data, n_players)
         return cache[n_players]
 
+    def state_template(self, n_players: int) -> np.ndarray:
+        """A new n-player state array before setup: the rules header
+        (``compile``), the packed trade tables after the state, then the
+        bots' workspace (``enums.R_WORK``)."""
+        from .enums import R_WORK, R_WORK_LEN, WORK_W
+        head = self.compile(n_players)
+        packed = self.packed_trade_tables()
+        template = np.concatenate([head, packed, np.zeros(WORK_W, np.int64)])
+        template[R_WORK] = len(head) + len(packed)
+        template[R_WORK_LEN] = WORK_W
+        return template
+
     def packed_trade_tables(self) -> np.ndarray:
         """The trade tables packed into one int64 array (trade_nb.pack_trade_tables)."""
         if "_packed" not in self.__dict__:

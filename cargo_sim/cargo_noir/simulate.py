@@ -122,15 +122,15 @@ def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, s
 
 def table_template(rules: Rules, players: list[Player]):
     """(template state array, decide) for a table: the rules header, each seat's
-    bot and parameters, and the packed trade-value tables after the state."""
+    bot and parameters, the packed trade-value tables after the state and the
+    bots' workspace (Rules.state_template)."""
     n = len(players)
     decide, bot_idx = decision_table(players)
-    head = rules.compile(n).copy()
-    head[BOTS:BOTS + n] = bot_idx
+    template = rules.state_template(n)
+    template[BOTS:BOTS + n] = bot_idx
     for seat, p in enumerate(players):
         at = PARAMS + seat * N_PARAMS
-        head[at:at + N_PARAMS] = np.round(p.param_vector() * PARAM_SCALE).astype(np.int64)
-    template = np.concatenate([head, rules.packed_trade_tables()])
+        template[at:at + N_PARAMS] = np.round(p.param_vector() * PARAM_SCALE).astype(np.int64)
     return template, decide
 
 

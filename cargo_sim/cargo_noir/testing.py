@@ -128,8 +128,7 @@ class ScriptedGame:
         self.types = self.rules.cargo_types + ["wild"]
         self.ports = self.rules.open_ports(n_players)
         self.cards_names = self.rules.card_names
-        head = self.rules.compile(n_players).copy()
-        self.template = np.concatenate([head, self.rules.packed_trade_tables()])
+        self.template = self.rules.state_template(n_players)
         self.s = np.concatenate([self.template, np.zeros(4096, np.int64)])
         self.s[e.R_SCRIPT] = len(self.template)
         self.log = np.full((max_events, e.N_EVENT_FIELDS), -1, dtype=np.int64)

@@ -930,7 +930,8 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
     u = PLAN_NEEDS_REFERENCE
     if full_tv >= 0 and tot <= tables.table_max_total:
         u = plan_trade_table_nb(hand, wilds, n, full_tv, tables.hash_pow, tables.slots, card_cost,
-                                card_utility, card_available, budget_extra, out_sell, out_buy)
+                                card_utility, card_available, budget_extra, out_sell, out_buy,
+                                np.empty(0, np.int64))
     if u == PLAN_NEEDS_REFERENCE:
         # sub-holdings beyond the lookup table, or utilities closer than _EPS:
         # the plain enumeration (which returns -1.0 for an invalid hand)
@@ -941,12 +942,14 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
 
 @njit(cache=True, nogil=True)
 def plan_trade_table_nb(hand, wilds, n, full_tv, hash_pow, slots, card_cost, card_utility,
-                        card_available, budget_extra, out_sell, out_buy):
+                        card_available, budget_extra, out_sell, out_buy, work):
     """plan_trade_nb's branch and bound, for a valid hand of n types whose
     real tokens fit the lookup table (hash_pow, slots); full_tv is its trade
     value. Returns the utility, or PLAN_NEEDS_REFERENCE when the reference's
     tolerant tie-breaking must decide (the outputs are then undefined). Needs
-    no TradeTables: a caller holding packed tables passes two views."""
+    no TradeTables: a caller holding packed tables passes two views. Its
+    buffers are carved from `work` (int64) when it is long enough, else
+    allocated."""
     C = card_cost.shape[0]
     for i in range(n + 1):
         out_sell[i] = 0
@@ -968,12 +971,19 @@ def plan_trade_table_nb(hand, wilds, n, full_tv, hash_pow, slots, card_cost, car
     # largest multiple of g below does)
     g = _cost_unit_nb(card_cost, card_utility, card_available)
     Bq1 = Bmax // g + 1
-    # one float and one int scratch buffer per call, used through borrowed views
-    # (no reference counting on the many slices, nor on the knapsack's row
-    # views); each buffer itself is read after its views' last use, which
-    # keeps it alive (see borrow_nb)
-    fbuf = np.empty(3 * Bq1 + B1)
-    ibuf = np.empty(C * Bq1 + Bq1 + B1 + T * (LOG + 1) + 1 + 9 * (n + 1), np.int64)
+    # one float and one int scratch buffer, carved from `work` (the bots pass
+    # the state's workspace: no allocation) or allocated, and used through
+    # borrowed views (no reference counting on the many slices, nor on the
+    # knapsack's row views); each buffer itself is read after its views' last
+    # use, which keeps an allocated one alive (see borrow_nb)
+    nf = 3 * Bq1 + B1
+    ni = C * Bq1 + Bq1 + B1 + T * (LOG + 1) + 1 + 9 * (n + 1)
+    if work.shape[0] >= nf + ni:
+        fbuf = work[:nf].view(np.float64)
+        ibuf = work[nf:nf + ni]
+    else:
+        fbuf = np.empty(nf)
+        ibuf = np.empty(ni, np.int64)
     fb = borrow_nb(fbuf)
     ib = borrow_nb(ibuf)
     choice = ib[:C * Bq1]
@@ -1595,11 +1605,11 @@ def packed_probe_nb(a, at, h, wilds):
 
 @njit(cache=True, nogil=True)
 def packed_plan_trade_nb(a, at, hand, wilds, card_cost, card_utility, card_available,
-                         budget_extra, out_sell, out_buy):
+                         budget_extra, out_sell, out_buy, work):
     """plan_trade_nb for tables packed at a[at:] (an array): hands within the
     table go straight to plan_trade_table_nb with views of hash_pow and the
     slots, without unpacking the other tables (13 views, each reference
-    counted, cost as much as a small plan)."""
+    counted, cost as much as a small plan); `work` (int64) is its scratch."""
     n = a[at + T_N_TYPES]
     p0 = at + a[at + T_POW]
     hash_pow = a[p0:p0 + a[at + T_POW_LEN]]
@@ -1620,7 +1630,7 @@ def packed_plan_trade_nb(a, at, hand, wilds, card_cost, card_utility, card_avail
             (a[at + T_N_SLOTS], a[at + T_SLOT_W]))
         full_tv = slots[_slot_at_nb(slots, h), 1 + wilds]
         u = plan_trade_table_nb(hand, wilds, n, full_tv, hash_pow, slots, card_cost, card_utility,
-                                card_available, budget_extra, out_sell, out_buy)
+                                card_available, budget_extra, out_sell, out_buy, work)
         if u != PLAN_NEEDS_REFERENCE:
             return u
     return plan_trade_nb(hand, wilds, unpack_trade_tables_nb(a, at), card_cost, card_utility,

@@ -13,10 +13,10 @@ from ..engine_nb import (card_buyable_nb, card_i, cards_i, hand_i, hand_size_nb,
                          rand_float_nb, top_bid_nb, trade_budget_extra_nb, trade_value_at_nb)
 from ..enums import (BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE,
                      M_FINAL, M_TURN, OUT, OUT_CARDS, PL_COINS, PL_SHIPS, PL_WAREHOUSE, PORT_SLOTS,
-                     R_LEN,
+                     R_LEN, R_WORK, R_WORK_LEN, MAX_CARDS,
                      R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH,
                      TRADE_TABLES, MAX_TOK)
-from ...borrow_nb import borrow_nb, state_array_nb
+from ...borrow_nb import state_array_nb
 from ..trade_nb import packed_plan_trade_nb
 
 __all__ = [
@@ -26,7 +26,7 @@ __all__ = [
     "black_market_nb", "bag_nb", "card_cost_nb", "card_vp_nb", "card_is_edge_nb", "card_ships_nb",
     "card_warehouse_nb", "card_syndicate_nb", "cards_held_nb", "card_buyable_nb", "param_nb",
     "rand_below_nb", "rand_float_nb", "hand_value_nb", "value_with_port_nb", "value_with_swap_nb",
-    "plan_trade_answer_nb", "trade_budget_extra_nb", "n_tok_nb",
+    "plan_trade_answer_nb", "utility_buffer_nb", "trade_budget_extra_nb", "n_tok_nb",
 ]
 
 
@@ -184,18 +184,33 @@ def value_with_swap_nb(s, seat, add_t, remove_t):
 
 
 @njit(cache=True)
+def utility_buffer_nb(s):
+    """A float64[n_cards] array for the card utilities a bot hands to
+    plan_trade_answer_nb: in the state's workspace (which the planner leaves
+    alone), else a new array. Valid until the bot's decision returns."""
+    n_cards = s[R_N_CARDS]
+    if s[R_WORK_LEN] >= MAX_CARDS:
+        return state_array_nb(s, s[R_LEN])[s[R_WORK]:s[R_WORK] + n_cards].view(np.float64)
+    return np.empty(n_cards, np.float64)
+
+
+@njit(cache=True)
 def plan_trade_answer_nb(s, seat, card_utility, budget_extra):
     """Run the exact trade planner on the seat's hand (cards limited by supply and
     the edge limit) and write its answer as a D_TRADE answer in s[OUT...].
     Returns the planned utility (0: buy nothing)."""
     n_types = s[R_N_TYPES]
     n_cards = s[R_N_CARDS]
-    # one buffer for the planner's int arrays: hand, costs, copies available,
-    # then its answer (tokens sold, cards bought); used through views without
-    # reference counting, the buffer itself is read last (which keeps it alive)
+    # the planner's int arrays: hand, costs, copies available, then its answer
+    # (tokens sold, cards bought), and its own buffers after them -- all in
+    # the state's workspace (after utility_buffer_nb's room) when there is one
     sell_at = n_types + 2 * n_cards
-    work = np.empty(sell_at + n_types + 1 + n_cards, np.int64)
-    w = borrow_nb(work)
+    need = sell_at + n_types + 1 + n_cards
+    a = state_array_nb(s, s[R_LEN])
+    if s[R_WORK_LEN] >= MAX_CARDS + need:
+        w = a[s[R_WORK] + MAX_CARDS:s[R_WORK] + s[R_WORK_LEN]]
+    else:
+        w = np.empty(need, np.int64)
     hand = w[:n_types]
     for t in range(n_types):
         hand[t] = s[hand_i(seat, t)]
@@ -204,13 +219,14 @@ def plan_trade_answer_nb(s, seat, card_utility, budget_extra):
     for c in range(n_cards):
         cost[c] = s[card_i(c, C_COST)]
         avail[c] = card_buyable_nb(s, seat, c)
-    u = packed_plan_trade_nb(state_array_nb(s, s[R_LEN]), TRADE_TABLES, hand,
-                             s[hand_i(seat, n_types)], cost, card_utility, avail, budget_extra,
-                             w[sell_at:sell_at + n_types + 1], w[sell_at + n_types + 1:])
+    out_sell = w[sell_at:sell_at + n_types + 1]
+    out_buy = w[sell_at + n_types + 1:need]
+    u = packed_plan_trade_nb(a, TRADE_TABLES, hand, s[hand_i(seat, n_types)], cost, card_utility,
+                             avail, budget_extra, out_sell, out_buy, w[need:])
     for t in range(MAX_TOK):
         s[OUT + t] = 0
     for t in range(n_types + 1):
-        s[OUT + t] = work[sell_at + t]
+        s[OUT + t] = out_sell[t]
     for c in range(n_cards):
-        s[OUT_CARDS + c] = work[sell_at + n_types + 1 + c]
+        s[OUT_CARDS + c] = out_buy[c]
     return u

@@ -31,7 +31,8 @@ from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, 
                         hand_nb, hand_size_nb, is_final_turn_nb, n_cards_nb, n_ports_nb,
                         n_tok_nb, n_types_nb, param_nb, plan_trade_answer_nb, port_bid_nb,
                         port_cargo_nb, port_min_bid_nb, ships_nb, top_bid_nb,
-                        trade_budget_extra_nb, turn_nb, turns_left_nb, warehouse_nb)
+                        trade_budget_extra_nb, turn_nb, turns_left_nb, utility_buffer_nb,
+                        warehouse_nb)
 from ..engine_nb import trade_value_at_nb
 from ..trade_nb import T_MAX_TOTAL, T_MAX_WILDS, T_POW, T_POW_LEN, probe_consts_nb, probe_with_nb
 
@@ -427,7 +428,7 @@ def choose_black_market_nb(s, seat):
 @njit(cache=True)
 def card_utilities_nb(s, seat):
     n_cards = n_cards_nb(s)
-    u = np.empty(n_cards, np.float64)
+    u = utility_buffer_nb(s)
     left = turns_left_nb(s)
     for c in range(n_cards):
         u[c] = card_vp_nb(s, c)
