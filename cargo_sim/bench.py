@@ -256,10 +256,6 @@ def _mb(b: float) -> str:
     return f"{b / 2**20:,.0f} MB"
 
 
-def best_of(repeat: int, fn, *args) -> float:
-    return max(fn(*args) for _ in range(max(1, repeat)))
-
-
 def _median(xs: list[float]) -> float:
     xs = sorted(xs)
     k = len(xs) // 2
@@ -337,18 +333,31 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
             f"{four['kernel_1']:,.0f}, median {four['kernel_1_median']:,.0f}")
 
     say("")
-    say("heuristic bots (every seat the same bot), kernel games/s on 1 thread, next to random:")
+    say("heuristic bots (every seat the same bot), kernel games/s on 1 thread, next to random")
+    say("  (random, greedy and expert timed in turn, each the best of its repeats; a share is")
+    say("  best / best, and in brackets the median of the shares within each repeat):")
     bot_rows = []
     kernel_rate(3, 8, 1, bot="expert")                        # compile/load the heuristic bots
     for n in PLAYER_COUNTS:
         rnd = next(r["kernel_1"] for r in rows if r["players"] == n)
-        line = {"players": n, "random": rnd}
+        sizes = {"random": max(64, int(rnd * seconds / 4))}
         for b in ("greedy", "expert"):
-            n_games = max(64, int(rnd * seconds / 8))
-            line[b] = best_of(repeat, kernel_rate, n, n_games, 1, 1, b)
+            sizes[b] = max(64, int(rnd * seconds / 8))
+        rates = {b: [] for b in sizes}
+        # interleaved with random again: a share compares rates of the same minutes
+        for _ in range(max(1, repeat)):
+            for b, n_games in sizes.items():
+                rates[b].append(kernel_rate(n, n_games, 1, 1, b))
+        line = {"players": n, "random": max(rates["random"])}
+        text = f"  {n} players: random {line['random']:,.0f}"
+        for b in ("greedy", "expert"):
+            line[b] = max(rates[b])
+            line[b + "_share"] = line[b] / line["random"]
+            line[b + "_share_median"] = _median([x / r for x, r in zip(rates[b], rates["random"])])
+            text += (f"  {b} {line[b]:,.0f} ({line[b + '_share']:.1%}, "
+                     f"median {line[b + '_share_median']:.1%})")
         bot_rows.append(line)
-        say(f"  {n} players: random {rnd:,.0f}  greedy {line['greedy']:,.0f} "
-            f"({line['greedy'] / rnd:.1%})  expert {line['expert']:,.0f} ({line['expert'] / rnd:.1%})")
+        say(text)
 
     say("")
     say("start-up in a fresh interpreter (import cargo_sim + first simulate of 20 games):")
