@@ -6,6 +6,7 @@ answers of the plain computations they replaced.
   the plain search (kept here) rebuilds and scores every holding from
   scratch. Hands beyond the lookup table, Wild counts at the table's limit
   and empty markets or bags take the fallback paths.
+* Port gains score the hand plus the port's cargo in one pass.
 * The knapsack counts budgets in units of the gcd of the buyable cards' costs.
 """
 import math
@@ -18,7 +19,8 @@ from numba import njit
 import cargo_sim.cargo_noir.enums as e
 from cargo_sim.cargo_noir.bots.botkit_nb import bag_nb, black_market_nb, hand_nb, n_tok_nb
 from cargo_sim.cargo_noir.bots.heuristic_nb import (best_black_market_nb, hand_score_nb,
-                                                   load_hand_nb, scratch_score_nb)
+                                                   holding_score_nb, load_hand_nb,
+                                                   scratch_score_nb)
 from cargo_sim.cargo_noir.bots.strategies import strategy_params
 from cargo_sim.cargo_noir.testing import ScriptedGame
 from cargo_sim.cargo_noir.trade_nb import T_MAX_TOTAL, T_MAX_WILDS, _cost_unit_nb
@@ -125,6 +127,38 @@ def test_black_market_search_matches_the_plain_search(strategy):
         assert got == want, (strategy, case, hand)
         kinds.add((sum(hand.values()) - hand["wild"] > max_total, want[1] == e.BM_DRAW))
     assert len(kinds) == 4      # both paths, draws and swaps
+
+
+@pytest.mark.parametrize("strategy", ["expert", "greedy", "collector"])
+def test_holding_score_matches_the_plain_score(strategy):
+    """The one-pass score of the hand plus a port's cargo (table hash, largest
+    set and distinct types counted together) is scratch_score_nb of that
+    holding written out, also beyond the table and at the Wild limit."""
+    rng = random.Random("holding" + strategy)
+    game = ScriptedGame(4)
+    s = game.s
+    max_total = int(s[e.TRADE_TABLES + T_MAX_TOTAL])
+    max_wilds = int(s[e.TRADE_TABLES + T_MAX_WILDS])
+    n_types = len(game.types) - 1
+    _set_params(game, 2, strategy)
+    beyond = 0
+    for case in range(300):
+        size = rng.choice([0, 2, 5, 9, max_total - 2, max_total + 3])
+        hand = _random_counts(rng, game, size, [1] * n_types + [0])
+        hand["wild"] = rng.choice([0, 1, max_wilds])
+        game.set_hand(2, **hand)
+        port = rng.choice(game.ports)
+        cargo = _random_counts(rng, game, rng.choice([0, 1, 3]), [1] * n_types + [0])
+        cargo["wild"] = rng.choice([0, 0, 1]) if hand["wild"] < max_wilds else 0
+        game.set_port(port, **cargo)
+        p = game.port(port)
+        for where in (-1, p):
+            got = holding_score_nb(s, 2, where)
+            for t, name in enumerate(game.types):
+                s[e.SCRATCH + t] = hand[name] + (cargo[name] if where >= 0 else 0)
+            assert got == scratch_score_nb(s, 2), (strategy, case, where)
+        beyond += size + sum(cargo.values()) - cargo["wild"] > max_total
+    assert beyond > 20
 
 
 def test_cost_unit_is_the_gcd_of_the_buyable_costs():

@@ -839,10 +839,23 @@ def _knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice, 
             for x in range(B1):
                 ch[x] = 0
             continue
-        for x in range(B1):
+        # copy the row and try one copy of the card in one pass (k = 1 below,
+        # fused: the same comparisons)
+        for x in range(ci):
             cur[x] = prev[x]
             ch[x] = 0
-        for k in range(1, ai + 1):
+        src = prev[:B1 - ci]
+        dst = cur[ci:]
+        chd = ch[ci:]
+        kept = prev[ci:]
+        for x in range(B1 - ci):
+            p = src[x]
+            v = p + ui
+            c = kept[x]
+            take = (p > half) & (v > c + _EPS)
+            dst[x] = v if take else c
+            chd[x] = 1 if take else 0
+        for k in range(2, ai + 1):
             off = k * ci
             if off > B:
                 break
@@ -1585,6 +1598,13 @@ def probe_with_nb(a, at, consts, h, wilds):
             if a[row] == h:
                 return (a[row + 1] >> shift) & low
             pos = (pos + 1) & mask
+    return _full_slots_probe_nb(a, at, pos, mask, h, wilds)
+
+
+@njit(cache=True, nogil=True)
+def _full_slots_probe_nb(a, at, pos, mask, h, wilds):
+    """probe_with_nb in the full slots (tables without a compact copy): not
+    inlined with the compact probe, which is the one that runs."""
     s0 = at + a[at + T_SLOTS]
     w = a[at + T_SLOT_W]
     while True:

@@ -3,7 +3,9 @@
 A bot is a numba function ``decide(kind, s, seat) -> int`` (see ``enums.D_*``
 for the decisions, their context ``s[CTX + i]`` and their answers). It reads
 the game through the functions below -- never by writing into ``s``, except
-its answer in ``s[OUT + i]`` and its own notes in ``s[SCRATCH + i]``.
+its answer in ``s[OUT + i]``, its own notes in ``s[SCRATCH + i]`` and the card
+utilities it hands to ``plan_trade_answer_nb`` (``utility_buffer_nb(s)`` gives
+them room in the state, so a trade decision need not allocate).
 """
 import numpy as np
 from numba import njit

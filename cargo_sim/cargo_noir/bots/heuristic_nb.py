@@ -95,18 +95,56 @@ def load_hand_nb(s, seat):
         s[SCRATCH + t] = hand_nb(s, seat, t)
 
 
+@njit(cache=True, inline="always")
+def probe_limits_nb(s):
+    """changed_value_nb's `lim`: the tables' (max total, max Wilds, probe_consts_nb)."""
+    return (s[TRADE_TABLES + T_MAX_TOTAL], s[TRADE_TABLES + T_MAX_WILDS],
+            probe_consts_nb(s, TRADE_TABLES))
+
+
+@njit(cache=True)
+def holding_score_nb(s, seat, p):
+    """scratch_score_nb of the hand plus port p's cargo (p < 0: the hand
+    alone), written to s[SCRATCH...], in one pass: counts, table hash,
+    largest set and distinct types together, then one probe."""
+    n = n_types_nb(s)
+    pow0 = TRADE_TABLES + s[TRADE_TABLES + T_POW]
+    cmax = s[TRADE_TABLES + T_POW_LEN] - 1
+    h = np.int64(0)
+    tot = 0
+    top = 0
+    distinct = 0
+    fast = True
+    for t in range(n + 1):
+        k = hand_nb(s, seat, t)
+        if p >= 0:
+            k += port_cargo_nb(s, p, t)
+        s[SCRATCH + t] = k
+        if t < n:
+            if k > cmax:
+                fast = False
+            else:
+                h += s[pow0 + k]
+            tot += k
+            if k > top:
+                top = k
+            if k > 0:
+                distinct += 1
+    wilds = s[SCRATCH + n]
+    return biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, probe_limits_nb(s)),
+                           top + wilds, distinct, param_nb(s, seat, HP_SAME_BIAS),
+                           param_nb(s, seat, HP_DIFF_BIAS))
+
+
 @njit(cache=True)
 def hand_score_nb(s, seat):
-    load_hand_nb(s, seat)
-    return scratch_score_nb(s, seat)
+    return holding_score_nb(s, seat, -1)
 
 
 @njit(cache=True)
 def port_gain_nb(s, seat, p, base):
     """Score the port's whole cargo adds to the hand."""
-    for t in range(n_tok_nb(s)):
-        s[SCRATCH + t] = hand_nb(s, seat, t) + port_cargo_nb(s, p, t)
-    return scratch_score_nb(s, seat) - base
+    return holding_score_nb(s, seat, p) - base
 
 
 @njit(cache=True, inline="always")
@@ -116,11 +154,18 @@ def changed_value_nb(s, fast, h, tot, wilds, add_t, remove_t, lim):
     table hash h (sum of hash_pow[count] over the types), real tokens tot and
     Wilds: one probe when the table holds it (fast: every count of the
     holding it derives from was hashable), else packed_trade_value_nb.
-    lim: the tables' (max total, max Wilds, probe_consts_nb), read once per search."""
+    lim: probe_limits_nb(s), read once per search. Inlined at every call (a
+    call costs as much as the probe); the rare other case is not."""
     max_total, max_wilds, consts = lim
     if fast and tot <= max_total and 0 <= wilds <= max_wilds:
         # packed_trade_value_nb's probe (counts <= tot <= table_max_total <= the hashable maximum)
         return probe_with_nb(s, TRADE_TABLES, consts, h, wilds)
+    return changed_value_slow_nb(s, wilds, add_t, remove_t)
+
+
+@njit(cache=True)
+def changed_value_slow_nb(s, wilds, add_t, remove_t):
+    """changed_value_nb for holdings beyond the table: the holding written out."""
     if add_t >= 0:
         s[SCRATCH + add_t] += 1
     if remove_t >= 0:
@@ -171,8 +216,7 @@ def best_black_market_nb(s, seat):
     diff = param_nb(s, seat, HP_DIFF_BIAS)
     pow0 = TRADE_TABLES + s[TRADE_TABLES + T_POW]
     cmax = s[TRADE_TABLES + T_POW_LEN] - 1
-    lim = (s[TRADE_TABLES + T_MAX_TOTAL], s[TRADE_TABLES + T_MAX_WILDS],
-           probe_consts_nb(s, TRADE_TABLES))
+    lim = probe_limits_nb(s)
     load_hand_nb(s, seat)
     h = np.int64(0)
     tot = 0
@@ -212,23 +256,25 @@ def best_black_market_nb(s, seat):
     loss0, loss1, loss2 = 0.0, 0.0, 0.0
     for t in range(nt):
         k = s[SCRATCH + t]
-        if t < n:
-            ok = fast and k + 1 <= cmax
-            hv = h - s[pow0 + k] + s[pow0 + k + 1] if ok else h
-            sc = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1, lim),
-                                 max(top, k + 1) + wilds, distinct + (1 if k == 0 else 0),
-                                 same, diff)
-        else:
-            sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds + 1, t, -1, lim),
-                                 top + wilds + 1, distinct, same, diff)
-        add = sc - base
         b = bag_nb(s, t)
-        if b > 0:
-            bag_total += b
-            draw += b * add
-        if black_market_nb(s, t) > 0:
-            take0, take1, take2, add0, add1, add2 = insert3_nb(
-                t, add, take0, take1, take2, add0, add1, add2, True)
+        offered = black_market_nb(s, t) > 0
+        if b > 0 or offered:         # else neither drawn nor taken: no need to score it
+            if t < n:
+                ok = fast and k + 1 <= cmax
+                hv = h - s[pow0 + k] + s[pow0 + k + 1] if ok else h
+                sc = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1, lim),
+                                     max(top, k + 1) + wilds, distinct + (1 if k == 0 else 0),
+                                     same, diff)
+            else:
+                sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds + 1, t, -1, lim),
+                                     top + wilds + 1, distinct, same, diff)
+            add = sc - base
+            if b > 0:
+                bag_total += b
+                draw += b * add
+            if offered:
+                take0, take1, take2, add0, add1, add2 = insert3_nb(
+                    t, add, take0, take1, take2, add0, add1, add2, True)
         if k > 0:
             if t < n:
                 hv = h - s[pow0 + k] + s[pow0 + k - 1] if fast else h
