@@ -93,6 +93,16 @@ def _set_params(game, seat, name):
         game.s[e.PARAMS + seat * e.N_PARAMS + i] = int(round(v * e.PARAM_SCALE))
 
 
+def _game_for(strategy, seat):
+    """A 4-player game with `strategy` at `seat`: (game, state, the table's
+    most real tokens and Wilds, cargo types)."""
+    game = ScriptedGame(4)
+    s = game.s
+    _set_params(game, seat, strategy)
+    return (game, s, int(s[e.TRADE_TABLES + T_MAX_TOTAL]), int(s[e.TRADE_TABLES + T_MAX_WILDS]),
+            len(game.types) - 1)
+
+
 def _random_counts(rng, game, total, weights=None):
     n = len(game.types)
     counts = [0] * n
@@ -104,12 +114,7 @@ def _random_counts(rng, game, total, weights=None):
 @pytest.mark.parametrize("strategy", ["expert", "greedy", "collector", "diversifier"])
 def test_black_market_search_matches_the_plain_search(strategy):
     rng = random.Random(strategy)
-    game = ScriptedGame(4)
-    s = game.s
-    max_total = int(s[e.TRADE_TABLES + T_MAX_TOTAL])
-    max_wilds = int(s[e.TRADE_TABLES + T_MAX_WILDS])
-    n_types = len(game.types) - 1
-    _set_params(game, 1, strategy)
+    game, s, max_total, max_wilds, n_types = _game_for(strategy, 1)
     kinds = set()
     for case in range(400):
         style = case % 4
@@ -135,12 +140,7 @@ def test_holding_score_matches_the_plain_score(strategy):
     set and distinct types counted together) is scratch_score_nb of that
     holding written out, also beyond the table and at the Wild limit."""
     rng = random.Random("holding" + strategy)
-    game = ScriptedGame(4)
-    s = game.s
-    max_total = int(s[e.TRADE_TABLES + T_MAX_TOTAL])
-    max_wilds = int(s[e.TRADE_TABLES + T_MAX_WILDS])
-    n_types = len(game.types) - 1
-    _set_params(game, 2, strategy)
+    game, s, max_total, max_wilds, n_types = _game_for(strategy, 2)
     beyond = 0
     for case in range(300):
         size = rng.choice([0, 2, 5, 9, max_total - 2, max_total + 3])

@@ -102,35 +102,54 @@ def probe_limits_nb(s):
             probe_consts_nb(s, TRADE_TABLES))
 
 
-@njit(cache=True)
-def holding_score_nb(s, seat, p):
-    """scratch_score_nb of the hand plus port p's cargo (p < 0: the hand
-    alone), written to s[SCRATCH...], in one pass: counts, table hash,
-    largest set and distinct types together, then one probe."""
+@njit(cache=True, inline="always")
+def scratch_stats_nb(s):
+    """Of the holding in s[SCRATCH...], in one pass: its table hash (sum of
+    hash_pow[count]; fast = False if a count is beyond hash_pow), real
+    tokens, 3 largest counts (a count of several types repeats), distinct
+    types and Wilds."""
     n = n_types_nb(s)
     pow0 = TRADE_TABLES + s[TRADE_TABLES + T_POW]
     cmax = s[TRADE_TABLES + T_POW_LEN] - 1
     h = np.int64(0)
     tot = 0
-    top = 0
+    m1 = 0
+    m2 = 0
+    m3 = 0
     distinct = 0
     fast = True
-    for t in range(n + 1):
+    for t in range(n):
+        k = s[SCRATCH + t]
+        if k > cmax:
+            fast = False
+        else:
+            h += s[pow0 + k]
+        tot += k
+        if k > m1:
+            m3 = m2
+            m2 = m1
+            m1 = k
+        elif k > m2:
+            m3 = m2
+            m2 = k
+        elif k > m3:
+            m3 = k
+        if k > 0:
+            distinct += 1
+    return h, fast, tot, m1, m2, m3, distinct, s[SCRATCH + n]
+
+
+@njit(cache=True)
+def holding_score_nb(s, seat, p):
+    """scratch_score_nb of the hand plus port p's cargo (p < 0: the hand
+    alone), written to s[SCRATCH...]: table hash, largest set and distinct
+    types from scratch_stats_nb, then one probe."""
+    for t in range(n_tok_nb(s)):
         k = hand_nb(s, seat, t)
         if p >= 0:
             k += port_cargo_nb(s, p, t)
         s[SCRATCH + t] = k
-        if t < n:
-            if k > cmax:
-                fast = False
-            else:
-                h += s[pow0 + k]
-            tot += k
-            if k > top:
-                top = k
-            if k > 0:
-                distinct += 1
-    wilds = s[SCRATCH + n]
+    h, fast, tot, top, _, _, distinct, wilds = scratch_stats_nb(s)
     return biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, probe_limits_nb(s)),
                            top + wilds, distinct, param_nb(s, seat, HP_SAME_BIAS),
                            param_nb(s, seat, HP_DIFF_BIAS))
@@ -218,33 +237,8 @@ def best_black_market_nb(s, seat):
     cmax = s[TRADE_TABLES + T_POW_LEN] - 1
     lim = probe_limits_nb(s)
     load_hand_nb(s, seat)
-    h = np.int64(0)
-    tot = 0
-    m1 = 0           # the 3 largest counts (a count of several types repeats)
-    m2 = 0
-    m3 = 0
-    distinct = 0
-    fast = True
-    for t in range(n):
-        k = s[SCRATCH + t]
-        if k > cmax:
-            fast = False
-        else:
-            h += s[pow0 + k]
-        tot += k
-        if k > m1:
-            m3 = m2
-            m2 = m1
-            m1 = k
-        elif k > m2:
-            m3 = m2
-            m2 = k
-        elif k > m3:
-            m3 = k
-        if k > 0:
-            distinct += 1
+    h, fast, tot, m1, m2, m3, distinct, wilds = scratch_stats_nb(s)
     top = m1
-    wilds = s[SCRATCH + n]
     base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, lim),
                            top + wilds, distinct, same, diff)
     bag_total = 0
