@@ -942,7 +942,7 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
         tot += hand[t]
     u = PLAN_NEEDS_REFERENCE
     if full_tv >= 0 and tot <= tables.table_max_total:
-        u = plan_trade_table_nb(hand, wilds, n, full_tv, tables.hash_pow, tables.slots, card_cost,
+        u = plan_trade_table_nb(hand, wilds, n, tot, full_tv, tables.hash_pow, tables.slots, card_cost,
                                 card_utility, card_available, budget_extra, out_sell, out_buy,
                                 np.empty(0, np.int64))
     if u == PLAN_NEEDS_REFERENCE:
@@ -954,11 +954,11 @@ def plan_trade_nb(hand, wilds, tables, card_cost, card_utility, card_available,
 
 
 @njit(cache=True, nogil=True)
-def plan_trade_table_nb(hand, wilds, n, full_tv, hash_pow, slots, card_cost, card_utility,
+def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost, card_utility,
                         card_available, budget_extra, out_sell, out_buy, work):
     """plan_trade_nb's branch and bound, for a valid hand of n types whose
-    real tokens fit the lookup table (hash_pow, slots); full_tv is its trade
-    value. Returns the utility, or PLAN_NEEDS_REFERENCE when the reference's
+    tot real tokens fit the lookup table (hash_pow, slots); full_tv is its
+    trade value. Returns the utility, or PLAN_NEEDS_REFERENCE when the reference's
     tolerant tie-breaking must decide (the outputs are then undefined). Needs
     no TradeTables: a caller holding packed tables passes two views. Its
     buffers are carved from `work` (int64) when it is long enough, else
@@ -968,9 +968,6 @@ def plan_trade_table_nb(hand, wilds, n, full_tv, hash_pow, slots, card_cost, car
         out_sell[i] = 0
     for i in range(C):
         out_buy[i] = 0
-    tot = 0
-    for t in range(n):
-        tot += hand[t]
     extra = budget_extra if budget_extra > 0 else 0
     Bmax = full_tv + extra
     B1 = Bmax + 1
@@ -1649,7 +1646,7 @@ def packed_plan_trade_nb(a, at, hand, wilds, card_cost, card_utility, card_avail
         slots = a[s0:s0 + a[at + T_N_SLOTS] * a[at + T_SLOT_W]].reshape(
             (a[at + T_N_SLOTS], a[at + T_SLOT_W]))
         full_tv = slots[_slot_at_nb(slots, h), 1 + wilds]
-        u = plan_trade_table_nb(hand, wilds, n, full_tv, hash_pow, slots, card_cost, card_utility,
+        u = plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost, card_utility,
                                 card_available, budget_extra, out_sell, out_buy, work)
         if u != PLAN_NEEDS_REFERENCE:
             return u
