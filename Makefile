@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test demo bench clean
+.PHONY: install test test-fast demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest tests
+
+# The everyday loop (under a minute with a warm cache): everything not marked slow.
+test-fast: $(STAMP)
+	$(PY) -m pytest tests -m 'not slow'
 
 # The demo report: all player counts, a mix of built-in bots, as many games as fit
 # in the time budget (seconds of simulation; compiling the bots on first use comes
