@@ -1,6 +1,7 @@
 """The documentation stays inside the repository: every relative link of
-README.md and docs/*.md names a file of the repository, none leaves it, and
-README.md stays short and names no path outside the repository."""
+README.md and docs/*.md names a file of the repository, none leaves it,
+README.md stays short, and no source, data or doc file names a path outside
+the repository (a user's clone has only the repository)."""
 import re
 from pathlib import Path
 
@@ -67,3 +68,22 @@ def test_readme_is_short_and_names_nothing_outside_the_repository():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 260
     assert "../shared" not in text and "/work/" not in text
+
+
+OUTSIDE = ("../shared", "/work/", "/farm/")
+SKIP_DIRS = {".git", ".venv", "build", "dist", "__pycache__", ".pytest_cache", ".hypothesis"}
+
+
+def repository_text_files():
+    for path in ROOT.rglob("*"):
+        parts = set(path.relative_to(ROOT).parts)
+        if (path.suffix in {".py", ".md", ".toml", ".cfg", ".txt"} or path.name == "Makefile") \
+                and not parts & SKIP_DIRS and not any(p.endswith(".egg-info") for p in parts) \
+                and path.is_file() and path != Path(__file__).resolve():
+            yield path
+
+
+def test_no_file_names_a_path_outside_the_repository():
+    found = [f"{rel(p)}: {s}" for p in repository_text_files()
+             for s in OUTSIDE if s in p.read_text(encoding="utf-8", errors="replace")]
+    assert found == []
