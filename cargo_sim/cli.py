@@ -49,6 +49,8 @@ def parse_set(items) -> dict:
             raise ConfigError(f"bad --set {item!r}: use --set name=value (e.g. --set start_coins=8)")
         try:
             value = tomllib.loads(f"v = {raw}")["v"]
+        except RecursionError:
+            raise ConfigError(f"bad --set {key}: the value is nested too deeply") from None
         except tomllib.TOMLDecodeError:
             if raw.replace("_", "").replace("-", "").replace(" ", "").isalnum() and not raw[0].isdigit():
                 value = raw
@@ -250,15 +252,14 @@ def cmd_play(args, argv) -> int:
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)
     seed = args.seed
+    from .checks import MAX_GAME, check_number, check_seed
     if args.game is not None:
-        from .errors import ConfigError
         from .rng_nb import game_seed_nb
-        if args.game < 0 or args.seed < 0:
-            raise ConfigError("--seed and --game must be >= 0")
-        seed = int(game_seed_nb(np.uint64(args.seed % 2**64), args.game))
-    elif seed < 0:
-        from .errors import ConfigError
-        raise ConfigError("--seed must be >= 0")
+        check_seed(args.seed, "--seed")
+        check_number("--game", args.game, 0, MAX_GAME)
+        seed = int(game_seed_nb(np.uint64(args.seed), args.game))
+    else:
+        check_seed(seed, "--seed")
     events, text = play_one(seed, players, rules=rules)
     what = f"game {args.game} of run seed {args.seed} (game seed {seed})" if args.game is not None \
         else f"game seed {seed}"

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from ..checks import check_games, check_number, check_seed
 from ..errors import BotError, ConfigError, IllegalDecisionError
 from ..progress import Progress
 from ..rng_nb import game_seed_nb
@@ -225,7 +226,7 @@ def build_tables(games_arr, players_arr, seeds, start, players: list[Player], ru
     p.insert(0, "game", np.repeat(gidx, n_seats))
     vp = players_arr[:, :, PLAYER_FIELDS.index("vp")].astype(np.int64)
     top = players_arr[:, :, PLAYER_FIELDS.index("max_card_vp")].astype(np.int64)
-    key = vp * 100000 + top
+    key = vp * 2**31 + top            # lexicographic (VP, top card) for any int32 values
     rank = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
     p["rank"] = rank.reshape(-1)
     nw = bits.sum(axis=1)
@@ -254,14 +255,10 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     n = len(seated)
     if workers is None:
         workers = os.cpu_count() or 1
-    if not isinstance(workers, int) or workers < 1:
-        raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
-    if not isinstance(start, (int, np.integer)) or isinstance(start, bool) or start < 0:
-        raise ConfigError(f"start (index of the first game) must be a whole number >= 0, got {start!r}")
-    if not isinstance(chunk_size, (int, np.integer)) or isinstance(chunk_size, bool) or chunk_size < 1:
-        raise ConfigError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
+    check_number("workers", workers, 1)
+    seed = check_seed(seed)
+    check_games(start, n_games)
+    check_number("chunk_size", chunk_size, 1)
     template, decide = table_template(rules, seated)
     seeds = game_seeds_nb(np.uint64(seed % 2**64), start, n_games)
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
@@ -328,9 +325,7 @@ def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 2
     value, card, count, cargo...) and a readable move-by-move rendering.
     ``play_one(results.games.seed[i], players)`` replays game i of a run."""
     seated, rules = _check_request(1, players, rules)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or int(seed) < 0:
-        raise ConfigError(f"a game seed must be a whole number >= 0, got {seed!r}")
-    seed = int(seed)                       # numpy uint64 from games.seed included
+    seed = check_seed(seed, "a game seed")   # numpy uint64 from games.seed included
     n = len(seated)
     template, decide = table_template(rules, seated)
     log = np.full((max_events, N_EVENT_FIELDS), -1, dtype=np.int64)

@@ -94,20 +94,37 @@ def parse_player(spec, **params) -> Player:
         name, _, query = spec.strip().partition("?")
         bot = get_bot(name)
         try:
-            given = {k: float(v) for k, v in parse_qsl(query, strict_parsing=True)} if query else {}
+            given = dict(parse_qsl(query, strict_parsing=True, keep_blank_values=True)) if query else {}
         except ValueError:
             raise BotError(f"bad bot parameters in {spec!r}: use name?key=number&key=number") from None
     else:
         raise BotError(f"a player must be a bot name, got {spec!r}")
-    given.update({k: float(v) for k, v in params.items()})
+    given.update(params)
     unknown = set(given) - set(bot.params)
     if unknown:
         known = ", ".join(bot.params) or "none"
         raise BotError(f"bot {bot.name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})")
+    given = {k: param_value(bot.name, k, v) for k, v in given.items()}
     values = tuple(given.get(k, d) for k, d in bot.params.items())
     if len(values) > N_PARAMS:
         raise BotError(f"bot {bot.name!r} has more than {N_PARAMS} parameters")
     return Player(bot, values)
+
+
+# parameters are stored in fixed point (enums.PARAM_SCALE) in the int64 state
+PARAM_MAX = 1e6
+
+
+def param_value(bot: str, name: str, v) -> float:
+    """A bot parameter as a float, refused unless finite and within +-PARAM_MAX."""
+    try:
+        x = float(v) if not isinstance(v, (bool, bytes)) else float("nan")
+    except (TypeError, ValueError):
+        x = float("nan")
+    if not -PARAM_MAX <= x <= PARAM_MAX:        # also refuses nan
+        raise BotError(f"bot {bot!r} parameter {name!r} must be a number from {-PARAM_MAX:g} "
+                       f"to {PARAM_MAX:g}, got {v!r}")
+    return x
 
 
 USER: dict[str, BotSpec] = {}
