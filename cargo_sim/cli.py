@@ -209,7 +209,7 @@ def cmd_simulate(args, argv) -> int:
     progress = not args.no_progress and sys.stderr.isatty()
     t0 = time.perf_counter()
     res = simulate(args.games, players, seed=args.seed, rules=rules, workers=workers,
-                   progress=progress, start=args.start)
+                   progress=progress, start=args.start, check_bots=args.check_bots)
     elapsed = time.perf_counter() - t0
     print(format_summary(res, elapsed, workers))
     if out_dir is not None:
@@ -260,7 +260,7 @@ def cmd_play(args, argv) -> int:
         seed = int(game_seed_nb(np.uint64(args.seed), args.game))
     else:
         check_seed(seed, "--seed")
-    events, text = play_one(seed, players, rules=rules)
+    events, text = play_one(seed, players, rules=rules, check_bots=args.check_bots)
     what = f"game {args.game} of run seed {args.seed} (game seed {seed})" if args.game is not None \
         else f"game seed {seed}"
     print(f"Cargo Noir, {len(players)} players, {what}, rules {rules.digest}")
@@ -424,6 +424,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --aggregate --out: games per saved chunk (default 100000)")
     p.add_argument("--resume", action="store_true",
                    help="with --aggregate --out: continue an interrupted run in DIR")
+    p.add_argument("--check-bots", action="store_true",
+                   help="run user bots with bounds checking: a bad index stops the run naming "
+                        "bot, decision and game instead of crashing (slower)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play one game and print it move by move",
@@ -436,6 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one bot per seat, comma-separated (default random,random,random)")
     _add_rules_options(p)
     p.add_argument("--events", metavar="FILE.csv", help="also write the event log as CSV")
+    p.add_argument("--check-bots", action="store_true",
+                   help="run user bots with bounds checking (see simulate --check-bots)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("rules", help="show the rules' parameters and where each value comes from",

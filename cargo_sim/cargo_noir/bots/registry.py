@@ -169,29 +169,50 @@ def bot(name: str, params: dict | None = None, doc: str | None = None):
 
 def unregister(name: str) -> None:
     """Forget a user bot."""
-    USER.pop(name, None)
+    spec = USER.pop(name, None)
+    if spec is not None:
+        _CHECKED.pop(spec.decide, None)
     _TABLES.clear()
 
 
 _TABLES: dict = {}
 
 
-def _table_decide(user_specs: tuple):
+def checked(decide):
+    """The bot's function compiled again with numba's bounds checking: an index
+    outside an array raises IndexError (reported as a bot fault) instead of
+    reading or writing stray memory."""
+    from numba import njit
+    if decide not in _CHECKED:
+        _CHECKED[decide] = njit(boundscheck=True)(decide.py_func)
+    return _CHECKED[decide]
+
+
+_CHECKED: dict = {}
+
+
+def _table_decide(user_specs: tuple, check: bool = False):
     """A compiled dispatcher: built-in bot indices go to the built-in table,
-    user bot j (index len(BUILTIN_ORDER) + j) to its own function."""
-    key = tuple(id(sp) for sp in user_specs)
+    user bot j (index len(BUILTIN_ORDER) + j) to its own function. An
+    exception a user bot raises stops the game as a bot fault (the engine's
+    illegal-answer path: the error names bot, decision, turn and game seed)."""
+    key = (tuple(id(sp) for sp in user_specs), check)
     if key in _TABLES:
         return _TABLES[key]
     from numba import njit
+    from ..engine_nb import bot_fault_nb
     from ..enums import BOTS
     from .dispatch_nb import builtin_decide_nb
     n_builtin = len(BUILTIN_ORDER)
     lines = ["def table_decide(kind, s, seat):", "    b = s[BOTS + seat]",
              "    if b < N_BUILTIN:", "        return builtin(kind, s, seat)"]
-    glb = {"BOTS": BOTS, "N_BUILTIN": n_builtin, "builtin": builtin_decide_nb}
+    glb = {"BOTS": BOTS, "N_BUILTIN": n_builtin, "builtin": builtin_decide_nb,
+           "fault": bot_fault_nb}
     for j, sp in enumerate(user_specs):
-        lines += [f"    if b == {n_builtin + j}:", f"        return user_{j}(kind, s, seat)"]
-        glb[f"user_{j}"] = sp.decide
+        lines += [f"    if b == {n_builtin + j}:", "        try:",
+                  f"            return user_{j}(kind, s, seat)", "        except Exception:",
+                  "            return fault(kind, s, seat)"]
+        glb[f"user_{j}"] = checked(sp.decide) if check else sp.decide
     lines.append("    return -999999")
     exec("\n".join(lines), glb)
     fn = njit(glb["table_decide"])
@@ -199,8 +220,9 @@ def _table_decide(user_specs: tuple):
     return fn
 
 
-def decision_table(players: list[Player]):
-    """(decide dispatcher, bot index per seat) for a table of players."""
+def decision_table(players: list[Player], check: bool = False):
+    """(decide dispatcher, bot index per seat) for a table of players; check:
+    user bots compiled with bounds checking (``checked``)."""
     idx = []
     # user bots get indices after the built-ins, in name order, so every seating
     # of the same bots shares one compiled dispatcher
@@ -219,4 +241,4 @@ def decision_table(players: list[Player]):
         # a table of random bots only never compiles the heuristic family
         decide = random_table_decide_nb if set(idx) == {0} else builtin_decide_nb
         return decide, np.asarray(idx, dtype=np.int64)
-    return _table_decide(tuple(users)), np.asarray(idx, dtype=np.int64)
+    return _table_decide(tuple(users), check), np.asarray(idx, dtype=np.int64)
