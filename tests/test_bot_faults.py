@@ -56,3 +56,21 @@ def test_wrapped_and_checked_user_bots_play_the_same_games():
     c = cargo_sim.simulate(5, ["t_ok", "t_ok"], seed=4, progress=False, check_bots=True)
     assert a.players.drop(columns="bot").equals(b.players.drop(columns="bot"))
     assert b.players.drop(columns="bot").equals(c.players.drop(columns="bot"))
+
+
+@cargo_sim.bot("t_guarded")
+def t_guarded(kind, s, seat):
+    if kind == D_SEND:
+        x = 1
+        for step in range(100):        # a search that never finishes, with a step guard
+            x = (x * 3) % 7 + 1
+            if x == 0:
+                break
+        else:
+            raise RuntimeError("search did not finish")
+    return random_decide_nb(kind, s, seat)
+
+
+def test_a_step_guarded_loop_stops_the_run_naming_the_bot():
+    with pytest.raises(cargo_sim.BotError, match=FAULT.format("t_guarded", 0)):
+        cargo_sim.play_one(7, ["t_guarded", "random"])
