@@ -9,18 +9,28 @@ from cargo_sim.botkit import D_SEND, random_decide_nb
 from cargo_sim.cli import main
 
 
-@cargo_sim.bot("t_raiser")
 def t_raiser(kind, s, seat):
     if kind == D_SEND:
         raise ValueError("my bot broke")
     return random_decide_nb(kind, s, seat)
 
 
-@cargo_sim.bot("t_far_reader")
 def t_far_reader(kind, s, seat):
     if kind == D_SEND:
         return s[s.shape[0] + 10**9]          # far outside the state: a crash unchecked
     return random_decide_nb(kind, s, seat)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def user_bots():
+    """Registered for this module only: other tests list every registered bot."""
+    bots = {"t_raiser": t_raiser, "t_far_reader": t_far_reader, "t_ok": t_ok,
+            "t_guarded": t_guarded}
+    for name, fn in bots.items():
+        cargo_sim.bot(name)(fn)
+    yield
+    for name in bots:
+        cargo_sim.unregister_bot(name)
 
 
 FAULT = r"bot '{}' \(seat {}\) raised an exception in its send ship decision; turn 1 of game 0 " \
@@ -45,7 +55,6 @@ def test_check_bots_turns_an_out_of_bounds_read_into_a_bot_error(capsys):
     assert rc == 2 and err.count("\n") == 1 and "'t_far_reader' (seat 0) raised" in err
 
 
-@cargo_sim.bot("t_ok")
 def t_ok(kind, s, seat):
     return random_decide_nb(kind, s, seat)
 
@@ -58,7 +67,6 @@ def test_wrapped_and_checked_user_bots_play_the_same_games():
     assert b.players.drop(columns="bot").equals(c.players.drop(columns="bot"))
 
 
-@cargo_sim.bot("t_guarded")
 def t_guarded(kind, s, seat):
     if kind == D_SEND:
         x = 1
