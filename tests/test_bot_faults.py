@@ -59,6 +59,7 @@ def t_ok(kind, s, seat):
     return random_decide_nb(kind, s, seat)
 
 
+@pytest.mark.slow
 def test_wrapped_and_checked_user_bots_play_the_same_games():
     a = cargo_sim.simulate(5, ["random", "random"], seed=4, progress=False)
     b = cargo_sim.simulate(5, ["t_ok", "t_ok"], seed=4, progress=False)
@@ -79,6 +80,7 @@ def t_guarded(kind, s, seat):
     return random_decide_nb(kind, s, seat)
 
 
+@pytest.mark.slow
 def test_a_step_guarded_loop_stops_the_run_naming_the_bot():
     with pytest.raises(cargo_sim.BotError, match=FAULT.format("t_guarded", 0)):
         cargo_sim.play_one(7, ["t_guarded", "random"])

@@ -72,6 +72,7 @@ def test_sizes_the_game_cannot_use_are_refused(name, value, limit):
         DEFAULT.replace({name: value})
 
 
+@pytest.mark.slow               # hands beyond the trade tables: compiles the exact solver
 def test_a_port_may_hold_every_token_in_play():
     tok = tokens_in_play(DEFAULT.to_dict())
     rules = DEFAULT.replace({"port.Rio.slots": tok, "black_market_slots": tok})
