@@ -172,7 +172,9 @@ def write_results(res, out_dir: Path, fmt: str, meta: dict) -> list[Path]:
     with contextlib.suppress(FileNotFoundError):
         run_json.unlink()
     written = []
+    from .runs import canonical
     for name, df in (("games", res.games), ("players", res.players)):
+        df = canonical(df, name)                 # fixed types: runs combine into one dataset
         path = out_dir / f"{name}.{fmt}"
         if fmt == "parquet":
             atomic_write(path, lambda tmp, df=df: df.to_parquet(tmp, index=False))

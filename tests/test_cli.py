@@ -306,3 +306,20 @@ def test_delegated_commands_reach_their_module(capsys):
     assert main(["sweep", "--help"]) == 0
     assert "--set" in capsys.readouterr().out
     assert main(["tune", "--set-nothing"]) == 2
+def test_two_runs_with_different_bots_read_as_one_dataset(tmp_path):
+    """Every column has a fixed type whatever the data (docs/output_files.md), so
+    runs written separately combine: pyarrow.dataset reads both folders at once."""
+    import pyarrow.dataset as ds
+    from cargo_sim.cli import main
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["simulate", "--games", "30", "--players", "random,random,random", "--seed", "1",
+                 "--out", str(a), "--no-progress"]) == 0
+    assert main(["simulate", "--games", "30", "--players", "greedy,random", "--seed", "2",
+                 "--out", str(b), "--no-progress"]) == 0
+    for table in ("games", "players"):
+        d = ds.dataset([str(a / f"{table}.parquet"), str(b / f"{table}.parquet")])
+        t = d.to_table()
+        assert t.num_rows == (60 if table == "games" else 30 * 3 + 30 * 2)
+        sa = ds.dataset(str(a / f"{table}.parquet")).schema
+        sb = ds.dataset(str(b / f"{table}.parquet")).schema
+        assert sa.remove_metadata() == sb.remove_metadata(), table
