@@ -11,6 +11,8 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+import re
+
 import numpy as np
 import pandas as pd
 from numba import njit
@@ -176,18 +178,37 @@ def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
         per_game *= 2
 
 
+_NUMBA_NOISE = ("Failed in ", "During:", "File ", "<source", "^", "Enable logging", "For more")
+
+
+def numba_first_message(text: str) -> str:
+    """The first line of a numba error that says what is wrong (``NameError:
+    name 'X' is not defined``), not the pipeline's boilerplate around it."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    real = [ln for ln in lines if not ln.startswith(_NUMBA_NOISE)]
+    for ln in real:
+        if re.match(r"\w+(Error|Exception)\b", ln) or any(
+                k in ln for k in ("No implementation", "Cannot", "Unknown", "Untyped", "nvalid")):
+            return ln
+    return real[0] if real else (lines[0] if lines else "")
+
+
 def _compile_table(template, decide, seeds, n_fields_p, players) -> None:
     """Play one game to compile the table's bots; a bot that numba cannot
-    compile gets a BotError naming the table's user bots, not a numba traceback."""
+    compile gets a BotError naming it (the bots of the table when numba does
+    not say which) with numba's first real message, not a numba traceback."""
     from numba.core.errors import NumbaError
     try:
         _run_chunk(template, decide, seeds, n_fields_p)
     except (NumbaError, TypeError) as exc:   # numba reports typing failures of FT args as TypeError
-        lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-        first = next((ln for ln in lines if "No implementation" in ln or "Cannot" in ln
-                      or "Unknown" in ln or "nvalid" in ln), lines[0] if lines else "")
-        names = ", ".join(sorted({p.spec.name for p in players}))
-        raise BotError(f"a bot of this table ({names}) does not compile with numba: {first}") from None
+        text = str(exc)
+        names = sorted({p.spec.name for p in players})
+        named = [n for n in names if re.search(rf"<function {re.escape(n)}\b", text)
+                 or re.search(rf"\bfunction {re.escape(n)}\b", text)]
+        where = re.search(r'File "([^"]+)", line (\d+)', text)
+        at = f" ({where.group(1)}, line {where.group(2)})" if where and "<" not in where.group(1) else ""
+        who = f"bot {', '.join(named)}" if named else f"a bot of this table ({', '.join(names)})"
+        raise BotError(f"{who} does not compile with numba: {numba_first_message(text)}{at}") from None
 
 
 def _downcast(df: pd.DataFrame, cols) -> None:
