@@ -287,7 +287,6 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
 
     seatings = np.array(plan["seats"].tolist(), dtype=np.int64)          # (tables, seats)
     seated = [[players[e] for e in row] for row in seatings]
-    templates = [table_template(rules, sp) for sp in seated]
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
     jobs = [(t, lo, min(lo + PIECE, int(gpt[t]))) for t in range(n_tables)
             for lo in range(0, int(gpt[t]), PIECE)]
@@ -296,7 +295,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
         # exactly simulate(gpt[t], seated[t], seed=table seed), split with start=lo
         t, lo, hi = job
         seeds = game_seeds_nb(np.uint64(plan.at[t, "seed"]), lo, hi - lo)
-        template, decide = templates[t]
+        template, decide = table_template(rules, seated[t])   # per job: ~6 MB each, never all at once
         g, pl, err = _run_chunk(template, decide, seeds, n_fields_p)[:3]
         if err is not None:
             gi = int(err[0])
