@@ -323,3 +323,29 @@ def test_seat_headline_only_from_seat_separable_tables():
     three = next(h for h in heads if h.startswith("3 players"))
     assert "per-bot comparison" in two and "best seat" not in two and "chi-square" not in two
     assert "best seat 0 (random)" in three and "chi-square" in three
+
+
+def test_casino_use_vs_win_draws_bins_in_natural_order():
+    from analyses import plots
+    import matplotlib.pyplot as plt
+    # the 2-player series lacks the first bin: categories must still run 0-2, 3-5, ...
+    rows = [(2, "3-5", 3, 100, 0.5), (2, "6-8", 6, 100, 0.6), (2, "9-11", 9, 100, 0.7),
+            (3, "0-2", 0, 100, 0.2), (3, "3-5", 3, 100, 0.3), (3, "12-14", 12, 5, 0.9)]
+    df = pd.DataFrame(rows, columns=["n_players", "casino_bin", "bin_lo", "n", "win_rate"])
+    df["ci_lo"], df["ci_hi"] = df["win_rate"] - 0.05, df["win_rate"] + 0.05
+    fig = plots.casino_use_vs_win(df)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0-2", "3-5", "6-8", "9-11"]   # n = 5 hidden
+    xs = [list(line.get_xdata()) for line in ax.lines if len(line.get_xdata()) > 1]
+    assert [1, 2, 3] in xs and [0, 1] in xs                # each series at its bins' positions
+    plt.close(fig)
+
+
+def test_vp_by_seat_has_integer_seat_ticks():
+    from analyses import plots
+    import matplotlib.pyplot as plt
+    df = pd.DataFrame({"n_players": [3] * 3, "seat": [0, 1, 2], "mean": [20.0, 21, 22],
+                       "ci_lo": [19.0, 20, 21], "ci_hi": [21.0, 22, 23]})
+    fig = plots.vp_by_seat(df)
+    assert list(fig.axes[0].get_xticks()) == [0, 1, 2]
+    plt.close(fig)

@@ -538,6 +538,11 @@ def test_plot_win_rates(small):
     assert "win rate" in ax.get_title().lower() and "win rate" in ax.get_xlabel()
     assert ax.get_ylabel() == "entrant" and len(ax.patches) == 3
     assert [t.get_text() for t in ax.get_yticklabels()][::-1] == list(small.standings.index)
+    # the x label lies inside the canvas (it was cut off at the bottom)
+    fig = ax.figure
+    fig.canvas.draw()
+    box = ax.xaxis.label.get_window_extent()
+    assert box.y0 >= 0 and box.x0 >= 0 and box.x1 <= fig.bbox.width
     fig, ax2 = plt.subplots()
     assert small.plot_win_rates(ax=ax2) is ax2
     plt.close("all")
