@@ -658,7 +658,8 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     total = np.zeros(K.ACC_SIZE, np.int64)
     done = 0
     bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
-    bar = Progress(n_games, enabled=progress and n_games > 0)
+    bar = Progress(n_games, label=f"aggregate: {len(seated)} players ({', '.join(p.label for p in seated)})",
+                   enabled=progress and n_games > 0)
     interrupted = False
     error = None
     pool = ThreadPoolExecutor(max_workers=workers)

@@ -291,7 +291,8 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
         _compile_table(template, decide, seeds[:1], n_fields_p, seated)
-    bar = Progress(n_games, enabled=progress and n_games > 0)
+    bar = Progress(n_games, label=f"simulate: {len(seated)} players ({', '.join(p.label for p in seated)})",
+                   enabled=progress and n_games > 0)
     interrupted = False
     error = None
     pool = ThreadPoolExecutor(max_workers=workers)
