@@ -558,3 +558,29 @@ def test_illegal_decision_names_the_table(monkeypatch):
     monkeypatch.setattr(tm, "_run_chunk", bad_chunk)
     with pytest.raises(IllegalDecisionError, match=r"seat 1.*tournament table \d+: random#"):
         tournament(["random", "random"], 2, games=2, progress=False, workers=1)
+
+
+from hypothesis import given, settings, strategies as st_
+
+
+@settings(max_examples=60, deadline=None)
+@given(st_.integers(2, 6).flatmap(
+    lambda k: st_.lists(st_.integers(0, 5), min_size=k * k, max_size=k * k).map(
+        lambda v: np.array(v, float).reshape(k, k))))
+def test_bradley_terry_never_raises_on_any_record(w):
+    """Any record (zeros, perfect records, disconnected pairs): a table back, no exception;
+    finite strengths solve the likelihood equations, the others carry a note."""
+    import warnings
+    k = len(w)
+    np.fill_diagonal(w, 0)
+    names = [f"e{i}" for i in range(k)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        r = bradley_terry(pd.DataFrame(w, index=names, columns=names)).reindex(names)
+    th = r["log_strength"].to_numpy()
+    assert len(r) == k
+    assert (r.loc[~np.isfinite(th), "note"] != "").all()
+    if np.isfinite(th).all():
+        n = w + w.T
+        p = 1 / (1 + np.exp(th[None, :] - th[:, None]))
+        np.testing.assert_allclose((n * p).sum(axis=1), w.sum(axis=1), atol=1e-6)
