@@ -584,3 +584,15 @@ def test_bradley_terry_never_raises_on_any_record(w):
         n = w + w.T
         p = 1 / (1 + np.exp(th[None, :] - th[:, None]))
         np.testing.assert_allclose((n * p).sum(axis=1), w.sum(axis=1), atol=1e-6)
+
+
+def test_tournament_is_the_module_and_callable(monkeypatch):
+    import types
+    import cargo_sim
+    import cargo_sim.tournament
+    assert isinstance(cargo_sim.tournament, types.ModuleType)
+    assert cargo_sim.tournament is tm and cargo_sim.tournament.seating_plan is seating_plan
+    seen = {}
+    monkeypatch.setattr(tm, "tournament", lambda *a, **k: seen.setdefault("args", (a, k)))
+    cargo_sim.tournament(["a", "b"], n_players=2)
+    assert seen["args"] == ((["a", "b"],), {"n_players": 2})
