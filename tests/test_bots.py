@@ -159,3 +159,17 @@ def test_user_bot_delegating_to_the_heuristic_plays_identical_games():
         assert (a.players[cols].values == b.players[cols].values).all()
     finally:
         cargo_sim.unregister_bot("greedy_clone")
+
+
+def test_first_compile_says_so(capsys, monkeypatch):
+    import importlib
+    sim = importlib.import_module("cargo_sim.cargo_noir.simulate")
+    cargo_sim.simulate(2, ["random", "random"], seed=1, progress=False)
+    from cargo_sim.cargo_noir.bots.dispatch_nb import random_table_decide_nb
+    assert not sim.first_compile(random_table_decide_nb)          # compiled now
+    capsys.readouterr()
+    monkeypatch.setattr(sim, "first_compile", lambda decide: True)
+    cargo_sim.simulate(2, ["random", "random"], seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert "compiling the bots (random) for their first use" in err and "minutes" in err
+    assert "simulate: 2 players (random, random)" in err          # the bar names its work

@@ -653,7 +653,7 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
         _compile_table(template, decide, game_seeds_nb(np.uint64(seed % 2**64), start, 1),
-                       len(PLAYER_FIELDS) + len(rules.card_names), seated)
+                       len(PLAYER_FIELDS) + len(rules.card_names), seated, progress)
         K.ensure_compiled()
     total = np.zeros(K.ACC_SIZE, np.int64)
     done = 0

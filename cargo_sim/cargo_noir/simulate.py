@@ -8,6 +8,7 @@ longer run with the same seed.
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -193,11 +194,25 @@ def numba_first_message(text: str) -> str:
     return real[0] if real else (lines[0] if lines else "")
 
 
-def _compile_table(template, decide, seeds, n_fields_p, players) -> None:
+def first_compile(decide) -> bool:
+    """True when the table's decide function is neither compiled in this
+    process nor in numba's disk cache (so the next game compiles it)."""
+    if getattr(decide, "signatures", None):
+        return False
+    path = getattr(getattr(getattr(decide, "_cache", None), "_cache_file", None), "_index_path", None)
+    return path is None or not os.path.exists(path)
+
+
+def _compile_table(template, decide, seeds, n_fields_p, players, progress: bool = False) -> None:
     """Play one game to compile the table's bots; a bot that numba cannot
     compile gets a BotError naming it (the bots of the table when numba does
-    not say which) with numba's first real message, not a numba traceback."""
+    not say which) with numba's first real message, not a numba traceback.
+    With ``progress``, a first compile says so on stderr first."""
     from numba.core.errors import NumbaError
+    if progress and first_compile(decide):
+        names = ", ".join(sorted({p.spec.name for p in players}))
+        print(f"compiling the bots ({names}) for their first use: about 1-3 minutes, "
+              f"cached afterwards", file=sys.stderr, flush=True)
     try:
         _run_chunk(template, decide, seeds, n_fields_p)
     except (NumbaError, TypeError) as exc:   # numba reports typing failures of FT args as TypeError
@@ -290,7 +305,7 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     parts: dict[int, tuple] = {}
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
-        _compile_table(template, decide, seeds[:1], n_fields_p, seated)
+        _compile_table(template, decide, seeds[:1], n_fields_p, seated, progress)
     bar = Progress(n_games, label=f"simulate: {len(seated)} players ({', '.join(p.label for p in seated)})",
                    enabled=progress and n_games > 0)
     interrupted = False
