@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast demo bench clean
+.PHONY: install test test-fast demo bench reports clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ DEMO_BUDGET ?= 100
 demo: $(STAMP)
 	$(VENV)/bin/cargo-sim report --out reports/demo --budget $(DEMO_BUDGET) --seed 1 --progress
 	@echo "open reports/demo/index.html (or index.md)"
+
+# The committed reports, regenerated with the current code and rules (each
+# records its command, git commit and rules digest); about 20 min on 2 cores.
+reports: $(STAMP)
+	$(VENV)/bin/cargo-sim report --out reports/baseline --no-svg --seed 0 --games 25000 --events-games 2000
+	$(PY) reports/balance/make_report.py
 
 bench: $(STAMP)
 	$(PY) -m cargo_sim.bench

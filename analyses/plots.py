@@ -103,6 +103,7 @@ def vp_by_seat(df: pd.DataFrame):
         d = d.sort_values("seat")
         ax.errorbar(d["seat"], d["mean"], yerr=_yerr(d, "mean"), marker="o", capsize=3,
                     label=f"{n} players")
+    ax.set_xticks(sorted(df["seat"].unique()))          # seats are whole numbers
     ax.set_xlabel("seat (0 = first player)")
     ax.set_ylabel("mean VP (points)")
     ax.legend(fontsize=8)
@@ -296,11 +297,16 @@ def coins_by_turn(df: pd.DataFrame):
 def casino_use_vs_win(df: pd.DataFrame):
     """casino.casino_use_vs_win: win rate by ships sent to the Casino."""
     fig, ax = _fig("Casino use and winning")
-    for n, d in df.groupby("n_players"):
+    shown = df[df["n"] >= 30]
+    # bins in their natural order on one shared axis (string categories would be
+    # placed in order of first appearance across the series)
+    bins = shown.drop_duplicates("casino_bin").sort_values("bin_lo")["casino_bin"].tolist()
+    pos = {b: i for i, b in enumerate(bins)}
+    for n, d in shown.groupby("n_players"):
         d = d.sort_values("bin_lo")
-        d = d[d["n"] >= 30]
-        ax.errorbar(d["casino_bin"], d["win_rate"], yerr=_yerr(d, "win_rate"), marker="o", capsize=3,
-                    label=f"{n} players")
+        ax.errorbar(d["casino_bin"].map(pos), d["win_rate"], yerr=_yerr(d, "win_rate"), marker="o",
+                    capsize=3, label=f"{n} players")
+    ax.set_xticks(range(len(bins)), bins)
     ax.set_xlabel("ships sent to the Casino in the game (bins with >= 30 players)")
     ax.set_ylabel("win rate")
     ax.legend(fontsize=8)

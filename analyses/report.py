@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import html
+import re
 import math
 import os
 import shlex
@@ -364,6 +365,12 @@ def highlights(tables: dict) -> list[str]:
     if w is not None and len(w):
         for n, d in w.groupby("n_players"):
             top = d.sort_values("win_rate").iloc[-1]
+            same_bot = d["bot"].astype(str).nunique() == 1
+            if not same_bot:              # each bot in a fixed seat: compares bots, not seats
+                out.append(f"{n} players (per-bot comparison: each bot keeps its seat): best "
+                           f"{top['bot']} (seat {int(top['seat'])}) wins {pct(top['win_rate'])} "
+                           f"[{pct(top['ci_lo'])}, {pct(top['ci_hi'])}] of {int(top['n']):,} games")
+                continue
             line = (f"{n} players: best seat {int(top['seat'])} ({top['bot']}) wins {pct(top['win_rate'])} "
                     f"[{pct(top['ci_lo'])}, {pct(top['ci_hi'])}] of {int(top['n']):,} games (equal share "
                     f"{pct(1 / n)})")
@@ -523,17 +530,21 @@ def _render(meta, players_df, notes, tables, made, rules, heads=()):
           ".est{color:#b00;font-weight:bold}</style></head><body>",
           "<h1>Cargo Noir simulation report</h1>"]
     md += ["## Run", ""] + [f"- **{k}**: {v}" for k, v in meta] + [""]
-    ht += ["<h2>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {_md_code_to_html(v)}</li>"
+    ht += ["<h2 id='run'>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {_md_code_to_html(v)}</li>"
                                   for k, v in meta] + ["</ul>"]
     md += ["### Players", "", markdown_table(players_df), "### Notes", ""] + [f"- {n}" for n in notes] + [""]
     ht += ["<h3>Players</h3>", html_table(players_df), "<h3>Notes</h3><ul>"] + \
           [f"<li>{_md_code_to_html(n)}</li>" for n in notes] + ["</ul>"]
+    toc = ["Run"] + (["Highlights"] if heads else []) + [t for t, *_ in SECTIONS] + ["Rules"]
+    md += ["## Contents", ""] + [f"- [{t}](#{_slug(t)})" for t in toc] + [""]
+    ht += ["<h2>Contents</h2><ul>"] + [f"<li><a href='#{_slug(t)}'>{html.escape(t)}</a></li>"
+                                       for t in toc] + ["</ul>"]
     if heads:
         md += ["## Highlights", ""] + [f"- {h}" for h in heads] + [""]
-        ht += ["<h2>Highlights</h2><ul>"] + [f"<li>{html.escape(h)}</li>" for h in heads] + ["</ul>"]
+        ht += ["<h2 id='highlights'>Highlights</h2><ul>"] + [f"<li>{html.escape(h)}</li>" for h in heads] + ["</ul>"]
     for title, intro, tabs, figs in SECTIONS:
         md += [f"## {title}", "", intro, ""]
-        ht += [f"<h2>{html.escape(title)}</h2>", f"<p>{_md_code_to_html(intro)}</p>"]
+        ht += [f"<h2 id='{_slug(title)}'>{html.escape(title)}</h2>", f"<p>{_md_code_to_html(intro)}</p>"]
         for name, cols, caption in tabs:
             df = tables.get(name)
             if df is None:
@@ -550,11 +561,16 @@ def _render(meta, players_df, notes, tables, made, rules, heads=()):
     rt = _rules_table(rules)
     md += ["## Rules", "", f"Digest `{rules.digest}`. Rows flagged ESTIMATED are estimates, not printed values.",
            "", markdown_table(rt)]
-    ht += ["<h2>Rules</h2>", f"<p>Digest <code>{rules.digest}</code>. Rows flagged "
+    ht += ["<h2 id='rules'>Rules</h2>", f"<p>Digest <code>{rules.digest}</code>. Rows flagged "
            "<span class='est'>ESTIMATED</span> are estimates, not printed values.</p>",
            html_table(rt).replace("<td>ESTIMATED</td>", "<td class='est'>ESTIMATED</td>"),
            "</body></html>"]
     return "\n".join(md) + "\n", "\n".join(ht) + "\n"
+
+
+def _slug(title: str) -> str:
+    """The anchor GitHub-style Markdown gives a heading (used by the contents list)."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
 
 
 def _md_code_to_html(text: str) -> str:

@@ -19,7 +19,8 @@ from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, p
 from .cargo_noir.aggregates import Aggregates, aggregate, load_aggregates
 from .cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
 from .errors import (BotError, CargoSimError, ConfigError, IllegalDecisionError, RulesError)
-from .tournament import TournamentResults, tournament
+from . import tournament  # the module; calling it plays a tournament
+from .tournament import TournamentResults
 
 __version__ = "0.1.0"
 

@@ -30,6 +30,7 @@ from .fileio import atomic_write, atomic_write_text  # noqa: F401  (used by test
 PROG = "cargo-sim"
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
+EXIT_INTERNAL = 1                # a fault inside cargo_sim (printed in one line)
 
 
 # ---------------------------------------------------------------------------
@@ -173,7 +174,9 @@ def write_results(res, out_dir: Path, fmt: str, meta: dict) -> list[Path]:
     with contextlib.suppress(FileNotFoundError):
         run_json.unlink()
     written = []
+    from .runs import canonical
     for name, df in (("games", res.games), ("players", res.players)):
+        df = canonical(df, name)                 # fixed types: runs combine into one dataset
         path = out_dir / f"{name}.{fmt}"
         if fmt == "parquet":
             atomic_write(path, lambda tmp, df=df: df.to_parquet(tmp, index=False))
@@ -367,28 +370,44 @@ def _delegate(target: str):
 
 def cmd_tournament(args, argv) -> int:
     from .tournament import tournament
+    from .errors import ConfigError
+    if args.players.strip().isdigit():
+        raise ConfigError(f"--players lists the entrants (e.g. greedy,expert); "
+                          f"the number of seats is --seats {args.players.strip()}")
     rules = load_rules(args.rules, args.set)
-    bots = [b for b in args.bots.split(",") if b]
-    res = tournament(bots, args.players, games=args.games, seed=args.seed, rules=rules,
-                     workers=args.workers, progress=not args.no_progress)
+    bots = [b for b in args.players.split(",") if b]
+    res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
+                     workers=args.workers, progress=not args.no_progress, design=args.design)
+    if res.standings is None:
+        raise ConfigError("the tournament was played but its analysis failed (see the warning)")
     import pandas as pd
     with pd.option_context("display.width", 200, "display.max_columns", 20):
+        print(f"{len(res.games):,} games, design {res.config['design']}: "
+              f"{res.config['tables']} seatings, {res.config['deals_per_table']:,} deals each")
         print(res.standings.round(3).to_string())
         print("\nhead to head (share of meetings the row bot finished ahead):")
         print(res.head_to_head.round(3).to_string())
-        print("\ntop two:")
+        print("\nratings (Bradley-Terry, standard errors clustered by deal):")
+        print(res.ratings.round(3).to_string())
+        print("\ntop two (paired by deal):")
         print(res.significance.to_string())
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
+        run_json = out / "run.json"
+        if run_json.exists():
+            run_json.unlink()
         for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
-                         ("ratings", res.ratings)):
+                         ("ratings", res.ratings), ("significance", res.significance)):
             atomic_write(out / f"{name}.csv", lambda f, df=df: df.to_csv(f))
         import matplotlib
         matplotlib.use("Agg")
         ax = res.plot_win_rates()
         atomic_write(out / "win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
-        print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, win_rates.png")
+        meta = dict(res.config, command=" ".join([PROG] + list(argv)))
+        atomic_write_text(run_json, json.dumps(_jsonable(meta), indent=2) + "\n")
+        print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
+              f"win_rates.png, run.json")
     return 0
 
 
@@ -452,19 +471,26 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--toml", action="store_true", help="print the full rules as TOML (a --rules file)")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("tournament", help="seat-balanced round robin between bots, with ratings",
-                       description="Every bot plays every seat equally often; prints standings with "
-                                   "95%% CIs, head-to-head, Bradley-Terry ratings and a test of the top two.")
-    p.add_argument("--bots", "-b", required=True, metavar="BOTS",
+    p = sub.add_parser("tournament", help="seat-fair round robin between bots, with ratings",
+                       description="Every deal is played in every seat order (a balanced 20 of "
+                                   "120 at 5 seats); prints standings with 95%% intervals "
+                                   "clustered by deal, head-to-head, Bradley-Terry ratings and a "
+                                   "deal-paired test of the top two.")
+    p.add_argument("--players", "-p", "--bots", "-b", dest="players", required=True, metavar="BOTS",
                    help="entrants, comma-separated (e.g. greedy,expert,sniper or 'greedy?bid_margin=2')")
-    p.add_argument("--players", "-p", type=int, default=4, metavar="N", help="seats per table (default 4)")
+    p.add_argument("--seats", type=int, default=4, metavar="N", help="seats per table (default 4)")
     p.add_argument("--games", "-n", type=int, default=12_000, metavar="N",
-                   help="games in all, split evenly over the tables (default 12000)")
+                   help="games in all, split evenly over the seatings and rounded up to whole "
+                        "deals (default 12000)")
+    p.add_argument("--design", choices=("balanced", "all"), default="balanced",
+                   help="seat orders per deal: balanced = all at 2-4 seats, 20 at 5; all = every "
+                        "order, 120 at 5 seats (default balanced)")
     p.add_argument("--seed", "-s", type=int, default=0, help="tournament seed (default 0)")
     _add_rules_options(p)
     p.add_argument("--workers", "-j", type=int, default=None, metavar="K", help="threads (default: all cores)")
     p.add_argument("--out", "-o", metavar="DIR",
-                   help="write standings.csv, head_to_head.csv, ratings.csv and win_rates.png in DIR")
+                   help="write standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
+                        "win_rates.png and run.json in DIR (default: print only)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=cmd_tournament)
 
@@ -508,6 +534,12 @@ def main(argv=None) -> int:
     except (CargoSimError, ValueError, OSError) as e:
         print(f"{PROG}: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USER_ERROR
+    except Exception as e:                       # a fault, not the user's: one line, traceback on request
+        if os.environ.get("CARGO_SIM_TRACEBACK"):
+            raise
+        print(f"{PROG}: internal error: {type(e).__name__}: {_one_line(e)} "
+              f"(set CARGO_SIM_TRACEBACK=1 to see the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -68,13 +68,19 @@ def atomic_write_text_sfx(path: Path, text: str) -> None:
     atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"), suffix=_TMP_SUFFIX)
 
 
-# Parquet columns are stored at the engine's own integer widths (games int64,
-# players int32), the same in every chunk, so the folder is one consistent
-# dataset for any reader (pyarrow, pandas, DuckDB, dask...). load_results
-# narrows them back to what simulate() returns.
-def _canonical(df: pd.DataFrame, width) -> pd.DataFrame:
-    casts = {c: width for c in df.columns
-             if c != "game" and pd.api.types.is_signed_integer_dtype(df[c].dtype)}
+# Output files store every integer column at the engine's own width (games
+# int64, players int32), whatever the values, so any set of runs and chunks is
+# one consistent dataset for any reader (pyarrow, pandas, DuckDB, dask...):
+# docs/output_files.md lists the columns. load_results narrows them back to
+# what simulate() returns.
+FILE_INT = {"games": np.int64, "players": np.int32}
+
+
+def canonical(df: pd.DataFrame, table: str) -> pd.DataFrame:
+    """``df`` with the fixed file types of ``table`` ("games" or "players")."""
+    width = FILE_INT[table]
+    casts = {c: (np.int64 if c == "game" else width) for c in df.columns
+             if pd.api.types.is_signed_integer_dtype(df[c].dtype)}
     return df.astype(casts)
 
 
@@ -289,8 +295,8 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
         for k in todo:
             lo, hi = bounds[k]
             g, p = _play_chunk(lo, hi, labels, seed, rules, workers, step, bar)
-            _write_parquet(folder / chunk_file("games", k), _canonical(g, np.int64))
-            _write_parquet(folder / chunk_file("players", k), _canonical(p, np.int32))
+            _write_parquet(folder / chunk_file("games", k), canonical(g, "games"))
+            _write_parquet(folder / chunk_file("players", k), canonical(p, "players"))
             del g, p
             _atomic_text(folder / done_file(k), json.dumps(
                 {"chunk": k, "first_game": lo, "n_games": hi - lo}) + "\n")

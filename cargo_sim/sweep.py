@@ -286,15 +286,19 @@ def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=Non
         raise ConfigError(f"a sweep needs games >= 2 per variant, got {games!r}")
     base_rules.check_players(len(players))
 
-    rows, runs, base_units = [], {}, None
+    rows, runs, base_units, played = [], {}, None, {}
     t0 = time.time()
     for i, (name, combo, rules) in enumerate(variants):
         if progress:
             print(f"[sweep {i + 1}/{len(variants)}] {name} ({time.time() - t0:.0f} s)",
                   file=sys.stderr, flush=True)
-        res = simulate(games, players, seed=seed, rules=rules, workers=workers, progress=False)
-        if res.interrupted:
-            raise KeyboardInterrupt
+        if rules.digest in played:                  # a variant equal to the base (or to another)
+            res = played[rules.digest]
+        else:
+            res = simulate(games, players, seed=seed, rules=rules, workers=workers, progress=False)
+            if res.interrupted:
+                raise KeyboardInterrupt
+            played[rules.digest] = res
         units, est, extra = variant_measures(res)
         if base_units is None:
             base_units = units
@@ -477,13 +481,13 @@ def sweep_main(argv=None) -> int:
     ap.add_argument("--set", action="append", default=[], metavar="PARAM=V1,V2",
                     help="a rules parameter and its values (repeatable; a..b = integer range)")
     ap.add_argument("--players", default=",".join(DEFAULT_PLAYERS),
-                    help="comma-separated bots, one per seat")
-    ap.add_argument("--games", type=int, default=4000, help="games per variant")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--rules", default=None, help="base rules file (TOML overrides)")
-    ap.add_argument("--out", default=None, help="folder for sweep.csv and PNG figures")
-    ap.add_argument("--measures", default=None, help="comma-separated measures to print")
+                    help=f"comma-separated bots, one per seat (default {','.join(DEFAULT_PLAYERS)})")
+    ap.add_argument("--games", type=int, default=4000, help="games per variant (default 4000)")
+    ap.add_argument("--seed", type=int, default=0, help="run seed, the same for every variant (default 0)")
+    ap.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    ap.add_argument("--rules", default=None, help="base rules file (TOML overrides; default: the default rules)")
+    ap.add_argument("--out", default=None, help="folder for sweep.csv and PNG figures (default: print only)")
+    ap.add_argument("--measures", default=None, help="comma-separated measures to print (default: all)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     a = ap.parse_args(argv)
     measures = a.measures.split(",") if a.measures else None

@@ -329,17 +329,22 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
 def tune_main(argv=None) -> int:
     """``cargo-sim tune``: tune a heuristic bot and print the best spec and its fresh win rate."""
     ap = argparse.ArgumentParser(prog="cargo-sim tune", description=tune_main.__doc__)
-    ap.add_argument("--bot", default="greedy")
-    ap.add_argument("--opponents", default="greedy,syndicate,fleet")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--budget", type=int, default=200)
-    ap.add_argument("--games-per-eval", type=int, default=800)
-    ap.add_argument("--fresh-games", type=int, default=8000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--method", default="de", choices=["de", "random"])
-    ap.add_argument("--start", default=None)
-    ap.add_argument("--space", action="append", default=[], metavar="PARAM=LO:HI")
-    ap.add_argument("--out", default=None, help="CSV file for the search history")
+    ap.add_argument("--bot", default="greedy", help="the heuristic bot to tune (default greedy)")
+    ap.add_argument("--opponents", default="greedy,syndicate,fleet",
+                    help="comma-separated opponent bots (default greedy,syndicate,fleet)")
+    ap.add_argument("--seats", type=int, default=4, help="seats per table (default 4)")
+    ap.add_argument("--budget", type=int, default=200, help="parameter settings to evaluate (default 200)")
+    ap.add_argument("--games-per-eval", type=int, default=800,
+                    help="games per evaluated setting (default 800)")
+    ap.add_argument("--fresh-games", type=int, default=8000,
+                    help="fresh games to re-check the finalists (default 8000)")
+    ap.add_argument("--seed", type=int, default=0, help="search and game seed (default 0)")
+    ap.add_argument("--method", default="de", choices=["de", "random"],
+                    help="de = differential evolution, random = random search (default de)")
+    ap.add_argument("--start", default=None, help="starting bot spec (default: the bot's defaults)")
+    ap.add_argument("--space", action="append", default=[], metavar="PARAM=LO:HI",
+                    help="search range of one parameter (repeatable; default: the bot's own ranges)")
+    ap.add_argument("--out", default=None, help="CSV file for the search history (default: none)")
     a = ap.parse_args(argv)
     space = None
     if a.space:
@@ -348,7 +353,7 @@ def tune_main(argv=None) -> int:
             k, _, rng = item.partition("=")
             lo, _, hi = rng.partition(":")
             space[k.strip()] = (float(lo), float(hi))
-    r = tune(a.bot, a.opponents, a.players, a.budget, a.games_per_eval, a.seed, space, a.method,
+    r = tune(a.bot, a.opponents, a.seats, a.budget, a.games_per_eval, a.seed, space, a.method,
              a.start, fresh_games=a.fresh_games)
     print(r)
     print(r.finalists.to_string(index=False))

@@ -285,6 +285,9 @@ def test_report_builds(tmp_path):
         assert "test-command --seed 123" in text and "123" in text
         assert "estimated" in text.lower() and RULES.digest in text
     assert "ESTIMATED" in md and "first 40 games" in md and "## Highlights" in md
+    # a table of contents whose links reach the sections
+    assert "## Contents" in md and "- [Rules](#rules)" in md and "(#balance-seats-and-bots)" in md
+    assert "href='#balance-seats-and-bots'" in html_text and "id='balance-seats-and-bots'" in html_text
     pngs = {p.stem for p in (out / "figures").glob("*.png")}
     svgs = {p.stem for p in (out / "figures").glob("*.svg")}
     assert "win_rate_by_seat" in pngs and pngs == svgs and len(pngs) >= 10
@@ -307,3 +310,42 @@ def test_simulate_counts_budget_and_explicit():
     ref = cargo_sim.simulate(30, ["random"] * 3, seed=5, workers=1, progress=False)
     assert (b.games["seed"].to_numpy()[:30] == ref.games["seed"].to_numpy()).all()
     assert (b.players["vp"].to_numpy()[:90] == ref.players["vp"].to_numpy()).all()
+
+
+def test_seat_headline_only_from_seat_separable_tables():
+    w = pd.DataFrame({"n_players": [2, 2, 3, 3, 3], "seat": [0, 1, 0, 1, 2],
+                      "bot": ["greedy", "random", "random", "random", "random"],
+                      "n": [100] * 5, "win_rate": [1.0, 0.0, 0.4, 0.3, 0.3],
+                      "ci_lo": [0.96, 0.0, 0.3, 0.2, 0.2], "ci_hi": [1.0, 0.04, 0.5, 0.4, 0.4]})
+    c = pd.DataFrame({"n_players": [2, 3], "p_value": [1e-30, 0.2]})
+    heads = report.highlights({"win_rate_by_seat": w, "seat_chi2": c})
+    two = next(h for h in heads if h.startswith("2 players"))
+    three = next(h for h in heads if h.startswith("3 players"))
+    assert "per-bot comparison" in two and "best seat" not in two and "chi-square" not in two
+    assert "best seat 0 (random)" in three and "chi-square" in three
+
+
+def test_casino_use_vs_win_draws_bins_in_natural_order():
+    from analyses import plots
+    import matplotlib.pyplot as plt
+    # the 2-player series lacks the first bin: categories must still run 0-2, 3-5, ...
+    rows = [(2, "3-5", 3, 100, 0.5), (2, "6-8", 6, 100, 0.6), (2, "9-11", 9, 100, 0.7),
+            (3, "0-2", 0, 100, 0.2), (3, "3-5", 3, 100, 0.3), (3, "12-14", 12, 5, 0.9)]
+    df = pd.DataFrame(rows, columns=["n_players", "casino_bin", "bin_lo", "n", "win_rate"])
+    df["ci_lo"], df["ci_hi"] = df["win_rate"] - 0.05, df["win_rate"] + 0.05
+    fig = plots.casino_use_vs_win(df)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0-2", "3-5", "6-8", "9-11"]   # n = 5 hidden
+    xs = [list(line.get_xdata()) for line in ax.lines if len(line.get_xdata()) > 1]
+    assert [1, 2, 3] in xs and [0, 1] in xs                # each series at its bins' positions
+    plt.close(fig)
+
+
+def test_vp_by_seat_has_integer_seat_ticks():
+    from analyses import plots
+    import matplotlib.pyplot as plt
+    df = pd.DataFrame({"n_players": [3] * 3, "seat": [0, 1, 2], "mean": [20.0, 21, 22],
+                       "ci_lo": [19.0, 20, 21], "ci_hi": [21.0, 22, 23]})
+    fig = plots.vp_by_seat(df)
+    assert list(fig.axes[0].get_xticks()) == [0, 1, 2]
+    plt.close(fig)

@@ -101,10 +101,32 @@ def test_user_bot_that_does_not_compile_gets_a_bot_error():
     def broken_bot(kind, s, seat):
         return {"a": kind}                  # a dict is not an int: numba cannot type it
     try:
-        with pytest.raises(cargo_sim.BotError, match="does not compile"):
+        with pytest.raises(cargo_sim.BotError, match="does not compile") as info:
             cargo_sim.simulate(2, ["broken_bot", "random"], seed=1, progress=False)
+        msg = str(info.value)
+        assert "broken_bot" in msg and "Failed in" not in msg and "nopython frontend" not in msg
     finally:
         cargo_sim.unregister_bot("broken_bot")
+
+
+NUMBA_TEXT = """Failed in nopython mode pipeline (step: nopython frontend)
+Failed in nopython mode pipeline (step: nopython frontend)
+NameError: name 'LOC_CASSINO' is not defined
+During: Pass nopython_type_inference
+During: resolving callee type: type(CPUDispatcher(<function casino_typo at 0x7f727e103600>))
+During: typing of call at <string> (6)
+
+File "<string>", line 6:
+<source missing, REPL/exec in use?>
+"""
+
+
+def test_numba_first_real_message():
+    from cargo_sim.cargo_noir.simulate import numba_first_message
+    assert numba_first_message(NUMBA_TEXT) == "NameError: name 'LOC_CASSINO' is not defined"
+    assert numba_first_message("Failed in x\nNo implementation of function f\n") == \
+        "No implementation of function f"
+    assert numba_first_message("Failed in x\nDuring: y\n") == "Failed in x"
 
 
 def test_bot_names_are_checked():
@@ -137,3 +159,17 @@ def test_user_bot_delegating_to_the_heuristic_plays_identical_games():
         assert (a.players[cols].values == b.players[cols].values).all()
     finally:
         cargo_sim.unregister_bot("greedy_clone")
+
+
+def test_first_compile_says_so(capsys, monkeypatch):
+    import importlib
+    sim = importlib.import_module("cargo_sim.cargo_noir.simulate")
+    cargo_sim.simulate(2, ["random", "random"], seed=1, progress=False)
+    from cargo_sim.cargo_noir.bots.dispatch_nb import random_table_decide_nb
+    assert not sim.first_compile(random_table_decide_nb)          # compiled now
+    capsys.readouterr()
+    monkeypatch.setattr(sim, "first_compile", lambda decide: True)
+    cargo_sim.simulate(2, ["random", "random"], seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert "compiling the bots (random) for their first use" in err and "minutes" in err
+    assert "simulate: 2 players (random, random)" in err          # the bar names its work

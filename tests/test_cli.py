@@ -268,15 +268,37 @@ def test_wilson_interval():
 
 def test_tournament_command_writes_standings(tmp_path, capsys):
     from cargo_sim.cli import main
-    rc = main(["tournament", "--bots", "greedy,random", "--players", "2", "--games", "40",
+    rc = main(["tournament", "--players", "greedy,random", "--seats", "2", "--games", "40",
                "--no-progress", "--out", str(tmp_path)])
     assert rc == 0
     out = capsys.readouterr().out
-    assert "greedy" in out and "head to head" in out
+    assert "greedy" in out and "head to head" in out and "design balanced" in out
+    import json
     import pandas as pd
     st = pd.read_csv(tmp_path / "standings.csv", index_col=0)
     assert st.loc["greedy", "games"] == 40 and st.loc["greedy", "win_rate"] > 0.9
     assert (tmp_path / "win_rates.png").stat().st_size > 1000
+    meta = json.loads((tmp_path / "run.json").read_text())
+    assert meta["design"] == "balanced" and meta["games_played"] == 40
+    assert meta["command"].startswith("cargo-sim tournament --players greedy,random")
+    # the old spelling: --players as a seat count gets a one-line hint
+    assert main(["tournament", "--bots", "greedy,random", "--players", "2", "--games", "4",
+                 "--no-progress"]) == 2
+    assert "--seats 2" in capsys.readouterr().err
+
+
+def test_internal_fault_is_one_line_not_a_traceback(capsys, monkeypatch):
+    import cargo_sim.tournament as tm
+    from cargo_sim.cli import main
+
+    def broken(*a, **k):
+        raise RuntimeError("Bradley-Terry fit did not converge")
+    monkeypatch.setattr(tm, "tournament", broken)
+    rc = main(["tournament", "--players", "random,random", "--seats", "2", "--games", "4",
+               "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 1 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "internal error: RuntimeError: Bradley-Terry" in err
 
 
 def test_delegated_commands_reach_their_module(capsys):
@@ -284,3 +306,20 @@ def test_delegated_commands_reach_their_module(capsys):
     assert main(["sweep", "--help"]) == 0
     assert "--set" in capsys.readouterr().out
     assert main(["tune", "--set-nothing"]) == 2
+def test_two_runs_with_different_bots_read_as_one_dataset(tmp_path):
+    """Every column has a fixed type whatever the data (docs/output_files.md), so
+    runs written separately combine: pyarrow.dataset reads both folders at once."""
+    import pyarrow.dataset as ds
+    from cargo_sim.cli import main
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["simulate", "--games", "30", "--players", "random,random,random", "--seed", "1",
+                 "--out", str(a), "--no-progress"]) == 0
+    assert main(["simulate", "--games", "30", "--players", "greedy,random", "--seed", "2",
+                 "--out", str(b), "--no-progress"]) == 0
+    for table in ("games", "players"):
+        d = ds.dataset([str(a / f"{table}.parquet"), str(b / f"{table}.parquet")])
+        t = d.to_table()
+        assert t.num_rows == (60 if table == "games" else 30 * 3 + 30 * 2)
+        sa = ds.dataset(str(a / f"{table}.parquet")).schema
+        sb = ds.dataset(str(b / f"{table}.parquet")).schema
+        assert sa.remove_metadata() == sb.remove_metadata(), table

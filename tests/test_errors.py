@@ -272,3 +272,12 @@ def test_illegal_decision_message_names_decision_and_seat():
         g.run_phase(1, 3, [("send", "Rio", 0)])
     msg = str(ex.value)
     assert "send ship" in msg and "seat 1" in msg
+
+
+def test_to_toml_round_trips_any_name(tmp_path):
+    # non-ASCII (outside the BMP too), quotes and backslashes in names and values
+    r = R.replace({"name": 'Café "noir" \\ 😀', "port.Hong Kong.slots": R["port.Hong Kong.slots"]})
+    path = tmp_path / "odd.toml"
+    path.write_text(r.to_toml(), encoding="utf-8")
+    back = Rules.from_file(path)
+    assert back == r and back["name"] == 'Café "noir" \\ 😀'

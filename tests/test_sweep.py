@@ -115,3 +115,17 @@ def test_plots_and_main(res, tmp_path, capsys):
     assert "start_coins=8" in out
     assert (tmp_path / "sweep.csv").exists()
     assert (tmp_path / "seat0_win_vs_start_coins.png").exists()
+
+
+def test_base_variant_is_played_once(monkeypatch):
+    # start_coins=7 is the base rules: simulate runs for base and 6 only
+    import cargo_sim.sweep as sw
+    calls = []
+    real = sw.simulate
+
+    def counting(games, players, **kw):
+        calls.append(kw["rules"].digest)
+        return real(games, players, **kw)
+    monkeypatch.setattr(sw, "simulate", counting)
+    r = sweep(grid={"start_coins": [6, 7]}, players=PLAYERS, games=20, seed=1, progress=False)
+    assert len(calls) == 2 and len(set(calls)) == 2 and len(r.table) == 3

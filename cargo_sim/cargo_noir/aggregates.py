@@ -648,12 +648,13 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
         _compile_table(template, decide, game_seeds_nb(np.uint64(seed % 2**64), start, 1),
-                       len(PLAYER_FIELDS) + len(rules.card_names), seated)
+                       len(PLAYER_FIELDS) + len(rules.card_names), seated, progress)
         K.ensure_compiled()
     total = np.zeros(K.ACC_SIZE, np.int64)
     done = 0
     bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
-    bar = Progress(n_games, enabled=progress and n_games > 0)
+    bar = Progress(n_games, label=f"aggregate: {len(seated)} players ({', '.join(p.label for p in seated)})",
+                   enabled=progress and n_games > 0)
     interrupted = False
     error = None
     pool = ThreadPoolExecutor(max_workers=workers)

@@ -203,29 +203,14 @@ class Rules:
 
     # ---- output ---------------------------------------------------------
     def to_toml(self) -> str:
-        """The full rules as TOML text (loadable with Rules.from_file)."""
+        """The full rules as TOML text (loadable with Rules.from_file; tomli-w
+        quotes and escapes every name, non-ASCII included)."""
+        import tomli_w
         d = self._data
-        out = []
-
-        def val(v):
-            if isinstance(v, bool):
-                return "true" if v else "false"
-            if isinstance(v, str):
-                return json.dumps(v)
-            if isinstance(v, list):
-                return "[" + ", ".join(val(x) for x in v) + "]"
-            return str(v)
-
-        for k, v in d.items():
-            if k not in SECTIONS:
-                out.append(f"{k} = {val(v)}")
-        out.append("\n[turns]")
-        out += [f"{k} = {v}" for k, v in d["turns"].items()]
-        for sect in ("port", "card"):
-            for name, fields in d[sect].items():
-                out.append(f"\n[{sect}.{json.dumps(name)}]")
-                out += [f"{k} = {val(v)}" for k, v in fields.items()]
-        return "\n".join(out) + "\n"
+        ordered = {k: v for k, v in d.items() if k not in SECTIONS}
+        ordered.update({k: d[k] for k in ("turns", "port", "card") if k in d})
+        ordered.update({k: v for k, v in d.items() if k not in ordered})
+        return tomli_w.dumps(ordered)
 
     def __repr__(self) -> str:
         extra = f", overrides={self.overrides}" if self.overrides else ""

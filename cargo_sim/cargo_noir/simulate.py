@@ -8,8 +8,11 @@ longer run with the same seed.
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -184,18 +187,51 @@ def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
         per_game *= 2
 
 
-def _compile_table(template, decide, seeds, n_fields_p, players) -> None:
+_NUMBA_NOISE = ("Failed in ", "During:", "File ", "<source", "^", "Enable logging", "For more")
+
+
+def numba_first_message(text: str) -> str:
+    """The first line of a numba error that says what is wrong (``NameError:
+    name 'X' is not defined``), not the pipeline's boilerplate around it."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    real = [ln for ln in lines if not ln.startswith(_NUMBA_NOISE)]
+    for ln in real:
+        if re.match(r"\w+(Error|Exception)\b", ln) or any(
+                k in ln for k in ("No implementation", "Cannot", "Unknown", "Untyped", "nvalid")):
+            return ln
+    return real[0] if real else (lines[0] if lines else "")
+
+
+def first_compile(decide) -> bool:
+    """True when the table's decide function is neither compiled in this
+    process nor in numba's disk cache (so the next game compiles it)."""
+    if getattr(decide, "signatures", None):
+        return False
+    path = getattr(getattr(getattr(decide, "_cache", None), "_cache_file", None), "_index_path", None)
+    return path is None or not os.path.exists(path)
+
+
+def _compile_table(template, decide, seeds, n_fields_p, players, progress: bool = False) -> None:
     """Play one game to compile the table's bots; a bot that numba cannot
-    compile gets a BotError naming the table's user bots, not a numba traceback."""
+    compile gets a BotError naming it (the bots of the table when numba does
+    not say which) with numba's first real message, not a numba traceback.
+    With ``progress``, a first compile says so on stderr first."""
     from numba.core.errors import NumbaError
+    if progress and first_compile(decide):
+        names = ", ".join(sorted({p.spec.name for p in players}))
+        print(f"compiling the bots ({names}) for their first use: about 1-3 minutes, "
+              f"cached afterwards", file=sys.stderr, flush=True)
     try:
         _run_chunk(template, decide, seeds, n_fields_p)
     except (NumbaError, TypeError) as exc:   # numba reports typing failures of FT args as TypeError
-        lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-        first = next((ln for ln in lines if "No implementation" in ln or "Cannot" in ln
-                      or "Unknown" in ln or "nvalid" in ln), lines[0] if lines else "")
-        names = ", ".join(sorted({p.spec.name for p in players}))
-        raise BotError(f"a bot of this table ({names}) does not compile with numba: {first}") from None
+        text = str(exc)
+        names = sorted({p.spec.name for p in players})
+        named = [n for n in names if re.search(rf"<function {re.escape(n)}\b", text)
+                 or re.search(rf"\bfunction {re.escape(n)}\b", text)]
+        where = re.search(r'File "([^"]+)", line (\d+)', text)
+        at = f" ({where.group(1)}, line {where.group(2)})" if where and "<" not in where.group(1) else ""
+        who = f"bot {', '.join(named)}" if named else f"a bot of this table ({', '.join(names)})"
+        raise BotError(f"{who} does not compile with numba: {numba_first_message(text)}{at}") from None
 
 
 def _downcast(df: pd.DataFrame, cols) -> None:
@@ -277,8 +313,9 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     parts: dict[int, tuple] = {}
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
-        _compile_table(template, decide, seeds[:1], n_fields_p, seated)
-    bar = Progress(n_games, enabled=progress and n_games > 0)
+        _compile_table(template, decide, seeds[:1], n_fields_p, seated, progress)
+    bar = Progress(n_games, label=f"simulate: {len(seated)} players ({', '.join(p.label for p in seated)})",
+                   enabled=progress and n_games > 0)
     interrupted = False
     error = None
     pool = ThreadPoolExecutor(max_workers=workers)

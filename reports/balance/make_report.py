@@ -1,6 +1,9 @@
-"""Regenerate the numbers and figures of reports/balance/index.md (~5 min on 2 cores).
+"""Regenerate the numbers and figures of reports/balance/index.md (~10 min on 2 cores).
 
-    .venv/bin/python reports/balance/make_report.py
+    make reports        # or: .venv/bin/python reports/balance/make_report.py
+
+tables/run_log.json records the command, the git commit and the rules digest.
+The prose of index.md quotes these tables: update it after a regeneration.
 """
 import json
 import time
@@ -11,6 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from analyses.report import source_state
 from cargo_sim import Rules, bot_names
 from cargo_sim.sweep import plot_heatmap, plot_measure, sweep
 from cargo_sim.tournament import tournament
@@ -23,7 +27,8 @@ TAB.mkdir(exist_ok=True)
 SEED = 2024
 GAMES = {2: 18000, 3: 14400, 4: 10080, 5: 7560}
 t0 = time.time()
-log = {}
+log = {"command": "python reports/balance/make_report.py", "source": source_state(),
+       "rules_digest": Rules.default().digest}
 
 # 1. round robin of the built-ins at every player count
 bots = bot_names()
@@ -39,6 +44,7 @@ for n, g in GAMES.items():
     ax.figure.savefig(FIG / f"tournament_{n}p.png", dpi=110)
     plt.close(ax.figure)
     log[f"tournament_{n}p"] = {"games_played": r.config["games_played"], "seed": SEED,
+                               "design": r.config["design"], "tables": r.config["tables"],
                                "seconds": round(time.time() - t, 1)}
     print(n, "players", round(time.time() - t, 1), "s")
     print(st.head(4).to_string(index=False))
