@@ -17,6 +17,7 @@ from . import _cache  # noqa: F401  (first: numba's cache folder for this source
 from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one, simulate,
                          trade_value)
 from .cargo_noir.aggregates import Aggregates, aggregate, load_aggregates
+from .cargo_noir.forward import Decision, GameState
 from .cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
 from .errors import (BotError, CargoSimError, ConfigError, IllegalDecisionError, RulesError)
 from . import tournament  # the module; calling it plays a tournament
@@ -26,6 +27,6 @@ __version__ = "0.1.0"
 
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
            "plan_trade", "bot_names", "bot", "player", "unregister_bot", "tournament",
-           "TournamentResults", "CargoSimError", "RulesError", "BotError",
+           "TournamentResults", "GameState", "Decision", "CargoSimError", "RulesError", "BotError",
            "IllegalDecisionError", "ConfigError", "aggregate", "Aggregates", "load_aggregates",
            "__version__"]

@@ -457,3 +457,47 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---------------------------------------------------------------------------
+# the forward model (issue: forward model and search agents)
+def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000) -> dict:
+    """ns per clone of the game part, and whole games played through the forward
+    model (begin_nb + playout_nb per game) as a share of the kernel's rate on the
+    same games (1 thread)."""
+    from .cargo_noir.forward_nb import begin_nb, clone_into_nb, playout_nb
+    from .cargo_noir.simulate import game_seeds_nb, solver_address
+    from .cargo_noir.enums import N_EVENT_FIELDS
+    from numba import njit
+
+    @njit
+    def clone_loop_nb(dst, src, k):
+        for _ in range(k):
+            clone_into_nb(dst, src)
+            src[0] = dst[0]          # the loop cannot be hoisted away
+
+    template, decide, n_fields_p = _prepare(n_players)
+    a, b = template.copy(), template.copy()
+    clone_loop_nb(a, b, 10)
+    t0 = time.perf_counter()
+    clone_loop_nb(a, b, clones)
+    clone_ns = (time.perf_counter() - t0) / clones * 1e9
+    seeds = game_seeds_nb(np.uint64(1), 0, n_games)
+    log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
+    fn = solver_address()
+    @njit
+    def playouts_nb(s, log, decide, seeds, fn):
+        for g in range(seeds.shape[0]):
+            begin_nb(s, log, seeds[g], g, fn)
+            playout_nb(s, log, decide, fn)
+
+    s = template.copy()
+    playouts_nb(s, log, decide, seeds[:2], fn)
+    best_fm = best_kernel = 0.0
+    for _ in range(3):
+        t0 = time.perf_counter()
+        playouts_nb(s, log, decide, seeds, fn)
+        best_fm = max(best_fm, n_games / (time.perf_counter() - t0))
+        best_kernel = max(best_kernel, kernel_rate(n_players, n_games, 1))
+    return {"clone_ns": clone_ns, "playout_games_s": best_fm, "kernel_games_s": best_kernel,
+            "playout_share": best_fm / best_kernel}

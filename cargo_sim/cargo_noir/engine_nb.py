@@ -11,11 +11,14 @@ and fixes up negative indices on every ``a[i]``; pointers do neither, which
 made the games about twice as fast. Entry kernels (``start_state_nb``) take
 arrays and make the pointers; the functions below also accept arrays.
 
-Every choice a player makes is asked of the seat's bot through
-``decide(kind, s, seat)`` (the bot is ``s[BOTS + seat]``; ``enums.D_*`` lists
-the decisions and their answers). The engine checks each answer; on an illegal one it stops
-the game and records the decision, value and seat (``M_ERR_*``) so the Python
-layer can raise a clear error. It never corrects an answer silently.
+The turn structure is a resumable machine: ``advance_nb`` plays every step that
+needs no decision and stops at the next one (``s[M_ASK]``, the seat ``s[M_SEAT]``,
+the context in ``s[CTX...]``); ``answer_nb`` applies an answer and advances. The
+forward model (``forward_nb``) steps it answer by answer; ``play_on_nb`` asks the
+seats' bots, ``decide(kind, s, seat)`` (the bot is ``s[BOTS + seat]``; ``enums.D_*``
+lists the decisions and their answers). The engine checks each answer; on an illegal
+one it stops the game and records the decision, value and seat (``M_ERR_*``) so the
+Python layer can raise a clear error. It never corrects an answer silently.
 
 Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``).
 """
@@ -39,6 +42,8 @@ from .enums import (
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
     R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, ERR_NEED_SOLVER,
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
+    M_ASK, M_AUX, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
+    ST_P2_DISCARD, ST_P2_END, ST_P3, ST_SCORE, ST_TURN, ST_WAIT,
 )
 from ..rng_nb import rand_below_at_nb, rand_float_at_nb
 from .trade_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
@@ -365,10 +370,16 @@ def resolve_casino_nb(s, log, seat):
 
 
 @njit(cache=True)
-def resolve_black_market_nb(s, log, decide, seat):
+def wait_nb(s, kind):
+    """Stop the game at decision `kind` of the current seat (answer_nb resumes it)."""
+    s[M_ASK] = kind
+    s[M_STEP] = ST_WAIT + kind
+
+
+@njit(cache=True)
+def black_market_answer_nb(s, log, seat, ans):
     """One ship at the Black Market: swap one token with the market, or draw one."""
     nt = n_tok_nb(s)
-    ans = ask_nb(decide, D_BLACK_MARKET, s, seat)
     s[pl_i(seat, PL_BM_SHIPS)] -= 1
     s[pl_i(seat, PL_HAND_SHIPS)] += 1
     for t in range(MAX_TOK):
@@ -445,8 +456,9 @@ def win_port_nb(s, log, seat, p):
 
 
 @njit(cache=True)
-def resolve_port_nb(s, log, decide, seat, p):
-    """The player's ship at port p: alone -> buy the cargo; else raise or abandon.
+def resolve_port_nb(s, log, seat, p):
+    """The player's ship at port p: alone -> buy the cargo; outbid -> raise (asked,
+    D_RAISE) or abandon when the safe cannot pay the least raise.
     (After a raise a player holds the top stack, so on his turn he is alone or outbid.)"""
     bid = s[port_bid_i(p, seat)]
     top = top_bid_nb(s, p, seat)
@@ -454,14 +466,24 @@ def resolve_port_nb(s, log, decide, seat, p):
         win_port_nb(s, log, seat, p)
         return
     need = top + 1 - bid
-    add = 0
     if s[pl_i(seat, PL_COINS)] >= need:
         s[CTX] = p
         s[CTX + 1] = need
-        add = ask_nb(decide, D_RAISE, s, seat)
-        if add != 0 and (add < need or add > s[pl_i(seat, PL_COINS)]):
-            illegal_nb(s, D_RAISE, seat, add, need)
-            return
+        s[M_AUX] = p
+        wait_nb(s, D_RAISE)
+    else:
+        abandon_port_nb(s, log, seat, p)
+
+
+@njit(cache=True)
+def raise_answer_nb(s, log, seat, add):
+    """Coins added to the stack at port s[M_AUX] (>= the least raise), or 0 to abandon."""
+    p = s[M_AUX]
+    bid = s[port_bid_i(p, seat)]
+    need = top_bid_nb(s, p, seat) + 1 - bid
+    if add != 0 and (add < need or add > s[pl_i(seat, PL_COINS)]):
+        illegal_nb(s, D_RAISE, seat, add, need)
+        return
     if add > 0:
         # the ship stays on the port and is not available in phase 3
         s[pl_i(seat, PL_COINS)] -= add
@@ -474,50 +496,66 @@ def resolve_port_nb(s, log, decide, seat, p):
 
 
 @njit(cache=True)
-def phase1_nb(s, log, decide, seat):
-    """Resolve every ship the player has out, in the order the player chooses
-    (each effect is immediate: Casino coins can pay a raise later in the phase)."""
-    n_ports = s[R_N_PORTS]
-    pending = 0                       # bit p: the ship at port p is still to resolve
-    for p in range(n_ports):
+def phase1_start_nb(s):
+    """Phase 1 begins: note the ports where the player has a ship."""
+    seat = s[M_SEAT]
+    s[M_PHASE] = 1
+    pending = 0
+    for p in range(s[R_N_PORTS]):
         if s[port_bid_i(p, seat)] > 0:
             pending |= 1 << p
-    while True:
-        at_casino = s[pl_i(seat, PL_CASINO_SHIPS)] > 0
-        at_market = s[pl_i(seat, PL_BM_SHIPS)] > 0
-        n_opts = np.int64(at_casino) + np.int64(at_market)
-        rest = pending
-        while rest:                   # one step per pending port
-            rest &= rest - 1
-            n_opts += 1
-        if n_opts == 0:
-            return
-        if n_opts == 1:               # no choice to ask for
-            if at_casino:
-                loc = LOC_CASINO
-            elif at_market:
-                loc = LOC_BLACK_MARKET
-            else:
-                loc = LOC_PORT0
-                while not (pending >> (loc - LOC_PORT0)) & 1:
-                    loc += 1
+    s[M_PENDING] = pending
+    s[M_STEP] = ST_P1
+
+
+@njit(cache=True)
+def resolve_location_nb(s, log, seat, loc):
+    """Resolve the player's ship(s) at `loc` (an answer to D_ORDER, or the only option).
+    Each effect is immediate: Casino coins can pay a raise later in the phase."""
+    pending = s[M_PENDING]
+    if loc == LOC_CASINO and s[pl_i(seat, PL_CASINO_SHIPS)] > 0:
+        resolve_casino_nb(s, log, seat)
+    elif loc == LOC_BLACK_MARKET and s[pl_i(seat, PL_BM_SHIPS)] > 0:
+        wait_nb(s, D_BLACK_MARKET)
+    elif LOC_PORT0 <= loc < LOC_PORT0 + s[R_N_PORTS] and (pending >> (loc - LOC_PORT0)) & 1:
+        s[M_PENDING] = pending & ~(1 << (loc - LOC_PORT0))
+        resolve_port_nb(s, log, seat, loc - LOC_PORT0)
+    else:
+        illegal_nb(s, D_ORDER, seat, loc, 0)
+
+
+@njit(cache=True)
+def phase1_step_nb(s, log):
+    """Resolve the player's next ship out, in the order the player chooses (D_ORDER,
+    asked only when there is a choice); phase 2 when none is left."""
+    seat = s[M_SEAT]
+    pending = s[M_PENDING]
+    at_casino = s[pl_i(seat, PL_CASINO_SHIPS)] > 0
+    at_market = s[pl_i(seat, PL_BM_SHIPS)] > 0
+    n_opts = np.int64(at_casino) + np.int64(at_market)
+    rest = pending
+    while rest:                   # one step per pending port
+        rest &= rest - 1
+        n_opts += 1
+    if n_opts == 0:
+        s[M_STEP] = ST_P2
+        return
+    if n_opts == 1:               # no choice to ask for
+        if at_casino:
+            loc = LOC_CASINO
+        elif at_market:
+            loc = LOC_BLACK_MARKET
         else:
-            s[CTX + LOC_CASINO] = s[pl_i(seat, PL_CASINO_SHIPS)]
-            s[CTX + LOC_BLACK_MARKET] = s[pl_i(seat, PL_BM_SHIPS)]
-            for p in range(n_ports):
-                s[CTX + LOC_PORT0 + p] = (pending >> p) & 1
-            loc = ask_nb(decide, D_ORDER, s, seat)
-        if loc == LOC_CASINO and s[pl_i(seat, PL_CASINO_SHIPS)] > 0:
-            resolve_casino_nb(s, log, seat)
-        elif loc == LOC_BLACK_MARKET and s[pl_i(seat, PL_BM_SHIPS)] > 0:
-            resolve_black_market_nb(s, log, decide, seat)
-        elif LOC_PORT0 <= loc < LOC_PORT0 + n_ports and (pending >> (loc - LOC_PORT0)) & 1:
-            pending &= ~(1 << (loc - LOC_PORT0))
-            resolve_port_nb(s, log, decide, seat, loc - LOC_PORT0)
-        else:
-            illegal_nb(s, D_ORDER, seat, loc, 0)
-        if failed_nb(s):
-            return
+            loc = LOC_PORT0
+            while not (pending >> (loc - LOC_PORT0)) & 1:
+                loc += 1
+        resolve_location_nb(s, log, seat, loc)
+        return
+    s[CTX + LOC_CASINO] = s[pl_i(seat, PL_CASINO_SHIPS)]
+    s[CTX + LOC_BLACK_MARKET] = s[pl_i(seat, PL_BM_SHIPS)]
+    for p in range(s[R_N_PORTS]):
+        s[CTX + LOC_PORT0 + p] = (pending >> p) & 1
+    wait_nb(s, D_ORDER)
 
 
 # ---------------------------------------------------------------------------
@@ -594,15 +632,32 @@ def clear_out_nb(s):
 
 
 @njit(cache=True)
-def discard_excess_nb(s, log, decide, seat):
-    """Tokens above warehouse capacity are discarded; the player chooses which."""
+def phase2_trade_nb(s):
+    """Phase 2 begins: a player with cargo (or coins on the final turn) may trade (D_TRADE)."""
+    seat = s[M_SEAT]
+    s[M_PHASE] = 2
+    s[M_STEP] = ST_P2_DISCARD
+    if hand_size_nb(s, seat) > 0 or trade_budget_extra_nb(s, seat) > 0:
+        clear_out_nb(s)
+        wait_nb(s, D_TRADE)
+
+
+@njit(cache=True)
+def phase2_discard_nb(s):
+    """Tokens above warehouse capacity are discarded; the player chooses which (D_DISCARD)."""
+    excess = hand_size_nb(s, s[M_SEAT]) - s[pl_i(s[M_SEAT], PL_WAREHOUSE)]
+    s[M_STEP] = ST_P2_END
+    if excess > 0:
+        clear_out_nb(s)
+        s[CTX] = excess
+        wait_nb(s, D_DISCARD)
+
+
+@njit(cache=True)
+def discard_answer_nb(s, log, seat):
+    """Check and carry out the discard in s[OUT...] (exactly the excess)."""
     nt = n_tok_nb(s)
     excess = hand_size_nb(s, seat) - s[pl_i(seat, PL_WAREHOUSE)]
-    if excess <= 0:
-        return
-    clear_out_nb(s)
-    s[CTX] = excess
-    ask_nb(decide, D_DISCARD, s, seat)
     total = 0
     for t in range(nt):
         d = s[OUT + t]
@@ -620,24 +675,23 @@ def discard_excess_nb(s, log, decide, seat):
     log_event_nb(s, log, A_DISCARD, seat, -1, 0, 0, -1, excess, OUT, 1)
 
 
-@njit(cache=True)
-def phase2_nb(s, log, decide, seat):
-    if hand_size_nb(s, seat) > 0 or trade_budget_extra_nb(s, seat) > 0:
-        clear_out_nb(s)
-        if ask_nb(decide, D_TRADE, s, seat) != 0:
-            if not apply_trade_nb(s, log, seat):
-                return
-    discard_excess_nb(s, log, decide, seat)
-
-
 # ---------------------------------------------------------------------------
 # phase 3: send ships out
 @njit(cache=True)
-def send_ship_nb(s, log, decide, seat):
+def phase3_step_nb(s):
+    """Send the player's next ship (D_SEND) until none is left in hand."""
+    s[M_PHASE] = 3
+    if s[pl_i(s[M_SEAT], PL_HAND_SHIPS)] > 0:
+        s[OUT] = 0
+        wait_nb(s, D_SEND)
+    else:
+        s[M_STEP] = ST_NEXT
+
+
+@njit(cache=True)
+def send_answer_nb(s, log, seat, loc):
     """Send one ship from the player's hand: Casino, Black Market, or a port with a
-    stack of coins above every stack there (at least 1 on an empty port)."""
-    s[OUT] = 0
-    loc = ask_nb(decide, D_SEND, s, seat)
+    stack of coins (s[OUT]) above every stack there (at least 1 on an empty port)."""
     if loc == LOC_CASINO:
         s[pl_i(seat, PL_CASINO_SHIPS)] += 1
         log_event_nb(s, log, A_SEND_CASINO, seat, loc, 0, 0, -1, 1, -1, 0)
@@ -660,12 +714,6 @@ def send_ship_nb(s, log, decide, seat):
         illegal_nb(s, D_SEND, seat, loc, s[OUT])
         return
     s[pl_i(seat, PL_HAND_SHIPS)] -= 1
-
-
-@njit(cache=True)
-def phase3_nb(s, log, decide, seat):
-    while s[pl_i(seat, PL_HAND_SHIPS)] > 0 and not failed_nb(s):
-        send_ship_nb(s, log, decide, seat)
 
 
 # ---------------------------------------------------------------------------
@@ -703,44 +751,133 @@ def score_nb(s, log):
                      -1, 0)
 
 
+# ---------------------------------------------------------------------------
+# the turn structure: a resumable machine (the forward model steps it answer by answer)
 @njit(cache=True)
-def play_turns_nb(s, log, decide):
-    """Seat 0 is the first player all game. Turn 1: phase 3 only; the last turn:
-    phases 1 and 2 only; otherwise phases 1, 2, 3 in seat order."""
-    n = s[R_N_PLAYERS]
-    n_turns = s[R_N_TURNS]
-    for turn in range(1, n_turns + 1):
-        s[M_TURN] = turn
-        s[M_FINAL] = 1 if turn == n_turns else 0
-        for seat in range(n):
-            s[M_SEAT] = seat
-            for p in range(MAX_PORTS):
-                s[ABANDONED + p] = 0
-            if turn > 1:
-                s[M_PHASE] = 1
-                phase1_nb(s, log, decide, seat)
-                if failed_nb(s):
-                    return
-                s[M_PHASE] = 2
-                phase2_nb(s, log, decide, seat)
-                if failed_nb(s):
-                    return
-            if turn < n_turns:
-                s[M_PHASE] = 3
-                phase3_nb(s, log, decide, seat)
-                if failed_nb(s):
-                    return
+def turn_start_nb(s):
+    """A seat's turn: turn 1 is phase 3 only, the last turn phases 1 and 2 only,
+    otherwise phases 1, 2, 3. Abandoned ports are forgotten at each turn's start."""
+    for p in range(MAX_PORTS):
+        s[ABANDONED + p] = 0
+    if s[M_TURN] > 1:
+        s[M_STEP] = ST_P1_START
+    elif s[M_TURN] < s[R_N_TURNS]:
+        s[M_STEP] = ST_P3
+    else:
+        s[M_STEP] = ST_NEXT
+
+
+@njit(cache=True)
+def phase2_end_nb(s):
+    s[M_STEP] = ST_P3 if s[M_TURN] < s[R_N_TURNS] else ST_NEXT
+
+
+@njit(cache=True)
+def begin_turn_nb(s, turn):
+    s[M_TURN] = turn
+    s[M_FINAL] = 1 if turn == s[R_N_TURNS] else 0
+    s[M_SEAT] = 0
+    s[M_STEP] = ST_TURN
+
+
+@njit(cache=True)
+def next_seat_nb(s):
+    """Seat 0 is the first player all game; after the last turn, scoring."""
+    seat = s[M_SEAT] + 1
+    if seat < s[R_N_PLAYERS]:
+        s[M_SEAT] = seat
+        s[M_STEP] = ST_TURN
+    elif s[M_TURN] < s[R_N_TURNS]:
+        begin_turn_nb(s, s[M_TURN] + 1)
+    else:
+        s[M_STEP] = ST_SCORE
+
+
+@njit(cache=True)
+def advance_nb(s, log):
+    """Play every step that needs no decision, up to the next decision (s[M_ASK]
+    >= 0 and its context in s[CTX...]), the end of the game, an illegal answer,
+    or a step whose bit is set in s[M_STOP]."""
+    while not failed_nb(s):
+        st = s[M_STEP]
+        if st >= ST_WAIT or st == ST_OVER or (s[M_STOP] >> st) & 1:
+            return
+        if st == ST_P1:
+            phase1_step_nb(s, log)
+        elif st == ST_P3:
+            phase3_step_nb(s)
+        elif st == ST_TURN:
+            turn_start_nb(s)
+        elif st == ST_P1_START:
+            phase1_start_nb(s)
+        elif st == ST_P2:
+            phase2_trade_nb(s)
+        elif st == ST_P2_DISCARD:
+            phase2_discard_nb(s)
+        elif st == ST_P2_END:
+            phase2_end_nb(s)
+        elif st == ST_NEXT:
+            next_seat_nb(s)
+        else:                     # ST_SCORE
+            s[M_PHASE] = 4
+            score_nb(s, log)
+            s[M_STEP] = ST_OVER
+
+
+@njit(cache=True)
+def answer_nb(s, log, ans):
+    """Apply `ans` (and the vector answer in s[OUT...]) to the pending decision,
+    then advance to the next one. An illegal answer stops the game (M_ERR_*)."""
+    kind = s[M_ASK]
+    seat = s[M_SEAT]
+    s[M_ASK] = -1
+    if kind == D_SEND:
+        s[M_STEP] = ST_P3
+        send_answer_nb(s, log, seat, ans)
+    elif kind == D_ORDER:
+        s[M_STEP] = ST_P1
+        resolve_location_nb(s, log, seat, ans)
+    elif kind == D_BLACK_MARKET:
+        s[M_STEP] = ST_P1
+        black_market_answer_nb(s, log, seat, ans)
+    elif kind == D_RAISE:
+        s[M_STEP] = ST_P1
+        raise_answer_nb(s, log, seat, ans)
+    elif kind == D_TRADE:
+        s[M_STEP] = ST_P2_DISCARD
+        if ans != 0:
+            apply_trade_nb(s, log, seat)
+    elif kind == D_DISCARD:
+        s[M_STEP] = ST_P2_END
+        discard_answer_nb(s, log, seat)
+    else:
+        illegal_nb(s, kind, seat, ans, -1)
+    advance_nb(s, log)
+
+
+@njit(cache=True)
+def play_on_nb(s, log, decide):
+    """Ask the seats' bots until the game is over, stopped or at a stop step."""
+    advance_nb(s, log)
+    while s[M_ASK] >= 0:
+        answer_nb(s, log, ask_nb(decide, s[M_ASK], s, s[M_SEAT]))
+
+
+@njit(cache=True)
+def begin_game_nb(s, log, seed, game, first_event):
+    """Set up a game and advance to its first decision."""
+    setup_nb(s, log, seed, game, first_event)
+    s[M_ASK] = -1
+    begin_turn_nb(s, 1)
+    advance_nb(s, log)
 
 
 @njit(cache=True)
 def play_game_nb(s, log, decide, seed, game, first_event):
     """Play one whole game in the state array s (rules header already filled).
     Afterwards s[M_ERR_KIND] >= 0 means a bot answered illegally."""
-    setup_nb(s, log, seed, game, first_event)
-    play_turns_nb(s, log, decide)
-    if not failed_nb(s):
-        s[M_PHASE] = 4
-        score_nb(s, log)
+    begin_game_nb(s, log, seed, game, first_event)
+    play_on_nb(s, log, decide)
 
 
 @njit(cache=True)

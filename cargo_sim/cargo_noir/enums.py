@@ -99,7 +99,26 @@ M_MINTED = MISC + 13      # coins paid beyond the box's total (unlimited_coins)
 M_EMPTY_SLOTS = MISC + 14 # draws that found bag and discard pile empty
 M_RNG = MISC + 15         # the game's splitmix64 state (uint64 bits)
 M_GAME = MISC + 16        # index of the game in its chunk (event rows)
-N_MISC = 20
+# the resumable engine's program counter (engine_nb.advance_nb / answer_nb)
+M_STEP = MISC + 17        # where the game is: ST_* below, or ST_WAIT + the pending decision
+M_ASK = MISC + 18         # the decision the game waits for (D_*), -1 when none (over or stopped)
+M_PENDING = MISC + 19     # phase 1: bit p = the ship at port p is still to resolve
+M_AUX = MISC + 20         # the port whose raise is asked (D_RAISE)
+M_STOP = MISC + 21        # bit st: advance_nb stops before step st (testing.ScriptedGame's phases)
+N_MISC = 24
+
+# ---- steps of a game (M_STEP) ------------------------------------------------
+ST_TURN = 0          # a seat's turn begins
+ST_P1_START = 1      # phase 1 begins: which ships are out
+ST_P1 = 2            # phase 1: resolve the next ship (asks D_ORDER when there is a choice)
+ST_P2 = 3            # phase 2: trade (asks D_TRADE)
+ST_P2_DISCARD = 4    # phase 2: discard down to capacity (asks D_DISCARD)
+ST_P2_END = 5        # phase 2 ends: phase 3, or the turn ends on the final turn
+ST_P3 = 6            # phase 3: send the next ship (asks D_SEND)
+ST_NEXT = 7          # the seat's turn ends: next seat, next turn or scoring
+ST_SCORE = 8
+ST_OVER = 9
+ST_WAIT = 16         # ST_WAIT + kind: waiting for an answer to decision `kind`
 # board
 BAG = MISC + N_MISC                  # [MAX_TOK]
 DISCARD = BAG + MAX_TOK              # [MAX_TOK]

@@ -130,6 +130,10 @@ def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, s
         f"turn {turn} of game {index} (game seed {seed})")
 
 
+# public names for the layers above (the forward model); the underscored ones are older
+check_request, illegal_error = _check_request, _illegal_error
+
+
 def table_template(rules: Rules, players: list[Player], check_bots: bool = False):
     """(template state array, decide) for a table: the rules header, each seat's
     bot and parameters, the packed trade-value tables after the state and the

@@ -26,8 +26,7 @@ from ..errors import IllegalDecisionError
 from . import enums as e
 from numba import types
 
-from .engine_nb import (DecideType, failed_nb, phase1_nb, phase2_nb, phase3_nb, score_nb,
-                        set_bid_nb, setup_nb, start_state_nb)
+from .engine_nb import DecideType, play_on_nb, set_bid_nb, setup_nb, start_state_nb
 from .rules import Rules
 from .trade_nb import exact_value_fn
 
@@ -73,31 +72,29 @@ def setup_state_nb(s, log, seed):
 def _run_phase_nb(arr, decide, log_arr, phase, seat, exact_fn):
     s, log = start_state_nb(arr, log_arr, exact_fn)
     s[e.M_SEAT] = seat
-    if phase == 0:
+    s[e.M_ASK] = -1
+    if phase == 0:                          # the whole turn
+        s[e.M_STEP] = e.ST_TURN
+        s[e.M_STOP] = 1 << e.ST_NEXT
+    elif phase == 1:                        # the seat's turn starts
         for p in range(e.MAX_PORTS):
             s[e.ABANDONED + p] = 0
-        if s[e.M_TURN] > 1:
-            s[e.M_PHASE] = 1
-            phase1_nb(s, log, decide, seat)
-            if not failed_nb(s):
-                s[e.M_PHASE] = 2
-                phase2_nb(s, log, decide, seat)
-        if s[e.M_TURN] < s[e.R_N_TURNS] and not failed_nb(s):
-            s[e.M_PHASE] = 3
-            phase3_nb(s, log, decide, seat)
-        return
-    s[e.M_PHASE] = phase
-    if phase == 1 or (phase == 3 and s[e.M_TURN] == 1):     # the seat's turn starts
-        for p in range(e.MAX_PORTS):
-            s[e.ABANDONED + p] = 0
-    if phase == 1:
-        phase1_nb(s, log, decide, seat)
+        s[e.M_STEP] = e.ST_P1_START
+        s[e.M_STOP] = 1 << e.ST_P2
     elif phase == 2:
-        phase2_nb(s, log, decide, seat)
+        s[e.M_STEP] = e.ST_P2
+        s[e.M_STOP] = (1 << e.ST_P3) | (1 << e.ST_NEXT)
     elif phase == 3:
-        phase3_nb(s, log, decide, seat)
-    elif phase == 4:
-        score_nb(s, log)
+        if s[e.M_TURN] == 1:                # the seat's turn starts
+            for p in range(e.MAX_PORTS):
+                s[e.ABANDONED + p] = 0
+        s[e.M_STEP] = e.ST_P3
+        s[e.M_STOP] = 1 << e.ST_NEXT
+    else:                                   # final scoring
+        s[e.M_STEP] = e.ST_SCORE
+        s[e.M_STOP] = 0
+    play_on_nb(s, log, decide)
+    s[e.M_STOP] = 0
 
 
 @njit(types.void(types.int64[::1], DecideType, types.int64[:, ::1], types.int64, types.int64,

@@ -1,0 +1,193 @@
+"""The forward model in Python: one game you can inspect, clone and step.
+
+    st = GameState(["expert", "random"], seed=1)      # game 0 of run seed 1
+    st.decision            # Decision(kind='send ship', seat=0, ...)
+    st.legal()             # [(0, 0, 0), (1, 0, 0), (2, 1, 7), ...]: (answer, lo, hi)
+    st.step(2, bid=3)      # send a ship to port 0 on 3 coins
+    st.clone().playout()   # the rest of the game with the table's bots
+    st.returns()           # per seat: vp, won, win_share (when over)
+
+Game ``game`` of ``simulate(..., seed=seed)`` and ``GameState(..., seed=seed,
+game=game)`` are the same game: stepped with the bots' own answers it ends in the
+same table rows. Each step is checked by the engine itself; an illegal answer
+raises ``IllegalDecisionError`` and leaves the state as it was. The kernels are in
+``forward_nb`` (for search agents written in numba). See docs/contract.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..rng_nb import game_seed_nb
+from . import enums as e
+from .forward_nb import (MAX_LEGAL, VECTOR, begin_nb, bot_answer_nb, clone_into_nb, is_over_nb,
+                         legal_nb, pending_nb, playout_nb, step_nb, stopped_nb)
+from .simulate import (check_request, illegal_error, load_solver, solver_address,
+                       table_template)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision a game waits for: its kind (``enums.DECISION_NAMES``), the
+    code the bots see (``enums.D_*``) and the seat that decides."""
+    kind: str
+    code: int
+    seat: int
+
+
+class GameState:
+    """One game of a table (rules, one bot per seat), from its first decision to its end."""
+
+    def __init__(self, players, seed: int = 0, game: int = 0, rules=None, *, _copy_of=None):
+        if _copy_of is not None:
+            src = _copy_of
+            self.players, self.rules, self.decide = src.players, src.rules, src.decide
+            self.seed, self.game, self.game_seed = src.seed, src.game, src.game_seed
+            self.s = src.s.copy()
+            self._log, self._scratch = src._log, None
+            return
+        self.players, self.rules = check_request(1, players, rules)
+        if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < 2**63:
+            raise ConfigError(f"game must be a whole number >= 0, got {game!r}")
+        self.seed, self.game = seed, int(game)
+        self.game_seed = int(game_seed_nb(np.uint64(seed), self.game))
+        template, self.decide = table_template(self.rules, self.players)
+        self.s = template
+        self._log = np.zeros((0, e.N_EVENT_FIELDS), dtype=np.int64)
+        self._scratch = None          # a second state of the table: steps are tried there first
+        begin_nb(self.s, self._log, np.uint64(self.game_seed), self.game, solver_address())
+
+    # ---- reading ---------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return bool(is_over_nb(self.s))
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        kind, seat = pending_nb(self.s)
+        if kind < 0:
+            return None
+        return Decision(e.DECISION_NAMES[kind], int(kind), int(seat))
+
+    @property
+    def turn(self) -> int:
+        return int(self.s[e.M_TURN])
+
+    def legal(self) -> list[tuple[int, int, int]] | None:
+        """Legal answers as (answer, lo, hi): for a port in 'send ship' the bid ranges
+        over lo..hi; for 'raise or abandon' the row (-2, lo, hi) stands for every raise
+        lo..hi and (0, 0, 0) abandons. None for trade and discard (vector answers)."""
+        out = np.zeros((MAX_LEGAL, 3), dtype=np.int64)
+        n = legal_nb(self.s, out)
+        return None if n == VECTOR else [tuple(int(x) for x in row) for row in out[:n]]
+
+    def returns(self) -> dict:
+        """Per seat when the game is over: vp, won (1/0) and win_share."""
+        if not self.is_over:
+            raise ConfigError("the game is not over yet")
+        n = len(self.players)
+        vp = [int(self.s[e.STATS + seat * e.STATS_W + e.P.vp]) for seat in range(n)]
+        won = [int(self.s[e.STATS + seat * e.STATS_W + e.P.won]) for seat in range(n)]
+        return {"vp": vp, "won": won, "win_share": [w / sum(won) for w in won]}
+
+    def stats(self) -> np.ndarray:
+        """Each seat's statistics (enums.PLAYER_FIELDS) then cards held, as simulate's rows."""
+        n, nc = len(self.players), len(self.rules.card_names)
+        rows = np.zeros((n, e.N_PLAYER_FIELDS + nc), dtype=np.int64)
+        for seat in range(n):
+            rows[seat, :e.N_PLAYER_FIELDS] = self.s[e.STATS + seat * e.STATS_W:][:e.N_PLAYER_FIELDS]
+            rows[seat, e.N_PLAYER_FIELDS:] = self.s[e.CARDS + seat * e.MAX_CARDS:][:nc]
+        return rows
+
+    # ---- acting ------------------------------------------------------------------
+    def clone(self) -> "GameState":
+        """An independent copy (with its own copy of the tables: use copy_from to reuse one)."""
+        return GameState(None, _copy_of=self)
+
+    def copy_from(self, other: "GameState") -> None:
+        """Make this state the same game as `other` (same table): copies the game part only."""
+        clone_into_nb(self.s, other.s)
+
+    def bot_answer(self) -> tuple[int, np.ndarray]:
+        """Ask the pending seat's bot: (answer, its vector s[OUT...]). As in a simulated
+        game, what the bot leaves in the state (its notes, and the draws a random bot
+        takes from the game's stream) stays: step with this answer next."""
+        self._need_decision()
+        ans = int(bot_answer_nb(self.s, self.decide))
+        return ans, self.s[e.OUT:e.OUT + e.OUT_W].copy()
+
+    def step(self, answer: int, bid: int | None = None, tokens=None, cards=None) -> "GameState":
+        """Answer the pending decision. ``bid``: coins for a ship sent to a port;
+        ``tokens``/``cards``: counts per token type / card for a trade (tokens only
+        for a discard). Raises IllegalDecisionError (state unchanged) if the engine
+        refuses the answer."""
+        d = self._need_decision()
+        vec = np.zeros(e.OUT_W, dtype=np.int64)
+        if bid is not None:
+            vec[0] = bid
+        if tokens is not None:
+            vec[:len(tokens)] = tokens
+        if cards is not None:
+            vec[e.MAX_TOK:e.MAX_TOK + len(cards)] = cards
+        self._apply(d, answer, vec)
+        return self
+
+    def step_vector(self, answer: int, out: np.ndarray) -> "GameState":
+        """Answer with a raw s[OUT...] vector (as bot_answer returns it)."""
+        self._apply(self._need_decision(), answer, out)
+        return self
+
+    def playout(self) -> "GameState":
+        """Play to the end with the table's bots."""
+        trial = self.s.copy()
+        playout_nb(trial, self._log, self.decide, solver_address())
+        if stopped_nb(trial) and not self._retry_with_solver(trial):
+            self._raise_stopped(trial)
+        self.s = trial
+        return self
+
+    # ---- internals -----------------------------------------------------------------
+    def _need_decision(self) -> Decision:
+        d = self.decision
+        if d is None:
+            raise ConfigError("the game is over: no decision to answer")
+        return d
+
+    def _apply(self, d: Decision, answer: int, vec: np.ndarray) -> None:
+        if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
+            raise ConfigError(f"an answer is a whole number, got {answer!r}")
+        if self._scratch is None:
+            self._scratch = self.s.copy()
+        for attempt in range(2):
+            trial = self._scratch
+            clone_into_nb(trial, self.s)         # the game part only: the tables are the same
+            trial[e.OUT:e.OUT + e.OUT_W] = vec
+            step_nb(trial, self._log, int(answer), solver_address())
+            if not stopped_nb(trial):
+                self.s, self._scratch = trial, self.s
+                return
+            if trial[e.M_ERR_KIND] < 0 and attempt == 0:
+                load_solver()       # a holding beyond the tables: step again with the solver
+                continue
+            self._raise_stopped(trial)
+
+    def _retry_with_solver(self, trial) -> bool:
+        if trial[e.M_ERR_KIND] >= 0:
+            return False
+        load_solver()
+        trial[:] = self.s
+        playout_nb(trial, self._log, self.decide, solver_address())
+        return not stopped_nb(trial)
+
+    def _raise_stopped(self, trial) -> None:
+        raise illegal_error(self.players, int(trial[e.M_ERR_KIND]), int(trial[e.M_ERR_SEAT]),
+                            int(trial[e.M_ERR_VALUE]), int(trial[e.M_ERR_AUX]),
+                            int(trial[e.M_TURN]), self.game, self.game_seed, self.rules)
+
+    def __repr__(self) -> str:
+        d = self.decision
+        where = "over" if d is None else f"turn {self.turn}, seat {d.seat} to decide {d.kind!r}"
+        return f"GameState(game {self.game} of seed {self.seed}: {where})"
