@@ -8,6 +8,7 @@ longer run with the same seed.
 from __future__ import annotations
 
 import os
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -83,7 +84,7 @@ class SimResults:
                 f"seed={self.config.get('seed')})")
 
 
-def _check_request(n_games, players, rules):
+def check_request(n_games, players, rules):
     if rules is None:
         rules = Rules.default()
     if not isinstance(rules, Rules):
@@ -250,7 +251,7 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     stops early and returns the games finished so far (``interrupted=True``).
     See ``SimResults`` for the columns.
     """
-    seated, rules = _check_request(n_games, players, rules)
+    seated, rules = check_request(n_games, players, rules)
     n = len(seated)
     if workers is None:
         workers = os.cpu_count() or 1
@@ -262,63 +263,135 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
         raise ConfigError(f"start (index of the first game) must be a whole number >= 0, got {start!r}")
     if not isinstance(chunk_size, (int, np.integer)) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ConfigError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
+    check_fits(n_games, n)
     template, decide = table_template(rules, seated)
     seeds = game_seeds_nb(np.uint64(seed % 2**64), start, n_games)
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
-    bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
-    parts: dict[int, tuple] = {}
+    n_chunks = -(-n_games // chunk_size)
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
         _compile_table(template, decide, seeds[:1], n_fields_p, seated)
+    # Each finished chunk becomes its final columns at once (narrowed, derived
+    # columns added) and its raw kernel arrays are freed; the columns are joined
+    # once at the end. Peak memory: the final tables plus one column.
+    parts: list[tuple] = []
     bar = Progress(n_games, enabled=progress and n_games > 0)
     interrupted = False
     error = None
     pool = ThreadPoolExecutor(max_workers=workers)
-    futures = []
+    window = deque()                  # chunks in flight, in game order (bounded)
+    nxt = 0
     try:
-        futures = [pool.submit(_run_chunk, template, decide, seeds[lo:hi], n_fields_p, None, events)
-                   for lo, hi in bounds]
-        for i, fut in enumerate(futures):
+        while nxt < n_chunks or window:
+            while nxt < n_chunks and len(window) < 2 * workers + 2:
+                lo, hi = nxt * chunk_size, min((nxt + 1) * chunk_size, n_games)
+                window.append((lo, hi, pool.submit(_run_chunk, template, decide, seeds[lo:hi],
+                                                   n_fields_p, None, events)))
+                nxt += 1
+            lo, hi, fut = window.popleft()
             games, pl, err, *ev = fut.result()
             if err is not None:
-                gi = bounds[i][0] + int(err[0])
+                gi = lo + int(err[0])
                 error = _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
                                        int(err[5]), start + gi, int(seeds[gi]), rules)
                 break
-            parts[i] = (games, pl, ev[0] if ev else None)
-            bar.update(len(games))
+            g, p = build_tables(games, pl, seeds[lo:hi], start + lo, seated, rules)
+            del games, pl
+            parts.append((_columns(g), _columns(p), _offset_log(ev[0], start + lo) if ev else None))
+            bar.update(hi - lo)
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        for _, _, f in window:
+            f.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
         if bar.done:
             bar.close()
     if error is not None:
         raise error
-    k = 0
-    while k < len(bounds) and k in parts:
-        k += 1
-    done = [parts[i] for i in range(k)]          # the finished prefix only
-    n_done = sum(len(d[0]) for d in done)
-    if done:
-        games_arr = np.concatenate([d[0] for d in done])
-        players_arr = np.concatenate([d[1] for d in done])
+    if parts:
+        g = _join([d[0] for d in parts])
+        p = _join([d[1] for d in parts])
     else:
-        games_arr = np.zeros((0, N_GAME_FIELDS), np.int64)
-        players_arr = np.zeros((0, n, n_fields_p), np.int32)
-    g, p = build_tables(games_arr, players_arr, seeds[:n_done], start, seated, rules)
+        g, p = build_tables(np.zeros((0, N_GAME_FIELDS), np.int64),
+                            np.zeros((0, n, n_fields_p), np.int32), seeds[:0], start, seated, rules)
     config = {"n_games": n_games, "players": [pl.label for pl in seated], "seed": seed,
               "start": start, "rules_digest": rules.digest}
     ev_frame = None
     if events:
-        logs = []
-        for i, d in enumerate(done):
-            lg = d[2].copy()
-            lg[:, E.game] += start + bounds[i][0]
-            logs.append(lg)
+        logs = [d[2] for d in parts]
         all_ev = np.concatenate(logs) if logs else np.zeros((0, N_EVENT_FIELDS), np.int64)
         ev_frame = events_frame(all_ev, rules, n, [pl.label for pl in seated])
     return SimResults(g, p, rules, config, interrupted, ev_frame)
+
+
+def _offset_log(log, first_game):
+    log = log.copy()
+    log[:, E.game] += first_game
+    return log
+
+
+def _columns(df: pd.DataFrame) -> dict:
+    """A chunk's table as separately owned column arrays (no view keeps the
+    chunk's raw kernel arrays alive); a categorical keeps its codes."""
+    out = {}
+    for c in df.columns:
+        col = df[c]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            out[c] = (col.cat.codes.to_numpy().copy(), col.cat.categories)
+        else:
+            out[c] = np.array(col.to_numpy(), copy=True)
+    return out
+
+
+def _join(chunks: list[dict]) -> pd.DataFrame:
+    """The chunks' columns joined one column at a time, each chunk's piece
+    freed as soon as it is copied. Each piece is at the smallest width of its
+    chunk, so the joined column has the smallest width of the whole run."""
+    out = {}
+    for c in list(chunks[0]):
+        pieces = [ch.pop(c) for ch in chunks]
+        if isinstance(pieces[0], tuple):
+            codes = np.concatenate([x[0] for x in pieces])
+            out[c] = pd.Categorical.from_codes(codes, categories=pieces[0][1])
+        else:
+            out[c] = np.concatenate(pieces)
+        del pieces
+    return pd.DataFrame(out, copy=False)
+
+
+BYTES_PER_GAME_ROW = 28      # games table, measured (bench: memory)
+BYTES_PER_PLAYER_ROW = 57    # players table with the default cards, measured
+
+
+def table_bytes(n_games: int, n_players: int) -> int:
+    """Estimated size of simulate()'s tables for a run."""
+    return int(n_games) * (BYTES_PER_GAME_ROW + BYTES_PER_PLAYER_ROW * n_players)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux MemAvailable; None elsewhere)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_fits(n_games: int, n_players: int) -> None:
+    """Refuse up front a run whose tables cannot fit in the memory available
+    (with the ways to run it that keep memory flat)."""
+    need = table_bytes(n_games, n_players) * 1.5 + n_games * 8
+    avail = available_memory()
+    if avail is not None and need > avail:
+        raise ConfigError(
+            f"{n_games:,} games need about {need / 2**30:.1f} GiB in memory and "
+            f"{avail / 2**30:.1f} GiB is available: write the games to disk chunk by chunk "
+            "(cargo-sim simulate --out DIR, or cargo_sim.runs.run_to_dir) or keep counters only "
+            "(--aggregate, cargo_sim.aggregate)")
 
 
 # ---------------------------------------------------------------------------
@@ -327,7 +400,7 @@ def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 2
     a DataFrame of every event (turn, seat, phase, action, loc, port, coins, amount,
     value, card, count, cargo...) and a readable move-by-move rendering.
     ``play_one(results.games.seed[i], players)`` replays game i of a run."""
-    seated, rules = _check_request(1, players, rules)
+    seated, rules = check_request(1, players, rules)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or int(seed) < 0:
         raise ConfigError(f"a game seed must be a whole number >= 0, got {seed!r}")
     seed = int(seed)                       # numpy uint64 from games.seed included
