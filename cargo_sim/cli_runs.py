@@ -164,8 +164,7 @@ class _FilesSink:
 
 
 def _files_run(args, players, rules, workers, out_dir: Path):
-    """One file per table, streamed; returns (tally, files, interrupted)."""
-    from .cli import PROG
+    """One file per table, streamed; returns (tally, files, interrupted, manifest)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if not os.access(out_dir, os.W_OK):
         raise ConfigError(f"--out {out_dir} is not writable")
@@ -187,7 +186,6 @@ def _files_run(args, players, rules, workers, out_dir: Path):
     finally:
         if bar.enabled:
             bar.close()
-    print(f"{PROG}: " if False else "", end="")
     return sink.tally, files, interrupted, manifest
 
 

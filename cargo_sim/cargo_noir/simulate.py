@@ -271,10 +271,11 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
         _compile_table(template, decide, seeds[:1], n_fields_p, seated)
-    # Each finished chunk becomes its final columns at once (narrowed, derived
-    # columns added) and its raw kernel arrays are freed; the columns are joined
-    # once at the end. Peak memory: the final tables plus one column.
-    parts: list[tuple] = []
+    # Each finished chunk's tables are built at once (narrowed, derived columns
+    # added) and copied into the run's final columns; its raw kernel arrays are
+    # freed. Peak memory: the final tables plus a few chunks.
+    sinks = (ColumnSink(n_games), ColumnSink(n_games * n))
+    logs = []
     bar = Progress(n_games, enabled=progress and n_games > 0)
     interrupted = False
     error = None
@@ -297,7 +298,10 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
                 break
             g, p = build_tables(games, pl, seeds[lo:hi], start + lo, seated, rules)
             del games, pl
-            parts.append((_columns(g), _columns(p), _offset_log(ev[0], start + lo) if ev else None))
+            sinks[0].add(g)
+            sinks[1].add(p)
+            if events:
+                logs.append(_offset_log(ev[0], start + lo))
             bar.update(hi - lo)
     except KeyboardInterrupt:
         interrupted = True
@@ -309,9 +313,8 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
             bar.close()
     if error is not None:
         raise error
-    if parts:
-        g = _join([d[0] for d in parts])
-        p = _join([d[1] for d in parts])
+    if sinks[0].filled:
+        g, p = sinks[0].frame(), sinks[1].frame()
     else:
         g, p = build_tables(np.zeros((0, N_GAME_FIELDS), np.int64),
                             np.zeros((0, n, n_fields_p), np.int32), seeds[:0], start, seated, rules)
@@ -319,7 +322,6 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
               "start": start, "rules_digest": rules.digest}
     ev_frame = None
     if events:
-        logs = [d[2] for d in parts]
         all_ev = np.concatenate(logs) if logs else np.zeros((0, N_EVENT_FIELDS), np.int64)
         ev_frame = events_frame(all_ev, rules, n, [pl.label for pl in seated])
     return SimResults(g, p, rules, config, interrupted, ev_frame)
@@ -331,33 +333,41 @@ def _offset_log(log, first_game):
     return log
 
 
-def _columns(df: pd.DataFrame) -> dict:
-    """A chunk's table as separately owned column arrays (no view keeps the
-    chunk's raw kernel arrays alive); a categorical keeps its codes."""
-    out = {}
-    for c in df.columns:
-        col = df[c]
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            out[c] = (col.cat.codes.to_numpy().copy(), col.cat.categories)
-        else:
-            out[c] = np.array(col.to_numpy(), copy=True)
-    return out
+class ColumnSink:
+    """A table's final columns, filled chunk by chunk in place: each column is
+    allocated once for the whole run at the width of the first chunk and
+    widened (rarely: at most three times) when a chunk needs more, so the
+    columns end at the smallest width that holds the run, as one table built
+    at once would. No per-chunk pieces are kept, so memory is the final table."""
 
+    def __init__(self, n_rows: int):
+        self.n, self.filled, self.cols, self.cats = n_rows, 0, {}, {}
 
-def _join(chunks: list[dict]) -> pd.DataFrame:
-    """The chunks' columns joined one column at a time, each chunk's piece
-    freed as soon as it is copied. Each piece is at the smallest width of its
-    chunk, so the joined column has the smallest width of the whole run."""
-    out = {}
-    for c in list(chunks[0]):
-        pieces = [ch.pop(c) for ch in chunks]
-        if isinstance(pieces[0], tuple):
-            codes = np.concatenate([x[0] for x in pieces])
-            out[c] = pd.Categorical.from_codes(codes, categories=pieces[0][1])
-        else:
-            out[c] = np.concatenate(pieces)
-        del pieces
-    return pd.DataFrame(out, copy=False)
+    def add(self, df: pd.DataFrame) -> None:
+        m, at = len(df), self.filled
+        for c in df.columns:
+            col = df[c]
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                self.cats[c] = col.cat.categories
+                vals = col.cat.codes.to_numpy()
+            else:
+                vals = col.to_numpy()
+            arr = self.cols.get(c)
+            if arr is None:
+                arr = self.cols[c] = np.empty(self.n, vals.dtype)
+            elif np.result_type(arr.dtype, vals.dtype) != arr.dtype:
+                wider = np.empty(self.n, np.result_type(arr.dtype, vals.dtype))
+                wider[:at] = arr[:at]
+                arr = self.cols[c] = wider
+            arr[at:at + m] = vals
+        self.filled += m
+
+    def frame(self) -> pd.DataFrame:
+        out = {}
+        for c, arr in self.cols.items():
+            arr = arr[:self.filled] if self.filled == self.n else arr[:self.filled].copy()
+            out[c] = pd.Categorical.from_codes(arr, categories=self.cats[c]) if c in self.cats else arr
+        return pd.DataFrame(out, copy=False)
 
 
 BYTES_PER_GAME_ROW = 28      # games table, measured (bench: memory)
