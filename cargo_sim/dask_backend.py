@@ -70,7 +70,7 @@ def _client(scheduler, n_workers):
     if scheduler is None or scheduler == "local":
         if not isinstance(n_workers, int) or isinstance(n_workers, bool) or n_workers < 1:
             raise ConfigError(f"n_workers must be a whole number >= 1, got {n_workers!r}")
-        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
+        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, host="127.0.0.1",
                                            processes=True, dashboard_address=None,
                                            silence_logs=logging.ERROR)
         client = distributed.Client(cluster)
