@@ -181,7 +181,8 @@ def cmd_simulate(args, argv) -> int:
     workers = args.workers or os.cpu_count() or 1
     progress = not args.no_progress and sys.stderr.isatty()
     t0 = time.perf_counter()
-    kw = {"backend": "dask", "scheduler": args.dask} if args.dask else {"workers": workers}
+    kw = ({"backend": "dask", "scheduler": args.dask, "chunk_games": args.chunk_games}
+          if args.dask else {"workers": workers})
     res = simulate(args.games, players, seed=args.seed, rules=rules, progress=progress,
                    start=args.start, **kw)
     elapsed = time.perf_counter() - t0

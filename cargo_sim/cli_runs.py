@@ -33,10 +33,22 @@ def check_run_options(args) -> None:
         raise ConfigError("--out needs a folder name (got an empty one)")
     if args.chunk_games is not None and args.chunk_games < 1:
         raise ConfigError(f"--chunk-games must be >= 1, got {args.chunk_games}")
-    if (args.resume or args.chunk_games is not None) and not args.out and not args.dask:
-        raise ConfigError("--resume and --chunk-games need --out DIR")
+    if args.resume and not args.out:
+        raise ConfigError("--resume needs --out DIR (the run folder to continue)")
+    if args.chunk_games is not None and not args.out and not args.dask:
+        raise ConfigError("--chunk-games needs --out DIR (or --dask: games per task)")
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    if args.dask is not None:
+        if args.workers is not None:
+            raise ConfigError("--workers is for local runs; on Dask each task plays on one thread")
+        if args.aggregate and args.out:
+            raise ConfigError("--dask --aggregate keeps the counters in memory: drop --out "
+                              "(or run --aggregate --out without --dask)")
+        if args.out and (args.layout == "files" or args.format == "csv"):
+            raise ConfigError("--dask --out writes a run folder (--layout chunks)")
+        if not args.dask.strip():
+            raise ConfigError("--dask needs a scheduler address (tcp://host:8786) or 'local'")
     if args.start and args.out and not args.aggregate:
         raise ConfigError("--start does not apply to --out runs (a run folder always starts at "
                           "game 0; use --start without --out, or --aggregate)")
@@ -269,7 +281,7 @@ def format_aggregate_summary(agg, elapsed: float, workers) -> str:
 def cli_aggregate(args, argv) -> int:
     """``cargo-sim simulate --aggregate``: counters only; with --out, chunk files,
     a manifest and the merged aggregates.npz (resumable with --resume)."""
-    from .cargo_noir.aggregates import aggregate
+    from .api import aggregate
     from .cli import EXIT_INTERRUPTED, load_rules, parse_players
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)

@@ -311,7 +311,7 @@ def test_aggregate_to_dir_resume_and_cli(tmp_path, capsys):
     assert json.loads((out / "manifest.json").read_text())["format"] == runs.AGG_FORMAT
     rc = main(["simulate", "-n", "10", "--resume", "--no-progress"])
     assert rc == 2
-    assert "need --out" in capsys.readouterr().err
+    assert "needs --out" in capsys.readouterr().err
 
 
 def test_analyses_tables_and_figures(pair, tmp_path):

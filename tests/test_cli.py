@@ -195,8 +195,11 @@ def test_plain_run_interrupt_message_suggests_out(capsys, monkeypatch):
 @pytest.mark.parametrize("args, word", [
     (["--out", ""], "folder name"),
     (["--aggregate", "--out", "X", "--chunk-games", "0"], "--chunk-games"),
-    (["--chunk-games", "10"], "need --out"),
-    (["--resume"], "need --out"),
+    (["--chunk-games", "10"], "needs --out"),
+    (["--resume"], "needs --out"),
+    (["--resume", "--dask", "local"], "needs --out"),
+    (["--dask", "local", "-j", "2"], "--workers"),
+    (["--dask", "local", "--aggregate", "--out", "X"], "drop --out"),
     (["--out", "X", "--format", "csv", "--layout", "chunks"], "Parquet"),
     (["--out", "X", "--start", "5"], "--start"),
 ])
