@@ -84,7 +84,6 @@ def run(cli_games: int, mem_games: int, workers: int, chunk: int = 100_000, say=
 
 
 def main(argv=None) -> int:
-    import json
     import os
     p = argparse.ArgumentParser(prog="python -m cargo_sim.bench_targets",
                                 description=__doc__.split("\n\n")[0])
@@ -93,14 +92,10 @@ def main(argv=None) -> int:
     p.add_argument("--memory-games", type=int, default=1_000_000, metavar="N",
                    help="games of the in-memory run (default 1,000,000)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="K")
-    p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     a = p.parse_args(argv)
     if min(a.cli_out_games, a.memory_games, a.workers) < 1:
         p.error("game counts and --workers must be >= 1")
-    res = run(a.cli_out_games, a.memory_games, a.workers, say=lambda *x: print(*x, flush=True))
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(res, f, indent=2)
+    run(a.cli_out_games, a.memory_games, a.workers, say=lambda *x: print(*x, flush=True))
     return 0
 
 

@@ -18,7 +18,6 @@ import json
 import math
 import os
 import platform
-import shlex
 import sys
 import tempfile
 import time
