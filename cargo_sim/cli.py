@@ -120,9 +120,10 @@ def _estimated_groups(names: list[str]) -> str:
 # ---------------------------------------------------------------------------
 # simulate
 def run_headline(n: int, cfg: dict, interrupted: bool, n_players: int, rules, elapsed: float,
-                 workers, kind: str = "") -> str:
-    """First line of a run's summary: games, players, seed, rules, speed."""
-    rate = n / elapsed if elapsed > 0 else float("nan")
+                 workers, kind: str = "", played: int | None = None) -> str:
+    """First line of a run's summary: games, players, seed, rules, speed (of the
+    ``played`` games of this call, when a resumed run holds more)."""
+    rate = (n if played is None else played) / elapsed if elapsed > 0 else float("nan")
     return (f"{n:,} games" + (f" of {cfg.get('n_games', n):,} (interrupted)" if interrupted else "")
             + kind + f", {n_players} players, seed {cfg.get('seed')}, "
             f"rules {rules.digest}" + (" (with overrides)" if rules.overrides else "")
@@ -143,11 +144,11 @@ def format_summary(res, elapsed: float, workers) -> str:
 
 
 def format_summary_of(summ, n: int, ties: int, cfg: dict, interrupted: bool, rules,
-                      elapsed: float, workers) -> str:
+                      elapsed: float, workers, played: int | None = None) -> str:
     """The run summary from a per-seat ``summary()`` table (None if no game
     finished), the game and tie counts: in memory or tallied chunk by chunk."""
     lines = [run_headline(n, cfg, interrupted, len(cfg.get("players", [])), rules,
-                          elapsed, workers)]
+                          elapsed, workers, played=played)]
     if n == 0:
         lines.append("no games finished")
         return "\n".join(lines)

@@ -175,7 +175,7 @@ class _FilesSink:
                 self.tmp[t].unlink()
 
 
-def _files_run(args, players, rules, workers, out_dir: Path):
+def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
     """One file per table, streamed; returns (tally, files, interrupted, manifest)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if not os.access(out_dir, os.W_OK):
@@ -186,7 +186,7 @@ def _files_run(args, players, rules, workers, out_dir: Path):
                                 args.chunk_games or DEFAULT_CHUNK_GAMES)
     with contextlib.suppress(FileNotFoundError):
         (out_dir / "run.json").unlink()         # written last: its presence means complete
-    sink = _FilesSink(out_dir, args.fmt_files)
+    sink = _FilesSink(out_dir, fmt)
     bar = Progress(args.games, enabled=_progress(args) and args.games > 0)
     try:
         _, _, interrupted = runs.stream_chunks(range(manifest["n_chunks"]), manifest, rules,
@@ -213,9 +213,10 @@ def cli_out(args, argv) -> int:
     layout = _layout(args)
     t0 = time.perf_counter()
     if layout == "files":
-        args.fmt_files = args.format
-        tally, files, interrupted, manifest = _files_run(args, players, rules, workers, out_dir)
+        tally, files, interrupted, manifest = _files_run(args, players, rules, workers, out_dir,
+                                                         args.format)
         cfg_players = manifest["players"]
+        played = None
     else:
         if args.dask:
             from .dask_backend import run_to_dir_dask
@@ -230,10 +231,11 @@ def cli_out(args, argv) -> int:
         tally = tally_dir(out_dir)
         cfg_players = info.config["players"]
         files = [out_dir]
+        played = info.games_played
     elapsed = time.perf_counter() - t0
     cfg = {"n_games": args.games, "players": cfg_players, "seed": args.seed}
     print(format_summary_of(tally.summary() if tally.n else None, tally.n, tally.ties, cfg,
-                            interrupted, rules, elapsed, workers))
+                            interrupted, rules, elapsed, workers, played=played))
     if layout == "files":
         meta = _meta(args, argv, cfg_players, rules, workers, tally.n, interrupted, elapsed)
         meta["files"] = [p.name for p in files] + ["run.json"]

@@ -127,16 +127,30 @@ class RunLock:
         raise ConfigError(f"cannot take the lock {self.path}: another process keeps taking it")
 
     def _try_link(self) -> bool:
+        text = json.dumps(self.me) + "\n"
         tmp = self.path.with_name(f".{LOCK}.{os.getpid()}{TMP_SUFFIX}")
-        tmp.write_text(json.dumps(self.me) + "\n", encoding="utf-8")
         try:
+            tmp.write_text(text, encoding="utf-8")
             os.link(tmp, self.path)
             return True
         except FileExistsError:
             return False
+        except FileNotFoundError:            # our temp file swept by another run's clean-up
+            return False
+        except OSError:                      # no hard links here: an exclusive create instead
+            return self._try_create(text)
         finally:
             with contextlib.suppress(OSError):
                 tmp.unlink()
+
+    def _try_create(self, text: str) -> bool:
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return False
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        return True
 
     def _stale(self, owner) -> bool:
         if owner is None:                 # unreadable: stale once it is clearly not being written

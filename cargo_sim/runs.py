@@ -311,8 +311,8 @@ def stream_chunks(todo, manifest, rules, workers, bar, write):
         nonlocal pending, games
         if pending is not None:
             f, k, lo, hi = pending
+            f.result()                   # (Ctrl-C here: the except below waits again)
             pending = None
-            f.result()
             written.append(k)
             games += hi - lo
 

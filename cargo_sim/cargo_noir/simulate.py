@@ -298,10 +298,10 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
                 break
             g, p = build_tables(games, pl, seeds[lo:hi], start + lo, seated, rules)
             del games, pl
-            sinks[0].add(g)
-            sinks[1].add(p)
             if events:
                 logs.append(_offset_log(ev[0], start + lo))
+            sinks[0].add(g)
+            sinks[1].add(p)
             bar.update(hi - lo)
     except KeyboardInterrupt:
         interrupted = True
@@ -313,8 +313,9 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
             bar.close()
     if error is not None:
         raise error
-    if sinks[0].filled:
-        g, p = sinks[0].frame(), sinks[1].frame()
+    n_done = min(sinks[0].filled, sinks[1].filled // n)    # a Ctrl-C between the two adds
+    if n_done:
+        g, p = sinks[0].frame(n_done), sinks[1].frame(n_done * n)
     else:
         g, p = build_tables(np.zeros((0, N_GAME_FIELDS), np.int64),
                             np.zeros((0, n, n_fields_p), np.int32), seeds[:0], start, seated, rules)
@@ -323,6 +324,7 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     ev_frame = None
     if events:
         all_ev = np.concatenate(logs) if logs else np.zeros((0, N_EVENT_FIELDS), np.int64)
+        all_ev = all_ev[all_ev[:, E.game] < start + n_done]
         ev_frame = events_frame(all_ev, rules, n, [pl.label for pl in seated])
     return SimResults(g, p, rules, config, interrupted, ev_frame)
 
@@ -360,12 +362,13 @@ class ColumnSink:
                 wider[:at] = arr[:at]
                 arr = self.cols[c] = wider
             arr[at:at + m] = vals
-        self.filled += m
+        self.filled += m                 # last: an interrupted add leaves no partial rows
 
-    def frame(self) -> pd.DataFrame:
+    def frame(self, rows: int) -> pd.DataFrame:
+        """The first ``rows`` rows (all of them unless the run was interrupted)."""
         out = {}
         for c, arr in self.cols.items():
-            arr = arr[:self.filled] if self.filled == self.n else arr[:self.filled].copy()
+            arr = arr if rows == self.n else arr[:rows].copy()
             out[c] = pd.Categorical.from_codes(arr, categories=self.cats[c]) if c in self.cats else arr
         return pd.DataFrame(out, copy=False)
 
