@@ -191,48 +191,53 @@ def _compile_table(template, decide, seeds, n_fields_p, players) -> None:
         raise BotError(f"a bot of this table ({names}) does not compile with numba: {first}") from None
 
 
-def _downcast(df: pd.DataFrame, cols) -> None:
-    for c in cols:
-        col = df[c].to_numpy()
-        lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
-        for t in (np.int8, np.int16, np.int32, np.int64):
-            if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
-                df[c] = col.astype(t)
-                break
+def narrowest(col: np.ndarray) -> np.ndarray:
+    """``col`` at the smallest signed integer width that holds its values."""
+    lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
+    for t in (np.int8, np.int16, np.int32, np.int64):
+        if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
+            return col if col.dtype == t else col.astype(t)
+    return col
+
+
+def table_columns(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
+    """The ``games`` and ``players`` tables from the kernel's arrays, as dicts of
+    columns in table order (numpy arrays at their smallest width; ``bot`` a
+    Categorical): cheap per chunk, no DataFrame on the way."""
+    n_games, n_seats, _ = players_arr.shape
+    gidx = np.arange(start, start + n_games, dtype=np.int64)
+    mask = games_arr[:, GAME_FIELDS.index("winners_mask")]
+    bits = (mask[:, None] >> np.arange(n_seats)[None, :]) & 1
+    nw = bits.sum(axis=1)
+    g = {"game": gidx, "seed": seeds}
+    for k, name in enumerate(GAME_FIELDS):
+        col = games_arr[:, k]
+        g[name] = col.astype(bool) if name == "tie" else narrowest(col)
+    g["n_winners"] = narrowest(nw)
+    g["winner"] = narrowest(np.argmax(bits, axis=1))
+
+    labels = [pl.label for pl in players]
+    uniq = list(dict.fromkeys(labels))
+    codes = np.tile(np.asarray([uniq.index(l) for l in labels], dtype=np.int8), n_games)
+    p = {"game": np.repeat(gidx, n_seats),
+         "seat": np.tile(np.arange(n_seats, dtype=np.int8), n_games),
+         "bot": pd.Categorical.from_codes(codes, categories=uniq)}
+    flat = players_arr.reshape(n_games * n_seats, players_arr.shape[2])
+    names = list(PLAYER_FIELDS) + [f"card_{c}" for c in rules.card_names]
+    for k, name in enumerate(names):
+        p[name] = narrowest(flat[:, k])
+    vp = players_arr[:, :, PLAYER_FIELDS.index("vp")].astype(np.int64)
+    top = players_arr[:, :, PLAYER_FIELDS.index("max_card_vp")].astype(np.int64)
+    key = vp * 100000 + top
+    p["rank"] = narrowest((1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)).reshape(-1))
+    p["win_share"] = (bits / np.maximum(nw, 1)[:, None]).reshape(-1).astype(np.float32)
+    return g, p
 
 
 def build_tables(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
     """The ``games`` and ``players`` DataFrames from the kernel's arrays."""
-    n_games, n_seats, _ = players_arr.shape
-    gidx = np.arange(start, start + n_games, dtype=np.int64)
-    g = pd.DataFrame(games_arr, columns=list(GAME_FIELDS))
-    mask = g["winners_mask"].to_numpy()
-    bits = (mask[:, None] >> np.arange(n_seats)[None, :]) & 1
-    g.insert(0, "seed", seeds)
-    g.insert(0, "game", gidx)
-    g["n_winners"] = bits.sum(axis=1)
-    g["winner"] = np.argmax(bits, axis=1)
-    g["tie"] = g["tie"].astype(bool)
-    _downcast(g, [c for c in g.columns if c not in ("game", "seed", "tie")])
-
-    flat = players_arr.reshape(n_games * n_seats, players_arr.shape[2])
-    cols = list(PLAYER_FIELDS) + [f"card_{c}" for c in rules.card_names]
-    p = pd.DataFrame(flat, columns=cols)
-    labels = [pl.label for pl in players]
-    uniq = list(dict.fromkeys(labels))
-    codes = np.tile(np.asarray([uniq.index(l) for l in labels], dtype=np.int8), n_games)
-    p.insert(0, "bot", pd.Categorical.from_codes(codes, categories=uniq))
-    p.insert(0, "seat", np.tile(np.arange(n_seats, dtype=np.int8), n_games))
-    p.insert(0, "game", np.repeat(gidx, n_seats))
-    vp = players_arr[:, :, PLAYER_FIELDS.index("vp")].astype(np.int64)
-    top = players_arr[:, :, PLAYER_FIELDS.index("max_card_vp")].astype(np.int64)
-    key = vp * 100000 + top
-    rank = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
-    p["rank"] = rank.reshape(-1)
-    nw = bits.sum(axis=1)
-    p["win_share"] = (bits / np.maximum(nw, 1)[:, None]).reshape(-1).astype(np.float32)
-    _downcast(p, [c for c in p.columns if c not in ("game", "bot", "win_share")])
-    return g, p
+    g, p = table_columns(games_arr, players_arr, seeds, start, players, rules)
+    return pd.DataFrame(g, copy=False), pd.DataFrame(p, copy=False)
 
 
 def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
@@ -296,7 +301,7 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
                 error = _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
                                        int(err[5]), start + gi, int(seeds[gi]), rules)
                 break
-            g, p = build_tables(games, pl, seeds[lo:hi], start + lo, seated, rules)
+            g, p = table_columns(games, pl, seeds[lo:hi], start + lo, seated, rules)
             del games, pl
             if events:
                 logs.append(_offset_log(ev[0], start + lo))
@@ -345,15 +350,15 @@ class ColumnSink:
     def __init__(self, n_rows: int):
         self.n, self.filled, self.cols, self.cats = n_rows, 0, {}, {}
 
-    def add(self, df: pd.DataFrame) -> None:
-        m, at = len(df), self.filled
-        for c in df.columns:
-            col = df[c]
-            if isinstance(col.dtype, pd.CategoricalDtype):
-                self.cats[c] = col.cat.categories
-                vals = col.cat.codes.to_numpy()
+    def add(self, cols: dict) -> None:
+        """Append a chunk's columns (``table_columns``)."""
+        m, at = len(next(iter(cols.values()))), self.filled
+        for c, col in cols.items():
+            if isinstance(col, pd.Categorical):
+                self.cats[c] = col.categories
+                vals = col.codes
             else:
-                vals = col.to_numpy()
+                vals = col
             arr = self.cols.get(c)
             if arr is None:
                 arr = self.cols[c] = np.empty(self.n, vals.dtype)
