@@ -83,16 +83,14 @@ def _write_parquet(path: Path, df: pd.DataFrame) -> None:
 def narrow(df: pd.DataFrame) -> pd.DataFrame:
     """Signed integer columns (but ``game``) at the smallest width that holds
     their values: the dtypes simulate() gives a table."""
+    from .cargo_noir.simulate import narrowest
     for c in df.columns:
         if c == "game" or not pd.api.types.is_signed_integer_dtype(df[c].dtype):
             continue
         col = df[c].to_numpy()
-        lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
-        for t in (np.int8, np.int16, np.int32, np.int64):
-            if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
-                if df[c].dtype != t:
-                    df[c] = col.astype(t)
-                break
+        new = narrowest(col)
+        if new is not col:
+            df[c] = new
     return df
 
 
