@@ -355,7 +355,7 @@ def cmd_tournament(args, argv) -> int:
         ax = res.plot_win_rates()
         atomic_write(out / "win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
         meta = dict(res.config, command=" ".join([PROG] + list(argv)))
-        atomic_write_text(run_json, json.dumps(_jsonable(meta), indent=2) + "\n")
+        atomic_write_text(run_json, json.dumps(jsonable(meta), indent=2) + "\n")
         print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
               f"win_rates.png, run.json")
     return 0
