@@ -137,6 +137,14 @@ def seat_table(rows: list[tuple]) -> list[str]:
                       for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
 
 
+def bank_line(share: float, lo: float, hi: float, rules) -> str:
+    """The summary line every run prints: how often the finite bank ran short."""
+    if rules["unlimited_coins"]:
+        return "bank: unlimited (rules option unlimited_coins), never short"
+    return (f"bank ran short in {100 * share:.1f}% of games [{100 * lo:.1f}%, {100 * hi:.1f}%] "
+            f"(a payment it could not make in full; unlimited_coins=true is the alternative rule)")
+
+
 def format_summary(res, elapsed: float, workers) -> str:
     n = len(res.games)
     cfg = res.config
@@ -156,6 +164,9 @@ def format_summary(res, elapsed: float, workers) -> str:
     ties = int(res.games["tie"].sum())
     lines.append(f"ties (win shared after the highest-card tie-break): {ties:,} games "
                  f"({100 * ties / n:.2f}%); win rates count a shared win as 1/k")
+    short = res.bank_short_share()
+    lo, hi = wilson(short, n)
+    lines.append(bank_line(short, lo, hi, res.rules))
     est = res.rules.estimated
     if est:
         lines.append(f"note: {len(est)} rules values are estimates ({_estimated_groups(est)}); "
@@ -348,6 +359,8 @@ def _add_rules_options(p) -> None:
 # commands whose options live with their module (`cargo-sim NAME --help`)
 DELEGATED = {
     "report": ("analyses.report:main", "simulate and write a report (tables, figures, index.md/html)"),
+    "robustness": ("analyses.robustness:main",
+                   "which headline conclusions survive the rules' plausible ranges (sweeps, Morris)"),
     "sweep": ("cargo_sim.sweep:sweep_main", "rule-variant sweep with common random numbers and CIs"),
     "tune": ("cargo_sim.tune:tune_main", "search a heuristic bot's parameters against a field"),
 }

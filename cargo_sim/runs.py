@@ -504,7 +504,7 @@ def load_aggregate_dir(path, warn: bool = True):
 def format_aggregate_summary(agg, elapsed: float, workers) -> str:
     """The ``cargo-sim simulate --aggregate`` report: per seat win rate with
     95 % Wilson CI and mean VP with t CI, the seat test and ties."""
-    from .cli import run_headline, seat_table
+    from .cli import bank_line, run_headline, seat_table
     n = agg.n_games
     lines = [run_headline(n, agg.config, agg.interrupted, agg.n_players, agg.rules, elapsed,
                           workers, kind=" (aggregated)")]
@@ -523,6 +523,8 @@ def format_aggregate_summary(agg, elapsed: float, workers) -> str:
     lines.append(f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}; "
                  f"ties (win shared): {100 * m['tie_rate']:.2f}% of games; win rates count a "
                  f"shared win as 1/k")
+    b = agg.shortfalls()
+    lines.append(bank_line(b["shortfall_rate"], b["ci_lo"], b["ci_hi"], agg.rules))
     return "\n".join(lines)
 
 

@@ -37,7 +37,7 @@ from .enums import (
     R_CASINO_PAYOUT, R_EDGE_LIMIT, R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_CARDS, R_N_PLAYERS,
     R_N_PORTS, R_N_TURNS, R_N_TYPES, R_START_COINS, R_START_SHIPS, R_START_WAREHOUSE,
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
-    R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, ERR_NEED_SOLVER,
+    R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, R_FINAL_PHASE3, R_TIE_BY_COST, R_TRADE_NO_CARD, ERR_NEED_SOLVER,
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
 )
 from ..rng_nb import rand_below_at_nb, rand_float_at_nb
@@ -548,8 +548,12 @@ def apply_trade_nb(s, log, seat):
         if coins_used == 0 or coins_used > s[pl_i(seat, PL_COINS)]:
             illegal_nb(s, D_TRADE, seat, cost, 1000 + value)
             return False
-    if n_sold == 0 and n_bought == 0:
-        return True
+    if n_bought == 0:
+        if n_sold == 0:
+            return True
+        if not s[R_TRADE_NO_CARD]:      # selling for nothing only throws tokens away
+            illegal_nb(s, D_TRADE, seat, n_sold, -1)
+            return False
     for t in range(nt):
         s[hand_i(seat, t)] -= s[OUT + t]
         s[DISCARD + t] += s[OUT + t]
@@ -663,9 +667,22 @@ def phase3_nb(s, log, decide, seat):
 # ---------------------------------------------------------------------------
 # the game
 @njit(cache=True)
+def tie_key_nb(s, seat):
+    """The tie-break: the player's single highest card, by VP or (rules option
+    tie_break = "cost") by cost; 0 with no card."""
+    if not s[R_TIE_BY_COST]:
+        return s[stat_i(seat, P.max_card_vp)]
+    top = 0
+    for c in range(s[R_N_CARDS]):
+        if s[cards_i(seat, c)] > 0 and s[card_i(c, C_COST)] > top:
+            top = s[card_i(c, C_COST)]
+    return top
+
+
+@njit(cache=True)
 def score_nb(s, log):
-    """VP of each player; winners: highest VP, then the single highest-VP card held;
-    players still tied share the win."""
+    """VP of each player; winners: highest VP, then the single highest card held
+    (tie_key_nb); players still tied share the win."""
     n = s[R_N_PLAYERS]
     best_vp = -1
     for seat in range(n):
@@ -682,10 +699,10 @@ def score_nb(s, log):
             best_vp = vp
     best_top = -1
     for seat in range(n):
-        if s[stat_i(seat, P.vp)] == best_vp and s[stat_i(seat, P.max_card_vp)] > best_top:
-            best_top = s[stat_i(seat, P.max_card_vp)]
+        if s[stat_i(seat, P.vp)] == best_vp and tie_key_nb(s, seat) > best_top:
+            best_top = tie_key_nb(s, seat)
     for seat in range(n):
-        won = s[stat_i(seat, P.vp)] == best_vp and s[stat_i(seat, P.max_card_vp)] == best_top
+        won = s[stat_i(seat, P.vp)] == best_vp and tie_key_nb(s, seat) == best_top
         s[stat_i(seat, P.won)] = 1 if won else 0
         s[stat_i(seat, P.coins)] = s[pl_i(seat, PL_COINS)]
         s[stat_i(seat, P.ships)] = s[pl_i(seat, PL_SHIPS)]
@@ -698,7 +715,8 @@ def score_nb(s, log):
 @njit(cache=True)
 def play_turns_nb(s, log, decide):
     """Seat 0 is the first player all game. Turn 1: phase 3 only; the last turn:
-    phases 1 and 2 only; otherwise phases 1, 2, 3 in seat order."""
+    phases 1 and 2 only (all three with the option final_turn_phase3); otherwise
+    phases 1, 2, 3 in seat order."""
     n = s[R_N_PLAYERS]
     n_turns = s[R_N_TURNS]
     for turn in range(1, n_turns + 1):
@@ -717,7 +735,7 @@ def play_turns_nb(s, log, decide):
                 phase2_nb(s, log, decide, seat)
                 if failed_nb(s):
                     return
-            if turn < n_turns:
+            if turn < n_turns or s[R_FINAL_PHASE3]:
                 s[M_PHASE] = 3
                 phase3_nb(s, log, decide, seat)
                 if failed_nb(s):
