@@ -190,13 +190,23 @@ def morris(rules: Rules, design: Design, base: dict, progress=None) -> pd.DataFr
 
 # ---------------------------------------------------------------------------
 # verdicts
+def _margin(headline: str, b: tuple) -> float:
+    """How clear the conclusion is at the defaults: the winner's measure minus
+    the runner-up's (the shortfall share's distance to the nearest band edge)."""
+    vals = b[1]
+    if headline.startswith("bank"):
+        return float(min(abs(vals["share"] - hi) for hi, _ in BANK_BANDS[:-1]))
+    v = sorted((x for x in vals.values() if x == x), reverse=True)
+    return float(v[0] - v[1]) if len(v) > 1 else float("nan")
+
+
 def verdicts(base: dict, oat: pd.DataFrame) -> pd.DataFrame:
     """Per headline: the defaults' conclusion, robust or not, and each flip."""
     rows = []
     for h, b in base.items():
         d = oat[(oat["headline"] == h) & oat["flipped"]]
         flips = "; ".join(f"{r.parameter} = {r.value} -> {r.conclusion}" for r in d.itertuples())
-        rows.append({"headline": h, "conclusion": b[0], "robust": d.empty,
+        rows.append({"headline": h, "conclusion": b[0], "margin": _margin(h, b), "robust": d.empty,
                      "mark": "robust" if d.empty else "depends on " + ", ".join(dict.fromkeys(d["parameter"])),
                      "flips": flips})
     return pd.DataFrame(rows)

@@ -91,7 +91,11 @@ def _index(res, command: str, figs: list[str]) -> str:
           f"Robust (same conclusion across every plausible value of every parameter, one at a time): "
           f"{', '.join(robust) or 'none'}. Not robust: "
           f"{', '.join(v[~v['robust']]['headline']) or 'none'}.", "",
-          markdown_table(v[["headline", "conclusion", "mark"]]), "",
+          markdown_table(v[["headline", "conclusion", "margin", "mark"]]), "",
+          "`margin`: how clear the conclusion is at the defaults — the winner's measure minus the "
+          "runner-up's (win rates, or coins for `price`), or for `bank` the share's distance to the "
+          "nearest band edge (5 % or 50 %). A margin inside the interval widths below "
+          "means the defaults' conclusion is itself a near-tie, and flips of it are close calls.", "",
           "Headlines: `seat.N` — the seat that wins most among N identical "
           f"`{MIRROR_BOT}` bots; `bank.N` — share of those games with a bank shortfall (band); "
           "`card.N` — the card whose holders win most often; `price.N` — the port with the highest "

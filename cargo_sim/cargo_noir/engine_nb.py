@@ -713,33 +713,40 @@ def score_nb(s, log):
 
 
 @njit(cache=True)
+def seat_turn_nb(s, log, decide, seat):
+    """One seat's whole turn on the turn s[M_TURN]: turn 1 is phase 3 only; the
+    last turn phases 1 and 2 only (all three with the option final_turn_phase3);
+    otherwise phases 1, 2, 3."""
+    s[M_SEAT] = seat
+    for p in range(MAX_PORTS):
+        s[ABANDONED + p] = 0
+    if s[M_TURN] > 1:
+        s[M_PHASE] = 1
+        phase1_nb(s, log, decide, seat)
+        if failed_nb(s):
+            return
+        s[M_PHASE] = 2
+        phase2_nb(s, log, decide, seat)
+        if failed_nb(s):
+            return
+    if s[M_TURN] < s[R_N_TURNS] or s[R_FINAL_PHASE3]:
+        s[M_PHASE] = 3
+        phase3_nb(s, log, decide, seat)
+
+
+@njit(cache=True)
 def play_turns_nb(s, log, decide):
-    """Seat 0 is the first player all game. Turn 1: phase 3 only; the last turn:
-    phases 1 and 2 only (all three with the option final_turn_phase3); otherwise
-    phases 1, 2, 3 in seat order."""
+    """Seat 0 is the first player all game; each turn every seat plays its
+    whole turn (seat_turn_nb) in seat order."""
     n = s[R_N_PLAYERS]
     n_turns = s[R_N_TURNS]
     for turn in range(1, n_turns + 1):
         s[M_TURN] = turn
         s[M_FINAL] = 1 if turn == n_turns else 0
         for seat in range(n):
-            s[M_SEAT] = seat
-            for p in range(MAX_PORTS):
-                s[ABANDONED + p] = 0
-            if turn > 1:
-                s[M_PHASE] = 1
-                phase1_nb(s, log, decide, seat)
-                if failed_nb(s):
-                    return
-                s[M_PHASE] = 2
-                phase2_nb(s, log, decide, seat)
-                if failed_nb(s):
-                    return
-            if turn < n_turns or s[R_FINAL_PHASE3]:
-                s[M_PHASE] = 3
-                phase3_nb(s, log, decide, seat)
-                if failed_nb(s):
-                    return
+            seat_turn_nb(s, log, decide, seat)
+            if failed_nb(s):
+                return
 
 
 @njit(cache=True)

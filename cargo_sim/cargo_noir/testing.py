@@ -26,7 +26,7 @@ from ..errors import IllegalDecisionError
 from . import enums as e
 from numba import types
 
-from .engine_nb import (DecideType, failed_nb, phase1_nb, phase2_nb, phase3_nb, score_nb,
+from .engine_nb import (DecideType, phase1_nb, phase2_nb, phase3_nb, score_nb, seat_turn_nb,
                         set_bid_nb, setup_nb, start_state_nb)
 from .rules import Rules
 from .trade_nb import exact_value_fn
@@ -74,17 +74,7 @@ def _run_phase_nb(arr, decide, log_arr, phase, seat, exact_fn):
     s, log = start_state_nb(arr, log_arr, exact_fn)
     s[e.M_SEAT] = seat
     if phase == 0:
-        for p in range(e.MAX_PORTS):
-            s[e.ABANDONED + p] = 0
-        if s[e.M_TURN] > 1:
-            s[e.M_PHASE] = 1
-            phase1_nb(s, log, decide, seat)
-            if not failed_nb(s):
-                s[e.M_PHASE] = 2
-                phase2_nb(s, log, decide, seat)
-        if s[e.M_TURN] < s[e.R_N_TURNS] and not failed_nb(s):
-            s[e.M_PHASE] = 3
-            phase3_nb(s, log, decide, seat)
+        seat_turn_nb(s, log, decide, seat)
         return
     s[e.M_PHASE] = phase
     if phase == 1 or (phase == 3 and s[e.M_TURN] == 1):     # the seat's turn starts
