@@ -44,7 +44,7 @@ VERDICTS_FILE = "verdicts.json"
 class Design:
     """How many games each variant plays, and where."""
     games: int = 1000                  # per mirror table and per rotation of the field
-    morris_games: int = 300
+    morris_games: int = 250
     morris_trajectories: int = 4
     player_counts: tuple = (2, 3, 4, 5)
     seed: int = 1
