@@ -265,6 +265,7 @@ def run(rules: Rules | None = None, design: Design | None = None, log=print) -> 
     rules = rules or Rules.default()
     design = design or Design()
     design.check()
+    _params(rules, design)              # an unknown parameter fails before any game
     t0 = time.time()
     base = measure(rules, design.games, design)
     log(f"defaults measured ({time.time() - t0:.0f} s)")
