@@ -66,32 +66,64 @@ def _band(share: float) -> str:
     return next(label for hi, label in BANK_BANDS if share < hi)
 
 
+def _hw(p, n) -> float:
+    """95 % half-width of a proportion p of n (normal approximation)."""
+    return float(1.96 * np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
+
+
 def measure(rules: Rules, games: int, design: Design) -> dict:
-    """Headline -> (conclusion, numeric measures) for one rules variant."""
+    """Headline -> (conclusion, numeric measures, their 95 % half-widths) for
+    one rules variant."""
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False)
     out = {}
     for n in design.player_counts:
         agg = aggregate(games, [MIRROR_BOT] * n, **kw)
-        wr = agg.win_rates()["win_rate"].to_numpy()
-        out[f"seat.{n}"] = (f"seat {int(np.argmax(wr))}", {f"seat {s}": float(w) for s, w in enumerate(wr)})
-        share = agg.shortfalls()["shortfall_rate"]
-        out[f"bank.{n}"] = (_band(share), {"share": share})
+        w = agg.win_rates()
+        wr = w["win_rate"].to_numpy()
+        out[f"seat.{n}"] = (f"seat {int(np.argmax(wr))}", {f"seat {s}": float(x) for s, x in enumerate(wr)},
+                            {f"seat {s}": _hw(x, games) for s, x in enumerate(wr)})
+        b = agg.shortfalls()
+        out[f"bank.{n}"] = (_band(b["shortfall_rate"]), {"share": b["shortfall_rate"]},
+                            {"share": (b["ci_hi"] - b["ci_lo"]) / 2})
         ce = agg.card_effect()
-        held = ce[ce["held"] >= 1].groupby("card")[["n", "wins"]].sum()
-        rate = ce[ce["held"] >= 1].assign(w=lambda d: d["win_rate"] * d["n"]).groupby("card")["w"].sum()
-        rate = (rate / held["n"])[held["n"] >= max(20, 0.02 * games * n)]
-        out[f"card.{n}"] = (str(rate.idxmax()) if len(rate) else "none", rate.to_dict())
-        pr = agg.prices(by=("port",)).set_index("port")["mean"]
-        out[f"price.{n}"] = (str(pr.idxmax()) if len(pr) else "none", pr.to_dict())
+        ce = ce[ce["held"] >= 1].assign(w=lambda d: d["win_rate"] * d["n"]).groupby("card")[["n", "w"]].sum()
+        ce = ce[ce["n"] >= max(20, 0.02 * games * n)]
+        rate = ce["w"] / ce["n"]
+        out[f"card.{n}"] = (str(rate.idxmax()) if len(rate) else "none", rate.to_dict(),
+                            {c: _hw(r, ce.loc[c, "n"]) for c, r in rate.items()})
+        pr = agg.prices(by=("port",)).set_index("port")
+        out[f"price.{n}"] = (str(pr["mean"].idxmax()) if len(pr) else "none", pr["mean"].to_dict(),
+                             (pr["ci_hi"] - pr["mean"]).fillna(np.inf).to_dict())
     share = dict.fromkeys(FIELD, 0.0)
     for k in range(len(FIELD)):                       # every strategy in every seat once
         seats = list(FIELD[k:] + FIELD[:k])
         wr = aggregate(games, seats, **kw).win_rates()
-        for bot, w in zip(seats, wr["win_rate"]):
-            share[bot] += w / len(FIELD)
+        for bot, x in zip(seats, wr["win_rate"]):
+            share[bot] += x / len(FIELD)
     order = sorted(FIELD, key=lambda b: -share[b])
-    out["ranking"] = (" > ".join(order), share)
+    out["ranking"] = (" > ".join(order), share, {b: _hw(x, len(FIELD) * games) for b, x in share.items()})
     return out
+
+
+def clear_flip(headline: str, base: tuple, m: tuple) -> bool:
+    """A flip beyond the noise: the variant's new conclusion leads the old one
+    by more than the 95 % half-width of their difference (the shortfall share
+    lies outside the old band by more than its half-width). A flip that is not
+    clear is a near-tie: the same games could have gone either way."""
+    if m[0] == base[0]:
+        return False
+    vals, hws = m[1], m[2]
+    if headline.startswith("bank"):
+        edges = [hi for hi, label in BANK_BANDS[:-1]]
+        return min(abs(vals["share"] - e) for e in edges) > hws["share"]
+    if headline == "ranking":
+        old = base[0].split(" > ")
+        return any(vals[b] - vals[a] > np.hypot(hws[a], hws[b])
+                   for i, a in enumerate(old) for b in old[i + 1:])
+    new, old = m[0], base[0]
+    if old not in vals:                       # e.g. the port is closed in this variant
+        return True
+    return vals[new] - vals[old] > np.hypot(hws[new], hws[old])
 
 
 def _numeric(headline: str, base: tuple, m: tuple) -> float:
@@ -142,7 +174,7 @@ def one_at_a_time(rules: Rules, design: Design, base: dict | None = None, progre
             rows.append({"parameter": p, "value": _label(v), "default": _label(flat[p]), "headline": h,
                          "conclusion": m[h][0], "base_conclusion": b[0],
                          "measure": _numeric(h, b, m[h]), "base_measure": _numeric(h, b, b),
-                         "flipped": m[h][0] != b[0]})
+                         "flipped": m[h][0] != b[0], "clear": clear_flip(h, b, m[h])})
         if progress:
             progress(i + 1, len(variants))
     return pd.DataFrame(rows)
@@ -205,10 +237,15 @@ def verdicts(base: dict, oat: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for h, b in base.items():
         d = oat[(oat["headline"] == h) & oat["flipped"]]
-        flips = "; ".join(f"{r.parameter} = {r.value} -> {r.conclusion}" for r in d.itertuples())
-        rows.append({"headline": h, "conclusion": b[0], "margin": _margin(h, b), "robust": d.empty,
-                     "mark": "robust" if d.empty else "depends on " + ", ".join(dict.fromkeys(d["parameter"])),
-                     "flips": flips})
+        clear, near = d[d["clear"]], d[~d["clear"]]
+        names = lambda x: ", ".join(dict.fromkeys(x["parameter"]))   # noqa: E731
+        mark = ("depends on " + names(clear) if len(clear) else
+                "near-tie: flips within the noise with " + names(near) if len(near) else "robust")
+        rows.append({"headline": h, "conclusion": b[0], "margin": _margin(h, b), "robust": clear.empty,
+                     "mark": mark,
+                     "flips": "; ".join(f"{r.parameter} = {r.value} -> {r.conclusion}" for r in clear.itertuples()),
+                     "near_ties": "; ".join(f"{r.parameter} = {r.value} -> {r.conclusion}"
+                                            for r in near.itertuples())})
     return pd.DataFrame(rows)
 
 

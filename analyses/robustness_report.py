@@ -29,7 +29,8 @@ def _fig(title: str, figsize=(7.0, 4.2)):
 
 def tornado(oat: pd.DataFrame, headline: str):
     """Change of the headline's measure when each parameter goes to each end of
-    its range (or to its alternative), largest first; red bars flip the conclusion."""
+    its range (or to its alternative), largest first; red bars flip the conclusion
+    beyond the noise, orange ones within it."""
     d = oat[oat["headline"] == headline].copy()
     d["effect"] = d["measure"] - d["base_measure"]
     d["size"] = d["effect"].abs().fillna(np.inf)
@@ -41,12 +42,14 @@ def tornado(oat: pd.DataFrame, headline: str):
     order = np.argsort(d["size"].to_numpy())
     y = np.arange(len(d))
     eff = d["effect"].to_numpy()[order]
-    ax.barh(y, np.nan_to_num(eff), color=np.where(d["flipped"].to_numpy()[order], "tab:red", "tab:blue"))
+    color = np.where(d["clear"], "tab:red", np.where(d["flipped"], "tab:orange", "tab:blue"))
+    ax.barh(y, np.nan_to_num(eff), color=color[order])
     ax.set_yticks(y)
     ax.set_yticklabels([labels[i] + (" (n/a)" if np.isnan(eff[k]) else "") for k, i in enumerate(order)],
                        fontsize=7)
     ax.axvline(0, color="k", lw=0.8)
-    ax.set_xlabel("measure minus its value at the defaults (red: conclusion flips)")
+    ax.set_xlabel("measure minus its value at the defaults (red: conclusion flips; orange: flips "
+                  "within the noise)", fontsize=8)
     return fig
 
 
@@ -69,7 +72,7 @@ def _half_width(p: float, n: float) -> float:
 def _widths(res) -> list[str]:
     g, base = res["design"].games, res["base"]
     out = []
-    for h, (concl, vals) in base.items():
+    for h, (concl, vals, _) in base.items():
         if h.startswith("seat"):
             n = int(h.split(".")[1])
             out.append(f"`{h}`: win rate of one seat ± {100 * _half_width(1 / n, g):.1f} points")
@@ -83,14 +86,20 @@ def _widths(res) -> list[str]:
 def _index(res, command: str, figs: list[str]) -> str:
     d, v = res["design"], res["verdicts"]
     n_var = res["oat"].groupby(["parameter", "value"]).ngroups
-    robust = v[v["robust"]]["headline"].tolist()
+    robust = v[v["mark"] == "robust"]["headline"].tolist()
+    near = v[v["mark"].str.startswith("near-tie")]["headline"].tolist()
     md = ["# Do the headlines survive the unknowns?", "",
           f"Rules `{res['rules'].digest}` ({res['rules']!r}). Command: `{command}`. "
           f"Run time {res['seconds'] / 60:.1f} min.", "",
           "## Verdicts", "",
-          f"Robust (same conclusion across every plausible value of every parameter, one at a time): "
-          f"{', '.join(robust) or 'none'}. Not robust: "
-          f"{', '.join(v[~v['robust']]['headline']) or 'none'}.", "",
+          f"**Robust** (the same conclusion at every plausible value of every parameter, one at a "
+          f"time): {', '.join(robust) or 'none'}. **Robust up to near-ties** (some values flip the "
+          f"conclusion, but never beyond the noise: the defaults' winner and the new one are within "
+          f"each other's intervals): {', '.join(near) or 'none'}. **Depends on the unknowns** (a flip "
+          f"beyond the noise): {', '.join(v[~v['robust']]['headline']) or 'none'}.", "",
+          "A flip is *beyond the noise* when the new conclusion leads the old one by more than the 95 % "
+          "half-width of their difference (for `bank`: the share lies outside the old band by more "
+          "than its half-width; for `ranking`: some pair of strategies swaps by more than that).", "",
           markdown_table(v[["headline", "conclusion", "margin", "mark"]]), "",
           "`margin`: how clear the conclusion is at the defaults — the winner's measure minus the "
           "runner-up's (win rates, or coins for `price`), or for `bank` the share's distance to the "
@@ -117,8 +126,10 @@ def _index(res, command: str, figs: list[str]) -> str:
           "table gives both measures.", ""]
     flips = res["oat"][res["oat"]["flipped"]]
     md += ["## Flips (one parameter at a time)", "",
+           "`clear`: beyond the noise. `measure`: the headline's measure (see docs/robustness.md) "
+           "in the variant; `base_measure`: at the defaults.", "",
            markdown_table(flips[["headline", "parameter", "value", "conclusion", "base_conclusion",
-                                 "measure", "base_measure"]]) if len(flips) else "None.", ""]
+                                 "clear", "measure", "base_measure"]]) if len(flips) else "None.", ""]
     if len(res["morris"]):
         top = (res["morris"].sort_values("mu_star", ascending=False).groupby("headline").head(3))
         md += ["## Morris screening: the three most influential parameters per headline", "",
@@ -146,7 +157,8 @@ def write_report(res, out, command: str = "") -> Path:
         res["oat"].to_csv(tmp / "one_at_a_time.csv", index=False)
         res["morris"].to_csv(tmp / "morris.csv", index=False)
         (tmp / "defaults.json").write_text(json.dumps(
-            {h: {"conclusion": c, "measures": m} for h, (c, m) in res["base"].items()}, indent=1,
+            {h: {"conclusion": c, "measures": m, "half_widths": w} for h, (c, m, w) in res["base"].items()},
+            indent=1,
             default=float) + "\n", encoding="utf-8")
         (tmp / VERDICTS_FILE).write_text(json.dumps(
             {"rules_digest": res["rules"].digest,

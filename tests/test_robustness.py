@@ -31,6 +31,23 @@ def test_bank_bands():
     assert R._band(0.0) == R.BANK_BANDS[0][1] and R._band(0.7) == R.BANK_BANDS[2][1]
 
 
+def test_a_flip_is_clear_only_beyond_the_noise():
+    base = ("seat 0", {"seat 0": 0.55, "seat 1": 0.45}, {"seat 0": 0.03, "seat 1": 0.03})
+    near = ("seat 1", {"seat 0": 0.49, "seat 1": 0.51}, {"seat 0": 0.03, "seat 1": 0.03})
+    far = ("seat 1", {"seat 0": 0.40, "seat 1": 0.60}, {"seat 0": 0.03, "seat 1": 0.03})
+    assert not R.clear_flip("seat.2", base, base)
+    assert not R.clear_flip("seat.2", base, near) and R.clear_flip("seat.2", base, far)
+    gone = ("Rio", {"Rio": 2.0}, {"Rio": 0.1})                 # the old winner's port closed
+    assert R.clear_flip("price.2", ("Tanger", {}, {}), gone)
+    bank = ("most (> 50 %)", {"share": 0.6}, {"share": 0.02})
+    assert R.clear_flip("bank.5", bank, ("some (5-50 %)", {"share": 0.40}, {"share": 0.03}))
+    assert not R.clear_flip("bank.5", bank, ("some (5-50 %)", {"share": 0.49}, {"share": 0.03}))
+    rank = ("a > b > c", {"a": 0.4, "b": 0.3, "c": 0.3}, dict.fromkeys("abc", 0.01))
+    assert R.clear_flip("ranking", rank, ("b > a > c", {"a": 0.3, "b": 0.4, "c": 0.3}, dict.fromkeys("abc", 0.01)))
+    assert not R.clear_flip("ranking", rank, ("a > c > b", {"a": 0.4, "b": 0.3, "c": 0.301},
+                                               dict.fromkeys("abc", 0.01)))
+
+
 @pytest.mark.slow
 def test_run_measures_each_variant_and_a_variant_equal_to_the_defaults_flips_nothing(result):
     oat, base = result["oat"], result["base"]
@@ -44,8 +61,9 @@ def test_run_measures_each_variant_and_a_variant_equal_to_the_defaults_flips_not
     v = result["verdicts"].set_index("headline")
     for h in base:
         flipped = oat[(oat["headline"] == h) & oat["flipped"]]
-        assert v.loc[h, "robust"] == flipped.empty
+        assert v.loc[h, "robust"] == (~flipped["clear"]).all()
         assert (v.loc[h, "mark"] == "robust") == flipped.empty
+        assert not (oat["clear"] & ~oat["flipped"]).any()
     # a shorter game changes the numbers (the sweep is not a no-op)
     short = oat[(oat["parameter"] == "turns.2") & (oat["value"] == "10") & (oat["headline"] == "price.2")]
     assert short["measure"].iloc[0] != short["base_measure"].iloc[0]
