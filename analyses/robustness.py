@@ -6,7 +6,8 @@ games (one seed: common random numbers, so two variants differ by the rules
 only) and measures the headlines the reports print:
 
 * ``seat.N``   — which seat wins most in an N-player table of identical bots;
-* ``ranking``  — the order of four strategies in a seat-rotated 4-player field;
+* ``ranking``  — the order of four strategies in a seat-rotated 4-player field,
+  and ``leader`` — the strongest of them;
 * ``card.N``   — which card's holders win most often at N players;
 * ``bank.N``   — how often the finite bank runs short (band: rare / some / most);
 * ``price.N``  — which port has the highest mean winning price at N players.
@@ -101,7 +102,9 @@ def measure(rules: Rules, games: int, design: Design) -> dict:
         for bot, x in zip(seats, wr["win_rate"]):
             share[bot] += x / len(FIELD)
     order = sorted(FIELD, key=lambda b: -share[b])
-    out["ranking"] = (" > ".join(order), share, {b: _hw(x, len(FIELD) * games) for b, x in share.items()})
+    hws = {b: _hw(x, len(FIELD) * games) for b, x in share.items()}
+    out["ranking"] = (" > ".join(order), share, hws)
+    out["leader"] = (order[0], share, hws)           # the strongest strategy alone
     return out
 
 

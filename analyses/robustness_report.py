@@ -109,7 +109,7 @@ def _index(res, command: str, figs: list[str]) -> str:
           f"`{MIRROR_BOT}` bots; `bank.N` — share of those games with a bank shortfall (band); "
           "`card.N` — the card whose holders win most often; `price.N` — the port with the highest "
           f"mean winning price; `ranking` — the order of {', '.join(FIELD)} in a seat-rotated "
-          "4-player field (each strategy in each seat once).", "",
+          "4-player field (each strategy in each seat once); `leader` — the first of that order.", "",
           "## Design", "",
           f"- {d.games:,} games per table and variant in the one-at-a-time sweep "
           f"({len(d.player_counts)} mirror tables + {len(FIELD)} rotations of the field: "
@@ -121,9 +121,10 @@ def _index(res, command: str, figs: list[str]) -> str:
           f"{res['morris']['parameter'].nunique()} parameters, {d.morris_games:,} games per table "
           "and point, 4 levels (SALib).",
           "- 95 % interval half-widths at the defaults: " + "; ".join(_widths(res)) + ". "
-          "Differences between variants are tighter than these (common random numbers). A flip "
-          "whose two sides lie within these widths is a close call, not a reversal: the flips "
-          "table gives both measures.", ""]
+          "Why this is enough: the verdicts only call a flip clear when it exceeds these widths, "
+          "and the flips that decide a verdict move a measure by several widths; a flip within "
+          "them is reported as a near-tie, not hidden. Halving the widths takes 4 times the games "
+          "(over the 15-minute budget on 2 cores); `--games` sets it.", ""]
     flips = res["oat"][res["oat"]["flipped"]]
     md += ["## Flips (one parameter at a time)", "",
            "`clear`: beyond the noise. `measure`: the headline's measure (see docs/robustness.md) "

@@ -51,7 +51,8 @@ def test_a_flip_is_clear_only_beyond_the_noise():
 @pytest.mark.slow
 def test_run_measures_each_variant_and_a_variant_equal_to_the_defaults_flips_nothing(result):
     oat, base = result["oat"], result["base"]
-    assert set(base) == {"seat.2", "bank.2", "card.2", "price.2", "ranking"}
+    assert set(base) == {"seat.2", "bank.2", "card.2", "price.2", "ranking", "leader"}
+    assert base["ranking"][0].startswith(base["leader"][0] + " > ")
     assert set(oat["value"]) == {"10", "12", "cost"}
     assert len(oat) == 3 * len(base)
     # common random numbers: the same rules played again give the same measures
