@@ -415,6 +415,9 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     number for every count (see ``simulate_counts``), at most ``max_games``. The report gives the command that reproduces
     the run exactly (explicit games per count)."""
     import cargo_sim
+    if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) \
+            or not 0 < time_budget < math.inf:
+        raise cargo_sim.ConfigError(f"the time budget must be a number of seconds > 0, got {time_budget!r}")
     t0 = time.time()
     out = Path(out_dir)
     fig_dir, tab_dir = out / "figures", out / "tables"

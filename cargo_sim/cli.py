@@ -49,6 +49,8 @@ def parse_set(items) -> dict:
             raise ConfigError(f"bad --set {item!r}: use --set name=value (e.g. --set start_coins=8)")
         try:
             value = tomllib.loads(f"v = {raw}")["v"]
+        except RecursionError:
+            raise ConfigError(f"bad --set {key}: the value is nested too deeply") from None
         except tomllib.TOMLDecodeError:
             if raw.replace("_", "").replace("-", "").replace(" ", "").isalnum() and not raw[0].isdigit():
                 value = raw
@@ -218,7 +220,7 @@ def cmd_simulate(args, argv) -> int:
     progress = not args.no_progress and sys.stderr.isatty()
     t0 = time.perf_counter()
     res = simulate(args.games, players, seed=args.seed, rules=rules, workers=workers,
-                   progress=progress, start=args.start)
+                   progress=progress, start=args.start, check_bots=args.check_bots)
     elapsed = time.perf_counter() - t0
     print(format_summary(res, elapsed, workers))
     if out_dir is not None:
@@ -261,16 +263,15 @@ def cmd_play(args, argv) -> int:
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)
     seed = args.seed
+    from .checks import MAX_GAME, check_number, check_seed
     if args.game is not None:
-        from .errors import ConfigError
         from .rng_nb import game_seed_nb
-        if args.game < 0 or args.seed < 0:
-            raise ConfigError("--seed and --game must be >= 0")
-        seed = int(game_seed_nb(np.uint64(args.seed % 2**64), args.game))
-    elif seed < 0:
-        from .errors import ConfigError
-        raise ConfigError("--seed must be >= 0")
-    events, text = play_one(seed, players, rules=rules)
+        check_seed(args.seed, "--seed")
+        check_number("--game", args.game, 0, MAX_GAME)
+        seed = int(game_seed_nb(np.uint64(args.seed), args.game))
+    else:
+        check_seed(seed, "--seed")
+    events, text = play_one(seed, players, rules=rules, check_bots=args.check_bots)
     what = f"game {args.game} of run seed {args.seed} (game seed {seed})" if args.game is not None \
         else f"game seed {seed}"
     print(f"Cargo Noir, {len(players)} players, {what}, rules {rules.digest}")
@@ -436,6 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --aggregate --out: games per saved chunk (default 100000)")
     p.add_argument("--resume", action="store_true",
                    help="with --aggregate --out: continue an interrupted run in DIR")
+    p.add_argument("--check-bots", action="store_true",
+                   help="run user bots with bounds checking: a bad index stops the run naming "
+                        "bot, decision and game instead of crashing (slower)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play one game and print it move by move",
@@ -448,6 +452,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one bot per seat, comma-separated (default random,random,random)")
     _add_rules_options(p)
     p.add_argument("--events", metavar="FILE.csv", help="also write the event log as CSV")
+    p.add_argument("--check-bots", action="store_true",
+                   help="run user bots with bounds checking (see simulate --check-bots)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("rules", help="show the rules' parameters and where each value comes from",

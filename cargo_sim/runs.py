@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .checks import check_games, check_seed
 from .errors import ConfigError
 from .fileio import atomic_write
 from .progress import Progress
@@ -127,8 +128,7 @@ def _plan(n_games: int, players, seed, rules, chunk_games) -> dict:
     """Check a request and return the manifest it would write."""
     from .cargo_noir.simulate import _check_request
     seated, rules = _check_request(n_games, players, rules)
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
+    check_seed(seed)
     if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
             or chunk_games < 1):
         raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
@@ -426,8 +426,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     from .cargo_noir.aggregates import aggregate
     folder = Path(out_dir)
     manifest, rules = _plan(n_games, players, seed, rules, chunk_games)
-    if not isinstance(start, (int, np.integer)) or isinstance(start, bool) or start < 0:
-        raise ConfigError(f"start (index of the first game) must be a whole number >= 0, got {start!r}")
+    check_games(start, n_games)
     from .cargo_noir.aggregate_nb import LAYOUT_ID
     manifest.update(format=AGG_FORMAT, start=int(start), layout=LAYOUT_ID)
     _open_run_folder(folder, manifest, resume, extra_keys=("start", "layout"))

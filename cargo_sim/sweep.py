@@ -80,6 +80,13 @@ MEASURES = {
 }
 
 
+def check_measures(names, known=MEASURES) -> None:
+    """A ConfigError naming the first unknown measure and the known ones."""
+    for m in names or ():
+        if m not in known:
+            raise ConfigError(f"unknown measure {m!r}; measures: {', '.join(known)}")
+
+
 # ---------------------------------------------------------------------------
 # statistics
 def paired_diff_ci(a, b) -> dict:
@@ -202,6 +209,7 @@ class SweepResults:
         measure, ``value [lo, hi]`` and ``diff [lo, hi]`` as text."""
         measures = list(measures or ["seat0_win", "seat_spread", "winner_vp", "win_price",
                                      "casino_share", "tie_rate"])
+        check_measures(measures, self.measures)
         out = self.table[["variant"] + self.params + ["games"]].copy()
         for m in measures:
             t = self.table
@@ -329,8 +337,7 @@ def _has(rules: Rules, name: str) -> bool:
 # ---------------------------------------------------------------------------
 # plots
 def _check_measure(results: SweepResults, measure: str):
-    if measure not in results.measures:
-        raise ConfigError(f"unknown measure {measure!r}; measures: {', '.join(results.measures)}")
+    check_measures([measure], results.measures)
 
 
 def plot_measure(results: SweepResults, measure: str, param: str, ax=None, diff: bool = False):
@@ -479,11 +486,12 @@ def sweep_main(argv=None) -> int:
     ap.add_argument("--measures", default=None, help="comma-separated measures to print")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     a = ap.parse_args(argv)
+    measures = a.measures.split(",") if a.measures else None
+    check_measures(measures)                      # before the sweep is played, not after
     grid = parse_set_args(a.set) if a.set else None
     base = Rules.from_file(a.rules) if a.rules else Rules.default()
     res = sweep(base, grid, [q for q in a.players.split(",") if q], games=a.games, seed=a.seed,
                 workers=a.workers, progress=not a.quiet, keep_runs=False)
-    measures = a.measures.split(",") if a.measures else None
     with pd.option_context("display.width", 250, "display.max_columns", 50):
         print(res.summary(measures).to_string(index=False))
     if a.out:

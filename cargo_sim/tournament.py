@@ -105,6 +105,7 @@ from .cargo_noir.enums import PLAYER_FIELDS
 # simulate()'s building blocks: a tournament is many small tables, and one
 # simulate() call per table would spend most of its time building DataFrames.
 from .cargo_noir.simulate import _illegal_error, _run_chunk, build_tables, game_seeds_nb, table_template
+from .checks import check_seed, whole
 from .errors import ConfigError, IllegalDecisionError
 from .stats import wilson_interval  # noqa: F401  (re-exported: part of this API)
 from .progress import Progress
@@ -183,10 +184,6 @@ def seating_plan(n_entrants: int, n_players: int, mirror: bool = True) -> pd.Dat
 def _combo_seed(seed: int, combo: int) -> int:
     state = np.random.SeedSequence([int(seed), int(combo)]).generate_state(2, np.uint32)
     return (int(state[0]) << 31) | (int(state[1]) >> 1)      # 63 bits, >= 0
-
-
-def _whole(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 # ---------------------------------------------------------------------------
@@ -543,13 +540,12 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     names, players = _entrants(bots)
     rules.check_players(n_players)
     n_players = int(n_players)
-    if not _whole(games) or games < 1:
+    if not whole(games) or games < 1:
         raise ConfigError(f"games must be a whole number >= 1, got {games!r}")
-    if not _whole(seed) or seed < 0:
-        raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
+    check_seed(seed)
     if workers is None:
         workers = os.cpu_count() or 1
-    if not _whole(workers) or workers < 1:
+    if not whole(workers) or workers < 1:
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
 
     plan = seating_plan(len(names), n_players, bool(mirror))

@@ -2,10 +2,10 @@
 regression tests. Each test states the rule or contract it checks and where
 the code used to break it.
 
-1. rules.py, ``Rules.source_of``: the spec says every [estimated] value must be
-   reported as such (cargo_noir.md: "every `[estimated]` value must be
-   reported as such by the library (e.g. `Rules.default().provenance`)"), and
-   the turn counts and the card VP are [estimated]. rules_default.toml says
+1. rules.py, ``Rules.source_of``: every [estimated] value must be reported as
+   such by the library (``Rules.default().provenance``, ``Rules.estimated``;
+   docs/rules.md lists them), and the turn counts and the card VP are
+   [estimated]. rules_default.toml says
    ``"turns.*" = "estimated: ..."`` and ``"card.*.vp" = "estimated: ..."``, but
    ``source_of`` scores a pattern ``len(pattern) - 10 * n_stars`` and only keeps
    a match whose score is ``> best_score`` with ``best_score = -1``; these two

@@ -38,7 +38,7 @@ def test_unknown_bot_lists_known_bots():
 
 
 @pytest.mark.parametrize("spec, word", [("random?foo=1", "foo"), ("random?x", "random?x"),
-                                        ("random?foo=abc", "random?foo=abc")])
+                                        ("random?foo=abc", "no parameter 'foo'"), ("greedy?bid_margin=abc", "'abc'")])
 def test_bad_bot_parameters(spec, word):
     with pytest.raises(BotError) as ex:
         cargo_sim.simulate(2, ["random", spec], progress=False)

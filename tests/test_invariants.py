@@ -83,7 +83,7 @@ def check_tables(res, rules, n):
     # winners: win shares sum to 1; winners have the best (VP, top card); all such win
     share = pl.groupby("game")["win_share"].sum().to_numpy()
     np.testing.assert_allclose(share, 1.0, rtol=0, atol=1e-6)
-    key = pl["vp"].astype(np.int64) * 1000 + pl["max_card_vp"].astype(np.int64)
+    key = pl["vp"].astype(np.int64) * 2**31 + pl["max_card_vp"].astype(np.int64)
     best_key = key.groupby(pl["game"]).transform("max")
     best_vp = pl.groupby("game")["vp"].transform("max")
     won = pl["won"].astype(bool)

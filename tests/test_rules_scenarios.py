@@ -2,7 +2,7 @@
 
 Every test builds a state by hand, runs one phase of one seat's turn with the
 answers that seat gives, and checks the exact numbers the rules
-(/work/shared/rules/cargo_noir.md) imply: coins in safes and bank, cargo in
+(docs/rules.md, the rules as implemented) imply: coins in safes and bank, cargo in
 hands, ports, bag and discard pile, ships, cards, statistics and events.
 Illegal answers must be refused by the engine itself (IllegalDecisionError).
 """

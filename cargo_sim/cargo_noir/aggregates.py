@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..checks import check_games, check_number, check_seed
 from ..errors import ConfigError
 from ..fileio import atomic_write
 from ..progress import Progress
@@ -589,11 +590,6 @@ def load_aggregates(path) -> Aggregates:
 
 
 # ---------------------------------------------------------------------------
-def _check_number(name, v, lo, what=""):
-    if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < lo:
-        raise ConfigError(f"{name}{what} must be a whole number >= {lo}, got {v!r}")
-
-
 def run_chunk(template, decide, seed: int, first: int, n: int, rows_per_seat: int | None = None,
               hint: list | None = None):
     """Fold games first .. first+n-1 of run ``seed``: (counters, None) or
@@ -643,11 +639,10 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     seated, rules = _check_request(n_games, players, rules)
     if workers is None:
         workers = os.cpu_count() or 1
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
-    _check_number("seed", seed, 0)
-    _check_number("start", start, 0, " (index of the first game)")
-    _check_number("chunk_size", chunk_size, 1)
+    check_number("workers", workers, 1)
+    seed = check_seed(seed)
+    check_games(start, n_games)
+    check_number("chunk_size", chunk_size, 1)
     template, decide = table_template(rules, seated)
     n_games, seed, start = int(n_games), int(seed), int(start)
     if n_games > 0:

@@ -26,7 +26,7 @@ from ..borrow_nb import state_array_nb, state_ptr_nb
 from .enums import (
     A_ABANDON, A_BAG_REFILL, A_BM_DRAW, A_BM_SWAP, A_BUY, A_CASINO, A_DISCARD, A_PORT_WIN,
     A_RAISE, A_SCORE, A_SEND_BLACK_MARKET, A_SEND_CASINO, A_SEND_PORT, A_SHORTFALL,
-    A_SYNDICATE, A_TRADE, ABANDONED, BAG, BLACK_MARKET, BM_CODE, BM_DRAW, C_COPIES, C_COST,
+    A_SYNDICATE, A_TRADE, ABANDONED, BAG, BLACK_MARKET, BM_CODE, BOT_FAULT, BM_DRAW, C_COPIES, C_COST,
     C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE, CARD, CARD_W, CARDS, CTX, D_BLACK_MARKET,
     D_DISCARD, D_ORDER, D_RAISE, D_SEND, D_TRADE, DISCARD, E, E_TOK0, G, HAND, LOC_BLACK_MARKET,
     LOC_CASINO, LOC_PORT0, M_BAG_REFILLS, M_BANK, M_EMPTY_SLOTS, M_ERR_AUX, M_ERR_KIND,
@@ -159,6 +159,14 @@ def illegal_nb(s, kind, seat, value, aux):
         s[M_ERR_SEAT] = seat
         s[M_ERR_VALUE] = value
         s[M_ERR_AUX] = aux
+
+
+@njit(cache=True)
+def bot_fault_nb(kind, s, seat):
+    """A user bot raised an exception (its own, or IndexError in check mode):
+    stop the game as for an illegal answer, with value BOT_FAULT."""
+    illegal_nb(s, kind, seat, BOT_FAULT, 0)
+    return BOT_FAULT
 
 
 @njit(cache=True)

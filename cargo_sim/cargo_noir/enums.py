@@ -27,6 +27,8 @@ BM_DRAW = -1
 # loaded (trade_nb.exact_value_fn): load it and replay the chunk
 ERR_NEED_SOLVER = -2
 BM_CODE = 16     # swap code = give * BM_CODE + take
+# the answer recorded when a user bot raised an exception (registry._table_decide)
+BOT_FAULT = -(2**62)
 
 # ---- the game-state array --------------------------------------------------
 # A game is ONE int64 array `s` with this fixed layout: the rules' numbers for

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..errors import RulesError
 from .enums import MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK
+from .rules_limits import limit_problems
 
 CARD_KINDS = ("edge", "common", "unique")
 CARD_FIELDS = {"kind": str, "copies": int, "cost": int, "vp": int,
@@ -97,6 +98,8 @@ class Rules:
             user = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise RulesError(f"rules file {path} is not valid TOML: {e}") from None
+        except RecursionError:
+            raise RulesError(f"rules file {path} is nested too deeply to be a rules file") from None
         return cls.default().replace(_flatten(user, drop_provenance=True))
 
     def replace(self, overrides: dict | None = None, **kw) -> "Rules":
@@ -466,7 +469,7 @@ def validate_data(d: dict) -> list[str]:
     if isinstance(d.get("provenance", {}), dict) is False:
         p.append("provenance: must be a table")
     p += _range_problems(d)
-    return p
+    return p or limit_problems(d)
 
 
 def _range_problems(d: dict) -> list[str]:

@@ -15,13 +15,14 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from ..checks import check_games, check_number, check_seed
 from ..errors import BotError, ConfigError, IllegalDecisionError
 from ..progress import Progress
 from ..rng_nb import game_seed_nb
 from .bots.registry import Player, decision_table, parse_player
 from .engine_nb import run_games_nb
 from .trade_nb import exact_value_fn
-from .enums import (ACTION_NAMES, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
+from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
                     N_EVENT_FIELDS, N_GAME_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
@@ -111,6 +112,12 @@ def _check_request(n_games, players, rules):
 def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, seed, rules):
     bot = players[seat].label if 0 <= seat < len(players) else "?"
     what = DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"decision {kind}"
+    if value == BOT_FAULT:
+        return BotError(
+            f"bot {bot!r} (seat {seat}) raised an exception in its {what} decision; turn {turn} "
+            f"of game {index} (game seed {seed}; play_one({seed}, players) replays it); with "
+            "check_bots=True (--check-bots) an index out of bounds also stops here instead of "
+            "crashing the process")
     detail = f"answer {value}"
     if kind == D_TRADE:
         detail = (f"sold {value} tokens but took no card (rules option trade_without_card)"
@@ -129,12 +136,13 @@ def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, s
         f"turn {turn} of game {index} (game seed {seed})")
 
 
-def table_template(rules: Rules, players: list[Player]):
+def table_template(rules: Rules, players: list[Player], check_bots: bool = False):
     """(template state array, decide) for a table: the rules header, each seat's
     bot and parameters, the packed trade-value tables after the state and the
-    bots' workspace (Rules.state_template)."""
+    bots' workspace (Rules.state_template). check_bots: user bots with bounds
+    checking (registry.checked)."""
     n = len(players)
-    decide, bot_idx = decision_table(players)
+    decide, bot_idx = decision_table(players, check_bots)
     template = rules.state_template(n)
     template[BOTS:BOTS + n] = bot_idx
     for seat, p in enumerate(players):
@@ -238,7 +246,7 @@ def build_tables(games_arr, players_arr, seeds, start, players: list[Player], ru
         held = players_arr[:, :, len(PLAYER_FIELDS):].astype(np.int64) > 0
         cost = np.asarray([rules[f"card.{c}.cost"] for c in rules.card_names], dtype=np.int64)
         top = np.where(held, cost, 0).max(axis=2)
-    key = vp * 100000 + top
+    key = vp * 2**31 + top            # lexicographic (VP, top card) for any int32 values
     rank = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
     p["rank"] = rank.reshape(-1)
     nw = bits.sum(axis=1)
@@ -249,7 +257,8 @@ def build_tables(games_arr, players_arr, seeds, start, players: list[Player], ru
 
 def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
              workers: int | None = None, progress: bool = True, start: int = 0,
-             chunk_size: int = DEFAULT_CHUNK, events: bool = False) -> SimResults:
+             chunk_size: int = DEFAULT_CHUNK, events: bool = False,
+             check_bots: bool = False) -> SimResults:
     """Play ``n_games`` games of Cargo Noir and return their statistics.
 
     ``players``: one bot per seat, 2 to 5 (names such as ``"random"`` or
@@ -259,7 +268,10 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     first game (to extend a run). ``events``: also record every event of every
     game in ``.events`` (one row per event: game, turn, seat, phase, action,
     loc, coins, amount, value, card, count and cargo columns; see
-    ``events_frame``) -- a few hundred rows per game, for small runs. Ctrl-C
+    ``events_frame``) -- a few hundred rows per game, for small runs.
+    ``check_bots``: compile user bots with bounds checking, so a bot reading or
+    writing outside an array stops the run with a BotError naming bot, decision
+    and game instead of crashing the process (slower; docs/safety.md). Ctrl-C
     stops early and returns the games finished so far (``interrupted=True``).
     See ``SimResults`` for the columns.
     """
@@ -267,15 +279,11 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     n = len(seated)
     if workers is None:
         workers = os.cpu_count() or 1
-    if not isinstance(workers, int) or workers < 1:
-        raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
-    if not isinstance(start, (int, np.integer)) or isinstance(start, bool) or start < 0:
-        raise ConfigError(f"start (index of the first game) must be a whole number >= 0, got {start!r}")
-    if not isinstance(chunk_size, (int, np.integer)) or isinstance(chunk_size, bool) or chunk_size < 1:
-        raise ConfigError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
-    template, decide = table_template(rules, seated)
+    check_number("workers", workers, 1)
+    seed = check_seed(seed)
+    check_games(start, n_games)
+    check_number("chunk_size", chunk_size, 1)
+    template, decide = table_template(rules, seated, bool(check_bots))
     seeds = game_seeds_nb(np.uint64(seed % 2**64), start, n_games)
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
     bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
@@ -335,17 +343,17 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
 
 
 # ---------------------------------------------------------------------------
-def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 20000):
+def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 20000,
+             check_bots: bool = False):
     """Play one game with the given game seed and return ``(events, text)``:
     a DataFrame of every event (turn, seat, phase, action, loc, port, coins, amount,
     value, card, count, cargo...) and a readable move-by-move rendering.
-    ``play_one(results.games.seed[i], players)`` replays game i of a run."""
+    ``play_one(results.games.seed[i], players)`` replays game i of a run;
+    ``check_bots`` as in ``simulate``."""
     seated, rules = _check_request(1, players, rules)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or int(seed) < 0:
-        raise ConfigError(f"a game seed must be a whole number >= 0, got {seed!r}")
-    seed = int(seed)                       # numpy uint64 from games.seed included
+    seed = check_seed(seed, "a game seed")   # numpy uint64 from games.seed included
     n = len(seated)
-    template, decide = table_template(rules, seated)
+    template, decide = table_template(rules, seated, bool(check_bots))
     log = np.full((max_events, N_EVENT_FIELDS), -1, dtype=np.int64)
     seeds = np.asarray([seed % 2**64], dtype=np.uint64)
     _compile_table(template, decide, seeds, len(PLAYER_FIELDS) + len(rules.card_names), seated)

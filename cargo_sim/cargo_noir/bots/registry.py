@@ -94,20 +94,37 @@ def parse_player(spec, **params) -> Player:
         name, _, query = spec.strip().partition("?")
         bot = get_bot(name)
         try:
-            given = {k: float(v) for k, v in parse_qsl(query, strict_parsing=True)} if query else {}
+            given = dict(parse_qsl(query, strict_parsing=True, keep_blank_values=True)) if query else {}
         except ValueError:
             raise BotError(f"bad bot parameters in {spec!r}: use name?key=number&key=number") from None
     else:
         raise BotError(f"a player must be a bot name, got {spec!r}")
-    given.update({k: float(v) for k, v in params.items()})
+    given.update(params)
     unknown = set(given) - set(bot.params)
     if unknown:
         known = ", ".join(bot.params) or "none"
         raise BotError(f"bot {bot.name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})")
+    given = {k: param_value(bot.name, k, v) for k, v in given.items()}
     values = tuple(given.get(k, d) for k, d in bot.params.items())
     if len(values) > N_PARAMS:
         raise BotError(f"bot {bot.name!r} has more than {N_PARAMS} parameters")
     return Player(bot, values)
+
+
+# parameters are stored in fixed point (enums.PARAM_SCALE) in the int64 state
+PARAM_MAX = 1e6
+
+
+def param_value(bot: str, name: str, v) -> float:
+    """A bot parameter as a float, refused unless finite and within +-PARAM_MAX."""
+    try:
+        x = float(v) if not isinstance(v, (bool, bytes)) else float("nan")
+    except (TypeError, ValueError):
+        x = float("nan")
+    if not -PARAM_MAX <= x <= PARAM_MAX:        # also refuses nan
+        raise BotError(f"bot {bot!r} parameter {name!r} must be a number from {-PARAM_MAX:g} "
+                       f"to {PARAM_MAX:g}, got {v!r}")
+    return x
 
 
 USER: dict[str, BotSpec] = {}
@@ -152,29 +169,50 @@ def bot(name: str, params: dict | None = None, doc: str | None = None):
 
 def unregister(name: str) -> None:
     """Forget a user bot."""
-    USER.pop(name, None)
+    spec = USER.pop(name, None)
+    if spec is not None:
+        _CHECKED.pop(spec.decide, None)
     _TABLES.clear()
 
 
 _TABLES: dict = {}
 
 
-def _table_decide(user_specs: tuple):
+def checked(decide):
+    """The bot's function compiled again with numba's bounds checking: an index
+    outside an array raises IndexError (reported as a bot fault) instead of
+    reading or writing stray memory."""
+    from numba import njit
+    if decide not in _CHECKED:
+        _CHECKED[decide] = njit(boundscheck=True)(decide.py_func)
+    return _CHECKED[decide]
+
+
+_CHECKED: dict = {}
+
+
+def _table_decide(user_specs: tuple, check: bool = False):
     """A compiled dispatcher: built-in bot indices go to the built-in table,
-    user bot j (index len(BUILTIN_ORDER) + j) to its own function."""
-    key = tuple(id(sp) for sp in user_specs)
+    user bot j (index len(BUILTIN_ORDER) + j) to its own function. An
+    exception a user bot raises stops the game as a bot fault (the engine's
+    illegal-answer path: the error names bot, decision, turn and game seed)."""
+    key = (tuple(id(sp) for sp in user_specs), check)
     if key in _TABLES:
         return _TABLES[key]
     from numba import njit
+    from ..engine_nb import bot_fault_nb
     from ..enums import BOTS
     from .dispatch_nb import builtin_decide_nb
     n_builtin = len(BUILTIN_ORDER)
     lines = ["def table_decide(kind, s, seat):", "    b = s[BOTS + seat]",
              "    if b < N_BUILTIN:", "        return builtin(kind, s, seat)"]
-    glb = {"BOTS": BOTS, "N_BUILTIN": n_builtin, "builtin": builtin_decide_nb}
+    glb = {"BOTS": BOTS, "N_BUILTIN": n_builtin, "builtin": builtin_decide_nb,
+           "fault": bot_fault_nb}
     for j, sp in enumerate(user_specs):
-        lines += [f"    if b == {n_builtin + j}:", f"        return user_{j}(kind, s, seat)"]
-        glb[f"user_{j}"] = sp.decide
+        lines += [f"    if b == {n_builtin + j}:", "        try:",
+                  f"            return user_{j}(kind, s, seat)", "        except Exception:",
+                  "            return fault(kind, s, seat)"]
+        glb[f"user_{j}"] = checked(sp.decide) if check else sp.decide
     lines.append("    return -999999")
     exec("\n".join(lines), glb)
     fn = njit(glb["table_decide"])
@@ -182,8 +220,9 @@ def _table_decide(user_specs: tuple):
     return fn
 
 
-def decision_table(players: list[Player]):
-    """(decide dispatcher, bot index per seat) for a table of players."""
+def decision_table(players: list[Player], check: bool = False):
+    """(decide dispatcher, bot index per seat) for a table of players; check:
+    user bots compiled with bounds checking (``checked``)."""
     idx = []
     # user bots get indices after the built-ins, in name order, so every seating
     # of the same bots shares one compiled dispatcher
@@ -202,4 +241,4 @@ def decision_table(players: list[Player]):
         # a table of random bots only never compiles the heuristic family
         decide = random_table_decide_nb if set(idx) == {0} else builtin_decide_nb
         return decide, np.asarray(idx, dtype=np.int64)
-    return _table_decide(tuple(users)), np.asarray(idx, dtype=np.int64)
+    return _table_decide(tuple(users), check), np.asarray(idx, dtype=np.int64)
