@@ -48,7 +48,7 @@ def test_simulate_writes_tables_and_run_json(tmp_path, capsys, fmt):
     assert meta["rules_overrides"] == {"start_coins": 8}
     rules = cargo_sim.Rules.default().replace(start_coins=8)
     assert meta["rules_digest"] == rules.digest
-    assert "port.Rio.slots" in meta["estimated_rules"]
+    assert "port.Tanger.slots" in meta["estimated_rules"] and "port.Rio.slots" not in meta["estimated_rules"]
     assert meta["versions"]["cargo_sim"] == cargo_sim.__version__
     assert "--seed 7" in meta["command"]
     # no temp files left behind
@@ -268,7 +268,8 @@ def test_rules_estimated_lists_port_slots(capsys):
     assert main(["rules", "--estimated"]) == 0
     out = capsys.readouterr().out
     lines = [l for l in out.splitlines() if l.startswith("port.")]
-    assert any(l.startswith("port.Rio.slots") and "ESTIMATED" in l for l in lines)
+    assert any(l.startswith("port.Tanger.slots") and "ESTIMATED" in l for l in lines)
+    assert not any(l.startswith("port.Rio.slots") for l in lines)     # review, medium confidence
     assert "start_coins" not in out                     # a rulebook value is not listed
     assert main(["rules"]) == 0
     full = capsys.readouterr().out
