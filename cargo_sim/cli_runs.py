@@ -104,7 +104,7 @@ def tally_dir(folder: Path) -> Tally:
     m = runs.read_manifest(folder, runs.FORMAT)
     t = Tally()
     for k in runs.chunks_done(folder, m["n_chunks"]):
-        g = pq.read_table(folder / runs.chunk_file("games", k), columns=["tie"]).to_pandas()
+        g = pq.read_table(folder / runs.chunk_file("games", k), columns=["tie", "shortfalls"]).to_pandas()
         p = pq.read_table(folder / runs.chunk_file("players", k),
                           columns=["seat", "bot", "vp", "rank", "win_share"]).to_pandas()
         t.add(g, p)
