@@ -3,7 +3,8 @@
     make reports        # or: .venv/bin/python reports/balance/make_report.py
 
 tables/run_log.json records the command, the git commit and the rules digest.
-The prose of index.md quotes these tables: update it after a regeneration.
+The numeric tables of index.md are rewritten from tables/ (index_tables.py);
+its prose quotes them by hand: reread it after a regeneration.
 """
 import json
 import time
@@ -18,6 +19,7 @@ from analyses.report import source_state
 from cargo_sim import Rules, bot_names
 from cargo_sim.sweep import plot_heatmap, plot_measure, sweep
 from cargo_sim.tournament import tournament
+from index_tables import update as update_index   # sibling module: the script's folder is on sys.path
 
 OUT = Path(__file__).parent
 FIG = OUT / "figures"
@@ -85,4 +87,5 @@ for res in (s1, s2):
 log["estimated_parameters"] = Rules.default().estimated
 log["total_seconds"] = round(time.time() - t0, 1)
 (TAB / "run_log.json").write_text(json.dumps(log, indent=1))
+update_index(OUT / "index.md", TAB)
 print(json.dumps(log, indent=1))
