@@ -849,18 +849,23 @@ def answer_nb(s, log, ans):
     kind = s[M_ASK]
     seat = s[M_SEAT]
     s[M_ASK] = -1
+    # After the frequent answers the next step is known: it is run at once, so
+    # advance_nb's dispatch (a hard-to-predict branch per decision) is skipped.
     if kind == D_SEND:
         s[M_STEP] = ST_P3
         send_answer_nb(s, log, seat, ans)
-    elif kind == D_ORDER:
+        if not failed_nb(s) and not (s[M_STOP] >> ST_P3) & 1:
+            phase3_step_nb(s)
+    elif kind == D_ORDER or kind == D_BLACK_MARKET or kind == D_RAISE:
         s[M_STEP] = ST_P1
-        resolve_location_nb(s, log, seat, ans)
-    elif kind == D_BLACK_MARKET:
-        s[M_STEP] = ST_P1
-        black_market_answer_nb(s, log, seat, ans)
-    elif kind == D_RAISE:
-        s[M_STEP] = ST_P1
-        raise_answer_nb(s, log, seat, ans)
+        if kind == D_ORDER:
+            resolve_location_nb(s, log, seat, ans)
+        elif kind == D_BLACK_MARKET:
+            black_market_answer_nb(s, log, seat, ans)
+        else:
+            raise_answer_nb(s, log, seat, ans)
+        if s[M_STEP] == ST_P1 and not failed_nb(s) and not (s[M_STOP] >> ST_P1) & 1:
+            phase1_step_nb(s, log)
     elif kind == D_TRADE:
         s[M_STEP] = ST_P2_DISCARD
         if ans != 0:
