@@ -104,7 +104,7 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
         rules_f = client.scatter(rules, broadcast=True)
         futures = {client.submit(task, hi - lo, labels, int(seed), rules_f, lo, pure=False): i
                    for i, (lo, hi) in enumerate(bounds)}
-        bar = Progress(n_games, enabled=progress and n_games > 0)
+        bar = Progress(n_games, label=f"dask cluster: {len(labels)} players", enabled=progress and n_games > 0)
         try:
             for fut in distributed.as_completed(futures):
                 i = futures[fut]

@@ -286,8 +286,8 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     games_done = n_games - to_play
     labels = manifest["players"]
 
-    bar = Progress(to_play, label=f"games ({folder.name})" if done else "games",
-                   enabled=progress and to_play > 0)
+    bar = Progress(to_play, label=f"{folder.name}: {len(labels)} players"
+                   + (" (resumed)" if done else ""), enabled=progress and to_play > 0)
     t0 = time.perf_counter()
     played = 0
     interrupted = False
@@ -441,7 +441,8 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     bounds, to_play, workers, step = _chunk_plan(n_games, chunk_games, n_chunks, done, workers)
     games_done = n_games - to_play
     labels = manifest["players"]
-    bar = Progress(to_play, label="games", enabled=progress and to_play > 0)
+    bar = Progress(to_play, label=f"{folder.name}: aggregate, {len(labels)} players"
+                   + (" (resumed)" if done else ""), enabled=progress and to_play > 0)
     t0 = time.perf_counter()
     played = 0
     interrupted = False
