@@ -198,7 +198,8 @@ def port_popularity(df: pd.DataFrame):
         x = np.arange(len(ports)) + (i - (len(counts) - 1) / 2) * width
         ax.bar(x, d["sends_per_game"], width * 0.9, label=f"{n} players")
     slots = df.drop_duplicates("port").set_index("port")["slots"]
-    ax.set_xticks(range(len(ports)), [f"{p}\n({_whole(slots.get(p))} slots)" for p in ports], fontsize=8)
+    ax.set_xticks(range(len(ports)), [f"{p}\n({_whole(slots.get(p))} slot{'' if slots.get(p) == 1 else 's'})"
+                                       for p in ports], fontsize=8)
     ax.set_ylabel("ships sent per game")
     _legend(fig)
     return fig
