@@ -14,12 +14,14 @@ Quick start::
 The game-specific code lives in ``cargo_sim.cargo_noir``.
 """
 from . import _cache  # noqa: F401  (first: numba's cache folder for this source version)
-from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one, simulate,
+from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one,
                          trade_value)
-from .cargo_noir.aggregates import Aggregates, aggregate, load_aggregates
+from .cargo_noir.aggregates import Aggregates, load_aggregates
+from .api import aggregate, load_results, simulate
 from .cargo_noir.forward import Decision, GameState
 from .cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
-from .errors import (BotError, CargoSimError, ConfigError, IllegalDecisionError, RulesError)
+from .errors import (BotError, CargoSimError, ClusterError, ConfigError, IllegalDecisionError,
+                     RulesError)
 from . import tournament  # the module; calling it plays a tournament
 from .tournament import TournamentResults
 
@@ -28,5 +30,6 @@ __version__ = "0.1.0"
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
            "plan_trade", "bot_names", "bot", "player", "unregister_bot", "tournament",
            "TournamentResults", "GameState", "Decision", "CargoSimError", "RulesError", "BotError",
-           "IllegalDecisionError", "ConfigError", "aggregate", "Aggregates", "load_aggregates",
+           "IllegalDecisionError", "ConfigError", "ClusterError", "aggregate", "Aggregates",
+           "load_aggregates", "load_results",
            "__version__"]

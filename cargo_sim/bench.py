@@ -14,7 +14,10 @@ Measures, for random bots at 2, 3, 4 and 5 players:
 * runs to disk (``run_to_dir``, fresh processes): 1,000,000 4-player games of
   the default bot mix end to end (play + Parquet), and a long random-bot run
   showing that memory stays flat (RSS early vs late; ``--stream-games
-  10000000`` for the full-size check).
+  10000000`` for the full-size check);
+* the targets of long runs (cargo_sim.bench_targets): ``cargo-sim simulate
+  --out`` peak RSS and share of the kernel rate (``--cli-out-games 10000000``
+  for the full-size target), in-memory ``simulate`` peak against its tables.
 
 Every ratio printed (thread speed-up, kernel share, cold/warm) comes from
 measurements of the same run. Each rate is the best of ``--repeat`` (5)
@@ -264,7 +267,8 @@ def _median(xs: list[float]) -> float:
 
 def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: int = 5,
         out=sys.stdout, e2e_games: int = 1_000_000, stream_games: int = 2_000_000,
-        stream_chunk: int = 100_000) -> dict:
+        stream_chunk: int = 100_000, cli_out_games: int = 1_000_000,
+        target_memory_games: int = 1_000_000) -> dict:
     def say(*a):
         print(*a, file=out, flush=True)
 
@@ -402,13 +406,17 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
             f"in the last fifth {r['rss_last_fifth_max_mb']:,.0f} MB")
     say("  (memory holds one chunk per worker whatever the run's length: a 10,000,000-game run "
         "peaks where these do)")
+    say("")
+    say("targets of long runs (cargo_sim.bench_targets):")
+    from . import bench_targets
+    targets = bench_targets.run(cli_out_games, target_memory_games, cores, stream_chunk, say=say)
     own = peak_rss_mb()
     say(f"  peak RSS of this benchmark process: {own:,.0f} MB")
     total = time.perf_counter() - t_start
     say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
         f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
-            "startup": st, "memory": m, "runs": scale,
+            "startup": st, "memory": m, "runs": scale, "targets": targets,
             "bench_maxrss_mb": own, "seconds": total}
 
 
@@ -432,9 +440,15 @@ def main(argv=None) -> int:
     p.add_argument("--stream-games", type=int, default=None, metavar="N",
                    help="4-player random games of the streaming run to disk (default 2,000,000; "
                         "40,000 with --quick; 10000000 for the full-size check)")
+    p.add_argument("--cli-out-games", type=int, default=None, metavar="N",
+                   help="games of the `cargo-sim simulate --out` target run (default 1,000,000; "
+                        "20,000 with --quick; 10000000 for the full-size target)")
+    p.add_argument("--target-memory-games", type=int, default=None, metavar="N",
+                   help="games of the in-memory simulate target run (default 1,000,000; "
+                        "20,000 with --quick)")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     a = p.parse_args(argv)
-    for name in ("games", "e2e_games", "stream_games"):
+    for name in ("games", "e2e_games", "stream_games", "cli_out_games", "target_memory_games"):
         v = getattr(a, name)
         if v is not None and v < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
@@ -445,7 +459,9 @@ def main(argv=None) -> int:
                   repeat=a.repeat or (1 if a.quick else 5),
                   e2e_games=a.e2e_games or (20_000 if a.quick else 1_000_000),
                   stream_games=a.stream_games or (40_000 if a.quick else 2_000_000),
-                  stream_chunk=10_000 if a.quick else 100_000)
+                  stream_chunk=10_000 if a.quick else 100_000,
+                  cli_out_games=a.cli_out_games or (20_000 if a.quick else 1_000_000),
+                  target_memory_games=a.target_memory_games or (20_000 if a.quick else 1_000_000))
     except KeyboardInterrupt:
         print("\nbenchmark interrupted", file=sys.stderr)
         return 130

@@ -18,7 +18,6 @@ import json
 import math
 import os
 import platform
-import shlex
 import sys
 import tempfile
 import time
@@ -87,17 +86,17 @@ def wilson(p: float, n: int) -> tuple[float, float]:
     return wilson_interval(p * n, n) if n > 0 else (float("nan"), float("nan"))
 
 
-def _jsonable(v):
+def jsonable(v):
     if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
+        return {str(k): jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
+        return [jsonable(x) for x in v]
     if hasattr(v, "item") and not isinstance(v, (str, bytes)):   # numpy scalar
         return v.item()
     return v
 
 
-def _versions() -> dict:
+def versions() -> dict:
     import numba
     import numpy
     import pandas
@@ -124,9 +123,10 @@ def _estimated_groups(names: list[str]) -> str:
 # ---------------------------------------------------------------------------
 # simulate
 def run_headline(n: int, cfg: dict, interrupted: bool, n_players: int, rules, elapsed: float,
-                 workers, kind: str = "") -> str:
-    """First line of a run's summary: games, players, seed, rules, speed."""
-    rate = n / elapsed if elapsed > 0 else float("nan")
+                 workers, kind: str = "", played: int | None = None) -> str:
+    """First line of a run's summary: games, players, seed, rules, speed (of the
+    ``played`` games of this call, when a resumed run holds more)."""
+    rate = (n if played is None else played) / elapsed if elapsed > 0 else float("nan")
     return (f"{n:,} games" + (f" of {cfg.get('n_games', n):,} (interrupted)" if interrupted else "")
             + kind + f", {n_players} players, seed {cfg.get('seed')}, "
             f"rules {rules.digest}" + (" (with overrides)" if rules.overrides else "")
@@ -142,13 +142,19 @@ def seat_table(rows: list[tuple]) -> list[str]:
 
 def format_summary(res, elapsed: float, workers) -> str:
     n = len(res.games)
-    cfg = res.config
-    lines = [run_headline(n, cfg, res.interrupted, len(cfg.get("players", [])), res.rules,
-                          elapsed, workers)]
+    return format_summary_of(res.summary() if n else None, n, int(res.games["tie"].sum()) if n else 0,
+                             res.config, res.interrupted, res.rules, elapsed, workers)
+
+
+def format_summary_of(summ, n: int, ties: int, cfg: dict, interrupted: bool, rules,
+                      elapsed: float, workers, played: int | None = None) -> str:
+    """The run summary from a per-seat ``summary()`` table (None if no game
+    finished), the game and tie counts: in memory or tallied chunk by chunk."""
+    lines = [run_headline(n, cfg, interrupted, len(cfg.get("players", [])), rules,
+                          elapsed, workers, played=played)]
     if n == 0:
         lines.append("no games finished")
         return "\n".join(lines)
-    summ = res.summary()
     rows = [("seat", "bot", "win rate", "95% CI", "mean VP", "mean rank")]
     for seat, r in summ.iterrows():
         lo, hi = wilson(float(r["win_rate"]), int(r["games"]))
@@ -156,93 +162,37 @@ def format_summary(res, elapsed: float, workers) -> str:
                      f"[{100 * lo:.1f}%, {100 * hi:.1f}%]", f"{r['mean_vp']:.2f}",
                      f"{r['mean_rank']:.3f}"))
     lines += seat_table(rows)
-    ties = int(res.games["tie"].sum())
     lines.append(f"ties (win shared after the highest-card tie-break): {ties:,} games "
                  f"({100 * ties / n:.2f}%); win rates count a shared win as 1/k")
-    est = res.rules.estimated
+    est = rules.estimated
     if est:
         lines.append(f"note: {len(est)} rules values are estimates ({_estimated_groups(est)}); "
                      f"see `{PROG} rules --estimated`")
     return "\n".join(lines)
 
 
-def write_results(res, out_dir: Path, fmt: str, meta: dict) -> list[Path]:
-    """games.<fmt>, players.<fmt> and run.json in ``out_dir``, each atomically.
-    run.json is removed first and written last, so its presence means the set is complete."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    run_json = out_dir / "run.json"
-    with contextlib.suppress(FileNotFoundError):
-        run_json.unlink()
-    written = []
-    from .runs import canonical
-    for name, df in (("games", res.games), ("players", res.players)):
-        df = canonical(df, name)                 # fixed types: runs combine into one dataset
-        path = out_dir / f"{name}.{fmt}"
-        if fmt == "parquet":
-            atomic_write(path, lambda tmp, df=df: df.to_parquet(tmp, index=False))
-        else:
-            atomic_write(path, lambda tmp, df=df: df.to_csv(tmp, index=False))
-        written.append(path)
-    meta = dict(meta, files=[p.name for p in written] + ["run.json"])
-    atomic_write_text(run_json, json.dumps(_jsonable(meta), indent=2) + "\n")
-    written.append(run_json)
-    return written
-
-
 def cmd_simulate(args, argv) -> int:
     from . import simulate
-    from .errors import ConfigError
-    if args.aggregate:                           # counters folded in the kernel (runs.py)
-        from .runs import cli_aggregate
+    from .cli_runs import check_run_options, cli_aggregate, cli_out
+    check_run_options(args)
+    if args.aggregate:                           # counters folded in the kernel
         return cli_aggregate(args, argv)
-    if args.resume or args.chunk_games is not None:
-        raise ConfigError("--resume and --chunk-games go with --aggregate")
+    if args.out is not None:                     # streamed to disk chunk by chunk
+        return cli_out(args, argv)
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)
-    if args.workers is not None and args.workers < 1:
-        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
     workers = args.workers or os.cpu_count() or 1
-    out_dir = Path(args.out) if args.out else None
-    if out_dir is not None:                      # fail before simulating, not after
-        if out_dir.exists() and not out_dir.is_dir():
-            raise ConfigError(f"--out {out_dir} exists and is not a folder")
-        out_dir.mkdir(parents=True, exist_ok=True)
-        if not os.access(out_dir, os.W_OK):
-            raise ConfigError(f"--out {out_dir} is not writable")
     progress = not args.no_progress and sys.stderr.isatty()
     t0 = time.perf_counter()
-    res = simulate(args.games, players, seed=args.seed, rules=rules, workers=workers,
-                   progress=progress, start=args.start, check_bots=args.check_bots)
+    kw = ({"backend": "dask", "scheduler": args.dask, "chunk_games": args.chunk_games}
+          if args.dask else {"workers": workers, "check_bots": args.check_bots})
+    res = simulate(args.games, players, seed=args.seed, rules=rules, progress=progress,
+                   start=args.start, **kw)
     elapsed = time.perf_counter() - t0
     print(format_summary(res, elapsed, workers))
-    if out_dir is not None:
-        meta = {
-            "command": shlex.join([PROG] + list(argv)),
-            "seed": args.seed, "start": args.start,
-            "players": res.config.get("players", players),
-            "n_games_requested": args.games, "n_games": len(res.games),
-            "interrupted": bool(res.interrupted),
-            "workers": workers, "elapsed_s": round(elapsed, 3),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "rules_digest": rules.digest, "rules_name": rules["name"],
-            "rules_file": str(Path(args.rules).resolve()) if args.rules else None,
-            "rules_overrides": rules.overrides,
-            "estimated_rules": rules.estimated,
-            "versions": _versions(),
-            "rules": rules.flat(),
-        }
-        try:
-            files = write_results(res, out_dir, args.format, meta)
-        except KeyboardInterrupt:
-            print(f"{PROG}: interrupted while writing {out_dir}; files there are complete or absent",
-                  file=sys.stderr)
-            return EXIT_INTERRUPTED
-        print(f"wrote {', '.join(str(f) for f in files)}"
-              + (f" ({len(res.games):,} finished games)" if res.interrupted else ""))
     if res.interrupted:
-        print(f"{PROG}: interrupted after {len(res.games):,} of {args.games:,} games"
-              + (f"; the finished games were saved in {out_dir}" if out_dir else ""),
-              file=sys.stderr)
+        print(f"{PROG}: interrupted after {len(res.games):,} of {args.games:,} games (nothing "
+              "saved: --out DIR writes the games to disk as they finish)", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
 
@@ -405,7 +355,7 @@ def cmd_tournament(args, argv) -> int:
         ax = res.plot_win_rates()
         atomic_write(out / "win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
         meta = dict(res.config, command=" ".join([PROG] + list(argv)))
-        atomic_write_text(run_json, json.dumps(_jsonable(meta), indent=2) + "\n")
+        atomic_write_text(run_json, json.dumps(jsonable(meta), indent=2) + "\n")
         print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
               f"win_rates.png, run.json")
     return 0
@@ -432,17 +382,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", "-j", type=int, default=None, metavar="K",
                    help="threads (default: all cores); results do not depend on it")
     p.add_argument("--out", "-o", metavar="DIR",
-                   help="write games.<fmt>, players.<fmt> and run.json in DIR")
+                   help="write the games to the run folder DIR chunk by chunk as they finish "
+                        "(per-chunk Parquet, resumable with --resume; cargo_sim.load_results "
+                        "reads it); memory stays flat whatever the run length")
     p.add_argument("--format", choices=("parquet", "csv"), default="parquet",
-                   help="table format for --out (default parquet)")
+                   help="table format for --out (default parquet; csv implies --layout files)")
+    p.add_argument("--layout", choices=("chunks", "files"), default=None,
+                   help="--out layout: chunks (a run folder, the default) or files "
+                        "(games.<fmt>, players.<fmt>, run.json; also streamed, not resumable)")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="play on a Dask cluster (scheduler address tcp://host:8786, or 'local' "
+                        "for a local cluster); with --out or --aggregate")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.add_argument("--aggregate", action="store_true",
                    help="keep only statistics folded in the compiled kernel (flat memory, for very "
                         "large runs); with --out DIR writes DIR/aggregates.npz, chunk by chunk")
     p.add_argument("--chunk-games", type=int, default=None, metavar="N",
-                   help="with --aggregate --out: games per saved chunk (default 100000)")
+                   help="with --out: games per saved chunk (default 100000)")
     p.add_argument("--resume", action="store_true",
-                   help="with --aggregate --out: continue an interrupted run in DIR")
+                   help="with --out: continue an interrupted run in DIR (finished chunks are kept)")
     p.add_argument("--check-bots", action="store_true",
                    help="run user bots with bounds checking: a bad index stops the run naming "
                         "bot, decision and game instead of crashing (slower)")

@@ -13,11 +13,12 @@ point NUMBA_CACHE_DIR at a shared folder to compile only once per cluster.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import pandas as pd
 
-from .errors import ConfigError
+from .errors import ClusterError, ConfigError
 
 
 def _require_distributed():
@@ -39,11 +40,16 @@ def _warm(players, rules) -> str:
 
 def _warm_workers(client, labels, rules) -> None:
     """Compile the table on one worker first: it compiles into (or loads) the
-    on-disk cache, so the others (sharing the cache folder) only load it."""
-    addrs = sorted(client.scheduler_info()["workers"])
-    if addrs:
-        client.run(_warm, labels, rules, workers=addrs[:1])
-    client.run(_warm, labels, rules, workers=addrs[1:] or None)
+    on-disk cache, so the others (sharing the cache folder) only load it. Only
+    a head start: a worker lost meanwhile compiles when its first task comes."""
+    try:
+        addrs = sorted(client.scheduler_info()["workers"])
+        if addrs:
+            client.run(_warm, labels, rules, workers=addrs[:1])
+        client.run(_warm, labels, rules, workers=addrs[1:] or None)
+    except Exception as e:                          # noqa: BLE001
+        if not _lost(e):
+            raise
 
 
 def _task(n, players, seed, rules, start):
@@ -61,10 +67,10 @@ def _client(scheduler, n_workers):
     distributed = _require_distributed()
     if isinstance(scheduler, distributed.Client):
         return scheduler, []
-    if scheduler is None:
+    if scheduler is None or scheduler == "local":
         if not isinstance(n_workers, int) or isinstance(n_workers, bool) or n_workers < 1:
             raise ConfigError(f"n_workers must be a whole number >= 1, got {n_workers!r}")
-        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
+        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, host="127.0.0.1",
                                            processes=True, dashboard_address=None,
                                            silence_logs=logging.ERROR)
         client = distributed.Client(cluster)
@@ -72,8 +78,8 @@ def _client(scheduler, n_workers):
     if isinstance(scheduler, str):
         try:
             client = distributed.Client(scheduler, timeout="30s")
-        except OSError as e:
-            raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        except (OSError, ValueError) as e:
+            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         return client, [client]
     if hasattr(scheduler, "scheduler_address"):          # a cluster object
         client = distributed.Client(scheduler)
@@ -81,12 +87,31 @@ def _client(scheduler, n_workers):
     raise ConfigError(f"scheduler must be an address, a distributed.Client or a cluster, got {scheduler!r}")
 
 
+RETRIES = 3          # submissions of a chunk whose worker was lost, before giving up
+
+
+def _lost(exc) -> bool:
+    """Is ``exc`` a lost worker or connection (worth re-submitting the chunk)?"""
+    import asyncio
+    import distributed
+    kinds = [distributed.comm.core.CommClosedError, asyncio.CancelledError, OSError, TimeoutError]
+    for name in ("KilledWorker", "FutureCancelledError"):
+        k = getattr(distributed.client, name, None) or getattr(distributed.scheduler, name, None)
+        if isinstance(k, type):
+            kinds.append(k)
+    return isinstance(exc, tuple(kinds))
+
+
 def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
-                progress, on_result):
+                progress, on_result, start=0, todo=None):
     """Send chunks of ``chunk_games`` games to the cluster as ``task(n, labels,
-    seed, rules, start)`` and call ``on_result(i, lo, hi, result)`` as each one
-    arrives (progress bar; Ctrl-C cancels the rest and keeps what arrived).
-    Returns (bounds, interrupted)."""
+    seed, rules, first_game)`` and call ``on_result(i, lo, hi, result)`` as each
+    one arrives (progress bar; Ctrl-C cancels the rest and keeps what arrived).
+    ``todo``: the chunk numbers to play (default all). The rules travel with
+    each task (3 KB; nothing scattered that a lost worker could take with it),
+    and a chunk whose worker is lost is submitted again, up to RETRIES times,
+    before a ClusterError: a result is never silently short.
+    Returns interrupted."""
     import numpy as np
     from .progress import Progress
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
@@ -94,23 +119,59 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
     if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
             or chunk_games < 1):
         raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
-    bounds = [(lo, min(lo + chunk_games, n_games)) for lo in range(0, n_games, chunk_games)]
+    n_chunks = -(-n_games // chunk_games)
+    todo = range(n_chunks) if todo is None else todo
+
+    def bounds(i):
+        return i * chunk_games, min((i + 1) * chunk_games, n_games)
+
     client, owned = _client(scheduler, n_workers)
     interrupted = False
     try:
         distributed = _require_distributed()
-        if bounds:
+        if n_chunks:
             _warm_workers(client, labels, rules)
-        rules_f = client.scatter(rules, broadcast=True)
-        futures = {client.submit(task, hi - lo, labels, int(seed), rules_f, lo, pure=False): i
-                   for i, (lo, hi) in enumerate(bounds)}
-        bar = Progress(n_games, label=f"dask cluster: {len(labels)} players", enabled=progress and n_games > 0)
+        tries = {}
+
+        def submit(i):
+            lo, hi = bounds(i)
+            tries[i] = tries.get(i, 0) + 1
+            return client.submit(task, hi - lo, labels, int(seed), rules, start + lo, pure=False)
+
+        futures = {}
+        window = 4 * max(len(client.scheduler_info().get("workers", {})), 1) + 4
+        it = iter(todo)
+        for i in it:                                # a bounded window: 10^6 chunks are no burden
+            futures[submit(i)] = i
+            if len(futures) >= window:
+                break
+        pending = distributed.as_completed(list(futures))
+        total = n_games if isinstance(todo, range) else sum(bounds(i)[1] - bounds(i)[0] for i in todo)
+        bar = Progress(total, label=f"dask cluster: {len(labels)} players", enabled=progress and total > 0)
         try:
-            for fut in distributed.as_completed(futures):
-                i = futures[fut]
-                on_result(i, bounds[i][0], bounds[i][1], fut.result())
+            for fut in pending:
+                i = futures.pop(fut)
+                try:
+                    result = fut.result()
+                except Exception as e:              # noqa: BLE001 - sorted by _lost below
+                    if not _lost(e):
+                        raise
+                    if tries[i] >= RETRIES:
+                        raise ClusterError(f"Dask: the chunk of games {bounds(i)[0]}..{bounds(i)[1] - 1} "
+                                           f"was lost with its worker {tries[i]} times "
+                                           f"({e.__class__.__name__}); the cluster is not healthy") from None
+                    new = submit(i)
+                    futures[new] = i
+                    pending.add(new)
+                    continue
+                on_result(i, *bounds(i), result)
                 fut.release()
-                bar.update(bounds[i][1] - bounds[i][0])
+                bar.update(bounds(i)[1] - bounds(i)[0])
+                nxt = next(it, None)
+                if nxt is not None:
+                    new = submit(nxt)
+                    futures[new] = nxt
+                    pending.add(new)
         except KeyboardInterrupt:
             interrupted = True
             client.cancel(list(futures))
@@ -119,12 +180,14 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
                 bar.close()
     finally:
         for obj in owned:
-            obj.close()
-    return bounds, interrupted
+            with contextlib.suppress(Exception):
+                obj.close()
+    return interrupted
 
 
 def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
-                  chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True):
+                  chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True,
+                  start: int = 0):
     """``simulate()`` on a Dask cluster; returns the same ``SimResults``.
 
     ``scheduler``: the scheduler's address (``"tcp://host:8786"``), an existing
@@ -132,30 +195,27 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     ``n_workers`` single-threaded processes (closed at the end). Chunks of
     ``chunk_games`` games are the tasks; results are merged in game order.
     """
-    from .cargo_noir.simulate import SimResults, _check_request
+    from .cargo_noir.simulate import SimResults, check_request, simulate
     from .runs import narrow
-    seated, rules = _check_request(n_games, players, rules)
+    seated, rules = check_request(n_games, players, rules)
     labels = [p.label for p in seated]
     parts = {}
 
     def keep(i, lo, hi, result):
         parts[i] = result
 
-    bounds, interrupted = _run_chunks(_task, n_games, labels, seed, rules, scheduler,
-                                      chunk_games, n_workers, progress, keep)
+    interrupted = _run_chunks(_task, n_games, labels, seed, rules, scheduler, chunk_games,
+                              n_workers, progress, keep, start=start)
     k = 0
-    while k < len(bounds) and k in parts:
+    while k in parts:                                # the finished prefix, in game order
         k += 1
     if k:
-        games = pd.concat([parts[i][0] for i in range(k)], ignore_index=True)
-        pl = pd.concat([parts[i][1] for i in range(k)], ignore_index=True)
-        narrow(games)
-        narrow(pl)
+        games = narrow(pd.concat([parts[i][0] for i in range(k)], ignore_index=True))
+        pl = narrow(pd.concat([parts[i][1] for i in range(k)], ignore_index=True))
     else:
-        from .cargo_noir.simulate import simulate
         empty = simulate(0, labels, seed=seed, rules=rules, progress=False)
         games, pl = empty.games, empty.players
-    config = {"n_games": n_games, "players": labels, "seed": seed, "start": 0,
+    config = {"n_games": n_games, "players": labels, "seed": seed, "start": start,
               "rules_digest": rules.digest, "backend": "dask", "chunk_games": chunk_games}
     return SimResults(games, pl, rules, config, interrupted)
 
@@ -170,26 +230,66 @@ def _agg_task(n, players, seed, rules, start):
 
 
 def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
-                   chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True):
+                   chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True,
+                   start: int = 0):
     """``aggregate()`` on a Dask cluster (arguments as ``simulate_dask``); returns
     the same ``Aggregates``. Each task returns one chunk's counters, summed as
     they arrive: the client's memory stays flat. Ctrl-C keeps the finished
     chunks (their game ranges are in ``config["parts"]``)."""
     import numpy as np
     from .cargo_noir import aggregate_nb as K
-    from .cargo_noir.aggregates import Aggregates, _join_parts, new_config
-    from .cargo_noir.simulate import _check_request
-    seated, rules = _check_request(n_games, players, rules)
+    from .cargo_noir.aggregates import Aggregates, join_parts, new_config
+    from .cargo_noir.simulate import check_request
+    seated, rules = check_request(n_games, players, rules)
     labels = [p.label for p in seated]
     total = np.zeros(K.ACC_SIZE, np.int64)
     finished = []
 
     def add(i, lo, hi, counts):
         total[:] += counts
-        finished.append([int(seed), lo, hi])
+        finished.append([int(seed), start + lo, start + hi])
 
-    _, interrupted = _run_chunks(_agg_task, n_games, labels, seed, rules, scheduler,
-                                 chunk_games, n_workers, progress, add)
+    interrupted = _run_chunks(_agg_task, n_games, labels, seed, rules, scheduler, chunk_games,
+                              n_workers, progress, add, start=start)
     config = new_config(seated, rules, seed, n_games)
-    config["parts"] = _join_parts(finished)
+    config["parts"] = join_parts(sorted(finished))
     return Aggregates(total, rules, config, interrupted)
+
+
+def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, scheduler=None,
+                    chunk_games: int = 100_000, n_workers: int = 2, resume: bool = False,
+                    progress: bool = True, quiet: bool = False):
+    """``runs.run_to_dir`` with the chunks played on a Dask cluster: the same
+    folder, byte for byte (markers, lock, resume), written by this process as
+    the chunks arrive."""
+    import sys
+    import time
+    from pathlib import Path
+    from . import runs
+    folder = Path(out_dir)
+    manifest, rules = runs.plan(n_games, players, seed, rules, chunk_games)
+    lock = runs.open_run_folder(folder, manifest, resume)
+    try:
+        done = set(runs.verified_chunks(folder, manifest, "replay"))
+        todo = [k for k in range(manifest["n_chunks"]) if k not in done]
+        write = runs.rows_chunk_writer(folder, manifest["seed"])
+        written = []
+
+        def save(i, lo, hi, result):
+            write(i, lo, hi, *result)
+            written.append(hi - lo)
+
+        t0 = time.perf_counter()
+        interrupted = _run_chunks(_task, n_games, manifest["players"], manifest["seed"], rules,
+                                  scheduler, manifest["chunk_games"], n_workers, progress, save,
+                                  todo=todo)
+        seconds = time.perf_counter() - t0
+    finally:
+        lock.release()
+    games_done = runs.games_done_in(done, manifest["chunk_games"], n_games) + sum(written)
+    n_done = len(done) + len(written)
+    if interrupted and not quiet:
+        print(runs.interrupted_message(folder, n_done, manifest["n_chunks"], games_done, n_games,
+                                       "run_to_dir_dask"), file=sys.stderr)
+    return runs.RunInfo(folder, n_games, games_done, n_done, manifest["n_chunks"], sum(written),
+                        seconds, interrupted, manifest)

@@ -19,3 +19,7 @@ class IllegalDecisionError(CargoSimError):
 
 class ConfigError(CargoSimError, ValueError):
     """A simulation request is impossible (player count, game count, output folder...)."""
+
+
+class ClusterError(CargoSimError):
+    """A Dask cluster cannot be reached, or lost the same chunk's workers too often."""

@@ -3,7 +3,8 @@
 ``run_to_dir(out, 10_000_000, ["random"] * 4, seed=1)`` plays the run in
 chunks of ``chunk_games`` games (chunk k = games k*chunk_games ...), writes
 each chunk's ``games`` and ``players`` tables as ``games-00000.parquet`` /
-``players-00000.parquet`` and then a ``chunk-00000.done`` marker. Every file
+``players-00000.parquet`` and then a ``chunk-00000.done`` marker (game range,
+seed, each file's size and SHA-256: cargo_sim.runfolder). Every file
 is written under a temporary name in the same folder and renamed into place
 (``os.replace``), so a crash or Ctrl-C loses at most the chunk in flight and
 never leaves a half-written file under a final name. Memory stays flat: only
@@ -12,7 +13,7 @@ one chunk's tables are held at a time.
 ``manifest.json`` (written first) records the configuration: game count,
 players, seed, chunk size, the rules' digest and full TOML, and the library
 version. ``run_to_dir(..., resume=True)`` on the same folder skips the chunks
-whose marker exists and plays the rest; since game i depends only on
+whose marker matches their files and plays the rest; since game i depends only on
 (seed, i), the folder ends up with exactly the files of an uninterrupted run.
 
 ``load_results(out)`` reads a folder back as a ``SimResults`` (tables equal
@@ -27,6 +28,7 @@ import sys
 import tempfile
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,15 +39,15 @@ from .checks import check_games, check_seed
 from .errors import ConfigError
 from .fileio import atomic_write
 from .progress import Progress
+from .runfolder import (LOCK, MANIFEST, TMP_SUFFIX, RunLock, atomic_text, clean_temps,
+                        marked_chunks, marker_problem, read_manifest, write_marker)
 
-MANIFEST = "manifest.json"
 FORMAT = "cargo_sim.run/1"
 TABLES = ("games", "players")
-_TMP_SUFFIX = ".tmp"
 
 
 # ---------------------------------------------------------------------------
-# file names and atomic writes
+# file names
 def chunk_file(table: str, k: int) -> str:
     return f"{table}-{k:05d}.parquet"
 
@@ -54,18 +56,12 @@ def done_file(k: int) -> str:
     return f"chunk-{k:05d}.done"
 
 
-def _atomic_write(path: Path, write) -> None:
-    """``write(tmp_path)`` then rename over ``path`` (cargo_sim.fileio); temp names
-    end in _TMP_SUFFIX so a resumed run can sweep leftovers."""
-    atomic_write(path, write, suffix=_TMP_SUFFIX)
+_DONE_RX = r"chunk-(\d{5,})\.done"
 
 
-def _atomic_text(path: Path, text: str) -> None:
-    atomic_write_text_sfx(path, text)
-
-
-def atomic_write_text_sfx(path: Path, text: str) -> None:
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"), suffix=_TMP_SUFFIX)
+def chunk_range(k: int, chunk_games: int, n_games: int) -> tuple[int, int]:
+    """Games lo..hi-1 of chunk k (computed, never a list of all chunks)."""
+    return k * chunk_games, min((k + 1) * chunk_games, n_games)
 
 
 # Output files store every integer column at the engine's own width (games
@@ -88,22 +84,20 @@ def _write_parquet(path: Path, df: pd.DataFrame) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
     table = pa.Table.from_pandas(df, preserve_index=False)
-    _atomic_write(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+    atomic_write(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"), suffix=TMP_SUFFIX)
 
 
 def narrow(df: pd.DataFrame) -> pd.DataFrame:
     """Signed integer columns (but ``game``) at the smallest width that holds
     their values: the dtypes simulate() gives a table."""
+    from .cargo_noir.simulate import narrowest
     for c in df.columns:
         if c == "game" or not pd.api.types.is_signed_integer_dtype(df[c].dtype):
             continue
         col = df[c].to_numpy()
-        lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
-        for t in (np.int8, np.int16, np.int32, np.int64):
-            if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
-                if df[c].dtype != t:
-                    df[c] = col.astype(t)
-                break
+        new = narrowest(col)
+        if new is not col:
+            df[c] = new
     return df
 
 
@@ -130,17 +124,22 @@ def _engine_source() -> str:
     return source_hash()
 
 
-def _plan(n_games: int, players, seed, rules, chunk_games) -> dict:
-    """Check a request and return the manifest it would write."""
-    from .cargo_noir.simulate import _check_request
-    seated, rules = _check_request(n_games, players, rules)
-    check_seed(seed)
+def check_chunk_games(chunk_games) -> int:
     if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
             or chunk_games < 1):
         raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
-    n_chunks = -(-int(n_games) // int(chunk_games))
+    return int(chunk_games)
+
+
+def plan(n_games: int, players, seed, rules, chunk_games) -> dict:
+    """Check a request and return the manifest it would write."""
+    from .cargo_noir.simulate import check_request
+    seated, rules = check_request(n_games, players, rules)
+    seed = check_seed(seed)
+    chunk_games = check_chunk_games(chunk_games)
+    n_chunks = -(-int(n_games) // chunk_games)
     return {"format": FORMAT, "n_games": int(n_games), "players": [p.label for p in seated],
-            "seed": int(seed), "chunk_games": int(chunk_games), "n_chunks": n_chunks,
+            "seed": int(seed), "chunk_games": chunk_games, "n_chunks": n_chunks,
             "rules_digest": rules.digest, "rules_toml": rules.to_toml(),
             "version": _version(), "engine_source": _engine_source()}, rules
 
@@ -148,39 +147,40 @@ def _plan(n_games: int, players, seed, rules, chunk_games) -> dict:
 _COMPARED = ("n_games", "players", "seed", "rules_digest", "chunk_games")
 
 
-def _read_manifest(folder: Path) -> dict:
-    try:
-        return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{folder} is not a cargo_sim run folder (no {MANIFEST})") from None
-    except (OSError, ValueError) as e:
-        raise ConfigError(f"cannot read {folder / MANIFEST}: {e}") from None
-
-
-def _chunk_plan(n_games, chunk_games, n_chunks, done, workers):
-    """(game range of each chunk, games still to play, workers, games per
-    sub-call: ~8 engine chunks per thread, a progress step every second or two)."""
-    bounds = {k: (k * chunk_games, min((k + 1) * chunk_games, n_games)) for k in range(n_chunks)}
-    to_play = n_games - sum(bounds[k][1] - bounds[k][0] for k in done)
+def _step(workers):
+    """(workers, games per sub-call: ~8 engine chunks per thread, so the
+    progress line moves every second or two)."""
     if workers is None:
         workers = os.cpu_count() or 1
-    return bounds, to_play, workers, max(2048 * 8 * int(workers), 1)
+    return workers, max(2048 * 8 * int(workers), 1)
 
 
-def _open_run_folder(folder: Path, manifest: dict, resume: bool, extra_keys=()) -> None:
-    """A new (or empty) folder gets the run's manifest; a folder with files is
-    only accepted with ``resume`` and when it holds the same kind of run with
-    the same settings (``extra_keys`` of the manifest included)."""
+def open_run_folder(folder: Path, manifest: dict, resume: bool, extra_keys=()) -> RunLock:
+    """Lock the folder (a second writer is refused) and check it: a new (or
+    empty) folder gets the run's manifest; a folder with files is only accepted
+    with ``resume`` and when it holds the same kind of run with the same
+    settings (``extra_keys`` of the manifest included). Returns the held lock."""
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"{folder} exists and is not a folder")
     folder.mkdir(parents=True, exist_ok=True)
-    if not any(folder.iterdir()):
-        _atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    lock = RunLock(folder).acquire()
+    try:
+        _check_folder(folder, manifest, resume, extra_keys)
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
+def _check_folder(folder: Path, manifest: dict, resume: bool, extra_keys) -> None:
+    others = [p for p in folder.iterdir() if p.name != LOCK and not p.name.endswith(TMP_SUFFIX)]
+    if not others:
+        atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
         return
     if not resume:
         raise ConfigError(f"output folder {folder} is not empty: use --resume (resume=True) "
                           "to continue the run in it, or another folder")
-    old = _read_manifest(folder)
+    old = read_manifest(folder)
     if old.get("format") != manifest["format"]:
         raise ConfigError(f"{folder} holds a run of another kind ({old.get('format')}), "
                           f"not {manifest['format']}: use another folder")
@@ -189,7 +189,7 @@ def _open_run_folder(folder: Path, manifest: dict, resume: bool, extra_keys=()) 
         if old.get(key) != manifest[key]:
             raise ConfigError(f"{folder} holds a different run ({key} {old.get(key)!r} there, "
                               f"{manifest[key]!r} here): use another folder")
-    _clean_temps(folder)
+    clean_temps(folder)
 
 
 def _check_same(old: dict, new: dict, folder: Path) -> None:
@@ -202,20 +202,48 @@ def _check_same(old: dict, new: dict, folder: Path) -> None:
         warnings.warn(f"{folder} was started by another version of the engine source "
                       f"({old.get('engine_source')} there, {new['engine_source']} here): "
                       "the chunks played now may not match the chunks on disk if the engine changed",
-                      stacklevel=3)
+                      stacklevel=4)
 
 
-def _clean_temps(folder: Path) -> None:
-    for p in folder.glob(f".*{_TMP_SUFFIX}"):
-        try:
-            p.unlink()
-        except OSError:
-            pass
+def _verified(folder: Path, manifest: dict, kind: "_Kind", on_bad: str,
+              checksums: bool = True) -> list[int]:
+    """Chunks whose marker vouches for their files. ``on_bad``: "replay" (resume:
+    drop the marker with a warning, the chunk is played again) or "raise" (load:
+    a ConfigError naming the chunk)."""
+    n, cg, seed = manifest["n_games"], manifest["chunk_games"], manifest["seed"]
+    good = []
+    for k in marked_chunks(folder, kind.marker_rx, manifest["n_chunks"]):
+        lo, hi = chunk_range(k, cg, n)
+        bad = marker_problem(folder, kind.marker(k), k, lo, hi, seed, kind.files(k), checksums)
+        if bad is None:
+            good.append(k)
+        elif on_bad == "raise":
+            raise ConfigError(f"run folder {folder}: chunk {k} is damaged ({bad}); it is not read "
+                              "as data: resume the run (--resume, resume=True) to play it again")
+        else:
+            warnings.warn(f"{folder}: chunk {k} is damaged ({bad}); playing it again", stacklevel=3)
+            (folder / kind.marker(k)).unlink()
+    return good
+
+
+def verified_chunks(folder: Path, manifest: dict, on_bad: str) -> list[int]:
+    """The finished, intact chunks of a run folder (see _verified)."""
+    return _verified(folder, manifest, ROWS, on_bad)
+
+
+@dataclass(frozen=True)
+class _Kind:
+    marker_rx: str
+    marker: object
+    files: object
+
+
+ROWS = _Kind(_DONE_RX, done_file, lambda k: [chunk_file(t, k) for t in TABLES])
 
 
 def chunks_done(folder, n_chunks: int) -> list[int]:
-    folder = Path(folder)
-    return [k for k in range(n_chunks) if (folder / done_file(k)).exists()]
+    """Chunks with a marker (not verified: see load_results / resume)."""
+    return marked_chunks(Path(folder), _DONE_RX, n_chunks)
 
 
 @dataclass
@@ -245,8 +273,8 @@ class RunInfo:
 
 def _play_chunk(lo, hi, seated_labels, seed, rules, workers, step, bar):
     """simulate() games lo..hi-1 in sub-calls of ``step`` games (so the
-    progress line moves within a chunk); returns (games, players) or None if
-    interrupted."""
+    progress line moves within a chunk); returns (games, players) or raises
+    KeyboardInterrupt if interrupted."""
     from .cargo_noir.simulate import simulate
     gs, ps = [], []
     for a in range(lo, hi, step):
@@ -263,71 +291,115 @@ def _play_chunk(lo, hi, seated_labels, seed, rules, workers, step, bar):
     return (pd.concat(gs, ignore_index=True), pd.concat(ps, ignore_index=True))
 
 
+def games_done_in(ks, chunk_games: int, n_games: int) -> int:
+    return sum(chunk_range(k, chunk_games, n_games)[1] - chunk_range(k, chunk_games, n_games)[0]
+               for k in ks)
+
+
+def stream_chunks(todo, manifest, rules, workers, bar, write):
+    """Play the chunks ``todo`` (an iterable of chunk numbers, lazily) and hand
+    each one's tables to ``write(k, lo, hi, games, players)`` on a writer
+    thread, so the next chunk plays while the last is written (one chunk in
+    flight each way: memory is two chunks' tables). Returns (chunks written,
+    games written, interrupted); Ctrl-C waits for the write in flight, so a
+    finished chunk is never lost."""
+    workers, step = _step(workers)
+    n, cg = manifest["n_games"], manifest["chunk_games"]
+    labels, seed = manifest["players"], manifest["seed"]
+    written, games = [], 0
+    pending = None
+    pool = ThreadPoolExecutor(max_workers=1)
+
+    def settle():
+        nonlocal pending, games
+        if pending is not None:
+            f, k, lo, hi = pending
+            f.result()                   # (Ctrl-C here: the except below waits again)
+            pending = None
+            written.append(k)
+            games += hi - lo
+
+    try:
+        for k in todo:
+            lo, hi = chunk_range(k, cg, n)
+            g, p = _play_chunk(lo, hi, labels, seed, rules, workers, step, bar)
+            settle()
+            pending = (pool.submit(write, k, lo, hi, g, p), k, lo, hi)
+            del g, p
+        settle()
+        return written, games, False
+    except KeyboardInterrupt:
+        settle()
+        return written, games, True
+    finally:
+        pool.shutdown(wait=True)
+
+
+def rows_chunk_writer(folder: Path, seed: int):
+    def write(k, lo, hi, g, p):
+        _write_parquet(folder / chunk_file("games", k), canonical(g, "games"))
+        _write_parquet(folder / chunk_file("players", k), canonical(p, "players"))
+        write_marker(folder, done_file(k), k, lo, hi, seed, ROWS.files(k))
+    return write
+
+
+def interrupted_message(folder, done: int, n_chunks: int, games_done: int, n_games: int,
+                        what: str, extra: str = "") -> str:
+    return (f"interrupted: {done} of {n_chunks} chunks ({games_done:,} of {n_games:,} games) "
+            f"are saved in {folder}{extra}; to finish the run, call {what} again with the same "
+            f"settings and resume=True (CLI: the same command with --resume)")
+
+
+def bar_label(folder: Path, manifest: dict, done, what: str = "simulate") -> str:
+    """What a run's progress bar says it is doing (Progress adds the game count)."""
+    return (f"{what} to {folder.name}: {len(manifest['players'])} players"
+            + (f" (resumed, {len(done)} chunks done)" if done else ""))
+
+
 def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
-               progress: bool = True) -> RunInfo:
+               progress: bool = True, quiet: bool = False) -> RunInfo:
     """Play a run of ``n_games`` into the folder ``out_dir``, one chunk of
     ``chunk_games`` games at a time (see the module docstring for the files).
 
     ``resume=True`` continues a folder left by an interrupted call with the
-    same settings (the finished chunks are kept, the rest is played); a folder
-    from a different run is refused with a ConfigError. Without ``resume`` the
+    same settings (the finished chunks are kept, a damaged one is played
+    again, the rest is played); a folder from a different run, or one another
+    process is writing, is refused with a ConfigError. Without ``resume`` the
     folder must be new or empty. Ctrl-C stops after nothing more than the
-    chunk in flight is lost, prints how to resume and returns a RunInfo with
-    ``interrupted=True``.
+    chunk in flight is lost, prints how to resume (unless ``quiet``) and
+    returns a RunInfo with ``interrupted=True``.
     """
     folder = Path(out_dir)
-    manifest, rules = _plan(n_games, players, seed, rules, chunk_games)
-    _open_run_folder(folder, manifest, resume)
-    n_chunks = manifest["n_chunks"]
-    done = set(chunks_done(folder, n_chunks))
-    todo = [k for k in range(n_chunks) if k not in done]
-    bounds, to_play, workers, step = _chunk_plan(n_games, chunk_games, n_chunks, done, workers)
-    games_done = n_games - to_play
-    labels = manifest["players"]
-
-    bar = Progress(to_play, label=f"{folder.name}: {len(labels)} players"
-                   + (" (resumed)" if done else ""), enabled=progress and to_play > 0)
-    t0 = time.perf_counter()
-    played = 0
-    interrupted = False
+    manifest, rules = plan(n_games, players, seed, rules, chunk_games)
+    lock = open_run_folder(folder, manifest, resume)
     try:
-        for k in todo:
-            lo, hi = bounds[k]
-            g, p = _play_chunk(lo, hi, labels, seed, rules, workers, step, bar)
-            _write_parquet(folder / chunk_file("games", k), canonical(g, "games"))
-            _write_parquet(folder / chunk_file("players", k), canonical(p, "players"))
-            del g, p
-            _atomic_text(folder / done_file(k), json.dumps(
-                {"chunk": k, "first_game": lo, "n_games": hi - lo}) + "\n")
-            done.add(k)
-            played += hi - lo
-            games_done += hi - lo
-    except KeyboardInterrupt:
-        interrupted = True
+        n_chunks, cg = manifest["n_chunks"], manifest["chunk_games"]
+        done = set(_verified(folder, manifest, ROWS, "replay"))
+        games_done = games_done_in(done, cg, n_games)
+        to_play = n_games - games_done
+        bar = Progress(to_play, label=bar_label(folder, manifest, done), enabled=progress and to_play > 0)
+        t0 = time.perf_counter()
+        try:
+            written, played, interrupted = stream_chunks(
+                (k for k in range(n_chunks) if k not in done), manifest, rules, workers, bar,
+                rows_chunk_writer(folder, manifest["seed"]))
+        finally:
+            if bar.enabled:
+                bar.close()
+        seconds = time.perf_counter() - t0
     finally:
-        if bar.enabled:
-            bar.close()
-    seconds = time.perf_counter() - t0
-    if interrupted:
-        print(f"interrupted: {len(done)} of {n_chunks} chunks ({games_done:,} of {n_games:,} games) "
-              f"are saved in {folder}; to finish the run, call run_to_dir again with the same "
-              f"settings and resume=True (CLI: --resume)", file=sys.stderr)
-    return RunInfo(folder, n_games, games_done, len(done), n_chunks, played, seconds,
+        lock.release()
+    n_done = len(done) + len(written)
+    games_done += played
+    if interrupted and not quiet:
+        print(interrupted_message(folder, n_done, n_chunks, games_done, n_games, "run_to_dir"),
+              file=sys.stderr)
+    return RunInfo(folder, n_games, games_done, n_done, n_chunks, played, seconds,
                    interrupted, manifest)
 
 
 # ---------------------------------------------------------------------------
-def _files(folder: Path, manifest: dict):
-    n_chunks = manifest["n_chunks"]
-    ks = chunks_done(folder, n_chunks)
-    missing = [str(folder / chunk_file(t, k)) for k in ks for t in TABLES
-               if not (folder / chunk_file(t, k)).exists()]
-    if missing:
-        raise ConfigError(f"run folder {folder} is damaged: missing {', '.join(missing[:3])}")
-    return ks, {t: [str(folder / chunk_file(t, k)) for k in ks] for t in TABLES}
-
-
 def _columns_for(columns, table: str, schema_names) -> list[str] | None:
     if columns is None:
         return None
@@ -342,7 +414,7 @@ def _columns_for(columns, table: str, schema_names) -> list[str] | None:
     return [c for c in columns if c in schema_names]
 
 
-def load_results(path, columns=None, lazy: bool = False):
+def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
     """Read a ``run_to_dir`` folder back.
 
     Returns a ``SimResults`` whose ``games`` and ``players`` are the chunks'
@@ -353,17 +425,20 @@ def load_results(path, columns=None, lazy: bool = False):
     gives ``pyarrow.dataset.Dataset`` objects instead of DataFrames (columns
     at the stored widths; filter and project before ``to_table()``). A run that
     is not finished loads its finished chunks with ``interrupted=True``.
+    Every chunk is checked against its marker first (size and SHA-256;
+    ``verify=False``: size only): a damaged chunk is a ConfigError, never data.
     """
+    import pyarrow as pa
     import pyarrow.dataset as ds
     from .cargo_noir.simulate import SimResults
     folder = Path(path)
-    manifest = _read_manifest(folder)
-    if manifest.get("format") != FORMAT:
-        raise ConfigError(f"{folder / MANIFEST} is not a cargo_sim run manifest")
-    ks, files = _files(folder, manifest)
-    complete = len(ks) == manifest["n_chunks"]
+    manifest = read_manifest(folder, FORMAT)
+    n_chunks = manifest["n_chunks"]
+    ks = _verified(folder, manifest, ROWS, "raise", checksums=verify)
+    files = {t: [str(folder / chunk_file(t, k)) for k in ks] for t in TABLES}
+    complete = len(ks) == n_chunks
     if not complete:
-        warnings.warn(f"{folder}: run not finished ({len(ks)} of {manifest['n_chunks']} chunks); "
+        warnings.warn(f"{folder}: run not finished ({len(ks)} of {n_chunks} chunks); "
                       "loading the finished chunks", stacklevel=2)
     rules = rules_from_toml(manifest["rules_toml"])
     if rules.digest != manifest["rules_digest"]:
@@ -371,16 +446,15 @@ def load_results(path, columns=None, lazy: bool = False):
                       f"not {manifest['rules_digest']}", stacklevel=2)
     config = {k: v for k, v in manifest.items() if k != "rules_toml"}
     config.update(path=str(folder), chunks_done=len(ks), complete=complete,
-                  games_done=sum(min((k + 1) * manifest["chunk_games"], manifest["n_games"])
-                                 - k * manifest["chunk_games"] for k in ks))
+                  games_done=games_done_in(ks, manifest["chunk_games"], manifest["n_games"]))
     if columns is not None and not isinstance(columns, dict):
         known = set()
     out = {}
     for t in TABLES:
-        if files[t]:
-            d = ds.dataset(files[t], format="parquet")
-        else:
-            d = None
+        try:
+            d = ds.dataset(files[t], format="parquet") if files[t] else None
+        except (OSError, pa.ArrowException) as e:
+            raise ConfigError(f"run folder {folder}: cannot read the {t} chunks: {e}") from None
         names = d.schema.names if d is not None else []
         if columns is not None and not isinstance(columns, dict):
             known.update(c for c in columns if c in names)
@@ -390,7 +464,10 @@ def load_results(path, columns=None, lazy: bool = False):
         elif d is None:
             out[t] = pd.DataFrame()
         else:
-            out[t] = narrow(d.to_table(columns=cols).to_pandas())
+            try:
+                out[t] = narrow(d.to_table(columns=cols).to_pandas())
+            except (OSError, pa.ArrowException) as e:
+                raise ConfigError(f"run folder {folder}: cannot read the {t} chunks: {e}") from None
     if columns is not None and not isinstance(columns, dict) and ks:
         unknown = [c for c in columns if c not in known]
         if unknown:
@@ -418,64 +495,74 @@ def agg_chunk_file(k: int) -> str:
     return f"agg-{k:05d}.npz"
 
 
+def agg_done_file(k: int) -> str:
+    return f"agg-{k:05d}.done"
+
+
+AGG = _Kind(r"agg-(\d{5,})\.done", agg_done_file, lambda k: [agg_chunk_file(k)])
+
+
 def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                      workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
-                     progress: bool = True, start: int = 0) -> RunInfo:
+                     progress: bool = True, start: int = 0, quiet: bool = False) -> RunInfo:
     """``aggregate()`` a run of ``n_games`` into the folder ``out_dir``: each chunk
     of ``chunk_games`` games is folded into counters and saved as
-    ``agg-NNNNN.npz`` (atomically; the file is the chunk's marker), then all
-    chunks are merged into ``aggregates.npz``. ``manifest.json`` records the
-    configuration. Ctrl-C loses at most the chunk in flight and still writes
-    ``aggregates.npz`` with the finished chunks (``interrupted``); the same
-    call with ``resume=True`` plays only the missing chunks. Memory stays flat
-    (a chunk's counters are a fixed ~200 KB)."""
+    ``agg-NNNNN.npz`` (atomically) with its marker ``agg-NNNNN.done``
+    (checksum, game range, seed), then all chunks are merged into
+    ``aggregates.npz``. ``manifest.json`` records the configuration. Ctrl-C
+    loses at most the chunk in flight and still writes ``aggregates.npz`` with
+    the finished chunks (``interrupted``); the same call with ``resume=True``
+    plays only the missing (or damaged) chunks. Memory stays flat (a chunk's
+    counters are a fixed ~200 KB) and nothing grows with the number of chunks."""
     from .cargo_noir.aggregates import aggregate
     folder = Path(out_dir)
-    manifest, rules = _plan(n_games, players, seed, rules, chunk_games)
+    manifest, rules = plan(n_games, players, seed, rules, chunk_games)
     check_games(start, n_games)
     from .cargo_noir.aggregate_nb import LAYOUT_ID
     manifest.update(format=AGG_FORMAT, start=int(start), layout=LAYOUT_ID)
-    _open_run_folder(folder, manifest, resume, extra_keys=("start", "layout"))
-    n_chunks = manifest["n_chunks"]
-    done = {k for k in range(n_chunks) if (folder / agg_chunk_file(k)).exists()}
-    bounds, to_play, workers, step = _chunk_plan(n_games, chunk_games, n_chunks, done, workers)
-    games_done = n_games - to_play
-    labels = manifest["players"]
-    bar = Progress(to_play, label=f"{folder.name}: aggregate, {len(labels)} players"
-                   + (" (resumed)" if done else ""), enabled=progress and to_play > 0)
-    t0 = time.perf_counter()
-    played = 0
-    interrupted = False
+    lock = open_run_folder(folder, manifest, resume, extra_keys=("start", "layout"))
     try:
-        for k in [k for k in range(n_chunks) if k not in done]:
-            lo, hi = bounds[k]
-            part = None
-            for a in range(lo, hi, step):
-                b = min(a + step, hi)
-                r = aggregate(b - a, labels, seed=seed, rules=rules, workers=workers,
-                              progress=False, start=start + a)
-                if r.interrupted:
-                    raise KeyboardInterrupt
-                part = r if part is None else part + r
-                bar.update(b - a)
-            part.config["n_games"] = hi - lo
-            part.save(folder / agg_chunk_file(k))
-            done.add(k)
-            played += hi - lo
-            games_done += hi - lo
-    except KeyboardInterrupt:
-        interrupted = True
+        n_chunks, cg = manifest["n_chunks"], manifest["chunk_games"]
+        done = set(_verified(folder, manifest, AGG, "replay"))
+        workers, step = _step(workers)
+        games_done = games_done_in(done, cg, n_games)
+        bar = Progress(n_games - games_done, label=bar_label(folder, manifest, done, "aggregate"),
+                       enabled=progress and n_games > games_done)
+        t0 = time.perf_counter()
+        played = 0
+        interrupted = False
+        try:
+            for k in (k for k in range(n_chunks) if k not in done):
+                lo, hi = chunk_range(k, cg, n_games)
+                part = None
+                for a in range(lo, hi, step):
+                    b = min(a + step, hi)
+                    r = aggregate(b - a, manifest["players"], seed=seed, rules=rules,
+                                  workers=workers, progress=False, start=start + a)
+                    if r.interrupted:
+                        raise KeyboardInterrupt
+                    part = r if part is None else part + r
+                    bar.update(b - a)
+                part.config["n_games"] = hi - lo
+                part.save(folder / agg_chunk_file(k))
+                write_marker(folder, agg_done_file(k), k, lo, hi, manifest["seed"], AGG.files(k))
+                done.add(k)
+                played += hi - lo
+                games_done += hi - lo
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if bar.enabled:
+                bar.close()
+        if done or n_chunks == 0:
+            merged = load_aggregate_dir(folder, warn=False)
+            merged.save(folder / AGG_FILE)
+        seconds = time.perf_counter() - t0
     finally:
-        if bar.enabled:
-            bar.close()
-    if done or n_chunks == 0:
-        merged = load_aggregate_dir(folder, warn=False)
-        merged.save(folder / AGG_FILE)
-    seconds = time.perf_counter() - t0
-    if interrupted:
-        print(f"interrupted: {len(done)} of {n_chunks} chunks ({games_done:,} of {n_games:,} games) "
-              f"are saved in {folder} ({AGG_FILE} holds them merged); to finish the run, call "
-              f"aggregate_to_dir again with the same settings and resume=True (CLI: --resume)",
+        lock.release()
+    if interrupted and not quiet:
+        print(interrupted_message(folder, len(done), n_chunks, games_done, n_games,
+                                  "aggregate_to_dir", f" ({AGG_FILE} holds them merged)"),
               file=sys.stderr)
     return RunInfo(folder, n_games, games_done, len(done), n_chunks, played, seconds,
                    interrupted, manifest)
@@ -483,16 +570,15 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
 
 def load_aggregate_dir(path, warn: bool = True):
     """The merged ``Aggregates`` of an ``aggregate_to_dir`` folder (its finished
-    chunks; ``interrupted=True`` if some are missing)."""
+    chunks, each checked against its marker; ``interrupted=True`` if some are
+    missing; a damaged chunk is a ConfigError)."""
     from .cargo_noir.aggregates import Aggregates, load_aggregates, new_config
     from .cargo_noir.aggregate_nb import ACC_SIZE
     from .cargo_noir.bots.registry import parse_player
     folder = Path(path)
-    manifest = _read_manifest(folder)
-    if manifest.get("format") != AGG_FORMAT:
-        raise ConfigError(f"{folder / MANIFEST} is not a cargo_sim aggregates run manifest")
+    manifest = read_manifest(folder, AGG_FORMAT)
     n_chunks = manifest["n_chunks"]
-    ks = [k for k in range(n_chunks) if (folder / agg_chunk_file(k)).exists()]
+    ks = _verified(folder, manifest, AGG, "raise")
     rules = rules_from_toml(manifest["rules_toml"])
     config = new_config([parse_player(p) for p in manifest["players"]], rules, manifest["seed"],
                         manifest["n_games"])
@@ -505,66 +591,3 @@ def load_aggregate_dir(path, warn: bool = True):
         warnings.warn(f"{folder}: run not finished ({len(ks)} of {n_chunks} chunks); "
                       "loading the finished chunks", stacklevel=2)
     return out
-
-
-def format_aggregate_summary(agg, elapsed: float, workers) -> str:
-    """The ``cargo-sim simulate --aggregate`` report: per seat win rate with
-    95 % Wilson CI and mean VP with t CI, the seat test and ties."""
-    from .cli import run_headline, seat_table
-    n = agg.n_games
-    lines = [run_headline(n, agg.config, agg.interrupted, agg.n_players, agg.rules, elapsed,
-                          workers, kind=" (aggregated)")]
-    if n == 0:
-        lines.append("no games finished")
-        return "\n".join(lines)
-    s = agg.summary()
-    rows = [("seat", "bot", "win rate", "95% CI", "mean VP", "95% CI")]
-    for seat, r in s.iterrows():
-        rows.append((str(seat), str(r["bot"]), f"{100 * r['win_rate']:.2f}%",
-                     f"[{100 * r['ci_lo']:.2f}%, {100 * r['ci_hi']:.2f}%]", f"{r['mean_vp']:.2f}",
-                     f"[{r['vp_ci_lo']:.2f}, {r['vp_ci_hi']:.2f}]"))
-    lines += seat_table(rows)
-    t = agg.seat_test()
-    m = agg.margin_summary()
-    lines.append(f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}; "
-                 f"ties (win shared): {100 * m['tie_rate']:.2f}% of games; win rates count a "
-                 f"shared win as 1/k")
-    return "\n".join(lines)
-
-
-def cli_aggregate(args, argv) -> int:
-    """``cargo-sim simulate --aggregate``: counters only; with --out, chunk files,
-    a manifest and the merged aggregates.npz (resumable with --resume)."""
-    from .cargo_noir.aggregates import aggregate
-    from .cli import EXIT_INTERRUPTED, load_rules, parse_players
-    rules = load_rules(args.rules, args.set)
-    players = parse_players(args.players)
-    if args.workers is not None and args.workers < 1:
-        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
-    workers = args.workers or os.cpu_count() or 1
-    progress = not args.no_progress and sys.stderr.isatty()
-    if args.format != "parquet":
-        raise ConfigError("--format does not apply to --aggregate (it writes aggregates.npz)")
-    t0 = time.perf_counter()
-    if args.out:
-        info = aggregate_to_dir(args.out, args.games, players, seed=args.seed, rules=rules,
-                                workers=workers, chunk_games=args.chunk_games or 100_000,
-                                resume=args.resume, progress=progress, start=args.start)
-        agg = load_aggregate_dir(args.out, warn=False)
-        interrupted = info.interrupted
-    else:
-        if args.resume or args.chunk_games is not None:
-            raise ConfigError("--resume and --chunk-games need --out DIR")
-        agg = aggregate(args.games, players, seed=args.seed, rules=rules, workers=workers,
-                        progress=progress, start=args.start)
-        interrupted = agg.interrupted
-    elapsed = time.perf_counter() - t0
-    print(format_aggregate_summary(agg, elapsed, workers))
-    if args.out:
-        print(f"wrote {Path(args.out) / AGG_FILE} ({agg.n_games:,} games)")
-    if interrupted:
-        print(f"cargo-sim: interrupted after {agg.n_games:,} of {args.games:,} games"
-              + (f"; the finished chunks were saved in {args.out} (--resume continues)"
-                 if args.out else ""), file=sys.stderr)
-        return EXIT_INTERRUPTED
-    return 0

@@ -281,12 +281,16 @@ def test_aggregate_to_dir_resume_and_cli(tmp_path, capsys):
     info = runs.aggregate_to_dir(folder, 250, players, seed=3, chunk_games=100, progress=False)
     assert info.complete and info.games_done == 250
     names = sorted(p.name for p in folder.iterdir())
-    assert names == ["agg-00000.npz", "agg-00001.npz", "agg-00002.npz", "aggregates.npz", "manifest.json"]
+    assert names == ["agg-00000.done", "agg-00000.npz", "agg-00001.done", "agg-00001.npz",
+                     "agg-00002.done", "agg-00002.npz", "aggregates.npz", "manifest.json"]
     assert cargo_sim.load_aggregates(folder / "aggregates.npz") == ref
     assert cargo_sim.load_aggregates(folder) == ref
     # resume after losing a chunk and the merged file
     (folder / "agg-00001.npz").unlink()
     (folder / "aggregates.npz").unlink()
+    with pytest.raises(ConfigError, match="chunk 1 is damaged.*missing"):   # marker without its file
+        cargo_sim.load_aggregates(folder)
+    (folder / "agg-00001.done").unlink()
     with pytest.warns(UserWarning, match="not finished"):
         part = cargo_sim.load_aggregates(folder)
     assert part.interrupted and part.n_games == 150
@@ -307,7 +311,7 @@ def test_aggregate_to_dir_resume_and_cli(tmp_path, capsys):
     assert json.loads((out / "manifest.json").read_text())["format"] == runs.AGG_FORMAT
     rc = main(["simulate", "-n", "10", "--resume", "--no-progress"])
     assert rc == 2
-    assert "--aggregate" in capsys.readouterr().err
+    assert "needs --out" in capsys.readouterr().err
 
 
 def test_analyses_tables_and_figures(pair, tmp_path):

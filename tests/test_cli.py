@@ -32,8 +32,9 @@ def assert_one_error_line(err: str):
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
 def test_simulate_writes_tables_and_run_json(tmp_path, capsys, fmt):
     out = tmp_path / "run"
-    rc = main(["simulate", "--games", "150", "--players", PLAYERS, "--seed", "7",
-               "--out", str(out), "--format", fmt, "--no-progress", "--set", "start_coins=8"])
+    rc = main(["simulate", "--games", "150", "--players", PLAYERS, "--seed", "7", "--chunk-games", "60",
+               "--out", str(out), "--format", fmt, "--layout", "files", "--no-progress",
+               "--set", "start_coins=8"])
     assert rc == 0
     text = capsys.readouterr().out
     assert "win rate" in text and "95% CI" in text and "games/s" in text
@@ -64,9 +65,8 @@ def test_simulate_subprocess(tmp_path):
                 "--out", out, "--workers", 2)
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr
-    assert len(pd.read_parquet(out / "games.parquet")) == 120
-    assert len(pd.read_parquet(out / "players.parquet")) == 240
-    assert json.loads((out / "run.json").read_text())["seed"] == 3
+    res = cargo_sim.load_results(out)         # a run folder
+    assert len(res.games) == 120 and len(res.players) == 240 and res.config["seed"] == 3
 
 
 def test_summary_lines_per_seat(capsys):
@@ -153,7 +153,32 @@ def test_usage_error_exit_2(capsys):
 
 # ---------------------------------------------------------------------------
 # Ctrl-C
-def test_interrupted_run_saves_finished_games(tmp_path, capsys, monkeypatch):
+def test_interrupted_run_saves_finished_chunks_and_resumes(tmp_path, capsys, monkeypatch):
+    from cargo_sim import runs
+    real = runs._play_chunk
+    calls = []
+
+    def stop_third(*a, **kw):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(runs, "_play_chunk", stop_third)
+    out = tmp_path / "part"
+    args = ["simulate", "-n", "200", "--chunk-games", "50", "--out", str(out), "--no-progress"]
+    assert main(args) == 130
+    err = capsys.readouterr().err
+    assert "interrupted after 100 of 200" in err and "--resume" in err
+    assert len(cargo_sim.load_results(out).games) == 100      # (warns: not finished)
+    monkeypatch.setattr(runs, "_play_chunk", real)
+    assert main(args + ["--resume"]) == 0
+    res = cargo_sim.load_results(out)
+    ref = cargo_sim.simulate(200, PLAYERS.split(","), seed=0, progress=False)
+    pd.testing.assert_frame_equal(res.games, ref.games)
+
+
+def test_plain_run_interrupt_message_suggests_out(capsys, monkeypatch):
     real = cargo_sim.simulate
 
     def partial(n_games, players, **kw):
@@ -162,13 +187,29 @@ def test_interrupted_run_saves_finished_games(tmp_path, capsys, monkeypatch):
         return res
 
     monkeypatch.setattr(cargo_sim, "simulate", partial)
-    out = tmp_path / "part"
-    rc = main(["simulate", "-n", "200", "--out", str(out), "--no-progress"])
-    assert rc == 130
-    assert "interrupted" in capsys.readouterr().err
-    assert len(pd.read_parquet(out / "games.parquet")) == 40
-    meta = json.loads((out / "run.json").read_text())
-    assert meta["interrupted"] is True and meta["n_games"] == 40 and meta["n_games_requested"] == 200
+    assert main(["simulate", "-n", "200", "--no-progress"]) == 130
+    err = capsys.readouterr().err
+    assert "--out" in err and "--resume" not in err
+
+
+@pytest.mark.parametrize("args, word", [
+    (["--out", ""], "folder name"),
+    (["--aggregate", "--out", "X", "--chunk-games", "0"], "--chunk-games"),
+    (["--chunk-games", "10"], "needs --out"),
+    (["--resume"], "needs --out"),
+    (["--resume", "--dask", "local"], "needs --out"),
+    (["--dask", "local", "-j", "2"], "--workers"),
+    (["--dask", "local", "--aggregate", "--out", "X"], "drop --out"),
+    (["--out", "X", "--format", "csv", "--layout", "chunks"], "Parquet"),
+    (["--out", "X", "--start", "5"], "--start"),
+])
+def test_refused_option_combinations(tmp_path, capsys, monkeypatch, args, word):
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "-n", "10", "--no-progress"] + args) == 2
+    err = capsys.readouterr().err
+    assert_one_error_line(err)
+    assert word in err
+    assert not (tmp_path / "X").exists()
 
 
 def test_keyboard_interrupt_exit_130(capsys, monkeypatch):

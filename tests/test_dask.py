@@ -1,16 +1,35 @@
-"""The Dask backend: a 2-worker LocalCluster run equals the local run."""
+"""The Dask backend: runs on a 2-worker LocalCluster (loopback only) equal the
+local runs, through simulate/aggregate(backend="dask") and the CLI; a lost
+worker's chunks are played again; a chunk lost too often is one clear error."""
+import os
+import signal
+import sys
+
 import pytest
 from pandas.testing import assert_frame_equal
 
 import cargo_sim
+from cargo_sim import ClusterError, runs
 
-pytest.importorskip("distributed")
+distributed = pytest.importorskip("distributed")
 
+from cargo_sim import dask_backend  # noqa: E402
 from cargo_sim.dask_backend import simulate_dask  # noqa: E402
 
 PLAYERS = ["random"] * 4
 
 
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.mark.slow
 def test_local_cluster_equals_local_run():
     local = cargo_sim.simulate(2000, PLAYERS, seed=11, progress=False)   # also fills the compiled cache
     res = simulate_dask(2000, PLAYERS, seed=11, chunk_games=300, n_workers=2, progress=False)
@@ -19,10 +38,83 @@ def test_local_cluster_equals_local_run():
     assert_frame_equal(res.players, local.players)
 
 
+def test_simulate_and_aggregate_backend_dask(client):
+    local = cargo_sim.simulate(1500, PLAYERS, seed=12, progress=False, start=100)
+    res = cargo_sim.simulate(1500, PLAYERS, seed=12, progress=False, start=100, backend="dask",
+                             scheduler=client, chunk_games=400)
+    assert_frame_equal(res.games, local.games)
+    assert_frame_equal(res.players, local.players)
+    agg = cargo_sim.aggregate(1500, PLAYERS, seed=12, progress=False, backend="dask",
+                              scheduler=client.scheduler.address, chunk_games=400)
+    assert agg == cargo_sim.aggregate(1500, PLAYERS, seed=12, progress=False)
+    with pytest.raises(cargo_sim.ConfigError, match="backend"):
+        cargo_sim.simulate(10, PLAYERS, backend="spark")
+    with pytest.raises(cargo_sim.ConfigError, match="backend='dask'"):
+        cargo_sim.simulate(10, PLAYERS, scheduler=client)
+
+
+def test_cli_dask_run_folder_equals_local_folder(client, tmp_path, capsys):
+    from cargo_sim.cli import main
+    ref = tmp_path / "ref"
+    runs.run_to_dir(ref, 1200, PLAYERS, seed=13, chunk_games=500, progress=False)
+    out = tmp_path / "out"
+    rc = main(["simulate", "-n", "1200", "-p", ",".join(PLAYERS), "--seed", "13", "--out", str(out),
+               "--chunk-games", "500", "--dask", client.scheduler.address, "--no-progress"])
+    assert rc == 0, capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == \
+        {p.name: p.read_bytes() for p in ref.iterdir()}
+
+
+def _worker_pids(client):
+    return list(client.run(os.getpid).values())
+
+
+@pytest.mark.slow
+def test_workers_killed_mid_run_are_recovered(client, monkeypatch):
+    """Every worker killed at once (SIGKILL) after the first chunk arrives: the
+    nannies restart them and the lost chunks are played again."""
+    real = dask_backend._run_chunks
+    kills = []
+
+    def killing(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers, progress,
+                on_result, **kw):
+        def hook(i, lo, hi, result):
+            if not kills:
+                for pid in _worker_pids(client):
+                    os.kill(pid, signal.SIGKILL)
+                kills.append(i)
+            on_result(i, lo, hi, result)
+        return real(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
+                    progress, hook, **kw)
+
+    monkeypatch.setattr(dask_backend, "_run_chunks", killing)
+    local = cargo_sim.simulate(2400, PLAYERS, seed=14, progress=False)
+    res = cargo_sim.simulate(2400, PLAYERS, seed=14, progress=False, backend="dask",
+                             scheduler=client, chunk_games=200)
+    assert len(kills) == 1 and not res.interrupted
+    assert_frame_equal(res.games, local.games)
+    assert_frame_equal(res.players, local.players)
+
+
+def _lost_every_time(n, players, seed, rules, start):
+    from distributed.comm.core import CommClosedError
+    raise CommClosedError("worker gone (test)")
+
+
+def test_chunk_lost_too_often_is_one_clear_error(client):
+    import cloudpickle
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    try:
+        with pytest.raises(ClusterError, match=r"games 0\.\.99 was lost with its worker 3 times"):
+            dask_backend._run_chunks(_lost_every_time, 100, PLAYERS, 1, cargo_sim.Rules.default(),
+                                     client, 100, 2, False, lambda *a: None)
+    finally:
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
 def test_missing_dask_is_a_config_error(monkeypatch):
     import builtins
     from cargo_sim import ConfigError
-    from cargo_sim import dask_backend
     real = builtins.__import__
 
     def no_distributed(name, *a, **kw):

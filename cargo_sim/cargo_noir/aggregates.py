@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -36,7 +37,7 @@ from ..stats import wilson_interval
 from . import aggregate_nb as K
 from .enums import ERR_NEED_SOLVER, N_EVENT_FIELDS, PLAYER_FIELDS, R_N_PLAYERS
 from .rules import Rules
-from .simulate import (DEFAULT_CHUNK, _check_request, _compile_table, _illegal_error,
+from .simulate import (DEFAULT_CHUNK, check_request, _compile_table, _illegal_error,
                        game_seeds_nb, load_solver, solver_address, table_template)
 
 FORMAT = "cargo_sim.aggregates/1"
@@ -168,7 +169,7 @@ class Aggregates:
                 raise ConfigError(f"cannot merge aggregates that share games: seed {a[0]} "
                                   f"games {a[1]}..{a[2] - 1} and {b[1]}..{b[2] - 1} overlap")
         config = dict(self.config)
-        config["parts"] = _join_parts(parts)
+        config["parts"] = join_parts(parts)
         config["n_games"] = int(self.config.get("n_games", 0)) + int(other.config.get("n_games", 0))
         seeds = {p[0] for p in config["parts"]}
         config["seed"] = seeds.pop() if len(seeds) == 1 else None
@@ -554,7 +555,7 @@ def _dist(d: pd.DataFrame, by: list) -> pd.DataFrame:
     return d
 
 
-def _join_parts(parts: list) -> list:
+def join_parts(parts: list) -> list:
     """Sorted [seed, first, stop] ranges with adjacent ones of the same seed joined."""
     out = []
     for p in sorted(parts):
@@ -579,8 +580,9 @@ def load_aggregates(path) -> Aggregates:
             toml = str(z["rules_toml"])
     except FileNotFoundError:
         raise ConfigError(f"no aggregates file {path}") from None
-    except (OSError, ValueError, KeyError) as e:
-        raise ConfigError(f"{path} is not a cargo_sim aggregates file: {e}") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        raise ConfigError(f"{path} is not a cargo_sim aggregates file (damaged or another kind): "
+                          f"{e}") from None
     if meta.get("format") != FORMAT or meta["config"].get("layout") != K.LAYOUT_ID \
             or counts.shape != (K.ACC_SIZE,):
         raise ConfigError(f"{path}: aggregates of another format or counter layout "
@@ -636,7 +638,7 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     any ``workers`` and ``chunk_size``. Ctrl-C stops early and returns the
     finished chunks (``interrupted=True``).
     """
-    seated, rules = _check_request(n_games, players, rules)
+    seated, rules = check_request(n_games, players, rules)
     if workers is None:
         workers = os.cpu_count() or 1
     check_number("workers", workers, 1)
@@ -652,7 +654,7 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
         K.ensure_compiled()
     total = np.zeros(K.ACC_SIZE, np.int64)
     done = 0
-    bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
+    n_chunks = -(-n_games // chunk_size)      # chunk bounds computed as needed: 10^12 games cost no memory
     bar = Progress(n_games, label=f"aggregate: {len(seated)} players ({', '.join(p.label for p in seated)})",
                    enabled=progress and n_games > 0)
     interrupted = False
@@ -662,9 +664,9 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     nxt = 0
     hint = [EVENT_ROWS_PER_SEAT]      # event-buffer rows per seat, grown on overflow
     try:
-        while nxt < len(bounds) or window:
-            while nxt < len(bounds) and len(window) < 2 * workers + 2:
-                lo, hi = bounds[nxt]
+        while nxt < n_chunks or window:
+            while nxt < n_chunks and len(window) < 2 * workers + 2:
+                lo, hi = nxt * chunk_size, min((nxt + 1) * chunk_size, n_games)
                 window.append((lo, hi, pool.submit(run_chunk, template, decide, seed, start + lo, hi - lo,
                                                       None, hint)))
                 nxt += 1

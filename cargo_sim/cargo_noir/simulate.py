@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -87,7 +88,7 @@ class SimResults:
                 f"seed={self.config.get('seed')})")
 
 
-def _check_request(n_games, players, rules):
+def check_request(n_games, players, rules):
     if rules is None:
         rules = Rules.default()
     if not isinstance(rules, Rules):
@@ -130,8 +131,8 @@ def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, s
         f"turn {turn} of game {index} (game seed {seed})")
 
 
-# public names for the layers above (the forward model); the underscored ones are older
-check_request, illegal_error = _check_request, _illegal_error
+# public name for the layers above (the forward model); the underscored one is older
+illegal_error = _illegal_error
 
 
 def table_template(rules: Rules, players: list[Player], check_bots: bool = False):
@@ -238,48 +239,53 @@ def _compile_table(template, decide, seeds, n_fields_p, players, progress: bool 
         raise BotError(f"{who} does not compile with numba: {numba_first_message(text)}{at}") from None
 
 
-def _downcast(df: pd.DataFrame, cols) -> None:
-    for c in cols:
-        col = df[c].to_numpy()
-        lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
-        for t in (np.int8, np.int16, np.int32, np.int64):
-            if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
-                df[c] = col.astype(t)
-                break
+def narrowest(col: np.ndarray) -> np.ndarray:
+    """``col`` at the smallest signed integer width that holds its values."""
+    lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
+    for t in (np.int8, np.int16, np.int32, np.int64):
+        if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
+            return col if col.dtype == t else col.astype(t)
+    return col
+
+
+def table_columns(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
+    """The ``games`` and ``players`` tables from the kernel's arrays, as dicts of
+    columns in table order (numpy arrays at their smallest width; ``bot`` a
+    Categorical): cheap per chunk, no DataFrame on the way."""
+    n_games, n_seats, _ = players_arr.shape
+    gidx = np.arange(start, start + n_games, dtype=np.int64)
+    mask = games_arr[:, GAME_FIELDS.index("winners_mask")]
+    bits = (mask[:, None] >> np.arange(n_seats)[None, :]) & 1
+    nw = bits.sum(axis=1)
+    g = {"game": gidx, "seed": seeds}
+    for k, name in enumerate(GAME_FIELDS):
+        col = games_arr[:, k]
+        g[name] = col.astype(bool) if name == "tie" else narrowest(col)
+    g["n_winners"] = narrowest(nw)
+    g["winner"] = narrowest(np.argmax(bits, axis=1))
+
+    labels = [pl.label for pl in players]
+    uniq = list(dict.fromkeys(labels))
+    codes = np.tile(np.asarray([uniq.index(l) for l in labels], dtype=np.int8), n_games)
+    p = {"game": np.repeat(gidx, n_seats),
+         "seat": np.tile(np.arange(n_seats, dtype=np.int8), n_games),
+         "bot": pd.Categorical.from_codes(codes, categories=uniq)}
+    flat = players_arr.reshape(n_games * n_seats, players_arr.shape[2])
+    names = list(PLAYER_FIELDS) + [f"card_{c}" for c in rules.card_names]
+    for k, name in enumerate(names):
+        p[name] = narrowest(flat[:, k])
+    vp = players_arr[:, :, PLAYER_FIELDS.index("vp")].astype(np.int64)
+    top = players_arr[:, :, PLAYER_FIELDS.index("max_card_vp")].astype(np.int64)
+    key = vp * 2**31 + top            # lexicographic (VP, top card) for any int32 values
+    p["rank"] = narrowest((1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)).reshape(-1))
+    p["win_share"] = (bits / np.maximum(nw, 1)[:, None]).reshape(-1).astype(np.float32)
+    return g, p
 
 
 def build_tables(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
     """The ``games`` and ``players`` DataFrames from the kernel's arrays."""
-    n_games, n_seats, _ = players_arr.shape
-    gidx = np.arange(start, start + n_games, dtype=np.int64)
-    g = pd.DataFrame(games_arr, columns=list(GAME_FIELDS))
-    mask = g["winners_mask"].to_numpy()
-    bits = (mask[:, None] >> np.arange(n_seats)[None, :]) & 1
-    g.insert(0, "seed", seeds)
-    g.insert(0, "game", gidx)
-    g["n_winners"] = bits.sum(axis=1)
-    g["winner"] = np.argmax(bits, axis=1)
-    g["tie"] = g["tie"].astype(bool)
-    _downcast(g, [c for c in g.columns if c not in ("game", "seed", "tie")])
-
-    flat = players_arr.reshape(n_games * n_seats, players_arr.shape[2])
-    cols = list(PLAYER_FIELDS) + [f"card_{c}" for c in rules.card_names]
-    p = pd.DataFrame(flat, columns=cols)
-    labels = [pl.label for pl in players]
-    uniq = list(dict.fromkeys(labels))
-    codes = np.tile(np.asarray([uniq.index(l) for l in labels], dtype=np.int8), n_games)
-    p.insert(0, "bot", pd.Categorical.from_codes(codes, categories=uniq))
-    p.insert(0, "seat", np.tile(np.arange(n_seats, dtype=np.int8), n_games))
-    p.insert(0, "game", np.repeat(gidx, n_seats))
-    vp = players_arr[:, :, PLAYER_FIELDS.index("vp")].astype(np.int64)
-    top = players_arr[:, :, PLAYER_FIELDS.index("max_card_vp")].astype(np.int64)
-    key = vp * 2**31 + top            # lexicographic (VP, top card) for any int32 values
-    rank = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
-    p["rank"] = rank.reshape(-1)
-    nw = bits.sum(axis=1)
-    p["win_share"] = (bits / np.maximum(nw, 1)[:, None]).reshape(-1).astype(np.float32)
-    _downcast(p, [c for c in p.columns if c not in ("game", "bot", "win_share")])
-    return g, p
+    g, p = table_columns(games_arr, players_arr, seeds, start, players, rules)
+    return pd.DataFrame(g, copy=False), pd.DataFrame(p, copy=False)
 
 
 def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
@@ -302,7 +308,7 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     stops early and returns the games finished so far (``interrupted=True``).
     See ``SimResults`` for the columns.
     """
-    seated, rules = _check_request(n_games, players, rules)
+    seated, rules = check_request(n_games, players, rules)
     n = len(seated)
     if workers is None:
         workers = os.cpu_count() or 1
@@ -310,64 +316,149 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     seed = check_seed(seed)
     check_games(start, n_games)
     check_number("chunk_size", chunk_size, 1)
+    check_fits(n_games, n)
     template, decide = table_template(rules, seated, bool(check_bots))
     seeds = game_seeds_nb(np.uint64(seed % 2**64), start, n_games)
     n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
-    bounds = [(lo, min(lo + chunk_size, n_games)) for lo in range(0, n_games, chunk_size)]
-    parts: dict[int, tuple] = {}
+    n_chunks = -(-n_games // chunk_size)
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
         _compile_table(template, decide, seeds[:1], n_fields_p, seated, progress)
+    # Each finished chunk's tables are built at once (narrowed, derived columns
+    # added) and copied into the run's final columns; its raw kernel arrays are
+    # freed. Peak memory: the final tables plus a few chunks.
+    sinks = (ColumnSink(n_games), ColumnSink(n_games * n))
+    logs = []
     bar = Progress(n_games, label=f"simulate: {len(seated)} players ({', '.join(p.label for p in seated)})",
                    enabled=progress and n_games > 0)
     interrupted = False
     error = None
     pool = ThreadPoolExecutor(max_workers=workers)
-    futures = []
+    window = deque()                  # chunks in flight, in game order (bounded)
+    nxt = 0
     try:
-        futures = [pool.submit(_run_chunk, template, decide, seeds[lo:hi], n_fields_p, None, events)
-                   for lo, hi in bounds]
-        for i, fut in enumerate(futures):
+        while nxt < n_chunks or window:
+            while nxt < n_chunks and len(window) < 2 * workers + 2:
+                lo, hi = nxt * chunk_size, min((nxt + 1) * chunk_size, n_games)
+                window.append((lo, hi, pool.submit(_run_chunk, template, decide, seeds[lo:hi],
+                                                   n_fields_p, None, events)))
+                nxt += 1
+            lo, hi, fut = window.popleft()
             games, pl, err, *ev = fut.result()
             if err is not None:
-                gi = bounds[i][0] + int(err[0])
+                gi = lo + int(err[0])
                 error = _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
                                        int(err[5]), start + gi, int(seeds[gi]), rules)
                 break
-            parts[i] = (games, pl, ev[0] if ev else None)
-            bar.update(len(games))
+            g, p = table_columns(games, pl, seeds[lo:hi], start + lo, seated, rules)
+            del games, pl
+            if events:
+                logs.append(_offset_log(ev[0], start + lo))
+            sinks[0].add(g)
+            sinks[1].add(p)
+            bar.update(hi - lo)
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        for _, _, f in window:
+            f.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
         if bar.done:
             bar.close()
     if error is not None:
         raise error
-    k = 0
-    while k < len(bounds) and k in parts:
-        k += 1
-    done = [parts[i] for i in range(k)]          # the finished prefix only
-    n_done = sum(len(d[0]) for d in done)
-    if done:
-        games_arr = np.concatenate([d[0] for d in done])
-        players_arr = np.concatenate([d[1] for d in done])
+    n_done = min(sinks[0].filled, sinks[1].filled // n)    # a Ctrl-C between the two adds
+    if n_done:
+        g, p = sinks[0].frame(n_done), sinks[1].frame(n_done * n)
     else:
-        games_arr = np.zeros((0, N_GAME_FIELDS), np.int64)
-        players_arr = np.zeros((0, n, n_fields_p), np.int32)
-    g, p = build_tables(games_arr, players_arr, seeds[:n_done], start, seated, rules)
+        g, p = build_tables(np.zeros((0, N_GAME_FIELDS), np.int64),
+                            np.zeros((0, n, n_fields_p), np.int32), seeds[:0], start, seated, rules)
     config = {"n_games": n_games, "players": [pl.label for pl in seated], "seed": seed,
               "start": start, "rules_digest": rules.digest}
     ev_frame = None
     if events:
-        logs = []
-        for i, d in enumerate(done):
-            lg = d[2].copy()
-            lg[:, E.game] += start + bounds[i][0]
-            logs.append(lg)
         all_ev = np.concatenate(logs) if logs else np.zeros((0, N_EVENT_FIELDS), np.int64)
+        all_ev = all_ev[all_ev[:, E.game] < start + n_done]
         ev_frame = events_frame(all_ev, rules, n, [pl.label for pl in seated])
     return SimResults(g, p, rules, config, interrupted, ev_frame)
+
+
+def _offset_log(log, first_game):
+    log = log.copy()
+    log[:, E.game] += first_game
+    return log
+
+
+class ColumnSink:
+    """A table's final columns, filled chunk by chunk in place: each column is
+    allocated once for the whole run at the width of the first chunk and
+    widened (rarely: at most three times) when a chunk needs more, so the
+    columns end at the smallest width that holds the run, as one table built
+    at once would. No per-chunk pieces are kept, so memory is the final table."""
+
+    def __init__(self, n_rows: int):
+        self.n, self.filled, self.cols, self.cats = n_rows, 0, {}, {}
+
+    def add(self, cols: dict) -> None:
+        """Append a chunk's columns (``table_columns``)."""
+        m, at = len(next(iter(cols.values()))), self.filled
+        for c, col in cols.items():
+            if isinstance(col, pd.Categorical):
+                self.cats[c] = col.categories
+                vals = col.codes
+            else:
+                vals = col
+            arr = self.cols.get(c)
+            if arr is None:
+                arr = self.cols[c] = np.empty(self.n, vals.dtype)
+            elif np.result_type(arr.dtype, vals.dtype) != arr.dtype:
+                wider = np.empty(self.n, np.result_type(arr.dtype, vals.dtype))
+                wider[:at] = arr[:at]
+                arr = self.cols[c] = wider
+            arr[at:at + m] = vals
+        self.filled += m                 # last: an interrupted add leaves no partial rows
+
+    def frame(self, rows: int) -> pd.DataFrame:
+        """The first ``rows`` rows (all of them unless the run was interrupted)."""
+        out = {}
+        for c, arr in self.cols.items():
+            arr = arr if rows == self.n else arr[:rows].copy()
+            out[c] = pd.Categorical.from_codes(arr, categories=self.cats[c]) if c in self.cats else arr
+        return pd.DataFrame(out, copy=False)
+
+
+BYTES_PER_GAME_ROW = 28      # games table, measured (bench: memory)
+BYTES_PER_PLAYER_ROW = 57    # players table with the default cards, measured
+
+
+def table_bytes(n_games: int, n_players: int) -> int:
+    """Estimated size of simulate()'s tables for a run."""
+    return int(n_games) * (BYTES_PER_GAME_ROW + BYTES_PER_PLAYER_ROW * n_players)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux MemAvailable; None elsewhere)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_fits(n_games: int, n_players: int) -> None:
+    """Refuse up front a run whose tables cannot fit in the memory available
+    (with the ways to run it that keep memory flat)."""
+    need = table_bytes(n_games, n_players) * 1.5 + n_games * 8
+    avail = available_memory()
+    if avail is not None and need > avail:
+        raise ConfigError(
+            f"{n_games:,} games need about {need / 2**30:.1f} GiB in memory and "
+            f"{avail / 2**30:.1f} GiB is available: write the games to disk chunk by chunk "
+            "(cargo-sim simulate --out DIR, or cargo_sim.runs.run_to_dir) or keep counters only "
+            "(--aggregate, cargo_sim.aggregate)")
 
 
 # ---------------------------------------------------------------------------
@@ -378,7 +469,7 @@ def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 2
     value, card, count, cargo...) and a readable move-by-move rendering.
     ``play_one(results.games.seed[i], players)`` replays game i of a run;
     ``check_bots`` as in ``simulate``."""
-    seated, rules = _check_request(1, players, rules)
+    seated, rules = check_request(1, players, rules)
     seed = check_seed(seed, "a game seed")   # numpy uint64 from games.seed included
     n = len(seated)
     template, decide = table_template(rules, seated, bool(check_bots))

@@ -1,0 +1,324 @@
+"""``cargo-sim simulate`` with ``--out`` or ``--aggregate``: runs streamed to disk.
+
+``--out DIR`` plays the run chunk by chunk into a run folder (cargo_sim.runs:
+per-chunk Parquet, markers, manifest; resumable with ``--resume``) or, with
+``--layout files`` / ``--format csv``, into one file per table; either way only
+a chunk or two of tables is in memory. ``--aggregate`` keeps counters only.
+docs/runs.md describes the folders.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import ConfigError
+from .fileio import atomic_write, atomic_write_text
+from .progress import Progress
+from . import runs
+
+DEFAULT_CHUNK_GAMES = 100_000
+
+
+def check_run_options(args) -> None:
+    """Option combinations refused before anything runs."""
+    if args.out is not None and not args.out.strip():
+        raise ConfigError("--out needs a folder name (got an empty one)")
+    if args.chunk_games is not None and args.chunk_games < 1:
+        raise ConfigError(f"--chunk-games must be >= 1, got {args.chunk_games}")
+    if args.resume and not args.out:
+        raise ConfigError("--resume needs --out DIR (the run folder to continue)")
+    if args.chunk_games is not None and not args.out and not args.dask:
+        raise ConfigError("--chunk-games needs --out DIR (or --dask: games per task)")
+    if args.workers is not None and args.workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    if args.dask is not None:
+        if args.workers is not None:
+            raise ConfigError("--workers is for local runs; on Dask each task plays on one thread")
+        if args.aggregate and args.out:
+            raise ConfigError("--dask --aggregate keeps the counters in memory: drop --out "
+                              "(or run --aggregate --out without --dask)")
+        if args.out and (args.layout == "files" or args.format == "csv"):
+            raise ConfigError("--dask --out writes a run folder (--layout chunks)")
+        if not args.dask.strip():
+            raise ConfigError("--dask needs a scheduler address (tcp://host:8786) or 'local'")
+    if getattr(args, "check_bots", False) and (args.out or args.aggregate or args.dask):
+        raise ConfigError("--check-bots runs in memory only: drop --out, --aggregate and --dask "
+                          "(check the bots on a short run first)")
+    if args.start and args.out and not args.aggregate:
+        raise ConfigError("--start does not apply to --out runs (a run folder always starts at "
+                          "game 0; use --start without --out, or --aggregate)")
+
+
+def _progress(args) -> bool:
+    return not args.no_progress and sys.stderr.isatty()
+
+
+def _layout(args) -> str:
+    if args.format == "csv" and args.layout == "chunks":
+        raise ConfigError("run folders (--layout chunks) are Parquet: use --layout files for CSV")
+    return args.layout or ("files" if args.format == "csv" else "chunks")
+
+
+# ---------------------------------------------------------------------------
+# summary of a run on disk, read back one chunk at a time
+class Tally:
+    """Per-seat sums of the summary columns, chunk by chunk (memory flat)."""
+
+    def __init__(self):
+        self.sums = None
+        self.n = 0
+        self.ties = 0
+
+    def add(self, games: pd.DataFrame, players: pd.DataFrame) -> None:
+        g = players.groupby("seat", observed=True).agg(
+            games=("vp", "size"), win_share=("win_share", "sum"), vp=("vp", "sum"),
+            rank=("rank", "sum"), bot=("bot", "first"))
+        g["bot"] = g["bot"].astype(str)
+        if self.sums is None:
+            self.sums = g
+        else:
+            num = ["games", "win_share", "vp", "rank"]
+            self.sums[num] = self.sums[num].astype(float) + g[num].astype(float)
+        self.n += len(games)
+        self.ties += int(games["tie"].sum())
+
+    def summary(self) -> pd.DataFrame:
+        s = self.sums
+        return pd.DataFrame({"bot": s["bot"], "games": s["games"].astype(int),
+                             "win_rate": s["win_share"] / s["games"], "mean_vp": s["vp"] / s["games"],
+                             "mean_rank": s["rank"] / s["games"]})
+
+
+def tally_dir(folder: Path) -> Tally:
+    import pyarrow.parquet as pq
+    m = runs.read_manifest(folder, runs.FORMAT)
+    t = Tally()
+    for k in runs.chunks_done(folder, m["n_chunks"]):
+        g = pq.read_table(folder / runs.chunk_file("games", k), columns=["tie"]).to_pandas()
+        p = pq.read_table(folder / runs.chunk_file("players", k),
+                          columns=["seat", "bot", "vp", "rank", "win_share"]).to_pandas()
+        t.add(g, p)
+    return t
+
+
+# ---------------------------------------------------------------------------
+def _meta(args, argv, cfg_players, rules, workers, n_done, interrupted, elapsed) -> dict:
+    from .cli import PROG, versions
+    return {"command": shlex.join([PROG] + list(argv)), "seed": args.seed, "start": args.start,
+            "players": cfg_players, "n_games_requested": args.games, "n_games": n_done,
+            "interrupted": bool(interrupted), "workers": workers, "elapsed_s": round(elapsed, 3),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "rules_digest": rules.digest, "rules_name": rules["name"],
+            "rules_file": str(Path(args.rules).resolve()) if args.rules else None,
+            "rules_overrides": rules.overrides, "estimated_rules": rules.estimated,
+            "versions": versions(), "rules": rules.flat()}
+
+
+def _write_run_json(path: Path, meta: dict) -> None:
+    from .cli import jsonable
+    atomic_write_text(path, json.dumps(jsonable(meta), indent=2) + "\n")
+
+
+class _FilesSink:
+    """games.<fmt> and players.<fmt> written chunk by chunk to temp files (Parquet
+    row groups at the run folder's column widths, or CSV rows) and renamed into
+    place at the end: complete or absent, like every output file."""
+
+    def __init__(self, out_dir: Path, fmt: str):
+        self.out_dir, self.fmt = out_dir, fmt
+        self.tmp = {t: out_dir / f".{t}.{fmt}.{os.getpid()}{runs.TMP_SUFFIX}" for t in runs.TABLES}
+        self.writers = {}
+        self.tally = Tally()
+
+    def __call__(self, k, lo, hi, games, players):
+        self.tally.add(games, players)
+        for t, df in (("games", games), ("players", players)):
+            df = runs.canonical(df, t)
+            if self.fmt == "csv":
+                df.to_csv(self.tmp[t], mode="a", header=t not in self.writers, index=False)
+                self.writers[t] = True
+            else:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                if t not in self.writers:
+                    self.writers[t] = pq.ParquetWriter(self.tmp[t], table.schema, compression="zstd")
+                self.writers[t].write_table(table)
+
+    def finish(self) -> list[Path]:
+        out = []
+        for t in runs.TABLES:
+            w = self.writers.pop(t, None)
+            if w is not None and w is not True:
+                w.close()
+            dest = self.out_dir / f"{t}.{self.fmt}"
+            if w is None:                         # no chunk finished: an empty table
+                atomic_write(dest, lambda f: pd.DataFrame().to_csv(f, index=False)
+                             if self.fmt == "csv" else pd.DataFrame().to_parquet(f))
+            else:
+                os.replace(self.tmp[t], dest)
+            out.append(dest)
+        return out
+
+    def discard(self) -> None:
+        for t in runs.TABLES:
+            w = self.writers.pop(t, None)
+            if w is not None and w is not True:
+                with contextlib.suppress(Exception):
+                    w.close()
+            with contextlib.suppress(OSError):
+                self.tmp[t].unlink()
+
+
+def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
+    """One file per table, streamed; returns (tally, files, interrupted, manifest)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if not os.access(out_dir, os.W_OK):
+        raise ConfigError(f"--out {out_dir} is not writable")
+    if args.resume:
+        raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
+    manifest, rules = runs.plan(args.games, players, args.seed, rules,
+                                args.chunk_games or DEFAULT_CHUNK_GAMES)
+    with contextlib.suppress(FileNotFoundError):
+        (out_dir / "run.json").unlink()         # written last: its presence means complete
+    sink = _FilesSink(out_dir, fmt)
+    bar = Progress(args.games, label=f"simulate to {out_dir.name}: {len(manifest['players'])} players",
+                   enabled=_progress(args) and args.games > 0)
+    try:
+        _, _, interrupted = runs.stream_chunks(range(manifest["n_chunks"]), manifest, rules,
+                                               workers, bar, sink)
+        files = sink.finish()
+    except BaseException:
+        sink.discard()
+        raise
+    finally:
+        if bar.enabled:
+            bar.close()
+    return sink.tally, files, interrupted, manifest
+
+
+def cli_out(args, argv) -> int:
+    """``cargo-sim simulate --out DIR`` (without --aggregate)."""
+    from .cli import EXIT_INTERRUPTED, PROG, format_summary_of, load_rules, parse_players
+    rules = load_rules(args.rules, args.set)
+    players = parse_players(args.players)
+    workers = args.workers or os.cpu_count() or 1
+    out_dir = Path(args.out)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ConfigError(f"--out {out_dir} exists and is not a folder")
+    layout = _layout(args)
+    t0 = time.perf_counter()
+    if layout == "files":
+        tally, files, interrupted, manifest = _files_run(args, players, rules, workers, out_dir,
+                                                         args.format)
+        cfg_players = manifest["players"]
+        played = None
+    else:
+        if args.dask:
+            from .dask_backend import run_to_dir_dask
+            info = run_to_dir_dask(out_dir, args.games, players, seed=args.seed, rules=rules,
+                                   scheduler=args.dask, resume=args.resume, progress=_progress(args),
+                                   chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, quiet=True)
+        else:
+            info = runs.run_to_dir(out_dir, args.games, players, seed=args.seed, rules=rules,
+                                   workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
+                                   resume=args.resume, progress=_progress(args), quiet=True)
+        interrupted = info.interrupted
+        tally = tally_dir(out_dir)
+        cfg_players = info.config["players"]
+        files = [out_dir]
+        played = info.games_played
+    elapsed = time.perf_counter() - t0
+    cfg = {"n_games": args.games, "players": cfg_players, "seed": args.seed}
+    print(format_summary_of(tally.summary() if tally.n else None, tally.n, tally.ties, cfg,
+                            interrupted, rules, elapsed, workers, played=played))
+    if layout == "files":
+        meta = _meta(args, argv, cfg_players, rules, workers, tally.n, interrupted, elapsed)
+        meta["files"] = [p.name for p in files] + ["run.json"]
+        _write_run_json(out_dir / "run.json", meta)
+        files.append(out_dir / "run.json")
+        print(f"wrote {', '.join(str(f) for f in files)}"
+              + (f" ({tally.n:,} finished games)" if interrupted else ""))
+    else:
+        print(f"wrote {out_dir} ({info.chunks_done} of {info.n_chunks} chunks, {info.games_done:,} "
+              f"games; read it with cargo_sim.load_results)")
+    if interrupted:
+        how = ("; the finished chunks are saved there: the same command with --resume finishes "
+               "the run" if layout == "chunks" else "; the finished games were saved there")
+        print(f"{PROG}: interrupted after {tally.n:,} of {args.games:,} games{how}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+# ---------------------------------------------------------------------------
+def format_aggregate_summary(agg, elapsed: float, workers) -> str:
+    """The ``cargo-sim simulate --aggregate`` report: per seat win rate with
+    95 % Wilson CI and mean VP with t CI, the seat test and ties."""
+    from .cli import run_headline, seat_table
+    n = agg.n_games
+    lines = [run_headline(n, agg.config, agg.interrupted, agg.n_players, agg.rules, elapsed,
+                          workers, kind=" (aggregated)")]
+    if n == 0:
+        lines.append("no games finished")
+        return "\n".join(lines)
+    s = agg.summary()
+    rows = [("seat", "bot", "win rate", "95% CI", "mean VP", "95% CI")]
+    for seat, r in s.iterrows():
+        rows.append((str(seat), str(r["bot"]), f"{100 * r['win_rate']:.2f}%",
+                     f"[{100 * r['ci_lo']:.2f}%, {100 * r['ci_hi']:.2f}%]", f"{r['mean_vp']:.2f}",
+                     f"[{r['vp_ci_lo']:.2f}, {r['vp_ci_hi']:.2f}]"))
+    lines += seat_table(rows)
+    t = agg.seat_test()
+    m = agg.margin_summary()
+    lines.append(f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}; "
+                 f"ties (win shared): {100 * m['tie_rate']:.2f}% of games; win rates count a "
+                 f"shared win as 1/k")
+    return "\n".join(lines)
+
+
+def cli_aggregate(args, argv) -> int:
+    """``cargo-sim simulate --aggregate``: counters only; with --out, chunk files,
+    a manifest and the merged aggregates.npz (resumable with --resume)."""
+    from .api import aggregate
+    from .cli import EXIT_INTERRUPTED, load_rules, parse_players
+    rules = load_rules(args.rules, args.set)
+    players = parse_players(args.players)
+    workers = args.workers or os.cpu_count() or 1
+    progress = _progress(args)
+    if args.format != "parquet" or args.layout:
+        raise ConfigError("--format and --layout do not apply to --aggregate (it writes aggregates.npz)")
+    t0 = time.perf_counter()
+    if args.out:
+        info = runs.aggregate_to_dir(args.out, args.games, players, seed=args.seed, rules=rules,
+                                     workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
+                                     resume=args.resume, progress=progress, start=args.start,
+                                     quiet=True)
+        agg = runs.load_aggregate_dir(args.out, warn=False)
+        interrupted = info.interrupted
+    elif args.dask:
+        agg = aggregate(args.games, players, seed=args.seed, rules=rules, progress=progress,
+                        start=args.start, backend="dask", scheduler=args.dask,
+                        chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES)
+        interrupted = agg.interrupted
+    else:
+        agg = aggregate(args.games, players, seed=args.seed, rules=rules, workers=workers,
+                        progress=progress, start=args.start)
+        interrupted = agg.interrupted
+    elapsed = time.perf_counter() - t0
+    print(format_aggregate_summary(agg, elapsed, workers))
+    if args.out:
+        print(f"wrote {Path(args.out) / runs.AGG_FILE} ({agg.n_games:,} games)")
+    if interrupted:
+        print(f"cargo-sim: interrupted after {agg.n_games:,} of {args.games:,} games"
+              + (f"; the finished chunks are saved in {args.out}: the same command with --resume "
+                 "finishes the run" if args.out else ""), file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
