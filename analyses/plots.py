@@ -22,7 +22,7 @@ DPI = 90
 FIGSIZE = (7.0, 4.2)
 
 
-def _fig(title: str, figsize=FIGSIZE):
+def new_figure(title: str, figsize=FIGSIZE):
     fig, ax = plt.subplots(figsize=figsize, constrained_layout=True)
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
@@ -33,7 +33,7 @@ def _yerr(df, y, lo="ci_lo", hi="ci_hi"):
     return np.vstack([np.clip(df[y] - df[lo], 0, None), np.clip(df[hi] - df[y], 0, None)])
 
 
-def _enough(df: pd.DataFrame, col: str = "n") -> pd.DataFrame:
+def enough(df: pd.DataFrame, col: str = "n") -> pd.DataFrame:
     """The rows whose sample size supports an interval (``MIN_N``); the others
     are left out of the figure (the legend note says so)."""
     return df[df[col] >= MIN_N] if col in df.columns else df
@@ -42,7 +42,7 @@ def _enough(df: pd.DataFrame, col: str = "n") -> pd.DataFrame:
 SMALL_NOTE = f"points with n < {MIN_N} not shown"
 
 
-def _legend(fig, note=None, handles=None, labels=None):
+def legend(fig, note=None, handles=None, labels=None):
     """One legend for the figure, outside the axes on the right, so it never
     covers data; ``note`` (what bars and bands mean) is its title."""
     if handles is None:
@@ -73,7 +73,7 @@ def _bars_by_count(df, x, y, title, xlabel, ylabel, note=None):
     axes[0][0].set_ylabel(ylabel)
     fig.suptitle(title)
     if note:
-        _legend(fig, note)
+        legend(fig, note)
     return fig
 
 
@@ -104,8 +104,8 @@ def _whole(v):
 def win_rate_by_seat(df: pd.DataFrame):
     """balance.win_rate_by_seat: win rate per seat, one group of bars per player
     count, Wilson 95% CI bars, dashed line at the equal share 1/n."""
-    fig, ax = _fig("Win rate by seat (shared wins split)")
-    df = _enough(df)
+    fig, ax = new_figure("Win rate by seat (shared wins split)")
+    df = enough(df)
     counts = sorted(df["n_players"].unique())
     width = 0.8 / max(df["seat"].max() + 1, 1)
     for n_i, n in enumerate(counts):
@@ -117,7 +117,7 @@ def win_rate_by_seat(df: pd.DataFrame):
     ax.set_xticks(range(len(counts)), [f"{n} players" for n in counts])
     ax.set_ylabel("win rate (share of games)")
     handles = [plt.Rectangle((0, 0), 1, 1, color=f"C{s}") for s in range(int(df["seat"].max()) + 1)]
-    _legend(fig, f"bars: 95% Wilson CI\ndashed: equal share 1/n\n{SMALL_NOTE}", handles,
+    legend(fig, f"bars: 95% Wilson CI\ndashed: equal share 1/n\n{SMALL_NOTE}", handles,
             [f"seat {s}" for s in range(len(handles))])
     return fig
 
@@ -140,21 +140,21 @@ def vp_distribution(df: pd.DataFrame):
         ax.grid(True, alpha=0.3)
     axes[0][0].set_ylabel("share of players with at most x VP")
     fig.suptitle("Distribution of final victory points by seat (empirical CDF)")
-    _legend(fig)
+    legend(fig)
     return fig
 
 
 def vp_by_seat(df: pd.DataFrame):
     """balance.vp_summary: mean final VP per seat and player count (t CI)."""
-    fig, ax = _fig("Mean final VP by seat")
-    for n, d in _enough(df).groupby("n_players"):
+    fig, ax = new_figure("Mean final VP by seat")
+    for n, d in enough(df).groupby("n_players"):
         d = d.sort_values("seat")
         ax.errorbar(d["seat"], d["mean"], yerr=_yerr(d, "mean"), marker="o", capsize=3,
                     label=f"{n} players")
     ax.set_xticks(sorted(df["seat"].unique()))          # seats are whole numbers
     ax.set_xlabel("seat (0 = first player)")
     ax.set_ylabel("mean VP (points)")
-    _legend(fig, f"bars: 95% t CI\n{SMALL_NOTE}")
+    legend(fig, f"bars: 95% t CI\n{SMALL_NOTE}")
     return fig
 
 
@@ -172,7 +172,7 @@ def edge_card_effect(df: pd.DataFrame):
                              sharey=True, constrained_layout=True, squeeze=False)
     for ax, card in zip(axes[0], cards):
         d = df[df["card"] == card]
-        for n, dn in _enough(d).groupby("n_players"):
+        for n, dn in enough(d).groupby("n_players"):
             dn = dn.sort_values("held")
             ax.errorbar(dn["held"] + 0.04 * (n - 3.5), dn["win_rate"], yerr=_yerr(dn, "win_rate"),
                         marker="o", capsize=3, label=f"{n}p")
@@ -183,13 +183,13 @@ def edge_card_effect(df: pd.DataFrame):
         ax.grid(True, alpha=0.3)
     axes[0][0].set_ylabel("win rate")
     fig.suptitle("Smuggler's Edge cards: win rate by copies held")
-    _legend(fig, f"bars: 95% Wilson CI\n{SMALL_NOTE}")
+    legend(fig, f"bars: 95% Wilson CI\n{SMALL_NOTE}")
     return fig
 
 
 def port_popularity(df: pd.DataFrame):
     """balance.port_popularity: ships sent per game to each port."""
-    fig, ax = _fig("Port popularity: ships sent per game")
+    fig, ax = new_figure("Port popularity: ships sent per game")
     ports = list(dict.fromkeys(df.sort_values("slots", ascending=False)["port"]))
     counts = sorted(df["n_players"].unique())
     width = 0.8 / max(len(counts), 1)
@@ -201,21 +201,21 @@ def port_popularity(df: pd.DataFrame):
     ax.set_xticks(range(len(ports)), [f"{p}\n({_whole(slots.get(p))} slot{'' if slots.get(p) == 1 else 's'})"
                                        for p in ports], fontsize=8)
     ax.set_ylabel("ships sent per game")
-    _legend(fig)
+    legend(fig)
     return fig
 
 
 # ---- bidding ----------------------------------------------------------------
 def price_by_turn(df: pd.DataFrame):
     """bidding.winning_price by (n_players, win_turn): mean price with t CI band."""
-    fig, ax = _fig("Winning price of a port by turn")
-    for n, d in _enough(df).groupby("n_players"):
+    fig, ax = new_figure("Winning price of a port by turn")
+    for n, d in enough(df).groupby("n_players"):
         d = d.sort_values("win_turn")
         ax.plot(d["win_turn"], d["mean"], marker="o", label=f"{n} players")
         ax.fill_between(d["win_turn"], d["ci_lo"], d["ci_hi"], alpha=0.2)
     ax.set_xlabel("turn the cargo was taken")
     ax.set_ylabel("mean price (coins)")
-    _legend(fig, f"bands: 95% t CI\n{SMALL_NOTE}")
+    legend(fig, f"bands: 95% t CI\n{SMALL_NOTE}")
     return fig
 
 
@@ -223,7 +223,7 @@ def price_by_slots(df: pd.DataFrame):
     """bidding.winning_price by (n_players, slots): mean price and price per
     point of smuggling value, with t CIs."""
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), constrained_layout=True)
-    for n, d in _enough(df).groupby("n_players"):
+    for n, d in enough(df).groupby("n_players"):
         d = d.sort_values("slots")
         off = 0.05 * (n - 3.5)
         axes[0].errorbar(d["slots"] + off, d["mean"], yerr=_yerr(d, "mean"), marker="o", capsize=3,
@@ -238,7 +238,7 @@ def price_by_slots(df: pd.DataFrame):
         ax.set_xticks(sorted(df["slots"].dropna().unique()))
         ax.grid(True, alpha=0.3)
     fig.suptitle("Winning price by port size")
-    _legend(fig, f"bars: 95% t CI\n{SMALL_NOTE}")
+    legend(fig, f"bars: 95% t CI\n{SMALL_NOTE}")
     return fig
 
 
@@ -250,7 +250,7 @@ def bidding_rates(df: pd.DataFrame):
         d = d.sort_values("first_turn")
         for ax, col, lo, hi, size in ((axes[0], "contest_rate", "contest_ci_lo", "contest_ci_hi", "n"),
                                       (axes[1], "raise_rate", "raise_ci_lo", "raise_ci_hi", "outbid")):
-            dd = _enough(d, size)
+            dd = enough(d, size)
             ax.plot(dd["first_turn"], dd[col], marker=".", label=f"{n} players")
             ax.fill_between(dd["first_turn"], dd[lo], dd[hi], alpha=0.2)
     axes[0].set_ylabel("share of port sends that met another ship")
@@ -259,13 +259,13 @@ def bidding_rates(df: pd.DataFrame):
         ax.set_xlabel("turn the auction started")
         ax.grid(True, alpha=0.3)
     fig.suptitle("Contests and raises at the ports")
-    _legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}")
+    legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}")
     return fig
 
 
 def overpay_distribution(df: pd.DataFrame):
     """bidding.overpay_distribution: share of contested wins per overpayment."""
-    fig, ax = _fig("Overpayment: winning price - runner-up's last stack")
+    fig, ax = new_figure("Overpayment: winning price - runner-up's last stack")
     counts = sorted(df["n_players"].unique())
     width = 0.8 / max(len(counts), 1)
     for i, n in enumerate(counts):
@@ -275,7 +275,7 @@ def overpay_distribution(df: pd.DataFrame):
                yerr=_yerr(d, "share"), capsize=1, label=f"{n} players")
     ax.set_xlabel("overpayment (coins)")
     ax.set_ylabel("share of contested wins")
-    _legend(fig, "bars: 95% Wilson CI")
+    legend(fig, "bars: 95% Wilson CI")
     return fig
 
 
@@ -283,8 +283,8 @@ def overpay_distribution(df: pd.DataFrame):
 def destinations_by_turn(df: pd.DataFrame):
     """casino.destination_shares by (n_players, turn): share of ships sent to
     the Casino (solid) and the Black Market (dotted), with CI bands."""
-    fig, ax = _fig("Where ships are sent, by turn")
-    for i, (n, d) in enumerate(_enough(df).groupby("n_players")):
+    fig, ax = new_figure("Where ships are sent, by turn")
+    for i, (n, d) in enumerate(enough(df).groupby("n_players")):
         for dest, ls in (("Casino", "-"), ("Black Market", ":")):
             dd = d[d["dest"] == dest].sort_values("turn")
             ax.plot(dd["turn"], dd["share"], ls=ls, color=f"C{i}",
@@ -292,7 +292,7 @@ def destinations_by_turn(df: pd.DataFrame):
             ax.fill_between(dd["turn"], dd["ci_lo"], dd["ci_hi"], color=f"C{i}", alpha=0.15)
     ax.set_xlabel("turn")
     ax.set_ylabel("share of ships sent")
-    _legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}")
+    legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}")
     return fig
 
 
@@ -305,7 +305,7 @@ def casino_share_by_bot(df: pd.DataFrame):
     fig, axes = plt.subplots(1, len(counts), figsize=(3.0 * len(counts) + 2.2, 3.6), sharey=True,
                              constrained_layout=True, squeeze=False)
     for ax, n in zip(axes[0], counts):
-        for b, d in _enough(df[df["n_players"] == n]).groupby("bot", observed=True):
+        for b, d in enough(df[df["n_players"] == n]).groupby("bot", observed=True):
             d = d.sort_values("turn")
             ax.plot(d["turn"], d["share"], color=colours[str(b)], lw=1.2)
             ax.fill_between(d["turn"], d["ci_lo"], d["ci_hi"], color=colours[str(b)], alpha=0.2)
@@ -315,27 +315,27 @@ def casino_share_by_bot(df: pd.DataFrame):
     axes[0][0].set_ylabel("share of ships sent to the Casino")
     handles = [plt.Line2D([], [], color=colours[b]) for b in bots]
     fig.suptitle("Casino share of ship sends by bot and turn")
-    _legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}", handles, bots)
+    legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}", handles, bots)
     return fig
 
 
 def coins_by_turn(df: pd.DataFrame):
     """casino.coins_by_turn: mean coins in a safe at the end of the owner's turn."""
-    fig, ax = _fig("Coins in the safe at the end of a player's turn")
-    for n, d in _enough(df).groupby("n_players"):
+    fig, ax = new_figure("Coins in the safe at the end of a player's turn")
+    for n, d in enough(df).groupby("n_players"):
         d = d.sort_values("turn")
         ax.plot(d["turn"], d["mean"], marker="o", label=f"{n} players")
         ax.fill_between(d["turn"], d["ci_lo"], d["ci_hi"], alpha=0.2)
     ax.set_xlabel("turn")
     ax.set_ylabel("mean coins in the safe")
-    _legend(fig, f"bands: 95% t CI\n{SMALL_NOTE}")
+    legend(fig, f"bands: 95% t CI\n{SMALL_NOTE}")
     return fig
 
 
 def casino_use_vs_win(df: pd.DataFrame):
     """casino.casino_use_vs_win: win rate by ships sent to the Casino."""
-    fig, ax = _fig("Casino use and winning")
-    shown = _enough(df)
+    fig, ax = new_figure("Casino use and winning")
+    shown = enough(df)
     # bins in their natural order on one shared axis (string categories would be
     # placed in order of first appearance across the series)
     bins = shown.drop_duplicates("casino_bin").sort_values("bin_lo")["casino_bin"].tolist()
@@ -347,7 +347,7 @@ def casino_use_vs_win(df: pd.DataFrame):
     ax.set_xticks(range(len(bins)), bins)
     ax.set_xlabel("ships sent to the Casino in the game")
     ax.set_ylabel("win rate")
-    _legend(fig, f"bars: 95% Wilson CI\nbins with n < {MIN_N} not shown")
+    legend(fig, f"bars: 95% Wilson CI\nbins with n < {MIN_N} not shown")
     return fig
 
 
@@ -361,14 +361,14 @@ def trade_value_distribution(df: pd.DataFrame):
 
 def combo_sizes(df: pd.DataFrame):
     """trade.combo_sizes: share of combinations by kind and size (sample)."""
-    fig, ax = _fig("Combinations in optimal splits of the tokens sold")
+    fig, ax = new_figure("Combinations in optimal splits of the tokens sold")
     agg = df.groupby(["kind", "size"])[["count"]].sum().reset_index()
     tot = agg["count"].sum()
     for i, (kind, d) in enumerate(agg.groupby("kind")):
         ax.bar(d["size"] + (i - 0.5) * 0.4, d["count"] / tot, 0.38, label=kind)
     ax.set_xlabel("tokens in the combination (Wilds included)")
     ax.set_ylabel("share of combinations")
-    _legend(fig)
+    legend(fig)
     return fig
 
 
@@ -395,14 +395,14 @@ def purchases_by_turn(df: pd.DataFrame):
     axes[0][0].set_ylabel("copies bought per game")
     handles = [plt.Rectangle((0, 0), 1, 1, color=colours[c]) for c in cards]
     fig.suptitle("Victory cards bought, by turn")
-    _legend(fig, None, handles, cards)
+    legend(fig, None, handles, cards)
     return fig
 
 
 def holder_win_rates(df: pd.DataFrame):
     """trade.holder_win_rates: win-rate difference holders - others per card,
     with Newcombe 95% CIs, one marker per player count."""
-    fig, ax = _fig("Win rate of card holders minus non-holders", figsize=(7.5, 4.8))
+    fig, ax = new_figure("Win rate of card holders minus non-holders", figsize=(7.5, 4.8))
     cards = list(dict.fromkeys(df["card"]))
     for i, (n, d) in enumerate(df.groupby("n_players")):
         d = d.set_index("card").reindex(cards)
@@ -413,7 +413,7 @@ def holder_win_rates(df: pd.DataFrame):
     ax.axvline(0, color="k", lw=0.8)
     ax.set_yticks(range(len(cards)), cards, fontsize=8)
     ax.set_xlabel("win rate difference (holders - others)")
-    _legend(fig, f"bars: 95% Newcombe CI\ncards with < {MIN_N} holders\nor others not shown")
+    legend(fig, f"bars: 95% Newcombe CI\ncards with < {MIN_N} holders\nor others not shown")
     return fig
 
 

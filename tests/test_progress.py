@@ -36,3 +36,10 @@ def test_compile_notice_only_for_an_empty_cache(tmp_path):
     err = io.StringIO()
     assert not _cache.announce_first_compile(tmp_path, err)
     assert err.getvalue() == ""
+
+
+def test_default_bar_writes_to_stderr(capsys):
+    bar = Progress(5, label="aggregate: 3 players")
+    bar.update(5)
+    bar.close()
+    assert "aggregate: 3 players, 5 games" in capsys.readouterr().err
