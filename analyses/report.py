@@ -498,7 +498,11 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     if problems:
         notes.append("Problems while building: " + "; ".join(problems))
 
-    md, ht = _render(meta, players_df, notes, tables, made, rules, highlights(tables))
+    from .robustness import mark_highlights
+    heads, robust_link = mark_highlights(highlights(tables), rules, out)
+    if robust_link:
+        meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
+    md, ht = _render(meta, players_df, notes, tables, made, rules, heads)
     atomic_write_text(out / "index.html", ht)
     return atomic_write_text(out / "index.md", md)
 

@@ -140,16 +140,27 @@ def seat_table(rows: list[tuple]) -> list[str]:
                       for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
 
 
+def bank_line(share: float, lo: float, hi: float, rules) -> str:
+    """The summary line every run prints: how often the finite bank ran short."""
+    if rules["unlimited_coins"]:
+        return "bank: unlimited (rules option unlimited_coins), never short"
+    return (f"bank ran short in {100 * share:.1f}% of games [{100 * lo:.1f}%, {100 * hi:.1f}%] "
+            f"(a payment it could not make in full; unlimited_coins=true is the alternative rule)")
+
+
 def format_summary(res, elapsed: float, workers) -> str:
     n = len(res.games)
     return format_summary_of(res.summary() if n else None, n, int(res.games["tie"].sum()) if n else 0,
-                             res.config, res.interrupted, res.rules, elapsed, workers)
+                             res.config, res.interrupted, res.rules, elapsed, workers,
+                             short_games=int((res.games["shortfalls"] > 0).sum()) if n else 0)
 
 
 def format_summary_of(summ, n: int, ties: int, cfg: dict, interrupted: bool, rules,
-                      elapsed: float, workers, played: int | None = None) -> str:
+                      elapsed: float, workers, played: int | None = None,
+                      short_games: int | None = None) -> str:
     """The run summary from a per-seat ``summary()`` table (None if no game
-    finished), the game and tie counts: in memory or tallied chunk by chunk."""
+    finished), the game, tie and bank-shortfall counts: in memory or tallied
+    chunk by chunk."""
     lines = [run_headline(n, cfg, interrupted, len(cfg.get("players", [])), rules,
                           elapsed, workers, played=played)]
     if n == 0:
@@ -164,6 +175,9 @@ def format_summary_of(summ, n: int, ties: int, cfg: dict, interrupted: bool, rul
     lines += seat_table(rows)
     lines.append(f"ties (win shared after the highest-card tie-break): {ties:,} games "
                  f"({100 * ties / n:.2f}%); win rates count a shared win as 1/k")
+    if short_games is not None:
+        lo, hi = wilson(short_games / n, n)
+        lines.append(bank_line(short_games / n, lo, hi, rules))
     est = rules.estimated
     if est:
         lines.append(f"note: {len(est)} rules values are estimates ({_estimated_groups(est)}); "
@@ -302,6 +316,8 @@ def _add_rules_options(p) -> None:
 # commands whose options live with their module (`cargo-sim NAME --help`)
 DELEGATED = {
     "report": ("analyses.report:main", "simulate and write a report (tables, figures, index.md/html)"),
+    "robustness": ("analyses.robustness:main",
+                   "which headline conclusions survive the rules' plausible ranges (sweeps, Morris)"),
     "sweep": ("cargo_sim.sweep:sweep_main", "rule-variant sweep with common random numbers and CIs"),
     "tune": ("cargo_sim.tune:tune_main", "search a heuristic bot's parameters against a field"),
 }

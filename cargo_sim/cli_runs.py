@@ -76,6 +76,7 @@ class Tally:
         self.sums = None
         self.n = 0
         self.ties = 0
+        self.short = 0          # games in which the bank ran short
 
     def add(self, games: pd.DataFrame, players: pd.DataFrame) -> None:
         g = players.groupby("seat", observed=True).agg(
@@ -89,6 +90,7 @@ class Tally:
             self.sums[num] = self.sums[num].astype(float) + g[num].astype(float)
         self.n += len(games)
         self.ties += int(games["tie"].sum())
+        self.short += int((games["shortfalls"] > 0).sum())
 
     def summary(self) -> pd.DataFrame:
         s = self.sums
@@ -102,7 +104,7 @@ def tally_dir(folder: Path) -> Tally:
     m = runs.read_manifest(folder, runs.FORMAT)
     t = Tally()
     for k in runs.chunks_done(folder, m["n_chunks"]):
-        g = pq.read_table(folder / runs.chunk_file("games", k), columns=["tie"]).to_pandas()
+        g = pq.read_table(folder / runs.chunk_file("games", k), columns=["tie", "shortfalls"]).to_pandas()
         p = pq.read_table(folder / runs.chunk_file("players", k),
                           columns=["seat", "bot", "vp", "rank", "win_share"]).to_pandas()
         t.add(g, p)
@@ -239,7 +241,8 @@ def cli_out(args, argv) -> int:
     elapsed = time.perf_counter() - t0
     cfg = {"n_games": args.games, "players": cfg_players, "seed": args.seed}
     print(format_summary_of(tally.summary() if tally.n else None, tally.n, tally.ties, cfg,
-                            interrupted, rules, elapsed, workers, played=played))
+                            interrupted, rules, elapsed, workers, played=played,
+                            short_games=tally.short))
     if layout == "files":
         meta = _meta(args, argv, cfg_players, rules, workers, tally.n, interrupted, elapsed)
         meta["files"] = [p.name for p in files] + ["run.json"]
@@ -262,7 +265,7 @@ def cli_out(args, argv) -> int:
 def format_aggregate_summary(agg, elapsed: float, workers) -> str:
     """The ``cargo-sim simulate --aggregate`` report: per seat win rate with
     95 % Wilson CI and mean VP with t CI, the seat test and ties."""
-    from .cli import run_headline, seat_table
+    from .cli import bank_line, run_headline, seat_table
     n = agg.n_games
     lines = [run_headline(n, agg.config, agg.interrupted, agg.n_players, agg.rules, elapsed,
                           workers, kind=" (aggregated)")]
@@ -281,6 +284,8 @@ def format_aggregate_summary(agg, elapsed: float, workers) -> str:
     lines.append(f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}; "
                  f"ties (win shared): {100 * m['tie_rate']:.2f}% of games; win rates count a "
                  f"shared win as 1/k")
+    b = agg.shortfalls()
+    lines.append(bank_line(b["shortfall_rate"], b["ci_lo"], b["ci_hi"], agg.rules))
     return "\n".join(lines)
 
 

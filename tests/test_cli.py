@@ -48,7 +48,7 @@ def test_simulate_writes_tables_and_run_json(tmp_path, capsys, fmt):
     assert meta["rules_overrides"] == {"start_coins": 8}
     rules = cargo_sim.Rules.default().replace(start_coins=8)
     assert meta["rules_digest"] == rules.digest
-    assert "port.Rio.slots" in meta["estimated_rules"]
+    assert "port.Tanger.slots" in meta["estimated_rules"] and "port.Rio.slots" not in meta["estimated_rules"]
     assert meta["versions"]["cargo_sim"] == cargo_sim.__version__
     assert "--seed 7" in meta["command"]
     # no temp files left behind
@@ -268,7 +268,8 @@ def test_rules_estimated_lists_port_slots(capsys):
     assert main(["rules", "--estimated"]) == 0
     out = capsys.readouterr().out
     lines = [l for l in out.splitlines() if l.startswith("port.")]
-    assert any(l.startswith("port.Rio.slots") and "ESTIMATED" in l for l in lines)
+    assert any(l.startswith("port.Tanger.slots") and "ESTIMATED" in l for l in lines)
+    assert not any(l.startswith("port.Rio.slots") for l in lines)     # review, medium confidence
     assert "start_coins" not in out                     # a rulebook value is not listed
     assert main(["rules"]) == 0
     full = capsys.readouterr().out
@@ -347,20 +348,27 @@ def test_delegated_commands_reach_their_module(capsys):
     assert main(["sweep", "--help"]) == 0
     assert "--set" in capsys.readouterr().out
     assert main(["tune", "--set-nothing"]) == 2
-def test_two_runs_with_different_bots_read_as_one_dataset(tmp_path):
+@pytest.mark.parametrize("layout", ["chunks", "files"])
+def test_two_runs_with_different_bots_read_as_one_dataset(tmp_path, layout):
     """Every column has a fixed type whatever the data (docs/output_files.md), so
-    runs written separately combine: pyarrow.dataset reads both folders at once."""
+    runs written separately combine: pyarrow.dataset reads both folders at once
+    (run folders of per-chunk files, and the one-file-per-table layout)."""
     import pyarrow.dataset as ds
     from cargo_sim.cli import main
     a, b = tmp_path / "a", tmp_path / "b"
     assert main(["simulate", "--games", "30", "--players", "random,random,random", "--seed", "1",
-                 "--out", str(a), "--no-progress"]) == 0
+                 "--out", str(a), "--layout", layout, "--chunk-games", "20", "--no-progress"]
+                if layout == "chunks" else
+                ["simulate", "--games", "30", "--players", "random,random,random", "--seed", "1",
+                 "--out", str(a), "--layout", layout, "--no-progress"]) == 0
     assert main(["simulate", "--games", "30", "--players", "greedy,random", "--seed", "2",
-                 "--out", str(b), "--no-progress"]) == 0
+                 "--out", str(b), "--layout", layout, "--no-progress"]) == 0
     for table in ("games", "players"):
-        d = ds.dataset([str(a / f"{table}.parquet"), str(b / f"{table}.parquet")])
-        t = d.to_table()
+        files_a = sorted(str(f) for f in a.glob(f"{table}*.parquet"))
+        files_b = sorted(str(f) for f in b.glob(f"{table}*.parquet"))
+        assert len(files_a) == (2 if layout == "chunks" else 1)
+        t = ds.dataset(files_a + files_b).to_table()
         assert t.num_rows == (60 if table == "games" else 30 * 3 + 30 * 2)
-        sa = ds.dataset(str(a / f"{table}.parquet")).schema
-        sb = ds.dataset(str(b / f"{table}.parquet")).schema
+        sa = ds.dataset(files_a).schema
+        sb = ds.dataset(files_b).schema
         assert sa.remove_metadata() == sb.remove_metadata(), table

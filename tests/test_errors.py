@@ -220,10 +220,12 @@ def test_to_toml_round_trip(tmp_path):
 # ---------------------------------------------------------------------------
 # provenance
 # ---------------------------------------------------------------------------
-def test_estimated_includes_port_slots_card_costs_vp_and_turns():
+def test_estimated_includes_port_openings_card_costs_vp_and_turns():
     est = set(R.estimated)
     for p in R.port_names:
-        assert f"port.{p}.slots" in est
+        assert f"port.{p}.players" in est       # the 2-3 player openings are estimates
+    # slots: from a 4-player session report (review) except Tanger's, closed in that game
+    assert [p for p in R.port_names if f"port.{p}.slots" in est] == ["Tanger"]
     for c in R.card_names:
         assert f"card.{c}.cost" in est
         assert f"card.{c}.vp" in est
@@ -242,7 +244,10 @@ def test_provenance_statuses():
     assert prov.loc["start_coins", "value"] == 7
     assert prov.loc["unlimited_coins", "status"] == "decision"
     assert prov.loc["black_market_slots", "status"] == "review"
-    assert prov.loc["port.Rio.slots", "status"] == "estimated"
+    assert prov.loc["port.Rio.slots", "status"] == "review"
+    assert prov.loc["port.Tanger.slots", "status"] == "estimated"
+    for name in ("final_turn_phase3", "trade_without_card", "tie_break"):
+        assert prov.loc[name, "status"] == "decision"
     assert "override" not in set(prov["status"])
 
 

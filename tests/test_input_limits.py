@@ -121,7 +121,7 @@ def test_largest_seed_plays():
     ["simulate", "-n", "2", "-p", "random,random", "--seed", str(2**64), "--no-progress"],
     ["play", "--seed", "1", "--game", str(2**64), "-p", "random,random"],
     ["play", "--seed", str(2**64), "-p", "random,random"],
-    ["tournament", "-b", "random,greedy", "-p", "2", "-n", "4", "--seed", str(2**64),
+    ["tournament", "-p", "random,greedy", "--seats", "2", "-n", "4", "--seed", str(2**64),
      "--no-progress"],
 ])
 def test_cli_out_of_range_numbers_are_one_line(args, capsys):

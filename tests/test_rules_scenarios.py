@@ -211,7 +211,7 @@ def test_port_cargo_may_exceed_warehouse_until_end_of_phase_2():
 
 
 def test_each_port_resolves_separately_in_chosen_order():
-    g = game(2)
+    g = game(5)                                   # Tanger (1 slot) opens at 5 players
     g.set_bag(gold=20)
     g.set_port("Rio", art=3)
     g.set_port("Tanger", ivory=1)
@@ -376,7 +376,7 @@ def test_coins_from_an_abandon_can_pay_a_raise_later_in_the_phase():
     (1, ["Rio", "Bombay"], 2),
     (2, ["Rio"], 2),
     (2, ["Rio", "Bombay"], 4),
-    (2, ["Rio", "Bombay", "Tanger"], 4),
+    (2, ["Rio", "Bombay", "Panama"], 4),
 ])
 def test_syndicate_pays_two_per_card_per_abandoned_port(n_syndicate, ports, bonus):
     g = game(2)
@@ -480,10 +480,10 @@ def test_phase3_two_players_can_stack_the_same_port():
     g.set_player(0, hand_ships=1)
     g.set_player(1, hand_ships=1)
     g.set_player(2, hand_ships=1)
-    g.run_phase(0, 3, [("send", "Tanger", 1)])
-    g.run_phase(1, 3, [("send", "Tanger", 2)])
-    g.run_phase(2, 3, [("send", "Tanger", 3)])
-    assert [g.bid("Tanger", s) for s in range(3)] == [1, 2, 3]
+    g.run_phase(0, 3, [("send", "Panama", 1)])
+    g.run_phase(1, 3, [("send", "Panama", 2)])
+    g.run_phase(2, 3, [("send", "Panama", 3)])
+    assert [g.bid("Panama", s) for s in range(3)] == [1, 2, 3]
 
 
 def test_phase3_casino_and_black_market_take_any_number_of_ships_free():
@@ -510,7 +510,7 @@ def test_phase3_no_coins_only_macao():
     g = game(2)
     g.set_player(0, coins=0, hand_ships=1)
     with pytest.raises(IllegalDecisionError):
-        g.run_phase(0, 3, [("send", "Tanger", 0)])
+        g.run_phase(0, 3, [("send", "Panama", 0)])
     g.run_phase(0, 3, [("send", "Casino")])
 
 
@@ -576,7 +576,7 @@ def test_black_market_draw_is_random_from_bag():
 # Bag and discard pile
 # ---------------------------------------------------------------------------
 def test_port_refill_from_discard_when_bag_runs_dry():
-    g = game(2)
+    g = game(5)                                   # Tanger (1 slot) opens at 5 players
     g.set_bag()
     g.set_discard(art=5)
     g.set_port("Tanger", gold=1)
@@ -978,7 +978,7 @@ def test_casino_payout_is_a_rules_parameter():
 def test_setup_numbers(n):
     g = ScriptedGame(n)
     ports = RULES.open_ports(n)
-    assert len(ports) == {2: 4, 3: 5, 4: 6, 5: 8}[n]
+    assert len(ports) == {2: 4, 3: 5, 4: 7, 5: 8}[n]      # 4 players: the session report's 7
     for p in ports:
         assert sum_tokens(g.port_cargo(p)) == RULES[f"port.{p}.slots"]
     assert sum_tokens(g.black_market) == 8

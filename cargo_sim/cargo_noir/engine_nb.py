@@ -40,7 +40,7 @@ from .enums import (
     R_CASINO_PAYOUT, R_EDGE_LIMIT, R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_CARDS, R_N_PLAYERS,
     R_N_PORTS, R_N_TURNS, R_N_TYPES, R_START_COINS, R_START_SHIPS, R_START_WAREHOUSE,
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
-    R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, ERR_NEED_SOLVER,
+    R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, R_FINAL_PHASE3, R_TIE_BY_COST, R_TRADE_NO_CARD, ERR_NEED_SOLVER,
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
     M_ASK, M_AUX, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
     ST_P2_DISCARD, ST_P2_END, ST_P3, ST_SCORE, ST_TURN, ST_WAIT,
@@ -594,8 +594,12 @@ def apply_trade_nb(s, log, seat):
         if coins_used == 0 or coins_used > s[pl_i(seat, PL_COINS)]:
             illegal_nb(s, D_TRADE, seat, cost, 1000 + value)
             return False
-    if n_sold == 0 and n_bought == 0:
-        return True
+    if n_bought == 0:
+        if n_sold == 0:
+            return True
+        if not s[R_TRADE_NO_CARD]:      # selling for nothing only throws tokens away
+            illegal_nb(s, D_TRADE, seat, n_sold, -1)
+            return False
     for t in range(nt):
         s[hand_i(seat, t)] -= s[OUT + t]
         s[DISCARD + t] += s[OUT + t]
@@ -719,9 +723,22 @@ def send_answer_nb(s, log, seat, loc):
 # ---------------------------------------------------------------------------
 # the game
 @njit(cache=True)
+def tie_key_nb(s, seat):
+    """The tie-break: the player's single highest card, by VP or (rules option
+    tie_break = "cost") by cost; 0 with no card."""
+    if not s[R_TIE_BY_COST]:
+        return s[stat_i(seat, P.max_card_vp)]
+    top = 0
+    for c in range(s[R_N_CARDS]):
+        if s[cards_i(seat, c)] > 0 and s[card_i(c, C_COST)] > top:
+            top = s[card_i(c, C_COST)]
+    return top
+
+
+@njit(cache=True)
 def score_nb(s, log):
-    """VP of each player; winners: highest VP, then the single highest-VP card held;
-    players still tied share the win."""
+    """VP of each player; winners: highest VP, then the single highest card held
+    (tie_key_nb); players still tied share the win."""
     n = s[R_N_PLAYERS]
     best_vp = -1
     for seat in range(n):
@@ -738,10 +755,10 @@ def score_nb(s, log):
             best_vp = vp
     best_top = -1
     for seat in range(n):
-        if s[stat_i(seat, P.vp)] == best_vp and s[stat_i(seat, P.max_card_vp)] > best_top:
-            best_top = s[stat_i(seat, P.max_card_vp)]
+        if s[stat_i(seat, P.vp)] == best_vp and tie_key_nb(s, seat) > best_top:
+            best_top = tie_key_nb(s, seat)
     for seat in range(n):
-        won = s[stat_i(seat, P.vp)] == best_vp and s[stat_i(seat, P.max_card_vp)] == best_top
+        won = s[stat_i(seat, P.vp)] == best_vp and tie_key_nb(s, seat) == best_top
         s[stat_i(seat, P.won)] = 1 if won else 0
         s[stat_i(seat, P.coins)] = s[pl_i(seat, PL_COINS)]
         s[stat_i(seat, P.ships)] = s[pl_i(seat, PL_SHIPS)]
@@ -755,13 +772,13 @@ def score_nb(s, log):
 # the turn structure: a resumable machine (the forward model steps it answer by answer)
 @njit(cache=True)
 def turn_start_nb(s):
-    """A seat's turn: turn 1 is phase 3 only, the last turn phases 1 and 2 only,
-    otherwise phases 1, 2, 3. Abandoned ports are forgotten at each turn's start."""
+    """A seat's turn: turn 1 is phase 3 only, the last turn phases 1 and 2 only
+    (all three with the rules option final_turn_phase3), otherwise phases 1, 2, 3. Abandoned ports are forgotten at each turn's start."""
     for p in range(MAX_PORTS):
         s[ABANDONED + p] = 0
     if s[M_TURN] > 1:
         s[M_STEP] = ST_P1_START
-    elif s[M_TURN] < s[R_N_TURNS]:
+    elif s[M_TURN] < s[R_N_TURNS] or s[R_FINAL_PHASE3]:
         s[M_STEP] = ST_P3
     else:
         s[M_STEP] = ST_NEXT
@@ -769,7 +786,8 @@ def turn_start_nb(s):
 
 @njit(cache=True)
 def phase2_end_nb(s):
-    s[M_STEP] = ST_P3 if s[M_TURN] < s[R_N_TURNS] else ST_NEXT
+    """Phase 3 follows, except on the last turn (unless the rules option final_turn_phase3)."""
+    s[M_STEP] = ST_P3 if s[M_TURN] < s[R_N_TURNS] or s[R_FINAL_PHASE3] else ST_NEXT
 
 
 @njit(cache=True)

@@ -44,9 +44,11 @@ SCALARS = {
     "start_coins": int, "start_ships": int, "start_warehouse": int,
     "total_coins": int, "ships_per_player": int, "unlimited_coins": bool,
     "edge_limit_per_type": int, "max_combo": int, "final_coin_value": int,
+    "final_turn_phase3": bool, "trade_without_card": bool, "tie_break": str,
     "cargo_types": list, "value_same": list, "value_different": list,
 }
-SECTIONS = ("turns", "port", "card", "provenance")
+SECTIONS = ("turns", "port", "card", "provenance", "range")
+TIE_BREAKS = ("vp", "cost")     # the tied player's single highest card, by VP or by cost
 
 def _type_name(t) -> str:
     return {int: "an integer", str: "a string", bool: "true/false", list: "a list"}[t]
@@ -197,6 +199,23 @@ class Rules:
         return pd.DataFrame(rows)
 
     @property
+    def ranges(self) -> dict:
+        """Plausible values of each estimate and decision (the rules data's
+        [range] table): name -> sorted list of values, the current one included
+        (every whole number of a [lo, hi] range; the alternatives otherwise)."""
+        flat = self.flat()
+        out = {}
+        for name, spec in self._data.get("range", {}).items():
+            cur = flat[name]
+            if _is_int(cur):
+                vals = set(range(spec[0], spec[1] + 1)) | {cur}
+                out[name] = sorted(vals)
+            else:
+                vals = [cur] + [v for v in spec if v != cur]
+                out[name] = vals
+        return out
+
+    @property
     def estimated(self) -> list[str]:
         """Names of the parameters whose value is an estimate, not a printed value."""
         return [n for n in self.flat() if self.source_of(n).startswith("estimated")]
@@ -274,12 +293,16 @@ def _default_data() -> dict:
     return data
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _flatten(data: dict, drop_provenance: bool) -> dict:
     flat = {}
     for k, v in data.items():
-        if k == "provenance":
+        if k in ("provenance", "range"):
             if not drop_provenance:
-                flat["provenance"] = v
+                flat[k] = v
             continue
         if k in ("port", "card") and isinstance(v, dict):
             for name, fields in v.items():
@@ -347,6 +370,8 @@ def validate_data(d: dict) -> list[str]:
     for k in ("wilds_total", "wilds_per_player", "casino_payout", "start_coins",
               "total_coins", "final_coin_value"):
         positive(k, allow_zero=True)
+    if d["tie_break"] not in TIE_BREAKS:
+        p.append(f"tie_break: must be one of {', '.join(TIE_BREAKS)}, got {d['tie_break']!r}")
     types = d["cargo_types"]
     if not types or not all(isinstance(t, str) and t for t in types):
         p.append("cargo_types: must be a non-empty list of names")
@@ -428,7 +453,29 @@ def validate_data(d: dict) -> list[str]:
             p.append(f"card.{name}.kind: must be one of {', '.join(CARD_KINDS)}, got {card.get('kind')!r}")
     if isinstance(d.get("provenance", {}), dict) is False:
         p.append("provenance: must be a table")
+    p += _range_problems(d)
     return p or limit_problems(d)
+
+
+def _range_problems(d: dict) -> list[str]:
+    """[range]: known parameters; [lo, hi] with lo <= hi for whole numbers, a
+    list of alternatives of the parameter's type otherwise."""
+    ranges = d.get("range", {})
+    if not isinstance(ranges, dict):
+        return ["range: must be a table"]
+    flat = _flatten(d, drop_provenance=True)
+    p = []
+    for name, spec in ranges.items():
+        if name not in flat:
+            p.append(f"range: unknown rules parameter {name!r}")
+        elif not isinstance(spec, list) or not spec:
+            p.append(f"range.{name}: must be a non-empty list")
+        elif _is_int(flat[name]):
+            if len(spec) != 2 or not all(_is_int(x) for x in spec) or spec[0] > spec[1]:
+                p.append(f"range.{name}: must be [lo, hi], whole numbers with lo <= hi, got {spec}")
+        elif not all(type(x) is type(flat[name]) for x in spec):
+            p.append(f"range.{name}: alternatives must be of the parameter's type, got {spec}")
+    return p
 
 
 def _compile(d: dict, n: int) -> np.ndarray:
@@ -454,6 +501,9 @@ def _compile(d: dict, n: int) -> np.ndarray:
     s[e.R_EDGE_LIMIT] = d["edge_limit_per_type"]
     s[e.R_FINAL_COIN_VALUE] = d["final_coin_value"]
     s[e.R_N_TURNS] = d["turns"][str(n)]
+    s[e.R_FINAL_PHASE3] = int(d["final_turn_phase3"])
+    s[e.R_TRADE_NO_CARD] = int(d["trade_without_card"])
+    s[e.R_TIE_BY_COST] = int(d["tie_break"] == "cost")
     s[e.PORT_SLOTS:e.PORT_SLOTS + len(slots)] = slots
     for c, card in enumerate(cards):
         row = e.CARD + c * e.CARD_W

@@ -76,12 +76,19 @@ class SimResults:
     events: pd.DataFrame | None = None
 
     def summary(self) -> pd.DataFrame:
-        """Win rate (shared wins split) and mean VP by seat."""
+        """Win rate (shared wins split) and mean VP by seat, and the share of
+        games in which the finite bank ran short (``bank_short_games``, the same
+        on every row: it decides many games, so every summary shows it)."""
         g = self.players.groupby("seat", observed=True)
         out = pd.DataFrame({"bot": g["bot"].first().astype(str), "games": g.size(),
                             "win_rate": g["win_share"].mean(), "mean_vp": g["vp"].mean(),
                             "mean_rank": g["rank"].mean()})
+        out["bank_short_games"] = self.bank_short_share()
         return out
+
+    def bank_short_share(self) -> float:
+        """Share of games with at least one bank payment not made in full."""
+        return float((self.games["shortfalls"] > 0).mean()) if len(self.games) else float("nan")
 
     def __repr__(self) -> str:
         return (f"SimResults({len(self.games):,} games, players={self.config.get('players')}, "
@@ -117,7 +124,9 @@ def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, s
             "crashing the process")
     detail = f"answer {value}"
     if kind == D_TRADE:
-        detail = (f"card count {value} for card #{aux - 100}" if 100 <= aux < 1000 else
+        detail = (f"sold {value} tokens but took no card (rules option trade_without_card)"
+                  if aux == -1 else
+                  f"card count {value} for card #{aux - 100}" if 100 <= aux < 1000 else
                   f"cards costing {value} but the tokens sold are worth {aux - 1000}"
                   if aux >= 1000 else f"{value} tokens of type #{aux} (more than held or negative)")
     elif kind == D_SEND:
@@ -276,6 +285,10 @@ def table_columns(games_arr, players_arr, seeds, start, players: list[Player], r
         p[name] = narrowest(flat[:, k])
     vp = players_arr[:, :, PLAYER_FIELDS.index("vp")].astype(np.int64)
     top = players_arr[:, :, PLAYER_FIELDS.index("max_card_vp")].astype(np.int64)
+    if rules["tie_break"] == "cost":     # the engine's tie_key_nb: highest-cost card held
+        held = players_arr[:, :, len(PLAYER_FIELDS):].astype(np.int64) > 0
+        cost = np.asarray([rules[f"card.{c}.cost"] for c in rules.card_names], dtype=np.int64)
+        top = np.where(held, cost, 0).max(axis=2)
     key = vp * 2**31 + top            # lexicographic (VP, top card) for any int32 values
     p["rank"] = narrowest((1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)).reshape(-1))
     p["win_share"] = (bits / np.maximum(nw, 1)[:, None]).reshape(-1).astype(np.float32)

@@ -1,0 +1,361 @@
+"""Which headline conclusions survive the rules' unknowns (docs/robustness.md).
+
+Every estimate and decision of the rules data carries a plausible range
+(``Rules.ranges``). For each variant of the rules this module plays the same
+games (one seed: common random numbers, so two variants differ by the rules
+only) and measures the headlines the reports print:
+
+* ``seat.N``   — which seat wins most in an N-player table of identical bots;
+* ``ranking``  — the order of four strategies in a seat-rotated 4-player field,
+  and ``leader`` — the strongest of them;
+* ``card.N``   — which card's holders win most often at N players;
+* ``bank.N``   — how often the finite bank runs short (band: rare / some / most);
+* ``price.N``  — which port has the highest mean winning price at N players.
+
+``one_at_a_time`` moves each parameter alone to each end of its range (each
+alternative of a decision); ``morris`` screens all of them together (Morris
+elementary effects, SALib). ``verdicts`` says for each headline: robust, or
+which parameters flip it and at which values. ``write_report`` writes the
+tables, tornado and mu*/sigma figures and index.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from cargo_sim.cargo_noir.aggregates import aggregate
+from cargo_sim.cargo_noir.rules import Rules
+from cargo_sim.errors import ConfigError
+from cargo_sim.fileio import atomic_write_text
+
+MIRROR_BOT = "expert"
+FIELD = ("expert", "greedy", "collector", "sniper")      # the ranked strategies (4 players)
+BANK_BANDS = ((0.05, "rare (< 5 %)"), (0.5, "some (5-50 %)"), (1.01, "most (> 50 %)"))
+VERDICTS_FILE = "verdicts.json"
+
+
+@dataclass
+class Design:
+    """How many games each variant plays, and where."""
+    games: int = 1000                  # per mirror table and per rotation of the field
+    morris_games: int = 250
+    morris_trajectories: int = 4
+    player_counts: tuple = (2, 3, 4, 5)
+    seed: int = 1
+    workers: int | None = None
+    params: tuple | None = None        # None: every parameter with a range
+
+    def check(self) -> None:
+        for name in ("games", "morris_games"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or v < 20:
+                raise ConfigError(f"{name} must be a whole number >= 20, got {v!r}")
+        if not isinstance(self.morris_trajectories, int) or self.morris_trajectories < 0:
+            raise ConfigError("morris_trajectories must be a whole number >= 0")
+
+
+# ---------------------------------------------------------------------------
+# measuring one rules variant
+def _band(share: float) -> str:
+    return next(label for hi, label in BANK_BANDS if share < hi)
+
+
+def _hw(p, n) -> float:
+    """95 % half-width of a proportion p of n (normal approximation)."""
+    return float(1.96 * np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
+
+
+def measure(rules: Rules, games: int, design: Design) -> dict:
+    """Headline -> (conclusion, numeric measures, their 95 % half-widths) for
+    one rules variant."""
+    kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False)
+    out = {}
+    for n in design.player_counts:
+        agg = aggregate(games, [MIRROR_BOT] * n, **kw)
+        w = agg.win_rates()
+        wr = w["win_rate"].to_numpy()
+        out[f"seat.{n}"] = (f"seat {int(np.argmax(wr))}", {f"seat {s}": float(x) for s, x in enumerate(wr)},
+                            {f"seat {s}": _hw(x, games) for s, x in enumerate(wr)})
+        b = agg.shortfalls()
+        out[f"bank.{n}"] = (_band(b["shortfall_rate"]), {"share": b["shortfall_rate"]},
+                            {"share": (b["ci_hi"] - b["ci_lo"]) / 2})
+        ce = agg.card_effect()
+        ce = ce[ce["held"] >= 1].assign(w=lambda d: d["win_rate"] * d["n"]).groupby("card")[["n", "w"]].sum()
+        ce = ce[ce["n"] >= max(20, 0.02 * games * n)]
+        rate = ce["w"] / ce["n"]
+        out[f"card.{n}"] = (str(rate.idxmax()) if len(rate) else "none", rate.to_dict(),
+                            {c: _hw(r, ce.loc[c, "n"]) for c, r in rate.items()})
+        pr = agg.prices(by=("port",)).set_index("port")
+        out[f"price.{n}"] = (str(pr["mean"].idxmax()) if len(pr) else "none", pr["mean"].to_dict(),
+                             (pr["ci_hi"] - pr["mean"]).fillna(np.inf).to_dict())
+    share = dict.fromkeys(FIELD, 0.0)
+    for k in range(len(FIELD)):                       # every strategy in every seat once
+        seats = list(FIELD[k:] + FIELD[:k])
+        wr = aggregate(games, seats, **kw).win_rates()
+        for bot, x in zip(seats, wr["win_rate"]):
+            share[bot] += x / len(FIELD)
+    order = sorted(FIELD, key=lambda b: -share[b])
+    hws = {b: _hw(x, len(FIELD) * games) for b, x in share.items()}
+    out["ranking"] = (" > ".join(order), share, hws)
+    out["leader"] = (order[0], share, hws)           # the strongest strategy alone
+    return out
+
+
+def clear_flip(headline: str, base: tuple, m: tuple) -> bool:
+    """A flip beyond the noise: the variant's new conclusion leads the old one
+    by more than the 95 % half-width of their difference (the shortfall share
+    lies outside the old band by more than its half-width). A flip that is not
+    clear is a near-tie: the same games could have gone either way."""
+    if m[0] == base[0]:
+        return False
+    vals, hws = m[1], m[2]
+    if headline.startswith("bank"):
+        edges = [hi for hi, label in BANK_BANDS[:-1]]
+        return min(abs(vals["share"] - e) for e in edges) > hws["share"]
+    if headline == "ranking":
+        old = base[0].split(" > ")
+        return any(vals[b] - vals[a] > np.hypot(hws[a], hws[b])
+                   for i, a in enumerate(old) for b in old[i + 1:])
+    new, old = m[0], base[0]
+    if old not in vals:                       # e.g. the port is closed in this variant
+        return True
+    return vals[new] - vals[old] > np.hypot(hws[new], hws[old])
+
+
+def _numeric(headline: str, base: tuple, m: tuple) -> float:
+    """One number per headline that tracks the base conclusion: the base winner's
+    value (seat, card, port, strategy) or the shortfall share; the ranking's is
+    the base leader's margin over the base runner-up."""
+    if headline.startswith("bank"):
+        return m[1]["share"]
+    if headline == "ranking":
+        first, second = base[0].split(" > ")[:2]
+        return m[1][first] - m[1][second]
+    return m[1].get(base[0], np.nan)
+
+
+# ---------------------------------------------------------------------------
+# variants
+def _params(rules: Rules, design: Design) -> dict:
+    ranges = rules.ranges
+    if design.params is not None:
+        unknown = [p for p in design.params if p not in ranges]
+        if unknown:
+            raise ConfigError(f"no plausible range for {', '.join(unknown)} (see Rules.ranges)")
+        ranges = {p: ranges[p] for p in design.params}
+    return ranges
+
+
+def _oat_values(values: list, current) -> list:
+    """Whole-number range: its two ends; otherwise every alternative."""
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return [v for v in (values[0], values[-1]) if v != current]
+    return [v for v in values if v != current]
+
+
+def _label(v) -> str:
+    return json.dumps(v) if not isinstance(v, str) else v
+
+
+def one_at_a_time(rules: Rules, design: Design, base: dict | None = None, progress=None) -> pd.DataFrame:
+    """One row per (parameter, value, headline): conclusion, numeric measure,
+    and whether the conclusion differs from the defaults' (``flipped``)."""
+    base = base if base is not None else measure(rules, design.games, design)
+    flat = rules.flat()
+    rows = []
+    variants = [(p, v) for p, vals in _params(rules, design).items() for v in _oat_values(vals, flat[p])]
+    for i, (p, v) in enumerate(variants):
+        m = measure(rules.replace({p: v}), design.games, design)
+        for h, b in base.items():
+            rows.append({"parameter": p, "value": _label(v), "default": _label(flat[p]), "headline": h,
+                         "conclusion": m[h][0], "base_conclusion": b[0],
+                         "measure": _numeric(h, b, m[h]), "base_measure": _numeric(h, b, b),
+                         "flipped": m[h][0] != b[0], "clear": clear_flip(h, b, m[h])})
+        if progress:
+            progress(i + 1, len(variants))
+    return pd.DataFrame(rows)
+
+
+def _morris_problem(ranges: dict) -> dict:
+    bounds = []
+    for vals in ranges.values():
+        ints = all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
+        bounds.append([vals[0], vals[-1]] if ints else [0.0, 1.0])
+    return {"num_vars": len(ranges), "names": list(ranges), "bounds": bounds}
+
+
+def _morris_value(vals: list, x: float):
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+        return int(round(x))
+    return vals[min(int(x * len(vals)), len(vals) - 1)]
+
+
+def morris(rules: Rules, design: Design, base: dict, progress=None) -> pd.DataFrame:
+    """Morris elementary effects over all ranges at once: one row per
+    (headline, parameter) with mu_star, mu_star_conf, sigma (SALib)."""
+    from SALib.analyze import morris as analyze
+    from SALib.sample import morris as sample
+    ranges = _params(rules, design)
+    problem = _morris_problem(ranges)
+    X = sample.sample(problem, design.morris_trajectories, num_levels=4, seed=design.seed)
+    ys = {h: [] for h in base}
+    for i, x in enumerate(X):
+        over = {p: _morris_value(vals, xi) for (p, vals), xi in zip(ranges.items(), x)}
+        m = measure(rules.replace(over), design.morris_games, design)
+        for h in base:
+            ys[h].append(_numeric(h, base[h], m[h]))
+        if progress:
+            progress(i + 1, len(X))
+    rows = []
+    for h, y in ys.items():
+        y = np.nan_to_num(np.asarray(y, dtype=float), nan=0.0)
+        res = analyze.analyze(problem, X, y, num_levels=4, seed=design.seed)
+        for j, p in enumerate(problem["names"]):
+            rows.append({"headline": h, "parameter": p, "mu_star": float(res["mu_star"][j]),
+                         "mu_star_conf": float(res["mu_star_conf"][j]), "sigma": float(res["sigma"][j])})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# verdicts
+def _margin(headline: str, b: tuple) -> float:
+    """How clear the conclusion is at the defaults: the winner's measure minus
+    the runner-up's (the shortfall share's distance to the nearest band edge)."""
+    vals = b[1]
+    if headline.startswith("bank"):
+        return float(min(abs(vals["share"] - hi) for hi, _ in BANK_BANDS[:-1]))
+    v = sorted((x for x in vals.values() if x == x), reverse=True)
+    return float(v[0] - v[1]) if len(v) > 1 else float("nan")
+
+
+def verdicts(base: dict, oat: pd.DataFrame) -> pd.DataFrame:
+    """Per headline: the defaults' conclusion, robust or not, and each flip."""
+    rows = []
+    for h, b in base.items():
+        d = oat[(oat["headline"] == h) & oat["flipped"]]
+        clear, near = d[d["clear"]], d[~d["clear"]]
+        names = lambda x: ", ".join(dict.fromkeys(x["parameter"]))   # noqa: E731
+        mark = ("depends on " + names(clear) if len(clear) else
+                "near-tie: flips within the noise with " + names(near) if len(near) else "robust")
+        rows.append({"headline": h, "conclusion": b[0], "margin": _margin(h, b), "robust": clear.empty,
+                     "mark": mark,
+                     "flips": "; ".join(f"{r.parameter} = {r.value} -> {r.conclusion}" for r in clear.itertuples()),
+                     "near_ties": "; ".join(f"{r.parameter} = {r.value} -> {r.conclusion}"
+                                            for r in near.itertuples())})
+    return pd.DataFrame(rows)
+
+
+def headline_mark(verdict_table: pd.DataFrame | dict, headline: str) -> str:
+    """'robust', 'depends on X, Y' or 'not assessed' for a headline name."""
+    if isinstance(verdict_table, pd.DataFrame):
+        verdict_table = dict(zip(verdict_table["headline"], verdict_table["mark"]))
+    return verdict_table.get(headline, "not assessed")
+
+
+def load_marks(folder) -> dict:
+    """headline -> mark from a written robustness report ({} if there is none)."""
+    path = Path(folder) / VERDICTS_FILE
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["marks"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+REPORT_DIR = Path(__file__).resolve().parents[1] / "reports" / "robustness"
+
+
+def mark_highlights(lines: list[str], rules: Rules, out_dir, folder=REPORT_DIR):
+    """The report's highlight lines, each with its robustness mark from the
+    committed robustness report (when it was made with these rules), and the
+    relative link to that report (None if there is none for these rules)."""
+    import os
+    import re
+    marks = load_marks(folder)
+    try:
+        digest = json.loads((Path(folder) / VERDICTS_FILE).read_text(encoding="utf-8"))["rules_digest"]
+    except (OSError, ValueError, KeyError):
+        digest = None
+    if digest != rules.digest:
+        return [f"{ln} [robustness: not assessed for these rules]" for ln in lines], None
+    out = []
+    for ln in lines:
+        m = re.match(r"(\d) players: best seat", ln)
+        if m:
+            keys = [f"seat.{m.group(1)}"]
+        elif ln.startswith("Games with a bank shortfall"):
+            keys = sorted(k for k in marks if k.startswith("bank."))
+        else:
+            keys = []
+        tag = "; ".join(f"{k}: {marks.get(k, 'not assessed')}" for k in keys) or "not assessed"
+        out.append(f"{ln} [robustness: {tag}]")
+    rel = os.path.relpath(Path(folder) / "index.md", Path(out_dir))
+    return out, f"[{rel}]({rel})"
+
+
+# ---------------------------------------------------------------------------
+def run(rules: Rules | None = None, design: Design | None = None, log=print) -> dict:
+    """Base measures, the one-at-a-time table, Morris and the verdicts."""
+    rules = rules or Rules.default()
+    design = design or Design()
+    design.check()
+    _params(rules, design)              # an unknown parameter fails before any game
+    t0 = time.time()
+    base = measure(rules, design.games, design)
+    log(f"defaults measured ({time.time() - t0:.0f} s)")
+
+    def tick(what):
+        def f(i, n):
+            if i == n or i % 10 == 0:
+                log(f"{what}: {i}/{n} variants ({time.time() - t0:.0f} s)")
+        return f
+    oat = one_at_a_time(rules, design, base, progress=tick("one at a time"))
+    mor = (morris(rules, design, base, progress=tick("Morris")) if design.morris_trajectories
+           else pd.DataFrame(columns=["headline", "parameter", "mu_star", "mu_star_conf", "sigma"]))
+    return {"rules": rules, "design": design, "base": base, "oat": oat, "morris": mor,
+            "verdicts": verdicts(base, oat), "seconds": time.time() - t0}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="cargo-sim robustness", description=(
+        "Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every "
+        "plausible range (common random numbers) and Morris screening of all estimates together."))
+    ap.add_argument("--out", default="reports/robustness", help="output folder (default %(default)s)")
+    ap.add_argument("--games", type=int, default=Design.games,
+                    help="games per table and variant in the sweeps (default %(default)s)")
+    ap.add_argument("--morris-games", type=int, default=Design.morris_games)
+    ap.add_argument("--trajectories", type=int, default=Design.morris_trajectories,
+                    help="Morris trajectories (0: no screening; default %(default)s)")
+    ap.add_argument("--players", default="2,3,4,5", help="player counts (default %(default)s)")
+    ap.add_argument("--param", action="append", default=None, metavar="NAME",
+                    help="only this parameter (repeatable; default: every parameter with a range)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--rules", metavar="FILE.toml", help="rules file overriding the defaults")
+    a = ap.parse_args(argv)
+    from cargo_sim.cli import load_rules
+    from .robustness_report import write_report
+    try:
+        counts = tuple(int(x) for x in a.players.split(",") if x)
+    except ValueError:
+        raise ConfigError(f"--players must be player counts such as 2,3,4,5, got {a.players!r}") from None
+    rules = load_rules(a.rules, [])
+    for n in counts:
+        rules.check_players(n)
+    design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
+                    tuple(a.param) if a.param else None)
+    res = run(rules, design, log=lambda m: print(m, file=sys.stderr, flush=True))
+    path = write_report(res, a.out, command="cargo-sim robustness " + " ".join(argv or sys.argv[1:]))
+    print(res["verdicts"][["headline", "conclusion", "mark"]].to_string(index=False))
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,181 @@
+"""The robustness report: tables, tornado and Morris figures, index.md and
+verdicts.json, written into a temporary folder renamed over the target (the
+report is complete or absent). See analyses.robustness and docs/robustness.md."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .plots import save_figure
+from .report import markdown_table
+from .robustness import FIELD, MIRROR_BOT, VERDICTS_FILE
+
+TOP = 12        # parameters shown per tornado chart
+
+
+def _fig(title: str, figsize=(7.0, 4.2)):
+    import matplotlib.pyplot as plt          # Agg: analyses.plots selects it on import
+    fig, ax = plt.subplots(figsize=figsize, constrained_layout=True)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    return fig, ax
+
+
+def tornado(oat: pd.DataFrame, headline: str):
+    """Change of the headline's measure when each parameter goes to each end of
+    its range (or to its alternative), largest first; red bars flip the conclusion
+    beyond the noise, orange ones within it."""
+    d = oat[oat["headline"] == headline].copy()
+    d["effect"] = d["measure"] - d["base_measure"]
+    d["size"] = d["effect"].abs().fillna(np.inf)
+    keep = d.groupby("parameter")["size"].max().sort_values(ascending=False).index[:TOP]
+    d = d[d["parameter"].isin(keep)]
+    fig, ax = _fig(f"{headline}: change of the measure, one parameter at a time",
+                   figsize=(7.5, 0.35 * max(len(d), 4) + 1.2))
+    labels = [f"{r.parameter} = {r.value}" for r in d.itertuples()]
+    order = np.argsort(d["size"].to_numpy())
+    y = np.arange(len(d))
+    eff = d["effect"].to_numpy()[order]
+    color = np.where(d["clear"], "tab:red", np.where(d["flipped"], "tab:orange", "tab:blue"))
+    ax.barh(y, np.nan_to_num(eff), color=color[order])
+    ax.set_yticks(y)
+    ax.set_yticklabels([labels[i] + (" (n/a)" if np.isnan(eff[k]) else "") for k, i in enumerate(order)],
+                       fontsize=7)
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_xlabel("measure minus its value at the defaults (red: conclusion flips; orange: flips "
+                  "within the noise)", fontsize=8)
+    return fig
+
+
+def morris_figure(mor: pd.DataFrame, headline: str):
+    """Morris mu* (overall influence) against sigma (interactions/non-linearity)."""
+    d = mor[mor["headline"] == headline]
+    fig, ax = _fig(f"{headline}: Morris elementary effects")
+    ax.scatter(d["mu_star"], d["sigma"], s=14)
+    for r in d.nlargest(6, "mu_star").itertuples():
+        ax.annotate(r.parameter, (r.mu_star, r.sigma), fontsize=7)
+    ax.set_xlabel("mu* (mean |elementary effect|)")
+    ax.set_ylabel("sigma")
+    return fig
+
+
+def _half_width(p: float, n: float) -> float:
+    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / n))
+
+
+def _widths(res) -> list[str]:
+    g, base = res["design"].games, res["base"]
+    out = []
+    for h, (concl, vals, _) in base.items():
+        if h.startswith("seat"):
+            n = int(h.split(".")[1])
+            out.append(f"`{h}`: win rate of one seat ± {100 * _half_width(1 / n, g):.1f} points")
+        elif h.startswith("bank"):
+            out.append(f"`{h}`: shortfall share {100 * vals['share']:.1f} % ± "
+                       f"{100 * _half_width(vals['share'], g):.1f} points")
+    out.append(f"`ranking`: one strategy's win rate ± {100 * _half_width(0.25, len(FIELD) * g):.1f} points")
+    return out
+
+
+def _index(res, command: str, figs: list[str]) -> str:
+    d, v = res["design"], res["verdicts"]
+    n_var = res["oat"].groupby(["parameter", "value"]).ngroups
+    robust = v[v["mark"] == "robust"]["headline"].tolist()
+    near = v[v["mark"].str.startswith("near-tie")]["headline"].tolist()
+    md = ["# Do the headlines survive the unknowns?", "",
+          f"Rules `{res['rules'].digest}` ({res['rules']!r}). Command: `{command}`. "
+          f"Run time {res['seconds'] / 60:.1f} min.", "",
+          "## Verdicts", "",
+          f"**Robust** (the same conclusion at every plausible value of every parameter, one at a "
+          f"time): {', '.join(robust) or 'none'}. **Robust up to near-ties** (some values flip the "
+          f"conclusion, but never beyond the noise: the defaults' winner and the new one are within "
+          f"each other's intervals): {', '.join(near) or 'none'}. **Depends on the unknowns** (a flip "
+          f"beyond the noise): {', '.join(v[~v['robust']]['headline']) or 'none'}.", "",
+          "A flip is *beyond the noise* when the new conclusion leads the old one by more than the 95 % "
+          "half-width of their difference (for `bank`: the share lies outside the old band by more "
+          "than its half-width; for `ranking`: some pair of strategies swaps by more than that).", "",
+          markdown_table(v[["headline", "conclusion", "margin", "mark"]]), "",
+          "`margin`: how clear the conclusion is at the defaults — the winner's measure minus the "
+          "runner-up's (win rates, or coins for `price`), or for `bank` the share's distance to the "
+          "nearest band edge (5 % or 50 %). A margin inside the interval widths below "
+          "means the defaults' conclusion is itself a near-tie, and flips of it are close calls.", "",
+          "Headlines: `seat.N` — the seat that wins most among N identical "
+          f"`{MIRROR_BOT}` bots; `bank.N` — share of those games with a bank shortfall (band); "
+          "`card.N` — the card whose holders win most often; `price.N` — the port with the highest "
+          f"mean winning price; `ranking` — the order of {', '.join(FIELD)} in a seat-rotated "
+          "4-player field (each strategy in each seat once); `leader` — the first of that order.", "",
+          "## Design", "",
+          f"- {d.games:,} games per table and variant in the one-at-a-time sweep "
+          f"({len(d.player_counts)} mirror tables + {len(FIELD)} rotations of the field: "
+          f"{d.games * (len(d.player_counts) + len(FIELD)):,} games per variant, {n_var} variants "
+          "and the defaults), every variant with the same seed (common random numbers: game i "
+          "deals the same random stream under every rule variant, so a difference comes from the "
+          "rule, not from luck).",
+          f"- Morris screening: {d.morris_trajectories} trajectories over all "
+          f"{res['morris']['parameter'].nunique()} parameters, {d.morris_games:,} games per table "
+          "and point, 4 levels (SALib).",
+          "- 95 % interval half-widths at the defaults: " + "; ".join(_widths(res)) + ". "
+          "Why this is enough: the verdicts only call a flip clear when it exceeds these widths, "
+          "and the flips that decide a verdict move a measure by several widths; a flip within "
+          "them is reported as a near-tie, not hidden. Halving the widths takes 4 times the games "
+          "(over the 15-minute budget on 2 cores); `--games` sets it.", ""]
+    flips = res["oat"][res["oat"]["flipped"]]
+    md += ["## Flips (one parameter at a time)", "",
+           "`clear`: beyond the noise. `measure`: the headline's measure (see docs/robustness.md) "
+           "in the variant; `base_measure`: at the defaults.", "",
+           markdown_table(flips[["headline", "parameter", "value", "conclusion", "base_conclusion",
+                                 "clear", "measure", "base_measure"]]) if len(flips) else "None.", ""]
+    if len(res["morris"]):
+        top = (res["morris"].sort_values("mu_star", ascending=False).groupby("headline").head(3))
+        md += ["## Morris screening: the three most influential parameters per headline", "",
+               markdown_table(top), ""]
+    md += ["## Figures", ""] + [f"![{f}](figures/{f}.png)" for f in figs] + [""]
+    md += ["Tables: `verdicts.csv`, `one_at_a_time.csv`, `morris.csv`, `defaults.json`.", ""]
+    return "\n".join(md)
+
+
+def write_report(res, out, command: str = "") -> Path:
+    """Write the report into ``out`` (replaced whole); returns index.md's path."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".robustness-", dir=out.parent))
+    try:
+        figs = []
+        for h in res["base"]:
+            save_figure(tornado(res["oat"], h), tmp / "figures" / f"tornado_{h}", formats=("png",))
+            figs.append(f"tornado_{h}")
+            if len(res["morris"]):
+                save_figure(morris_figure(res["morris"], h), tmp / "figures" / f"morris_{h}",
+                            formats=("png",))
+                figs.append(f"morris_{h}")
+        res["verdicts"].to_csv(tmp / "verdicts.csv", index=False)
+        res["oat"].to_csv(tmp / "one_at_a_time.csv", index=False)
+        res["morris"].to_csv(tmp / "morris.csv", index=False)
+        (tmp / "defaults.json").write_text(json.dumps(
+            {h: {"conclusion": c, "measures": m, "half_widths": w} for h, (c, m, w) in res["base"].items()},
+            indent=1,
+            default=float) + "\n", encoding="utf-8")
+        (tmp / VERDICTS_FILE).write_text(json.dumps(
+            {"rules_digest": res["rules"].digest,
+             "marks": dict(zip(res["verdicts"]["headline"], res["verdicts"]["mark"]))},
+            indent=1) + "\n", encoding="utf-8")
+        (tmp / "index.md").write_text(_index(res, command, figs), encoding="utf-8")
+        os.chmod(tmp, 0o755)
+        if out.exists():
+            old = out.with_name(out.name + ".old")
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(out, old)
+            os.replace(tmp, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out / "index.md"
