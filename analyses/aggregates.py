@@ -107,7 +107,7 @@ def price_by_port_turn(df: pd.DataFrame):
     piv = d.pivot_table(index="port", columns="win_turn", values="mean")
     slots = df.drop_duplicates("port").set_index("port")["slots"]
     piv = piv.reindex(sorted(piv.index, key=lambda p: (-slots.get(p, 0), p)))
-    fig, ax = plots._fig("Mean winning price by port and turn (cells with >= 30 wins)",
+    fig, ax = plots.new_figure("Mean winning price by port and turn (cells with >= 30 wins)",
                          figsize=(7.5, 0.5 * max(len(piv), 2) + 1.6))
     ax.grid(False)
     im = ax.imshow(piv.to_numpy(dtype=float), aspect="auto", cmap="viridis")
@@ -121,18 +121,17 @@ def price_by_port_turn(df: pd.DataFrame):
 def card_copies_win_rate(df: pd.DataFrame):
     """card_effect: win rate by copies held at the end, one line per card
     (cells with >= 30 player-games), 95 % Wilson bands."""
-    fig, ax = plots._fig("Win rate by copies of each card held at the end", figsize=(7.5, 4.6))
+    fig, ax = plots.new_figure("Win rate by copies of each card held at the end", figsize=(7.5, 4.6))
     for i, (card, d) in enumerate(df.groupby("card", sort=False)):
-        d = d[d["n"] >= 30].sort_values("held")
+        d = plots.enough(d).sort_values("held")
         if len(d) < 2:
             continue
         c = plt_colour(i)
         ax.plot(d["held"], d["win_rate"], marker="o", ms=3, color=c, label=str(card))
         ax.fill_between(d["held"], d["ci_lo"], d["ci_hi"], color=c, alpha=0.12)
-    ax.set_xlabel("copies held at the end (cells with >= 30 player-games)")
+    ax.set_xlabel("copies held at the end")
     ax.set_ylabel("win rate (shared wins split)")
-    ax.legend(fontsize=7, ncols=2)
-    plots._ci_note(ax, "bands: 95% Wilson CI; observational")
+    plots.legend(fig, f"bands: 95% Wilson CI; observational\n{plots.SMALL_NOTE}")
     return fig
 
 

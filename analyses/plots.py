@@ -16,11 +16,13 @@ import pandas as pd  # noqa: E402
 
 from cargo_sim.fileio import atomic_write  # noqa: E402
 
+from .stats import MIN_N  # noqa: E402
+
 DPI = 90
 FIGSIZE = (7.0, 4.2)
 
 
-def _fig(title: str, figsize=FIGSIZE):
+def new_figure(title: str, figsize=FIGSIZE):
     fig, ax = plt.subplots(figsize=figsize, constrained_layout=True)
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
@@ -31,8 +33,48 @@ def _yerr(df, y, lo="ci_lo", hi="ci_hi"):
     return np.vstack([np.clip(df[y] - df[lo], 0, None), np.clip(df[hi] - df[y], 0, None)])
 
 
-def _ci_note(ax, text="bars/bands: 95% CI"):
-    ax.text(0.99, 0.01, text, transform=ax.transAxes, ha="right", va="bottom", fontsize=7, alpha=0.7)
+def enough(df: pd.DataFrame, col: str = "n") -> pd.DataFrame:
+    """The rows whose sample size supports an interval (``MIN_N``); the others
+    are left out of the figure (the legend note says so)."""
+    return df[df[col] >= MIN_N] if col in df.columns else df
+
+
+SMALL_NOTE = f"points with n < {MIN_N} not shown"
+
+
+def legend(fig, note=None, handles=None, labels=None):
+    """One legend for the figure, outside the axes on the right, so it never
+    covers data; ``note`` (what bars and bands mean) is its title."""
+    if handles is None:
+        handles, labels = [], []
+        for ax in fig.axes:
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                if lab not in labels:
+                    handles.append(h)
+                    labels.append(lab)
+    return fig.legend(handles, labels, loc="outside right upper", fontsize=7, title=note,
+                      title_fontsize=7, alignment="left")
+
+
+def _bars_by_count(df, x, y, title, xlabel, ylabel, note=None):
+    """A discrete distribution: one panel per player count, one bar per value
+    of ``x`` (with its CI when the table has one)."""
+    counts = sorted(df["n_players"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(3.4 * len(counts) + 1.6, 3.6), sharey=True,
+                             constrained_layout=True, squeeze=False)
+    for i, (ax, n) in enumerate(zip(axes[0], counts)):
+        d = df[df["n_players"] == n].sort_values(x)
+        err = _yerr(d, y) if "ci_lo" in d.columns else None
+        ax.bar(d[x], d[y], 0.9, yerr=err, capsize=0, color=f"C{i}", ecolor="0.45",
+               error_kw={"lw": 0.5}, label=f"{n} players")
+        ax.set_title(f"{n} players")
+        ax.set_xlabel(xlabel)
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0][0].set_ylabel(ylabel)
+    fig.suptitle(title)
+    if note:
+        legend(fig, note)
+    return fig
 
 
 def save_figure(fig, path_without_ext, formats=("png", "svg"), dpi: int = DPI) -> list[Path]:
@@ -53,11 +95,17 @@ def save_figure(fig, path_without_ext, formats=("png", "svg"), dpi: int = DPI) -
     return out
 
 
+def _whole(v):
+    """A count read from a float column (slots) printed without '.0'."""
+    return "?" if v is None or v != v else f"{v:g}"
+
+
 # ---- balance ----------------------------------------------------------------
 def win_rate_by_seat(df: pd.DataFrame):
     """balance.win_rate_by_seat: win rate per seat, one group of bars per player
     count, Wilson 95% CI bars, dashed line at the equal share 1/n."""
-    fig, ax = _fig("Win rate by seat (shared wins split)")
+    fig, ax = new_figure("Win rate by seat (shared wins split)")
+    df = enough(df)
     counts = sorted(df["n_players"].unique())
     width = 0.8 / max(df["seat"].max() + 1, 1)
     for n_i, n in enumerate(counts):
@@ -69,8 +117,8 @@ def win_rate_by_seat(df: pd.DataFrame):
     ax.set_xticks(range(len(counts)), [f"{n} players" for n in counts])
     ax.set_ylabel("win rate (share of games)")
     handles = [plt.Rectangle((0, 0), 1, 1, color=f"C{s}") for s in range(int(df["seat"].max()) + 1)]
-    ax.legend(handles, [f"seat {s}" for s in range(len(handles))], fontsize=8, ncols=5)
-    _ci_note(ax, "bars: 95% Wilson CI; dashed: 1/n")
+    legend(fig, f"bars: 95% Wilson CI\ndashed: equal share 1/n\n{SMALL_NOTE}", handles,
+            [f"seat {s}" for s in range(len(handles))])
     return fig
 
 
@@ -90,39 +138,30 @@ def vp_distribution(df: pd.DataFrame):
         ax.set_title(f"{n} players")
         ax.set_xlabel("final VP (points)")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=6, loc="lower right")
     axes[0][0].set_ylabel("share of players with at most x VP")
     fig.suptitle("Distribution of final victory points by seat (empirical CDF)")
+    legend(fig)
     return fig
 
 
 def vp_by_seat(df: pd.DataFrame):
     """balance.vp_summary: mean final VP per seat and player count (t CI)."""
-    fig, ax = _fig("Mean final VP by seat")
-    for n, d in df.groupby("n_players"):
+    fig, ax = new_figure("Mean final VP by seat")
+    for n, d in enough(df).groupby("n_players"):
         d = d.sort_values("seat")
         ax.errorbar(d["seat"], d["mean"], yerr=_yerr(d, "mean"), marker="o", capsize=3,
                     label=f"{n} players")
     ax.set_xticks(sorted(df["seat"].unique()))          # seats are whole numbers
     ax.set_xlabel("seat (0 = first player)")
     ax.set_ylabel("mean VP (points)")
-    ax.legend(fontsize=8)
-    _ci_note(ax)
+    legend(fig, f"bars: 95% t CI\n{SMALL_NOTE}")
     return fig
 
 
 def margin_distribution(df: pd.DataFrame):
     """balance.margin_distribution: share of games per margin of victory."""
-    fig, ax = _fig("Margin of victory (winner VP - runner-up VP)")
-    for n, d in df.groupby("n_players"):
-        d = d.sort_values("margin")
-        ax.plot(d["margin"], d["share"], marker=".", lw=1, label=f"{n} players")
-        ax.fill_between(d["margin"], d["ci_lo"], d["ci_hi"], alpha=0.2)
-    ax.set_xlabel("margin (VP)")
-    ax.set_ylabel("share of games")
-    ax.legend(fontsize=8)
-    _ci_note(ax)
-    return fig
+    return _bars_by_count(df, "margin", "share", "Margin of victory (winner VP - runner-up VP)",
+                          "margin (VP)", "share of games", "bars: 95% Wilson CI")
 
 
 def edge_card_effect(df: pd.DataFrame):
@@ -133,23 +172,24 @@ def edge_card_effect(df: pd.DataFrame):
                              sharey=True, constrained_layout=True, squeeze=False)
     for ax, card in zip(axes[0], cards):
         d = df[df["card"] == card]
-        for n, dn in d.groupby("n_players"):
+        for n, dn in enough(d).groupby("n_players"):
             dn = dn.sort_values("held")
             ax.errorbar(dn["held"] + 0.04 * (n - 3.5), dn["win_rate"], yerr=_yerr(dn, "win_rate"),
                         marker="o", capsize=3, label=f"{n}p")
         ax.set_title(card)
         ax.set_xlabel("copies held at the end")
         ax.set_xticks(sorted(d["held"].unique()))
+        ax.set_xlim(-0.5, d["held"].max() + 0.5)     # a card only ever held 0 times: keep a readable axis
         ax.grid(True, alpha=0.3)
     axes[0][0].set_ylabel("win rate")
-    axes[0][0].legend(fontsize=7)
-    fig.suptitle("Smuggler's Edge cards: win rate by copies held (95% Wilson CI)")
+    fig.suptitle("Smuggler's Edge cards: win rate by copies held")
+    legend(fig, f"bars: 95% Wilson CI\n{SMALL_NOTE}")
     return fig
 
 
 def port_popularity(df: pd.DataFrame):
     """balance.port_popularity: ships sent per game to each port."""
-    fig, ax = _fig("Port popularity: ships sent per game")
+    fig, ax = new_figure("Port popularity: ships sent per game")
     ports = list(dict.fromkeys(df.sort_values("slots", ascending=False)["port"]))
     counts = sorted(df["n_players"].unique())
     width = 0.8 / max(len(counts), 1)
@@ -158,24 +198,24 @@ def port_popularity(df: pd.DataFrame):
         x = np.arange(len(ports)) + (i - (len(counts) - 1) / 2) * width
         ax.bar(x, d["sends_per_game"], width * 0.9, label=f"{n} players")
     slots = df.drop_duplicates("port").set_index("port")["slots"]
-    ax.set_xticks(range(len(ports)), [f"{p}\n({slots.get(p, '?')} slots)" for p in ports], fontsize=8)
+    ax.set_xticks(range(len(ports)), [f"{p}\n({_whole(slots.get(p))} slot{'' if slots.get(p) == 1 else 's'})"
+                                       for p in ports], fontsize=8)
     ax.set_ylabel("ships sent per game")
-    ax.legend(fontsize=8)
+    legend(fig)
     return fig
 
 
 # ---- bidding ----------------------------------------------------------------
 def price_by_turn(df: pd.DataFrame):
     """bidding.winning_price by (n_players, win_turn): mean price with t CI band."""
-    fig, ax = _fig("Winning price of a port by turn")
-    for n, d in df.groupby("n_players"):
+    fig, ax = new_figure("Winning price of a port by turn")
+    for n, d in enough(df).groupby("n_players"):
         d = d.sort_values("win_turn")
         ax.plot(d["win_turn"], d["mean"], marker="o", label=f"{n} players")
         ax.fill_between(d["win_turn"], d["ci_lo"], d["ci_hi"], alpha=0.2)
     ax.set_xlabel("turn the cargo was taken")
     ax.set_ylabel("mean price (coins)")
-    ax.legend(fontsize=8)
-    _ci_note(ax)
+    legend(fig, f"bands: 95% t CI\n{SMALL_NOTE}")
     return fig
 
 
@@ -183,7 +223,7 @@ def price_by_slots(df: pd.DataFrame):
     """bidding.winning_price by (n_players, slots): mean price and price per
     point of smuggling value, with t CIs."""
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), constrained_layout=True)
-    for n, d in df.groupby("n_players"):
+    for n, d in enough(df).groupby("n_players"):
         d = d.sort_values("slots")
         off = 0.05 * (n - 3.5)
         axes[0].errorbar(d["slots"] + off, d["mean"], yerr=_yerr(d, "mean"), marker="o", capsize=3,
@@ -197,8 +237,8 @@ def price_by_slots(df: pd.DataFrame):
         ax.set_xlabel("cargo slots of the port")
         ax.set_xticks(sorted(df["slots"].dropna().unique()))
         ax.grid(True, alpha=0.3)
-    axes[0].legend(fontsize=8)
-    fig.suptitle("Winning price by port size (95% t CI)")
+    fig.suptitle("Winning price by port size")
+    legend(fig, f"bars: 95% t CI\n{SMALL_NOTE}")
     return fig
 
 
@@ -208,23 +248,24 @@ def bidding_rates(df: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), constrained_layout=True, sharey=False)
     for n, d in df.groupby("n_players"):
         d = d.sort_values("first_turn")
-        for ax, col, lo, hi in ((axes[0], "contest_rate", "contest_ci_lo", "contest_ci_hi"),
-                                (axes[1], "raise_rate", "raise_ci_lo", "raise_ci_hi")):
-            ax.plot(d["first_turn"], d[col], marker=".", label=f"{n} players")
-            ax.fill_between(d["first_turn"], d[lo], d[hi], alpha=0.2)
+        for ax, col, lo, hi, size in ((axes[0], "contest_rate", "contest_ci_lo", "contest_ci_hi", "n"),
+                                      (axes[1], "raise_rate", "raise_ci_lo", "raise_ci_hi", "outbid")):
+            dd = enough(d, size)
+            ax.plot(dd["first_turn"], dd[col], marker=".", label=f"{n} players")
+            ax.fill_between(dd["first_turn"], dd[lo], dd[hi], alpha=0.2)
     axes[0].set_ylabel("share of port sends that met another ship")
     axes[1].set_ylabel("share of outbid decisions that raised")
     for ax in axes:
         ax.set_xlabel("turn the auction started")
         ax.grid(True, alpha=0.3)
-    axes[0].legend(fontsize=8)
-    fig.suptitle("Contests and raises at the ports (95% Wilson CI)")
+    fig.suptitle("Contests and raises at the ports")
+    legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}")
     return fig
 
 
 def overpay_distribution(df: pd.DataFrame):
     """bidding.overpay_distribution: share of contested wins per overpayment."""
-    fig, ax = _fig("Overpayment: winning price - runner-up's last stack")
+    fig, ax = new_figure("Overpayment: winning price - runner-up's last stack")
     counts = sorted(df["n_players"].unique())
     width = 0.8 / max(len(counts), 1)
     for i, n in enumerate(counts):
@@ -234,8 +275,7 @@ def overpay_distribution(df: pd.DataFrame):
                yerr=_yerr(d, "share"), capsize=1, label=f"{n} players")
     ax.set_xlabel("overpayment (coins)")
     ax.set_ylabel("share of contested wins")
-    ax.legend(fontsize=8)
-    _ci_note(ax)
+    legend(fig, "bars: 95% Wilson CI")
     return fig
 
 
@@ -243,8 +283,8 @@ def overpay_distribution(df: pd.DataFrame):
 def destinations_by_turn(df: pd.DataFrame):
     """casino.destination_shares by (n_players, turn): share of ships sent to
     the Casino (solid) and the Black Market (dotted), with CI bands."""
-    fig, ax = _fig("Where ships are sent, by turn")
-    for i, (n, d) in enumerate(df.groupby("n_players")):
+    fig, ax = new_figure("Where ships are sent, by turn")
+    for i, (n, d) in enumerate(enough(df).groupby("n_players")):
         for dest, ls in (("Casino", "-"), ("Black Market", ":")):
             dd = d[d["dest"] == dest].sort_values("turn")
             ax.plot(dd["turn"], dd["share"], ls=ls, color=f"C{i}",
@@ -252,8 +292,7 @@ def destinations_by_turn(df: pd.DataFrame):
             ax.fill_between(dd["turn"], dd["ci_lo"], dd["ci_hi"], color=f"C{i}", alpha=0.15)
     ax.set_xlabel("turn")
     ax.set_ylabel("share of ships sent")
-    ax.legend(fontsize=7, ncols=2)
-    _ci_note(ax)
+    legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}")
     return fig
 
 
@@ -266,7 +305,7 @@ def casino_share_by_bot(df: pd.DataFrame):
     fig, axes = plt.subplots(1, len(counts), figsize=(3.0 * len(counts) + 2.2, 3.6), sharey=True,
                              constrained_layout=True, squeeze=False)
     for ax, n in zip(axes[0], counts):
-        for b, d in df[df["n_players"] == n].groupby("bot", observed=True):
+        for b, d in enough(df[df["n_players"] == n]).groupby("bot", observed=True):
             d = d.sort_values("turn")
             ax.plot(d["turn"], d["share"], color=colours[str(b)], lw=1.2)
             ax.fill_between(d["turn"], d["ci_lo"], d["ci_hi"], color=colours[str(b)], alpha=0.2)
@@ -275,29 +314,28 @@ def casino_share_by_bot(df: pd.DataFrame):
         ax.grid(True, alpha=0.3)
     axes[0][0].set_ylabel("share of ships sent to the Casino")
     handles = [plt.Line2D([], [], color=colours[b]) for b in bots]
-    fig.legend(handles, bots, loc="outside right center", fontsize=7)
-    fig.suptitle("Casino share of ship sends by bot and turn (95% Wilson CI bands)")
+    fig.suptitle("Casino share of ship sends by bot and turn")
+    legend(fig, f"bands: 95% Wilson CI\n{SMALL_NOTE}", handles, bots)
     return fig
 
 
 def coins_by_turn(df: pd.DataFrame):
     """casino.coins_by_turn: mean coins in a safe at the end of the owner's turn."""
-    fig, ax = _fig("Coins in the safe at the end of a player's turn")
-    for n, d in df.groupby("n_players"):
+    fig, ax = new_figure("Coins in the safe at the end of a player's turn")
+    for n, d in enough(df).groupby("n_players"):
         d = d.sort_values("turn")
         ax.plot(d["turn"], d["mean"], marker="o", label=f"{n} players")
         ax.fill_between(d["turn"], d["ci_lo"], d["ci_hi"], alpha=0.2)
     ax.set_xlabel("turn")
     ax.set_ylabel("mean coins in the safe")
-    ax.legend(fontsize=8)
-    _ci_note(ax)
+    legend(fig, f"bands: 95% t CI\n{SMALL_NOTE}")
     return fig
 
 
 def casino_use_vs_win(df: pd.DataFrame):
     """casino.casino_use_vs_win: win rate by ships sent to the Casino."""
-    fig, ax = _fig("Casino use and winning")
-    shown = df[df["n"] >= 30]
+    fig, ax = new_figure("Casino use and winning")
+    shown = enough(df)
     # bins in their natural order on one shared axis (string categories would be
     # placed in order of first appearance across the series)
     bins = shown.drop_duplicates("casino_bin").sort_values("bin_lo")["casino_bin"].tolist()
@@ -307,36 +345,30 @@ def casino_use_vs_win(df: pd.DataFrame):
         ax.errorbar(d["casino_bin"].map(pos), d["win_rate"], yerr=_yerr(d, "win_rate"), marker="o",
                     capsize=3, label=f"{n} players")
     ax.set_xticks(range(len(bins)), bins)
-    ax.set_xlabel("ships sent to the Casino in the game (bins with >= 30 players)")
+    ax.set_xlabel("ships sent to the Casino in the game")
     ax.set_ylabel("win rate")
-    ax.legend(fontsize=8)
-    _ci_note(ax, "bars: 95% Wilson CI")
+    legend(fig, f"bars: 95% Wilson CI\nbins with n < {MIN_N} not shown")
     return fig
 
 
 # ---- trade ------------------------------------------------------------------
 def trade_value_distribution(df: pd.DataFrame):
     """trade.value_distribution: share of trades per realised smuggling value."""
-    fig, ax = _fig("Smuggling value of a trade")
-    for n, d in df.groupby("n_players"):
-        d = d.sort_values("value")
-        ax.plot(d["value"], d["share"], marker=".", lw=1, label=f"{n} players")
-    ax.set_xlabel("value of the tokens sold (points)")
-    ax.set_ylabel("share of trades")
-    ax.legend(fontsize=8)
-    return fig
+    return _bars_by_count(df, "value", "share", "Smuggling value of a trade",
+                          "value of the tokens sold (points)", "share of trades",
+                          "bars: 95% Wilson CI" if "ci_lo" in df.columns else None)
 
 
 def combo_sizes(df: pd.DataFrame):
     """trade.combo_sizes: share of combinations by kind and size (sample)."""
-    fig, ax = _fig("Combinations in optimal splits of the tokens sold")
+    fig, ax = new_figure("Combinations in optimal splits of the tokens sold")
     agg = df.groupby(["kind", "size"])[["count"]].sum().reset_index()
     tot = agg["count"].sum()
     for i, (kind, d) in enumerate(agg.groupby("kind")):
         ax.bar(d["size"] + (i - 0.5) * 0.4, d["count"] / tot, 0.38, label=kind)
     ax.set_xlabel("tokens in the combination (Wilds included)")
     ax.set_ylabel("share of combinations")
-    ax.legend(fontsize=8)
+    legend(fig)
     return fig
 
 
@@ -362,27 +394,26 @@ def purchases_by_turn(df: pd.DataFrame):
         ax.grid(True, axis="y", alpha=0.3)
     axes[0][0].set_ylabel("copies bought per game")
     handles = [plt.Rectangle((0, 0), 1, 1, color=colours[c]) for c in cards]
-    fig.legend(handles, cards, loc="outside right center", fontsize=7)
     fig.suptitle("Victory cards bought, by turn")
+    legend(fig, None, handles, cards)
     return fig
 
 
 def holder_win_rates(df: pd.DataFrame):
     """trade.holder_win_rates: win-rate difference holders - others per card,
     with Newcombe 95% CIs, one marker per player count."""
-    fig, ax = _fig("Win rate of card holders minus non-holders", figsize=(7.5, 4.8))
+    fig, ax = new_figure("Win rate of card holders minus non-holders", figsize=(7.5, 4.8))
     cards = list(dict.fromkeys(df["card"]))
     for i, (n, d) in enumerate(df.groupby("n_players")):
         d = d.set_index("card").reindex(cards)
         y = np.arange(len(cards)) + 0.15 * (i - 1.5)
-        ok = d["n_holders"].fillna(0).to_numpy() >= 10
+        ok = (d["n_holders"].fillna(0).to_numpy() >= MIN_N) & (d["n_others"].fillna(0).to_numpy() >= MIN_N)
         ax.errorbar(d["diff"][ok], y[ok], xerr=_yerr(d[ok], "diff", "diff_ci_lo", "diff_ci_hi"),
                     fmt="o", ms=3, capsize=2, label=f"{n} players")
     ax.axvline(0, color="k", lw=0.8)
     ax.set_yticks(range(len(cards)), cards, fontsize=8)
-    ax.set_xlabel("win rate difference (holders - others), cards with >= 10 holders")
-    ax.legend(fontsize=8)
-    _ci_note(ax, "bars: 95% Newcombe CI")
+    ax.set_xlabel("win rate difference (holders - others)")
+    legend(fig, f"bars: 95% Newcombe CI\ncards with < {MIN_N} holders\nor others not shown")
     return fig
 
 

@@ -28,6 +28,8 @@ import pandas as pd
 from cargo_sim.fileio import atomic_write_text
 
 from . import balance, bidding, casino, plots, trade
+from .present import TOO_SMALL, fmt, readable
+from .stats import MIN_N
 from .data import Tables, combine
 
 DEFAULT_GAMES = 200_000          # per player count, at most (random bots: ~35,000 4-player games/s on 2 cores)
@@ -44,27 +46,7 @@ ROW_LEVEL = {"episodes", "trades"}   # per-row tables: used for figures, not wri
 # ---------------------------------------------------------------------------
 # files: cargo_sim.fileio.atomic_write_text
 # ---------------------------------------------------------------------------
-# tables as text
-def _fmt(v) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    if isinstance(v, (bool, np.bool_)):
-        return "yes" if v else "no"
-    if isinstance(v, (int, np.integer)):
-        return f"{int(v):,}" if abs(int(v)) >= 10000 else str(int(v))
-    if isinstance(v, (float, np.floating)):
-        v = float(v)
-        if v == int(v) and abs(v) < 1e6:
-            return str(int(v))
-        a = abs(v)
-        if a >= 1000:
-            return f"{v:,.0f}"
-        if a >= 1e-3 or a == 0:
-            return f"{v:.4g}"
-        return f"{v:.2e}"
-    return str(v)
-
-
+# tables as text (cells formatted by present.fmt)
 def markdown_table(df: pd.DataFrame) -> str:
     """A GitHub-flavoured markdown table (no dependency on tabulate)."""
     if df is None or len(df) == 0:
@@ -75,7 +57,7 @@ def markdown_table(df: pd.DataFrame) -> str:
              "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---"
                             for c in df.columns) + "|"]
     for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(esc(_fmt(v)) for v in row) + " |")
+        lines.append("| " + " | ".join(esc(fmt(v)) for v in row) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -84,7 +66,7 @@ def html_table(df: pd.DataFrame) -> str:
         return "<p><em>(no data)</em></p>\n"
     shown = df.copy()
     for c in shown.columns:
-        shown[c] = [_fmt(v) for v in shown[c]]
+        shown[c] = [fmt(v) for v in shown[c]]
     return shown.to_html(index=False, border=0, classes="tbl", escape=True) + "\n"
 
 
@@ -499,7 +481,8 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     notes = [
         "Every table states its sample size `n` (the unit is in its caption) and a 95% interval: "
         "Wilson for proportions, Student t for means, percentile bootstrap for medians "
-        "(formulas in `analyses/stats.py`).",
+        "(formulas in `analyses/stats.py`). An interval from fewer than "
+        f"{MIN_N} observations is not shown (\"{TOO_SMALL}\"), nor drawn in the figures.",
         f"Event logs are recorded only for the first {int(ev_per.max()) if len(ev_per) else 0:,} games "
         "of each player count to keep memory small; tables and figures built from events "
         "(bidding, Casino share by turn, coins by turn, trades, card purchases, port popularity) use "
@@ -536,6 +519,7 @@ def _render(meta, players_df, notes, tables, made, rules, heads=()):
     md += ["## Run", ""] + [f"- **{k}**: {v}" for k, v in meta] + [""]
     ht += ["<h2 id='run'>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {_md_code_to_html(v)}</li>"
                                   for k, v in meta] + ["</ul>"]
+    players_df = readable(players_df)
     md += ["### Players", "", markdown_table(players_df), "### Notes", ""] + [f"- {n}" for n in notes] + [""]
     ht += ["<h3>Players</h3>", html_table(players_df), "<h3>Notes</h3><ul>"] + \
           [f"<li>{_md_code_to_html(n)}</li>" for n in notes] + ["</ul>"]
@@ -555,8 +539,9 @@ def _render(meta, players_df, notes, tables, made, rules, heads=()):
                 continue
             if cols is not None:
                 df = df[[c for c in cols if c in df.columns]]
-            md += [f"**{name}** — {caption}", "", markdown_table(df), ""]
-            ht += [f"<h4>{html.escape(name)}</h4><p>{_md_code_to_html(caption)}</p>", html_table(df)]
+            df, head = readable(df, name), name.replace("_", " ").capitalize()
+            md += [f"**{head}** — {caption}", "", markdown_table(df), ""]
+            ht += [f"<h4>{html.escape(head)}</h4><p>{_md_code_to_html(caption)}</p>", html_table(df)]
         for f in figs:
             if f in made:
                 md += [f"![{f}](figures/{f}.png)", "", f"*{made[f]}*", ""]

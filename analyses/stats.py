@@ -25,6 +25,9 @@ from cargo_sim.stats import wilson_interval
 
 LEVEL = 0.95
 Z = float(_st.norm.ppf(0.5 + LEVEL / 2))      # 1.959964...
+# Below this sample size an interval is not shown (report tables print "n too
+# small", figures leave the point out): see docs/figures.md.
+MIN_N = 30
 
 
 # ---- proportions ------------------------------------------------------------

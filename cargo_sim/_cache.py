@@ -103,13 +103,31 @@ def cache_folder(environ=os.environ) -> Path:
     return folder
 
 
+COMPILE_NOTICE = ("cargo_sim: compiling the engine for this version "
+                  "(about 1-2 minutes, once; later imports load it from {folder})")
+
+
+def announce_first_compile(folder: Path, stream=None) -> bool:
+    """Print one line to stderr when ``folder`` holds no compiled kernel yet
+    (numba's ``*.nbi`` index files): the import is about to compile everything,
+    which would otherwise look like a hang. Returns whether it printed."""
+    try:
+        cold = not any(folder.rglob("*.nbi"))
+    except OSError:
+        cold = True
+    if cold:
+        print(COMPILE_NOTICE.format(folder=folder), file=stream or sys.stderr, flush=True)
+    return cold
+
+
 def configure_numba_cache() -> Path:
     """Point numba's cache at this source version's folder (call before any
     kernel module is imported). Returns the folder."""
     import numba
     folder = cache_folder()
     numba.config.CACHE_DIR = str(folder)
-    if folder.parent.name == SUBFOLDER:
+    if folder.parent.name == SUBFOLDER:      # a persistent cache (not the no-cache fallback)
+        announce_first_compile(folder)
         prune(folder.parent, keep=folder.name)
     return folder
 

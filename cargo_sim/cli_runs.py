@@ -192,7 +192,8 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
     with contextlib.suppress(FileNotFoundError):
         (out_dir / "run.json").unlink()         # written last: its presence means complete
     sink = _FilesSink(out_dir, fmt)
-    bar = Progress(args.games, enabled=_progress(args) and args.games > 0)
+    bar = Progress(args.games, label=f"simulate to {out_dir.name}: {len(manifest['players'])} players",
+                   enabled=_progress(args) and args.games > 0)
     try:
         _, _, interrupted = runs.stream_chunks(range(manifest["n_chunks"]), manifest, rules,
                                                workers, bar, sink)

@@ -147,7 +147,7 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
                 break
         pending = distributed.as_completed(list(futures))
         total = n_games if isinstance(todo, range) else sum(bounds(i)[1] - bounds(i)[0] for i in todo)
-        bar = Progress(total, enabled=progress and total > 0)
+        bar = Progress(total, label=f"dask cluster: {len(labels)} players", enabled=progress and total > 0)
         try:
             for fut in pending:
                 i = futures.pop(fut)

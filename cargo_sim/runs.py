@@ -350,6 +350,12 @@ def interrupted_message(folder, done: int, n_chunks: int, games_done: int, n_gam
             f"settings and resume=True (CLI: the same command with --resume)")
 
 
+def bar_label(folder: Path, manifest: dict, done, what: str = "simulate") -> str:
+    """What a run's progress bar says it is doing (Progress adds the game count)."""
+    return (f"{what} to {folder.name}: {len(manifest['players'])} players"
+            + (f" (resumed, {len(done)} chunks done)" if done else ""))
+
+
 def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
                progress: bool = True, quiet: bool = False) -> RunInfo:
@@ -372,8 +378,7 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
         done = set(_verified(folder, manifest, ROWS, "replay"))
         games_done = games_done_in(done, cg, n_games)
         to_play = n_games - games_done
-        bar = Progress(to_play, label=f"games ({folder.name})" if done else "games",
-                       enabled=progress and to_play > 0)
+        bar = Progress(to_play, label=bar_label(folder, manifest, done), enabled=progress and to_play > 0)
         t0 = time.perf_counter()
         try:
             written, played, interrupted = stream_chunks(
@@ -521,7 +526,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
         done = set(_verified(folder, manifest, AGG, "replay"))
         workers, step = _step(workers)
         games_done = games_done_in(done, cg, n_games)
-        bar = Progress(n_games - games_done, label="games",
+        bar = Progress(n_games - games_done, label=bar_label(folder, manifest, done, "aggregate"),
                        enabled=progress and n_games > games_done)
         t0 = time.perf_counter()
         played = 0

@@ -227,8 +227,10 @@ class TournamentResults:
         n_games = len(self.games)
         ax.set_title(f"Tournament win rates: {self.n_players} players, {n_games:,} games")
         ax.set_xlim(0, min(1.0, max(float(s["win_hi"].max()) * 1.15, 1.5 / self.n_players)))
-        ax.legend(loc="lower right", fontsize="small")
-        ax.figure.tight_layout()          # keeps the x label inside the canvas
+        # outside the axes, so it never covers a bar; tight_layout keeps it and
+        # the x label inside the canvas
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize="small")
+        ax.figure.tight_layout()
         return ax
 
     def __repr__(self) -> str:

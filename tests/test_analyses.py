@@ -285,6 +285,9 @@ def test_report_builds(tmp_path):
         assert "test-command --seed 123" in text and "123" in text
         assert "estimated" in text.lower() and RULES.digest in text
     assert "ESTIMATED" in md and "first 40 games" in md and "## Highlights" in md
+    lines = md.splitlines()                       # every table header is readable text
+    heads = [h for h, nxt in zip(lines, lines[1:]) if nxt.startswith("|-")]
+    assert len(heads) > 20 and not [h for h in heads if "_" in h]
     # a table of contents whose links reach the sections
     assert "## Contents" in md and "- [Rules](#rules)" in md and "(#balance-seats-and-bots)" in md
     assert "href='#balance-seats-and-bots'" in html_text and "id='balance-seats-and-bots'" in html_text

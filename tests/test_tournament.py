@@ -543,6 +543,8 @@ def test_plot_win_rates(small):
     fig.canvas.draw()
     box = ax.xaxis.label.get_window_extent()
     assert box.y0 >= 0 and box.x0 >= 0 and box.x1 <= fig.bbox.width
+    leg = ax.get_legend().get_window_extent()       # the legend covers no bar
+    assert not leg.overlaps(ax.get_window_extent()) and leg.x1 <= fig.bbox.width
     fig, ax2 = plt.subplots()
     assert small.plot_win_rates(ax=ax2) is ax2
     plt.close("all")

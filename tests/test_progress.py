@@ -1,0 +1,45 @@
+"""Progress bars name their work; the first import of a source version says it compiles."""
+import io
+
+from cargo_sim import _cache
+from cargo_sim.progress import Progress
+
+
+def test_bar_names_its_work_and_counts_games():
+    out = io.StringIO()
+    bar = Progress(2000, label="simulate: 2 players (random, random)", stream=out, every=0)
+    for _ in range(4):
+        bar.update(500)
+    bar.close()
+    text = out.getvalue()
+    assert "simulate: 2 players (random, random), 2,000 games" in text
+    assert "2000/2000" in text and "100%" in text
+    assert bar.done == 2000 and bar.rate > 0
+
+
+def test_disabled_bar_writes_nothing():
+    out = io.StringIO()
+    bar = Progress(10, label="x", enabled=False, stream=out)
+    bar.update(10)
+    bar.close()
+    assert out.getvalue() == "" and bar.done == 10
+
+
+def test_compile_notice_only_for_an_empty_cache(tmp_path):
+    err = io.StringIO()
+    assert _cache.announce_first_compile(tmp_path, err)
+    line = err.getvalue()
+    assert line.count("\n") == 1 and "compiling the engine" in line and "once" in line
+    kernels = tmp_path / "cargo_noir_abc"
+    kernels.mkdir()
+    (kernels / "engine_nb.run_games_nb-1.py311.nbi").write_text("x")
+    err = io.StringIO()
+    assert not _cache.announce_first_compile(tmp_path, err)
+    assert err.getvalue() == ""
+
+
+def test_default_bar_writes_to_stderr(capsys):
+    bar = Progress(5, label="aggregate: 3 players")
+    bar.update(5)
+    bar.close()
+    assert "aggregate: 3 players, 5 games" in capsys.readouterr().err
