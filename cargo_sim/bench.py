@@ -410,13 +410,21 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say("targets of long runs (cargo_sim.bench_targets):")
     from . import bench_targets
     targets = bench_targets.run(cli_out_games, target_memory_games, cores, stream_chunk, say=say)
+    say("")
+    say("forward model (1 thread; targets: clone < 2 us, playout within 1.2x of the kernel):")
+    fwd = {}
+    for n in (2, 4):
+        f = fwd[n] = forward_rates(n)
+        say(f"  {n} players: clone of the game part {f['clone_ns']:,.0f} ns; whole games through "
+            f"begin_nb + playout_nb {f['playout_games_s']:,.0f} games/s = "
+            f"{100 * f['playout_share']:.0f} % of the kernel's {f['kernel_games_s']:,.0f}")
     own = peak_rss_mb()
     say(f"  peak RSS of this benchmark process: {own:,.0f} MB")
     total = time.perf_counter() - t_start
     say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
         f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
-            "startup": st, "memory": m, "runs": scale, "targets": targets,
+            "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd,
             "bench_maxrss_mb": own, "seconds": total}
 
 
@@ -471,9 +479,6 @@ def main(argv=None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
 
 # ---------------------------------------------------------------------------
 # the forward model (issue: forward model and search agents)
@@ -517,3 +522,7 @@ def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000
         best_kernel = max(best_kernel, kernel_rate(n_players, n_games, 1))
     return {"clone_ns": clone_ns, "playout_games_s": best_fm, "kernel_games_s": best_kernel,
             "playout_share": best_fm / best_kernel}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
