@@ -33,7 +33,7 @@ def _with_n(df: pd.DataFrame, n: int) -> pd.DataFrame:
 def casino_use_vs_win(agg, bins=(0, 3, 6, 9, 12, 15, 20, 1000)) -> pd.DataFrame:
     """casino.casino_use_vs_win from the counters: win rate (Wilson) and mean VP
     (t) by ships sent to the Casino, binned [lo, hi); n = player-games."""
-    from cargo_sim.cargo_noir import aggregate_nb as K
+    from cargo_sim.games.cargo_noir import aggregate_nb as K
     arr = agg["casino_outcome"][:agg.n_players].sum(axis=0)       # visits x OUTCOME_FIELDS
     b = np.asarray(bins)
     rows = []

@@ -74,7 +74,7 @@ def html_table(df: pd.DataFrame) -> str:
 # simulation
 def default_players(n: int) -> list[str]:
     """The default bot mix for n seats (cargo_sim's registry.default_players)."""
-    from cargo_sim.cargo_noir.bots.registry import default_players as mix
+    from cargo_sim.games.cargo_noir.bots.registry import default_players as mix
     return mix(n)
 
 
@@ -319,7 +319,7 @@ def _render_figures(tables, fig_dir: Path, formats) -> tuple[dict, list[str]]:
 
 
 def source_state() -> str:
-    """The git commit of the working tree and whether cargo_sim/cargo_noir/ (the
+    """The git commit of the working tree and whether cargo_sim/games/cargo_noir/ (the
     engine, rules and bots: what results depend on) has uncommitted changes;
     '' outside git."""
     import subprocess
@@ -333,7 +333,7 @@ def source_state() -> str:
         return ""
     if not head:
         return ""
-    return f"git {head}" + (" + uncommitted changes in cargo_sim/cargo_noir/" if dirty else "")
+    return f"git {head}" + (" + uncommitted changes in cargo_sim/games/cargo_noir/" if dirty else "")
 
 
 def highlights(tables: dict) -> list[str]:

@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cargo_sim.cargo_noir.aggregates import aggregate
-from cargo_sim.cargo_noir.rules import Rules
+from cargo_sim.games.cargo_noir.aggregates import aggregate
+from cargo_sim.games.cargo_noir.rules import Rules
 from cargo_sim.errors import ConfigError
 from cargo_sim.fileio import atomic_write_text
 

@@ -11,21 +11,24 @@ Quick start::
     agg = cargo_sim.aggregate(10_000_000, ["random"] * 4, seed=1)   # counters only, flat memory
     agg.win_rates()            # win rate by seat with 95% CIs
 
-The game-specific code lives in ``cargo_sim.cargo_noir``.
+The game-specific code lives in ``cargo_sim.games.cargo_noir``.
 """
 from . import _cache  # noqa: F401  (first: numba's cache folder for this source version)
-from .cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one,
-                         trade_value)
-from .cargo_noir.aggregates import Aggregates, load_aggregates
+from . import compat
+from .games.cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one,
+                               trade_value)
+from .games.cargo_noir.aggregates import Aggregates, load_aggregates
 from .api import aggregate, load_results, simulate
-from .cargo_noir.forward import Decision, GameState
-from .cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
+from .games.cargo_noir.forward import Decision, GameState
+from .games.cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
 from .errors import (BotError, CargoSimError, ClusterError, ConfigError, IllegalDecisionError,
                      RulesError)
 from . import tournament  # the module; calling it plays a tournament
 from .tournament import TournamentResults
 
 __version__ = "0.1.0"
+
+compat.install()   # old module paths (cargo_sim.cargo_noir...) still import
 
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
            "plan_trade", "bot_names", "bot", "player", "unregister_bot", "tournament",

@@ -1,11 +1,11 @@
 """``cargo_sim.simulate`` and ``cargo_sim.aggregate``: the game's own runners
-(cargo_noir) on this machine, or the same games on a Dask cluster with
+(Cargo Noir) on this machine, or the same games on a Dask cluster with
 ``backend="dask"`` (cargo_sim.dask_backend). Results are identical either way.
 """
 from __future__ import annotations
 
-from .cargo_noir.aggregates import aggregate as _aggregate_local
-from .cargo_noir.simulate import DEFAULT_CHUNK, simulate as _simulate_local
+from .games.cargo_noir.aggregates import aggregate as _aggregate_local
+from .games.cargo_noir.simulate import DEFAULT_CHUNK, simulate as _simulate_local
 from .errors import ConfigError
 
 BACKENDS = ("local", "dask")

@@ -49,10 +49,10 @@ CHUNK = 2048
 # ---------------------------------------------------------------------------
 # in-process measurements
 def _prepare(n_players: int, bot: str = "random"):
-    from .cargo_noir.bots.registry import parse_player
-    from .cargo_noir.enums import PLAYER_FIELDS
-    from .cargo_noir.rules import Rules
-    from .cargo_noir.simulate import table_template
+    from .games.cargo_noir.bots.registry import parse_player
+    from .games.cargo_noir.enums import PLAYER_FIELDS
+    from .games.cargo_noir.rules import Rules
+    from .games.cargo_noir.simulate import table_template
     rules = Rules.default()
     seated = [parse_player(bot) for _ in range(n_players)]
     template, decide = table_template(rules, seated)
@@ -63,7 +63,7 @@ def _prepare(n_players: int, bot: str = "random"):
 def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1,
                 bot: str = "random") -> float:
     """games/s of the kernel alone: chunks of ``CHUNK`` games on ``workers`` threads."""
-    from .cargo_noir.simulate import _run_chunk, game_seeds_nb
+    from .games.cargo_noir.simulate import _run_chunk, game_seeds_nb
     template, decide, n_fields_p = _prepare(n_players, bot)
     seeds = game_seeds_nb(np.uint64(seed), 0, n_games)
     chunks = [seeds[lo:lo + CHUNK] for lo in range(0, n_games, CHUNK)]
@@ -78,7 +78,7 @@ def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1,
 
 def simulate_rate(n_players: int, n_games: int, workers: int, seed: int = 1) -> float:
     """games/s of ``simulate()`` end to end (DataFrames included)."""
-    from .cargo_noir.simulate import simulate
+    from .games.cargo_noir.simulate import simulate
     t0 = time.perf_counter()
     res = simulate(n_games, ["random"] * n_players, seed=seed, workers=workers, progress=False)
     dt = time.perf_counter() - t0
@@ -389,7 +389,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say(f"  peak RSS of that process: {m['maxrss_mb']:,.0f} MB "
         f"({m['maxrss_before_mb']:,.0f} MB after import and warm-up)")
     say("")
-    from .cargo_noir.bots.registry import default_players
+    from .games.cargo_noir.bots.registry import default_players
     mix = default_players(4, builtin_only=True)
     say(f"runs to disk (run_to_dir: play + one Parquet file per chunk of {stream_chunk:,} games, "
         f"{cores} worker(s), fresh process):")
@@ -486,9 +486,9 @@ def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000
     """ns per clone of the game part, and whole games played through the forward
     model (begin_nb + playout_nb per game) as a share of the kernel's rate on the
     same games (1 thread)."""
-    from .cargo_noir.forward_nb import begin_nb, clone_into_nb, playout_nb
-    from .cargo_noir.simulate import game_seeds_nb, solver_address
-    from .cargo_noir.enums import N_EVENT_FIELDS
+    from .games.cargo_noir.forward_nb import begin_nb, clone_into_nb, playout_nb
+    from .games.cargo_noir.simulate import game_seeds_nb, solver_address
+    from .games.cargo_noir.enums import N_EVENT_FIELDS
     from numba import njit
 
     @njit

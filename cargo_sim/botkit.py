@@ -5,18 +5,18 @@
 gives the decision kinds (D_ORDER, D_RAISE, D_BLACK_MARKET, D_TRADE, D_DISCARD,
 D_SEND), locations (LOC_CASINO, LOC_BLACK_MARKET, LOC_PORT0), where context
 and answers live (CTX, OUT, OUT_CARDS, SCRATCH, BM_DRAW, BM_CODE) and the
-read-only game accessors and tools of ``cargo_noir.bots.botkit_nb`` (coins,
+read-only game accessors and tools of ``cargo_sim.games.cargo_noir.bots.botkit_nb`` (coins,
 hands, ports, cards, exact trade values, the trade planner, the game's own
-random numbers). See docs/example_bot.py and ``cargo_noir.enums`` for what
+random numbers). See docs/example_bot.py and ``cargo_sim.games.cargo_noir.enums`` for what
 each decision asks and how to answer it.
 """
-from .cargo_noir.bots.botkit_nb import *  # noqa: F401,F403
-from .cargo_noir.bots.botkit_nb import __all__ as _kit
-from .cargo_noir.enums import (BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER,  # noqa: F401
+from .games.cargo_noir.bots.botkit_nb import *  # noqa: F401,F403
+from .games.cargo_noir.bots.botkit_nb import __all__ as _kit
+from .games.cargo_noir.enums import (BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER,  # noqa: F401
                                D_RAISE, D_SEND, D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                                OUT, OUT_CARDS, SCRATCH)
-from .cargo_noir.bots.heuristic_nb import heuristic_decide_nb  # noqa: F401  (delegate to it)
-from .cargo_noir.bots.random_nb import random_decide_nb  # noqa: F401
+from .games.cargo_noir.bots.heuristic_nb import heuristic_decide_nb  # noqa: F401  (delegate to it)
+from .games.cargo_noir.bots.random_nb import random_decide_nb  # noqa: F401
 
 __all__ = list(_kit) + ["BM_CODE", "BM_DRAW", "CTX", "D_BLACK_MARKET", "D_DISCARD", "D_ORDER",
                         "D_RAISE", "D_SEND", "D_TRADE", "LOC_BLACK_MARKET", "LOC_CASINO",

@@ -274,9 +274,9 @@ def cmd_rules(args, argv) -> int:
 
 def _bot_spec(name):
     try:
-        from .cargo_noir.bots.registry import get_bot
+        from .games.cargo_noir.bots.registry import get_bot
     except ImportError:                          # pragma: no cover - older registry
-        from .cargo_noir.bots.registry import BUILTIN
+        from .games.cargo_noir.bots.registry import BUILTIN
         return BUILTIN.get(name)
     return get_bot(name)
 

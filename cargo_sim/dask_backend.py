@@ -33,7 +33,7 @@ def _require_distributed():
 def _warm(players, rules) -> str:
     """Run on each worker once: load (or compile) the engine and the table's bots."""
     import os
-    from .cargo_noir.simulate import simulate
+    from .games.cargo_noir.simulate import simulate
     simulate(2, players, seed=0, rules=rules, workers=1, progress=False)
     return f"pid {os.getpid()}"
 
@@ -54,7 +54,7 @@ def _warm_workers(client, labels, rules) -> None:
 
 def _task(n, players, seed, rules, start):
     """One chunk on a worker: the chunk's (games, players) tables."""
-    from .cargo_noir.simulate import simulate
+    from .games.cargo_noir.simulate import simulate
     res = simulate(n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
     if res.interrupted:            # a worker cannot be interrupted by Ctrl-C; be explicit anyway
         raise RuntimeError(f"chunk starting at game {start} was interrupted")
@@ -195,7 +195,7 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     ``n_workers`` single-threaded processes (closed at the end). Chunks of
     ``chunk_games`` games are the tasks; results are merged in game order.
     """
-    from .cargo_noir.simulate import SimResults, check_request, simulate
+    from .games.cargo_noir.simulate import SimResults, check_request, simulate
     from .runs import narrow
     seated, rules = check_request(n_games, players, rules)
     labels = [p.label for p in seated]
@@ -222,7 +222,7 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
 
 def _agg_task(n, players, seed, rules, start):
     """One chunk on a worker: its aggregate counters (a fixed-size int64 array)."""
-    from .cargo_noir.aggregates import aggregate
+    from .games.cargo_noir.aggregates import aggregate
     a = aggregate(n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
     if a.interrupted:
         raise RuntimeError(f"chunk starting at game {start} was interrupted")
@@ -237,9 +237,9 @@ def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=N
     they arrive: the client's memory stays flat. Ctrl-C keeps the finished
     chunks (their game ranges are in ``config["parts"]``)."""
     import numpy as np
-    from .cargo_noir import aggregate_nb as K
-    from .cargo_noir.aggregates import Aggregates, join_parts, new_config
-    from .cargo_noir.simulate import check_request
+    from .games.cargo_noir import aggregate_nb as K
+    from .games.cargo_noir.aggregates import Aggregates, join_parts, new_config
+    from .games.cargo_noir.simulate import check_request
     seated, rules = check_request(n_games, players, rules)
     labels = [p.label for p in seated]
     total = np.zeros(K.ACC_SIZE, np.int64)

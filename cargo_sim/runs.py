@@ -90,7 +90,7 @@ def _write_parquet(path: Path, df: pd.DataFrame) -> None:
 def narrow(df: pd.DataFrame) -> pd.DataFrame:
     """Signed integer columns (but ``game``) at the smallest width that holds
     their values: the dtypes simulate() gives a table."""
-    from .cargo_noir.simulate import narrowest
+    from .games.cargo_noir.simulate import narrowest
     for c in df.columns:
         if c == "game" or not pd.api.types.is_signed_integer_dtype(df[c].dtype):
             continue
@@ -104,7 +104,7 @@ def narrow(df: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------
 def rules_from_toml(text: str):
     """Rules from TOML text (as written by ``Rules.to_toml``)."""
-    from .cargo_noir.rules import Rules
+    from .games.cargo_noir.rules import Rules
     fd, name = tempfile.mkstemp(suffix=".toml", prefix="cargo_sim_rules_")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -133,7 +133,7 @@ def check_chunk_games(chunk_games) -> int:
 
 def plan(n_games: int, players, seed, rules, chunk_games) -> dict:
     """Check a request and return the manifest it would write."""
-    from .cargo_noir.simulate import check_request
+    from .games.cargo_noir.simulate import check_request
     seated, rules = check_request(n_games, players, rules)
     seed = check_seed(seed)
     chunk_games = check_chunk_games(chunk_games)
@@ -275,7 +275,7 @@ def _play_chunk(lo, hi, seated_labels, seed, rules, workers, step, bar):
     """simulate() games lo..hi-1 in sub-calls of ``step`` games (so the
     progress line moves within a chunk); returns (games, players) or raises
     KeyboardInterrupt if interrupted."""
-    from .cargo_noir.simulate import simulate
+    from .games.cargo_noir.simulate import simulate
     gs, ps = [], []
     for a in range(lo, hi, step):
         b = min(a + step, hi)
@@ -430,7 +430,7 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
     """
     import pyarrow as pa
     import pyarrow.dataset as ds
-    from .cargo_noir.simulate import SimResults
+    from .games.cargo_noir.simulate import SimResults
     folder = Path(path)
     manifest = read_manifest(folder, FORMAT)
     n_chunks = manifest["n_chunks"]
@@ -514,11 +514,11 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     the finished chunks (``interrupted``); the same call with ``resume=True``
     plays only the missing (or damaged) chunks. Memory stays flat (a chunk's
     counters are a fixed ~200 KB) and nothing grows with the number of chunks."""
-    from .cargo_noir.aggregates import aggregate
+    from .games.cargo_noir.aggregates import aggregate
     folder = Path(out_dir)
     manifest, rules = plan(n_games, players, seed, rules, chunk_games)
     check_games(start, n_games)
-    from .cargo_noir.aggregate_nb import LAYOUT_ID
+    from .games.cargo_noir.aggregate_nb import LAYOUT_ID
     manifest.update(format=AGG_FORMAT, start=int(start), layout=LAYOUT_ID)
     lock = open_run_folder(folder, manifest, resume, extra_keys=("start", "layout"))
     try:
@@ -572,9 +572,9 @@ def load_aggregate_dir(path, warn: bool = True):
     """The merged ``Aggregates`` of an ``aggregate_to_dir`` folder (its finished
     chunks, each checked against its marker; ``interrupted=True`` if some are
     missing; a damaged chunk is a ConfigError)."""
-    from .cargo_noir.aggregates import Aggregates, load_aggregates, new_config
-    from .cargo_noir.aggregate_nb import ACC_SIZE
-    from .cargo_noir.bots.registry import parse_player
+    from .games.cargo_noir.aggregates import Aggregates, load_aggregates, new_config
+    from .games.cargo_noir.aggregate_nb import ACC_SIZE
+    from .games.cargo_noir.bots.registry import parse_player
     folder = Path(path)
     manifest = read_manifest(folder, AGG_FORMAT)
     n_chunks = manifest["n_chunks"]

@@ -56,9 +56,9 @@ import pandas as pd
 
 from analyses import stats as astats
 
-from .cargo_noir.bots.registry import parse_player
-from .cargo_noir.rules import Rules
-from .cargo_noir.simulate import SimResults, simulate
+from .games.cargo_noir.bots.registry import parse_player
+from .games.cargo_noir.rules import Rules
+from .games.cargo_noir.simulate import SimResults, simulate
 from .errors import ConfigError, RulesError
 
 __all__ = ["sweep", "SweepResults", "paired_diff_ci", "variant_measures", "plot_measure",

@@ -43,12 +43,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .cargo_noir.bots.registry import Player, parse_player
-from .cargo_noir.rules import Rules
-from .cargo_noir.enums import PLAYER_FIELDS
+from .games.cargo_noir.bots.registry import Player, parse_player
+from .games.cargo_noir.rules import Rules
+from .games.cargo_noir.enums import PLAYER_FIELDS
 # simulate()'s building blocks: a tournament is many small tables, and one
 # simulate() call per table would spend most of its time building DataFrames.
-from .cargo_noir.simulate import _illegal_error, _run_chunk, build_tables, game_seeds_nb, table_template
+from .games.cargo_noir.simulate import _illegal_error, _run_chunk, build_tables, game_seeds_nb, table_template
 from .checks import check_seed, whole
 from .errors import ConfigError, IllegalDecisionError
 from .progress import Progress

@@ -15,9 +15,9 @@ import cargo_sim
 from analyses import balance, bidding, casino, trade
 from analyses.data import as_tables
 from cargo_sim import Aggregates, BotError, CargoSimError, ConfigError, Rules
-from cargo_sim.cargo_noir import aggregate_nb as K
-from cargo_sim.cargo_noir import aggregates as A
-from cargo_sim.cargo_noir.enums import PLAYER_FIELDS
+from cargo_sim.games.cargo_noir import aggregate_nb as K
+from cargo_sim.games.cargo_noir import aggregates as A
+from cargo_sim.games.cargo_noir.enums import PLAYER_FIELDS
 
 N, SEED = 300, 11
 TABLES = {
@@ -264,8 +264,8 @@ def test_memory_is_flat_in_n_games():
     assert small.counts.shape == big.counts.shape == (K.ACC_SIZE,)
     assert K.ACC_SIZE * 8 < 512 * 1024               # under half a megabyte of counters (25,093 x 8 bytes)
     rules = Rules.default()
-    from cargo_sim.cargo_noir.simulate import table_template
-    from cargo_sim.cargo_noir.bots.registry import parse_player
+    from cargo_sim.games.cargo_noir.simulate import table_template
+    from cargo_sim.games.cargo_noir.bots.registry import parse_player
     template, decide = table_template(rules, [parse_player("random")] * 4)
     acc, err = A.run_chunk(template, decide, 1, 0, 100)
     assert err is None and acc.shape == (K.ACC_SIZE,)

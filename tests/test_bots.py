@@ -7,10 +7,10 @@ import pytest
 
 import cargo_sim
 from cargo_sim.botkit import D_SEND, LOC_PORT0, OUT, heuristic_decide_nb
-from cargo_sim.cargo_noir.bots import registry
-from cargo_sim.cargo_noir.bots.heuristic_nb import heuristic_decide_nb as heur
-from cargo_sim.cargo_noir.bots.random_nb import random_decide_nb
-from cargo_sim.cargo_noir.bots.strategies import PARAMS, STRATEGIES, strategy_params
+from cargo_sim.games.cargo_noir.bots import registry
+from cargo_sim.games.cargo_noir.bots.heuristic_nb import heuristic_decide_nb as heur
+from cargo_sim.games.cargo_noir.bots.random_nb import random_decide_nb
+from cargo_sim.games.cargo_noir.bots.strategies import PARAMS, STRATEGIES, strategy_params
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,7 +122,7 @@ File "<string>", line 6:
 
 
 def test_numba_first_real_message():
-    from cargo_sim.cargo_noir.simulate import numba_first_message
+    from cargo_sim.games.cargo_noir.simulate import numba_first_message
     assert numba_first_message(NUMBA_TEXT) == "NameError: name 'LOC_CASSINO' is not defined"
     assert numba_first_message("Failed in x\nNo implementation of function f\n") == \
         "No implementation of function f"
@@ -147,7 +147,7 @@ def test_play_one_takes_the_seed_column_as_is():
 def test_user_bot_delegating_to_the_heuristic_plays_identical_games():
     """A user bot with greedy's parameters that delegates every decision to the
     heuristic family plays exactly greedy's games, alone or mixed at a table."""
-    from cargo_sim.cargo_noir.bots.strategies import strategy_params
+    from cargo_sim.games.cargo_noir.bots.strategies import strategy_params
 
     @cargo_sim.bot("greedy_clone", params=strategy_params("greedy"))
     def greedy_clone(kind, s, seat):
@@ -163,9 +163,9 @@ def test_user_bot_delegating_to_the_heuristic_plays_identical_games():
 
 def test_first_compile_says_so(capsys, monkeypatch):
     import importlib
-    sim = importlib.import_module("cargo_sim.cargo_noir.simulate")
+    sim = importlib.import_module("cargo_sim.games.cargo_noir.simulate")
     cargo_sim.simulate(2, ["random", "random"], seed=1, progress=False)
-    from cargo_sim.cargo_noir.bots.dispatch_nb import random_table_decide_nb
+    from cargo_sim.games.cargo_noir.bots.dispatch_nb import random_table_decide_nb
     assert not sim.first_compile(random_table_decide_nb)          # compiled now
     capsys.readouterr()
     monkeypatch.setattr(sim, "first_compile", lambda decide: True)

@@ -15,11 +15,11 @@ from pandas.testing import assert_frame_equal
 
 import cargo_sim
 from cargo_sim import Rules
-from cargo_sim.cargo_noir import enums as e
-from cargo_sim.cargo_noir.bots.registry import parse_player
-from cargo_sim.cargo_noir.testing import run_phase_nb
-from cargo_sim.cargo_noir.simulate import table_template
-from cargo_sim.cargo_noir.testing import ScriptedGame
+from cargo_sim.games.cargo_noir import enums as e
+from cargo_sim.games.cargo_noir.bots.registry import parse_player
+from cargo_sim.games.cargo_noir.testing import run_phase_nb
+from cargo_sim.games.cargo_noir.simulate import table_template
+from cargo_sim.games.cargo_noir.testing import ScriptedGame
 
 PLAYERS = {n: ["random"] * n for n in range(2, 6)}
 

@@ -6,7 +6,7 @@ import pytest
 
 import cargo_sim
 from cargo_sim import BotError, CargoSimError, ConfigError, IllegalDecisionError, Rules, RulesError
-from cargo_sim.cargo_noir.testing import ScriptedGame
+from cargo_sim.games.cargo_noir.testing import ScriptedGame
 
 R = Rules.default()
 

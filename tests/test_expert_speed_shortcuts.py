@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 from numba import njit
 
-import cargo_sim.cargo_noir.enums as e
-from cargo_sim.cargo_noir.bots.botkit_nb import bag_nb, black_market_nb, hand_nb, n_tok_nb
-from cargo_sim.cargo_noir.bots.heuristic_nb import (best_black_market_nb, hand_score_nb,
+import cargo_sim.games.cargo_noir.enums as e
+from cargo_sim.games.cargo_noir.bots.botkit_nb import bag_nb, black_market_nb, hand_nb, n_tok_nb
+from cargo_sim.games.cargo_noir.bots.heuristic_nb import (best_black_market_nb, hand_score_nb,
                                                    holding_score_nb, load_hand_nb,
                                                    scratch_score_nb)
-from cargo_sim.cargo_noir.bots.strategies import strategy_params
-from cargo_sim.cargo_noir.testing import ScriptedGame
-from cargo_sim.cargo_noir.trade_nb import T_MAX_TOTAL, T_MAX_WILDS, _cost_unit_nb
+from cargo_sim.games.cargo_noir.bots.strategies import strategy_params
+from cargo_sim.games.cargo_noir.testing import ScriptedGame
+from cargo_sim.games.cargo_noir.trade_nb import T_MAX_TOTAL, T_MAX_WILDS, _cost_unit_nb
 
 
 @njit

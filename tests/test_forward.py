@@ -5,9 +5,9 @@ import pytest
 
 import cargo_sim
 from cargo_sim import ConfigError, IllegalDecisionError
-from cargo_sim.cargo_noir import enums as e
-from cargo_sim.cargo_noir.forward import GameState
-from cargo_sim.cargo_noir.forward_nb import RANGE
+from cargo_sim.games.cargo_noir import enums as e
+from cargo_sim.games.cargo_noir.forward import GameState
+from cargo_sim.games.cargo_noir.forward_nb import RANGE
 
 MIXES = [["random", "random"], ["expert", "random", "greedy"],
          ["random", "sniper", "trader", "collector"], ["random"] * 5]

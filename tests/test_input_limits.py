@@ -8,7 +8,7 @@ import pytest
 
 import cargo_sim
 from cargo_sim import ConfigError, Rules, RulesError
-from cargo_sim.cargo_noir.rules_limits import INT_MAX, MAX_TURNS, tokens_in_play
+from cargo_sim.games.cargo_noir.rules_limits import INT_MAX, MAX_TURNS, tokens_in_play
 from cargo_sim.cli import main
 from test_invariants import check_tables
 

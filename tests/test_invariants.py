@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cargo_sim
 from cargo_sim import Rules
-from cargo_sim.cargo_noir import enums as e
-from cargo_sim.cargo_noir.testing import run_phase_nb
-from cargo_sim.cargo_noir.simulate import table_template
-from cargo_sim.cargo_noir.bots.registry import parse_player
-from cargo_sim.cargo_noir.testing import ScriptedGame
+from cargo_sim.games.cargo_noir import enums as e
+from cargo_sim.games.cargo_noir.testing import run_phase_nb
+from cargo_sim.games.cargo_noir.simulate import table_template
+from cargo_sim.games.cargo_noir.bots.registry import parse_player
+from cargo_sim.games.cargo_noir.testing import ScriptedGame
 
 DEFAULT = Rules.default()
 N_GAMES = 10_000

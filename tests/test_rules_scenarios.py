@@ -11,8 +11,8 @@ import pytest
 
 import cargo_sim
 from cargo_sim import IllegalDecisionError, Rules
-from cargo_sim.cargo_noir import enums as e
-from cargo_sim.cargo_noir.testing import ScriptedGame, ScriptError
+from cargo_sim.games.cargo_noir import enums as e
+from cargo_sim.games.cargo_noir.testing import ScriptedGame, ScriptError
 
 RULES = Rules.default()
 ALL_TYPES = RULES.cargo_types                       # 9 cargo types

@@ -210,7 +210,7 @@ def test_aggregate_chunks_damaged_or_from_another_seed(tmp_path):
 
 
 def test_aggregate_of_10_12_games_takes_no_memory_before_play(tmp_path, monkeypatch):
-    from cargo_sim.cargo_noir import aggregates as A
+    from cargo_sim.games.cargo_noir import aggregates as A
     def stop_at_once(*a, **kw):
         raise KeyboardInterrupt
 

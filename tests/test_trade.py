@@ -1,4 +1,4 @@
-"""Tests of cargo_sim.cargo_noir.trade_nb against independent brute forces.
+"""Tests of cargo_sim.games.cargo_noir.trade_nb against independent brute forces.
 
 Two oracles written in plain Python, sharing no code with the module:
 
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cargo_sim.cargo_noir.trade_nb import (
+from cargo_sim.games.cargo_noir.trade_nb import (
     TradeTables, best_cards_for_budget, best_cards_for_budget_nb, best_split,
     build_trade_tables, default_trade_tables, lookup_trade_value_nb, plan_trade, plan_trade_nb,
     trade_value, trade_value_nb,
@@ -325,7 +325,7 @@ def test_input_errors():
 def test_packed_lookup_matches_trade_value(scale):
     """The engine's lookup in the packed tables (compact slots when the values
     fit in 63 bits: default tables; the full slots otherwise: values x1000)."""
-    from cargo_sim.cargo_noir.trade_nb import (T_FAST, compact_slots, pack_trade_tables,
+    from cargo_sim.games.cargo_noir.trade_nb import (T_FAST, compact_slots, pack_trade_tables,
                                                packed_trade_value_nb)
     tb = build_trade_tables([v * scale for v in DEF_VS], [v * scale for v in DEF_VD], 9, 5)
     packed = pack_trade_tables(tb)
@@ -355,7 +355,7 @@ def test_shipped_tables_are_a_fresh_build(tmp_path):
     """The package ships the rulebook's tables (no builder compile on a fresh
     install): they must equal a fresh build, and be used only for exactly
     their parameters."""
-    from cargo_sim.cargo_noir.trade_nb import _load_shipped_tables, write_shipped_tables
+    from cargo_sim.games.cargo_noir.trade_nb import _load_shipped_tables, write_shipped_tables
     shipped = default_trade_tables()
     built = default_trade_tables(compute=True)
     assert shipped is not built
@@ -577,7 +577,7 @@ _WORK = np.full(1 << 14, -7, np.int64)      # stale contents: the planner must n
 def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
     """The reference, plan_trade_nb and the packed tables' planner (the one
     the bots call) give the same answer."""
-    from cargo_sim.cargo_noir.trade_nb import (_plan_trade_reference_nb, pack_trade_tables,
+    from cargo_sim.games.cargo_noir.trade_nb import (_plan_trade_reference_nb, pack_trade_tables,
                                                packed_plan_trade_nb)
     n = hand.shape[0]
     s1, b1 = np.zeros(n + 1, np.int64), np.zeros(len(cost), np.int64)

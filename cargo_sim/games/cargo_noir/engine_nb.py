@@ -25,7 +25,7 @@ Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``).
 import numpy as np
 from numba import njit, types
 
-from ..borrow_nb import state_array_nb, state_ptr_nb
+from ...borrow_nb import state_array_nb, state_ptr_nb
 from .enums import (
     A_ABANDON, A_BAG_REFILL, A_BM_DRAW, A_BM_SWAP, A_BUY, A_CASINO, A_DISCARD, A_PORT_WIN,
     A_RAISE, A_SCORE, A_SEND_BLACK_MARKET, A_SEND_CASINO, A_SEND_PORT, A_SHORTFALL,
@@ -45,7 +45,7 @@ from .enums import (
     M_ASK, M_AUX, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
     ST_P2_DISCARD, ST_P2_END, ST_P3, ST_SCORE, ST_TURN, ST_WAIT,
 )
-from ..rng_nb import rand_below_at_nb, rand_float_at_nb
+from ...rng_nb import rand_below_at_nb, rand_float_at_nb
 from .trade_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 

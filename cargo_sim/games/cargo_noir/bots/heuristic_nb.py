@@ -21,7 +21,7 @@ building blocks:
 import numpy as np
 from numba import njit
 
-from ...borrow_nb import bits_float_nb, float_bits_nb
+from ....borrow_nb import bits_float_nb, float_bits_nb
 from ..enums import (MAX_TOK, M_TURN, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
                      D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
                      R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS,

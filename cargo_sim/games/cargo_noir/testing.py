@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..errors import IllegalDecisionError
+from ...errors import IllegalDecisionError
 from . import enums as e
 from numba import types
 

@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..checks import check_games, check_number, check_seed
-from ..errors import BotError, ConfigError, IllegalDecisionError
-from ..progress import Progress
-from ..rng_nb import game_seed_nb
+from ...checks import check_games, check_number, check_seed
+from ...errors import BotError, ConfigError, IllegalDecisionError
+from ...progress import Progress
+from ...rng_nb import game_seed_nb
 from .bots.registry import Player, decision_table, parse_player
 from .engine_nb import run_games_nb
 from .trade_nb import exact_value_fn

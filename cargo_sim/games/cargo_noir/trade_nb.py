@@ -129,7 +129,7 @@ from pathlib import Path
 import numpy as np
 from numba import cfunc, njit, types
 
-from ..borrow_nb import borrow_nb, call_int64_fn_nb, state_array_nb, state_ptr_nb
+from ...borrow_nb import borrow_nb, call_int64_fn_nb, state_array_nb, state_ptr_nb
 
 __all__ = [
     "TradeTables", "build_trade_tables", "default_trade_tables",

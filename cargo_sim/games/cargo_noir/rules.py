@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import RulesError
+from ...errors import RulesError
 from .enums import MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK
 from .rules_limits import limit_problems
 

@@ -29,11 +29,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..checks import check_games, check_number, check_seed
-from ..errors import ConfigError
-from ..fileio import atomic_write
-from ..progress import Progress
-from ..stats import wilson_interval
+from ...checks import check_games, check_number, check_seed
+from ...errors import ConfigError
+from ...fileio import atomic_write
+from ...progress import Progress
+from ...stats import wilson_interval
 from . import aggregate_nb as K
 from .enums import ERR_NEED_SOLVER, N_EVENT_FIELDS, PLAYER_FIELDS, R_N_PLAYERS
 from .rules import Rules
@@ -568,10 +568,10 @@ def join_parts(parts: list) -> list:
 
 def load_aggregates(path) -> Aggregates:
     """Read an ``Aggregates.save`` file (or a ``runs.aggregate_to_dir`` folder)."""
-    from ..runs import rules_from_toml
+    from ...runs import rules_from_toml
     path = Path(path)
     if path.is_dir():
-        from ..runs import load_aggregate_dir
+        from ...runs import load_aggregate_dir
         return load_aggregate_dir(path)
     try:
         with np.load(path, allow_pickle=False) as z:

@@ -28,7 +28,7 @@ import hashlib
 import numpy as np
 from numba import njit, types
 
-from ..borrow_nb import state_ptr_nb
+from ...borrow_nb import state_ptr_nb
 from .engine_nb import DecideType, game_stopped_nb, play_game_nb, start_state_nb
 from .enums import (
     A_ABANDON, A_BUY, A_CASINO, A_PORT_WIN, A_RAISE, A_SCORE, A_SEND_BLACK_MARKET,
