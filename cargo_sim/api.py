@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .games.cargo_noir.aggregates import aggregate as _aggregate_local
 from .games.cargo_noir.simulate import DEFAULT_CHUNK, simulate as _simulate_local
-from .errors import ConfigError
+from .core.errors import ConfigError
 
 BACKENDS = ("local", "dask")
 

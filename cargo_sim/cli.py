@@ -24,7 +24,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from .fileio import atomic_write, atomic_write_text  # noqa: F401  (used by tests too)
+from .core.fileio import atomic_write, atomic_write_text  # noqa: F401  (used by tests too)
 
 PROG = "cargo-sim"
 EXIT_USER_ERROR = 2
@@ -40,7 +40,7 @@ def parse_set(items) -> dict:
     Values are TOML scalars or lists (``8``, ``true``, ``[2, 3]``, ``"text"``); a
     bare word that is not valid TOML is taken as a string (``card.X.kind=edge``).
     """
-    from .errors import ConfigError
+    from .core.errors import ConfigError
     out = {}
     for item in items or ():
         key, eq, raw = item.partition("=")
@@ -72,7 +72,7 @@ def load_rules(rules_file, sets):
 
 
 def parse_players(text: str) -> list[str]:
-    from .errors import ConfigError
+    from .core.errors import ConfigError
     players = [p.strip() for p in text.split(",")]
     if not text.strip() or any(not p for p in players):
         raise ConfigError(f"bad --players {text!r}: give one bot name per seat, "
@@ -82,7 +82,7 @@ def parse_players(text: str) -> list[str]:
 
 def wilson(p: float, n: int) -> tuple[float, float]:
     """Wilson score interval for a proportion ``p`` observed over ``n`` trials."""
-    from .stats import wilson_interval
+    from .core.stats import wilson_interval
     return wilson_interval(p * n, n) if n > 0 else (float("nan"), float("nan"))
 
 
@@ -219,9 +219,9 @@ def cmd_play(args, argv) -> int:
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)
     seed = args.seed
-    from .checks import MAX_GAME, check_number, check_seed
+    from .core.checks import MAX_GAME, check_number, check_seed
     if args.game is not None:
-        from .rng_nb import game_seed_nb
+        from .core.rng_nb import game_seed_nb
         check_seed(args.seed, "--seed")
         check_number("--game", args.game, 0, MAX_GAME)
         seed = int(game_seed_nb(np.uint64(args.seed), args.game))
@@ -336,7 +336,7 @@ def _delegate(target: str):
 
 def cmd_tournament(args, argv) -> int:
     from .tournament import tournament
-    from .errors import ConfigError
+    from .core.errors import ConfigError
     if args.players.strip().isdigit():
         raise ConfigError(f"--players lists the entrants (e.g. greedy,expert); "
                           f"the number of seats is --seats {args.players.strip()}")
@@ -495,7 +495,7 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:                      # usage error (2) or --help/--version (0)
         return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
-    from .errors import CargoSimError
+    from .core.errors import CargoSimError
     try:
         return args.func(args, argv)
     except KeyboardInterrupt:

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import ConfigError
-from .fileio import atomic_write, atomic_write_text
-from .progress import Progress
+from .core.errors import ConfigError
+from .core.fileio import atomic_write, atomic_write_text
+from .core.progress import Progress
 from . import runs
 
 DEFAULT_CHUNK_GAMES = 100_000

@@ -18,7 +18,7 @@ import logging
 
 import pandas as pd
 
-from .errors import ClusterError, ConfigError
+from .core.errors import ClusterError, ConfigError
 
 
 def _require_distributed():
@@ -113,7 +113,7 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
     before a ClusterError: a result is never silently short.
     Returns interrupted."""
     import numpy as np
-    from .progress import Progress
+    from .core.progress import Progress
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
     if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)

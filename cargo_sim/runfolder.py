@@ -18,8 +18,8 @@ import socket
 import time
 from pathlib import Path
 
-from .errors import ConfigError
-from .fileio import atomic_write
+from .core.errors import ConfigError
+from .core.fileio import atomic_write
 
 MANIFEST = "manifest.json"
 LOCK = "run.lock"

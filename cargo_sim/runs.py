@@ -35,10 +35,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .checks import check_games, check_seed
-from .errors import ConfigError
-from .fileio import atomic_write
-from .progress import Progress
+from .core.checks import check_games, check_seed
+from .core.errors import ConfigError
+from .core.fileio import atomic_write
+from .core.progress import Progress
 from .runfolder import (LOCK, MANIFEST, TMP_SUFFIX, RunLock, atomic_text, clean_temps,
                         marked_chunks, marker_problem, read_manifest, write_marker)
 
@@ -120,7 +120,7 @@ def _version() -> str:
 
 
 def _engine_source() -> str:
-    from ._cache import source_hash
+    from .core.cache import source_hash
     return source_hash()
 
 

@@ -59,7 +59,7 @@ from analyses import stats as astats
 from .games.cargo_noir.bots.registry import parse_player
 from .games.cargo_noir.rules import Rules
 from .games.cargo_noir.simulate import SimResults, simulate
-from .errors import ConfigError, RulesError
+from .core.errors import ConfigError, RulesError
 
 __all__ = ["sweep", "SweepResults", "paired_diff_ci", "variant_measures", "plot_measure",
            "plot_heatmap", "parse_set_args", "sweep_main", "MEASURES"]

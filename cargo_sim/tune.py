@@ -54,7 +54,7 @@ from .games.cargo_noir.bots.strategies import PARAMS
 from .games.cargo_noir.enums import GAME_FIELDS, PLAYER_FIELDS
 from .games.cargo_noir.rules import Rules
 from .games.cargo_noir.simulate import _illegal_error, _run_chunk, game_seeds_nb, table_template
-from .errors import BotError, ConfigError
+from .core.errors import BotError, ConfigError
 
 __all__ = ["tune", "TuneResults", "DEFAULT_SPACE", "evaluate", "bot_spec", "stream_seed"]
 

@@ -29,11 +29,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ...checks import check_games, check_number, check_seed
-from ...errors import ConfigError
-from ...fileio import atomic_write
-from ...progress import Progress
-from ...stats import wilson_interval
+from ...core.checks import check_games, check_number, check_seed
+from ...core.errors import ConfigError
+from ...core.fileio import atomic_write
+from ...core.progress import Progress
+from ...core.stats import wilson_interval
 from . import aggregate_nb as K
 from .enums import ERR_NEED_SOLVER, N_EVENT_FIELDS, PLAYER_FIELDS, R_N_PLAYERS
 from .rules import Rules

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import ConfigError
-from ...rng_nb import game_seed_nb
+from ...core.errors import ConfigError
+from ...core.rng_nb import game_seed_nb
 from . import enums as e
 from .forward_nb import (MAX_LEGAL, VECTOR, begin_nb, bot_answer_nb, clone_into_nb, is_over_nb,
                          legal_nb, pending_nb, playout_nb, step_nb, stopped_nb)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import RulesError
+from ...core.errors import RulesError
 from .enums import MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK
 from .rules_limits import limit_problems
 
@@ -264,16 +264,16 @@ class Rules:
         return template
 
     def packed_trade_tables(self) -> np.ndarray:
-        """The trade tables packed into one int64 array (trade_nb.pack_trade_tables)."""
+        """The trade tables packed into one int64 array (trade.packed_nb.pack_trade_tables)."""
         if "_packed" not in self.__dict__:
-            from .trade_nb import pack_trade_tables
+            from .trade.packed_nb import pack_trade_tables
             self.__dict__["_packed"] = pack_trade_tables(self.trade_tables())
         return self.__dict__["_packed"]
 
     def trade_tables(self):
         """Precomputed exact trade-value tables for these rules (memoised)."""
         if "_tables" not in self.__dict__:
-            from .trade_nb import build_trade_tables
+            from .trade.tables import build_trade_tables
             d = self._data
             self.__dict__["_tables"] = build_trade_tables(
                 np.asarray(d["value_same"], dtype=np.int64),

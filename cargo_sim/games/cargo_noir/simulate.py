@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ...checks import check_games, check_number, check_seed
-from ...errors import BotError, ConfigError, IllegalDecisionError
-from ...progress import Progress
-from ...rng_nb import game_seed_nb
+from ...core.checks import check_games, check_number, check_seed
+from ...core.errors import BotError, ConfigError, IllegalDecisionError
+from ...core.progress import Progress
+from ...core.rng_nb import game_seed_nb
 from .bots.registry import Player, decision_table, parse_player
 from .engine_nb import run_games_nb
-from .trade_nb import exact_value_fn
+from .trade.packed_nb import exact_value_fn
 from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
