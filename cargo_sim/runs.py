@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -35,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .core.checks import check_games, check_seed
+from .core.checks import check_games, check_number, check_seed
 from .core.errors import ConfigError
 from .core.fileio import atomic_write
 from .core.progress import Progress
@@ -105,17 +104,11 @@ def narrow(df: pd.DataFrame) -> pd.DataFrame:
 def rules_from_toml(text: str):
     """Rules from TOML text (as written by ``Rules.to_toml``)."""
     from .games.cargo_noir.rules import Rules
-    fd, name = tempfile.mkstemp(suffix=".toml", prefix="cargo_sim_rules_")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        return Rules.from_file(name)
-    finally:
-        os.unlink(name)
+    return Rules.from_toml(text)
 
 
 def _version() -> str:
-    from . import __version__
+    from .core.version import __version__
     return __version__
 
 
@@ -125,10 +118,7 @@ def _engine_source() -> str:
 
 
 def check_chunk_games(chunk_games) -> int:
-    if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
-            or chunk_games < 1):
-        raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
-    return int(chunk_games)
+    return check_number("chunk_games", chunk_games, 1)
 
 
 def plan(n_games: int, players, seed, rules, chunk_games) -> dict:

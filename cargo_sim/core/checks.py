@@ -13,9 +13,11 @@ MAX_SEED = 2**64 - 1
 MAX_GAME = 2**63 - 1      # game indices are int64 (the ``game`` column)
 
 
-def whole(x) -> bool:
-    """A whole number (int or numpy integer, not bool)."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+def whole(x, numpy: bool = True) -> bool:
+    """A whole number: an int, not bool (True is 1 to Python), or a numpy integer
+    unless ``numpy`` is False (data that stays plain Python: rules, manifests)."""
+    kinds = (int, np.integer) if numpy else int
+    return isinstance(x, kinds) and not isinstance(x, (bool, np.bool_))
 
 
 def check_number(name: str, v, lo: int = 0, hi: int | None = None, what: str = "") -> int:

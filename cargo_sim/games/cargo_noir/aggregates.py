@@ -33,50 +33,14 @@ from ...core.checks import check_games, check_number, check_seed
 from ...core.errors import ConfigError
 from ...core.fileio import atomic_write
 from ...core.progress import Progress
-from ...core.stats import wilson_interval
+from ...core.stats import chi2_equal, mean_from_sums, proportion
 from . import aggregate_nb as K
 from .enums import ERR_NEED_SOLVER, N_EVENT_FIELDS, PLAYER_FIELDS, R_N_PLAYERS
 from .rules import Rules
-from .simulate import (DEFAULT_CHUNK, check_request, _compile_table, _illegal_error,
+from .simulate import (DEFAULT_CHUNK, EVENT_ROWS_PER_SEAT, check_request, _compile_table, _illegal_error,
                        game_seeds_nb, load_solver, solver_address, table_template)
 
 FORMAT = "cargo_sim.aggregates/1"
-EVENT_ROWS_PER_SEAT = 160      # first size of the per-game event buffer (doubled on overflow)
-
-
-# ---------------------------------------------------------------------------
-# small statistics (one formula each)
-def _t_quantile(n):
-    from scipy import stats as st
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore"):
-        return st.t.ppf(0.975, np.where(n >= 2, n - 1, np.nan))
-
-
-def mean_from_sums(n, total, total_sq) -> dict:
-    """n, mean, sd (ddof 1), se and 95 % t interval from count, sum and sum of squares."""
-    n = np.asarray(n, dtype=float)
-    total = np.asarray(total, dtype=float)
-    total_sq = np.asarray(total_sq, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(n > 0, total / n, np.nan)
-        var = (total_sq - n * mean * mean) / (n - 1)
-        sd = np.where(n >= 2, np.sqrt(np.clip(var, 0, None)), np.nan)
-        se = sd / np.sqrt(n)
-    half = _t_quantile(n) * se
-    return {"n": n.astype(np.int64), "mean": mean, "sd": sd, "se": se,
-            "ci_lo": mean - half, "ci_hi": mean + half}
-
-
-def proportion(successes, n, name: str) -> dict:
-    """n, successes, <name> = successes / n and its 95 % Wilson interval."""
-    x = np.asarray(successes, dtype=float)
-    nn = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(nn > 0, x / nn, np.nan)
-    lo, hi = wilson_interval(x, nn)
-    return {"n": nn.astype(np.int64), "successes": x, name: p, "ci_lo": np.asarray(lo),
-            "ci_hi": np.asarray(hi)}
 
 
 def _hist_quantiles(counts, qs=(0.1, 0.25, 0.5, 0.75, 0.9)):
@@ -224,16 +188,10 @@ class Aggregates:
         win shares by seat; expected n / seats): n, chi2, dof, p_value,
         max_abs_dev (largest |win rate - 1/seats|). With different bots in the
         seats this tests seat and bot together."""
-        from scipy import stats as st
         o = self["win60"][:self.n_players] / K.WIN_SHARE_SCALE
-        k, total = len(o), float(o.sum())
-        if k < 2 or total <= 0:
-            return {"n": self.n_games, "chi2": np.nan, "dof": max(k - 1, 0), "p_value": np.nan,
-                    "max_abs_dev": np.nan}
-        e = total / k
-        chi2 = float(((o - e) ** 2 / e).sum())
-        return {"n": self.n_games, "chi2": chi2, "dof": k - 1, "p_value": float(st.chi2.sf(chi2, k - 1)),
-                "max_abs_dev": float(np.max(np.abs(o / self.n_games - 1.0 / k)))}
+        test = chi2_equal(o)
+        dev = np.nan if np.isnan(test["chi2"]) else float(np.max(np.abs(o / self.n_games - 1 / len(o))))
+        return {"n": self.n_games, **test, "max_abs_dev": dev}
 
     def player_means(self, fields=None) -> pd.DataFrame:
         """Mean of per-player statistics (SimResults.players columns) by seat:
@@ -567,12 +525,9 @@ def join_parts(parts: list) -> list:
 
 
 def load_aggregates(path) -> Aggregates:
-    """Read an ``Aggregates.save`` file (or a ``runs.aggregate_to_dir`` folder)."""
-    from ...runs import rules_from_toml
+    """Read an ``Aggregates.save`` file (``cargo_sim.load_aggregates`` also reads a
+    ``runs.aggregate_to_dir`` folder)."""
     path = Path(path)
-    if path.is_dir():
-        from ...runs import load_aggregate_dir
-        return load_aggregate_dir(path)
     try:
         with np.load(path, allow_pickle=False) as z:
             counts = z["counts"].astype(np.int64)
@@ -588,7 +543,7 @@ def load_aggregates(path) -> Aggregates:
         raise ConfigError(f"{path}: aggregates of another format or counter layout "
                           f"({meta.get('format')}, {meta.get('config', {}).get('layout')}; "
                           f"this version reads {FORMAT}, {K.LAYOUT_ID})")
-    return Aggregates(counts, rules_from_toml(toml), meta["config"], bool(meta.get("interrupted")))
+    return Aggregates(counts, Rules.from_toml(toml), meta["config"], bool(meta.get("interrupted")))
 
 
 # ---------------------------------------------------------------------------

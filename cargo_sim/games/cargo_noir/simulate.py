@@ -107,8 +107,7 @@ def check_request(n_games, players, rules):
     except TypeError:
         raise ConfigError("players must be a list of bot names, one per seat") from None
     rules.check_players(len(players))
-    if not isinstance(n_games, (int, np.integer)) or isinstance(n_games, bool) or n_games < 0:
-        raise ConfigError(f"number of games must be a whole number >= 0, got {n_games!r}")
+    check_number("number of games", n_games, 0)
     seated = [parse_player(p) for p in players]
     return seated, rules
 
@@ -159,7 +158,7 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = False
     return template, decide
 
 
-EVENTS_PER_GAME = 160     # first guess of event rows per game and seat (grown on overflow)
+EVENT_ROWS_PER_SEAT = 160     # first guess of event rows per game and seat (grown on overflow)
 
 
 _SOLVER = [0]
@@ -181,7 +180,7 @@ def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
     games are deterministic, so the replay is the same games)."""
     n = len(seeds)
     n_seats = int(template[R_N_PLAYERS])
-    per_game = EVENTS_PER_GAME * n_seats
+    per_game = EVENT_ROWS_PER_SEAT * n_seats
     while True:
         games = np.zeros((n, N_GAME_FIELDS), dtype=np.int64)
         pl = np.zeros((n, n_seats, n_fields_p), dtype=np.int32)
