@@ -31,7 +31,7 @@ from .cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USER_ERROR, PROG,
 # ---------------------------------------------------------------------------
 # simulate
 def cmd_simulate(args, argv) -> int:
-    from .api import simulate
+    from . import simulate
     from .cli_runs import check_run_options, cli_aggregate, cli_out
     check_run_options(args)
     if args.aggregate:                           # counters folded in the kernel
@@ -60,7 +60,7 @@ def cmd_simulate(args, argv) -> int:
 # play
 def cmd_play(args, argv) -> int:
     import numpy as np
-    from .games.cargo_noir.simulate import play_one
+    from . import play_one
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)
     seed = args.seed
@@ -128,7 +128,7 @@ def _bot_spec(name):
 
 def cmd_bots(args, argv) -> int:
     import textwrap
-    from .games.cargo_noir.bots.registry import bot_names
+    from . import bot_names
     for name in bot_names():
         spec = _bot_spec(name)
         doc = " ".join((getattr(spec, "doc", "") or "").split())
