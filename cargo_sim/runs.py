@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .core.checks import check_games, check_number, check_seed
+from .core.columns import narrow
 from .core.errors import ConfigError
 from .core.fileio import atomic_write
 from .core.progress import Progress
@@ -84,20 +85,6 @@ def _write_parquet(path: Path, df: pd.DataFrame) -> None:
     import pyarrow.parquet as pq
     table = pa.Table.from_pandas(df, preserve_index=False)
     atomic_write(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"), suffix=TMP_SUFFIX)
-
-
-def narrow(df: pd.DataFrame) -> pd.DataFrame:
-    """Signed integer columns (but ``game``) at the smallest width that holds
-    their values: the dtypes simulate() gives a table."""
-    from .games.cargo_noir.simulate import narrowest
-    for c in df.columns:
-        if c == "game" or not pd.api.types.is_signed_integer_dtype(df[c].dtype):
-            continue
-        col = df[c].to_numpy()
-        new = narrowest(col)
-        if new is not col:
-            df[c] = new
-    return df
 
 
 # ---------------------------------------------------------------------------

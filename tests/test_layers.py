@@ -143,3 +143,10 @@ def test_cycle_finder_finds_a_cycle():
 def test_no_import_cycles(package):
     found = cycles(library_graph())
     assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_analyses_use_the_api_not_the_kernels():
+    bad = [f"{name}:{line} imports {mod}" for name, edges in EDGES.items()
+           if in_package(name, "analyses") for mod, _, line in edges
+           if in_package(mod, "cargo_sim") and mod.rsplit(".", 1)[-1].endswith("_nb")]
+    assert not bad, "\n".join(bad)

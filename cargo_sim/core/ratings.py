@@ -19,7 +19,7 @@ from scipy import stats
 from scipy.sparse.csgraph import connected_components
 
 from .errors import ConfigError
-from .stats import wilson_interval
+from .stats import t_quantile, wilson_interval
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 RTOL = 1e-10          # Bradley-Terry: converged when every score is this small per meeting
@@ -325,7 +325,7 @@ def standings_table(players: pd.DataFrame, ratings: pd.DataFrame | None = None,
             n_eff = min(float(n), rate * (1 - rate) / rate_se ** 2) if np.isfinite(rate_se) else n
         lo, hi = wilson_interval(rate * n_eff, n_eff) if n else (np.nan, np.nan)
         mvp, vp_se, _ = _clustered_mean(vp[sel], unit[sel])
-        half = stats.t.ppf(0.975, c - 1) * vp_se if c >= 2 else np.nan
+        half = t_quantile(c) * vp_se
         rows.append((n, wins, wins / n if n else np.nan, lo, hi, mvp, mvp - half, mvp + half,
                      float(rank[sel].mean()) if n else np.nan, c))
     out = pd.DataFrame(rows, columns=["games", "wins", "win_rate", "win_lo", "win_hi", "mean_vp",
@@ -370,7 +370,7 @@ def _paired_t(d: pd.Series):
         return n, mean, t, p, mean, mean
     se = sd / math.sqrt(n)
     t = mean / se
-    q = float(stats.t.ppf(0.975, n - 1))
+    q = float(t_quantile(n))
     return n, mean, t, float(2 * stats.t.sf(abs(t), n - 1)), mean - q * se, mean + q * se
 
 

@@ -20,6 +20,7 @@ import pandas as pd
 from numba import njit
 
 from ...core.checks import check_games, check_number, check_seed
+from ...core.columns import narrowest
 from ...core.errors import BotError, ConfigError, IllegalDecisionError
 from ...core.progress import Progress
 from ...core.rng_nb import game_seed_nb
@@ -245,15 +246,6 @@ def _compile_table(template, decide, seeds, n_fields_p, players, progress: bool 
         at = f" ({where.group(1)}, line {where.group(2)})" if where and "<" not in where.group(1) else ""
         who = f"bot {', '.join(named)}" if named else f"a bot of this table ({', '.join(names)})"
         raise BotError(f"{who} does not compile with numba: {numba_first_message(text)}{at}") from None
-
-
-def narrowest(col: np.ndarray) -> np.ndarray:
-    """``col`` at the smallest signed integer width that holds its values."""
-    lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
-    for t in (np.int8, np.int16, np.int32, np.int64):
-        if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
-            return col if col.dtype == t else col.astype(t)
-    return col
 
 
 def table_columns(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
