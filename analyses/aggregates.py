@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import plots
-from .stats import chi2_equal, mean_from_sums, proportion_frame
+from .stats import mean_from_sums, proportion_frame
 
 
 def _with_n(df: pd.DataFrame, n: int) -> pd.DataFrame:
@@ -33,17 +33,16 @@ def _with_n(df: pd.DataFrame, n: int) -> pd.DataFrame:
 def casino_use_vs_win(agg, bins=(0, 3, 6, 9, 12, 15, 20, 1000)) -> pd.DataFrame:
     """casino.casino_use_vs_win from the counters: win rate (Wilson) and mean VP
     (t) by ships sent to the Casino, binned [lo, hi); n = player-games."""
-    from cargo_sim.games.cargo_noir import aggregate_nb as K
     arr = agg["casino_outcome"][:agg.n_players].sum(axis=0)       # visits x OUTCOME_FIELDS
     b = np.asarray(bins)
     rows = []
     for lo, hi in zip(b[:-1], b[1:]):
-        c = arr[lo:min(hi, K.CASINO_BINS)].sum(axis=0)
+        c = arr[lo:min(hi, len(arr))].sum(axis=0)
         if c[0] == 0:
             continue
         label = f"{lo}-{hi - 1}" if hi < 1000 else f"{lo}+"
         rows.append({"casino_bin": label, "bin_lo": int(lo), "players": c[0],
-                     "win_share": c[2] / K.WIN_SHARE_SCALE, "vp_sum": c[3], "vp_sumsq": c[4]})
+                     "win_share": c[2] / agg.WIN_SHARE_SCALE, "vp_sum": c[3], "vp_sumsq": c[4]})
     d = pd.DataFrame(rows)
     p = proportion_frame(d["win_share"], d["players"], "win_rate")
     m = mean_from_sums(d["players"].to_numpy(), d["vp_sum"].to_numpy(), d["vp_sumsq"].to_numpy())
@@ -61,10 +60,7 @@ def run_all(agg) -> dict[str, pd.DataFrame]:
         return {}
     n = agg.n_players
     w = agg.win_rates()
-    chi = chi2_equal(agg["win60"][:n] / 60)
-    seat_chi2 = pd.DataFrame([{"n_players": n, "n": agg.n_games, **chi,
-                               "max_abs_dev": agg.seat_test()["max_abs_dev"],
-                               "bots": ",".join(agg.players)}])
+    seat_chi2 = pd.DataFrame([{"n_players": n, **agg.seat_test(), "bots": ",".join(agg.players)}])
     ms = agg.margin_summary()
     br = agg.bidding(by=("turn",)).rename(columns={
         "turn": "first_turn", "contest_rate_ci_lo": "contest_ci_lo", "contest_rate_ci_hi": "contest_ci_hi",

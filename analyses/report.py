@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cargo_sim.core.columns import narrow
 from cargo_sim.fileio import atomic_write_text
 
 from . import balance, bidding, casino, plots, trade
@@ -82,13 +83,7 @@ def _downcast_events(ev: pd.DataFrame) -> pd.DataFrame:
     for c in ev.columns:
         if c in ("bot", "loc", "card"):
             ev[c] = ev[c].astype("category")
-        elif pd.api.types.is_integer_dtype(ev[c]) and c != "game":
-            lo, hi = int(ev[c].min()) if len(ev) else 0, int(ev[c].max()) if len(ev) else 0
-            for t in (np.int8, np.int16, np.int32):
-                if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
-                    ev[c] = ev[c].astype(t)
-                    break
-    return ev
+    return narrow(ev)
 
 
 class CountRun:

@@ -32,8 +32,11 @@ import pandas as pd
 
 from cargo_sim.games.cargo_noir.aggregates import aggregate
 from cargo_sim.games.cargo_noir.rules import Rules
+from cargo_sim.checks import whole
 from cargo_sim.errors import ConfigError
 from cargo_sim.fileio import atomic_write_text
+
+from .stats import half_width
 
 MIRROR_BOT = "expert"
 FIELD = ("expert", "greedy", "collector", "sniper")      # the ranked strategies (4 players)
@@ -55,9 +58,9 @@ class Design:
     def check(self) -> None:
         for name in ("games", "morris_games"):
             v = getattr(self, name)
-            if not isinstance(v, int) or v < 20:
+            if not whole(v) or v < 20:
                 raise ConfigError(f"{name} must be a whole number >= 20, got {v!r}")
-        if not isinstance(self.morris_trajectories, int) or self.morris_trajectories < 0:
+        if not whole(self.morris_trajectories) or self.morris_trajectories < 0:
             raise ConfigError("morris_trajectories must be a whole number >= 0")
 
 
@@ -65,11 +68,6 @@ class Design:
 # measuring one rules variant
 def _band(share: float) -> str:
     return next(label for hi, label in BANK_BANDS if share < hi)
-
-
-def _hw(p, n) -> float:
-    """95 % half-width of a proportion p of n (normal approximation)."""
-    return float(1.96 * np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
 
 
 def measure(rules: Rules, games: int, design: Design) -> dict:
@@ -82,7 +80,7 @@ def measure(rules: Rules, games: int, design: Design) -> dict:
         w = agg.win_rates()
         wr = w["win_rate"].to_numpy()
         out[f"seat.{n}"] = (f"seat {int(np.argmax(wr))}", {f"seat {s}": float(x) for s, x in enumerate(wr)},
-                            {f"seat {s}": _hw(x, games) for s, x in enumerate(wr)})
+                            {f"seat {s}": half_width(x, games) for s, x in enumerate(wr)})
         b = agg.shortfalls()
         out[f"bank.{n}"] = (_band(b["shortfall_rate"]), {"share": b["shortfall_rate"]},
                             {"share": (b["ci_hi"] - b["ci_lo"]) / 2})
@@ -91,7 +89,7 @@ def measure(rules: Rules, games: int, design: Design) -> dict:
         ce = ce[ce["n"] >= max(20, 0.02 * games * n)]
         rate = ce["w"] / ce["n"]
         out[f"card.{n}"] = (str(rate.idxmax()) if len(rate) else "none", rate.to_dict(),
-                            {c: _hw(r, ce.loc[c, "n"]) for c, r in rate.items()})
+                            {c: half_width(r, ce.loc[c, "n"]) for c, r in rate.items()})
         pr = agg.prices(by=("port",)).set_index("port")
         out[f"price.{n}"] = (str(pr["mean"].idxmax()) if len(pr) else "none", pr["mean"].to_dict(),
                              (pr["ci_hi"] - pr["mean"]).fillna(np.inf).to_dict())
@@ -102,7 +100,7 @@ def measure(rules: Rules, games: int, design: Design) -> dict:
         for bot, x in zip(seats, wr["win_rate"]):
             share[bot] += x / len(FIELD)
     order = sorted(FIELD, key=lambda b: -share[b])
-    hws = {b: _hw(x, len(FIELD) * games) for b, x in share.items()}
+    hws = {b: half_width(x, len(FIELD) * games) for b, x in share.items()}
     out["ranking"] = (" > ".join(order), share, hws)
     out["leader"] = (order[0], share, hws)           # the strongest strategy alone
     return out
@@ -155,7 +153,7 @@ def _params(rules: Rules, design: Design) -> dict:
 
 def _oat_values(values: list, current) -> list:
     """Whole-number range: its two ends; otherwise every alternative."""
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+    if all(whole(v, numpy=False) for v in values):
         return [v for v in (values[0], values[-1]) if v != current]
     return [v for v in values if v != current]
 
@@ -186,13 +184,13 @@ def one_at_a_time(rules: Rules, design: Design, base: dict | None = None, progre
 def _morris_problem(ranges: dict) -> dict:
     bounds = []
     for vals in ranges.values():
-        ints = all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
+        ints = all(whole(v, numpy=False) for v in vals)
         bounds.append([vals[0], vals[-1]] if ints else [0.0, 1.0])
     return {"num_vars": len(ranges), "names": list(ranges), "bounds": bounds}
 
 
 def _morris_value(vals: list, x: float):
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+    if all(whole(v, numpy=False) for v in vals):
         return int(round(x))
     return vals[min(int(x * len(vals)), len(vals) - 1)]
 

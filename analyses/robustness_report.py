@@ -15,6 +15,7 @@ import pandas as pd
 from .plots import save_figure
 from .report import markdown_table
 from .robustness import FIELD, MIRROR_BOT, VERDICTS_FILE
+from .stats import half_width
 
 TOP = 12        # parameters shown per tornado chart
 
@@ -65,21 +66,17 @@ def morris_figure(mor: pd.DataFrame, headline: str):
     return fig
 
 
-def _half_width(p: float, n: float) -> float:
-    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / n))
-
-
 def _widths(res) -> list[str]:
     g, base = res["design"].games, res["base"]
     out = []
     for h, (concl, vals, _) in base.items():
         if h.startswith("seat"):
             n = int(h.split(".")[1])
-            out.append(f"`{h}`: win rate of one seat ± {100 * _half_width(1 / n, g):.1f} points")
+            out.append(f"`{h}`: win rate of one seat ± {100 * half_width(1 / n, g):.1f} points")
         elif h.startswith("bank"):
             out.append(f"`{h}`: shortfall share {100 * vals['share']:.1f} % ± "
-                       f"{100 * _half_width(vals['share'], g):.1f} points")
-    out.append(f"`ranking`: one strategy's win rate ± {100 * _half_width(0.25, len(FIELD) * g):.1f} points")
+                       f"{100 * half_width(vals['share'], g):.1f} points")
+    out.append(f"`ranking`: one strategy's win rate ± {100 * half_width(0.25, len(FIELD) * g):.1f} points")
     return out
 
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
-from cargo_sim.stats import wilson_interval
+from cargo_sim.stats import (LEVEL, Z95, chi2_equal, mean_ci, mean_from_sums,  # noqa: F401
+                             mean_row, newcombe_diff_ci, proportion, t_quantile,
+                             wilson_interval)
 
-LEVEL = 0.95
-Z = float(_st.norm.ppf(0.5 + LEVEL / 2))      # 1.959964...
+Z = Z95      # 1.959964...
 # Below this sample size an interval is not shown (report tables print "n too
 # small", figures leave the point out): see docs/figures.md.
 MIN_N = 30
@@ -38,6 +38,12 @@ def wilson_ci(successes, n, z: float = Z):
     return wilson_interval(successes, n, z)
 
 
+def half_width(p, n) -> float:
+    """Half-width of the normal-approximation 95% interval of a proportion p of n
+    (for planning sample sizes; intervals of results are Wilson's)."""
+    return float(Z * np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
+
+
 def proportion_se(p, n):
     """Standard error of a proportion: sqrt(p(1-p)/n)."""
     p = np.asarray(p, dtype=float)
@@ -48,13 +54,9 @@ def proportion_se(p, n):
 
 def proportion_frame(successes, n, name: str = "p") -> pd.DataFrame:
     """Columns n, successes, <name>, se, ci_lo, ci_hi for aligned arrays/Series."""
-    x = np.asarray(successes, dtype=float)
-    nn = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(nn > 0, x / nn, np.nan)
-    lo, hi = wilson_ci(x, nn)
-    return pd.DataFrame({"n": nn.astype(np.int64), "successes": x, name: p,
-                         "se": proportion_se(p, nn), "ci_lo": lo, "ci_hi": hi})
+    d = proportion(successes, n, name)
+    d["se"] = proportion_se(d[name], d["n"])
+    return pd.DataFrame({k: d[k] for k in ("n", "successes", name, "se", "ci_lo", "ci_hi")})
 
 
 def grouped_proportion(df: pd.DataFrame, by, col: str, name: str = "p") -> pd.DataFrame:
@@ -69,52 +71,7 @@ def grouped_proportion(df: pd.DataFrame, by, col: str, name: str = "p") -> pd.Da
     return out.reset_index()
 
 
-def newcombe_diff_ci(x1, n1, x2, n2, z: float = Z):
-    """95% interval for p1 - p2 (Newcombe's hybrid score method 10, from the
-    two Wilson intervals):  d - sqrt((p1-l1)^2 + (u2-p2)^2),
-    d + sqrt((u1-p1)^2 + (p2-l2)^2)."""
-    x1, n1, x2, n2 = (np.asarray(a, dtype=float) for a in (x1, n1, x2, n2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p1, p2 = x1 / n1, x2 / n2
-    l1, u1 = wilson_ci(x1, n1, z)
-    l2, u2 = wilson_ci(x2, n2, z)
-    d = p1 - p2
-    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return d, lo, hi
-
-
 # ---- means -----------------------------------------------------------------
-def t_quantile(n):
-    """t(0.975, n-1); NaN for n < 2."""
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore"):
-        q = _st.t.ppf(0.5 + LEVEL / 2, np.where(n >= 2, n - 1, np.nan))
-    return q
-
-
-def mean_ci(values) -> dict:
-    """n, mean, sd (ddof 1), se = sd/sqrt(n), 95% t interval of one sample."""
-    v = np.asarray(values, dtype=float)
-    v = v[~np.isnan(v)]
-    n = len(v)
-    mean = float(v.mean()) if n else np.nan
-    sd = float(v.std(ddof=1)) if n >= 2 else np.nan
-    return _mean_row(n, mean, sd)
-
-
-def _mean_row(n, mean, sd) -> dict:
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.where(n >= 2, sd / np.sqrt(n), np.nan)
-    half = t_quantile(n) * se
-    out = {"n": n.astype(np.int64), "mean": mean, "sd": sd, "se": se,
-           "ci_lo": mean - half, "ci_hi": mean + half}
-    if np.ndim(out["se"]) == 0:
-        out = {k: (int(v) if k == "n" else float(v)) for k, v in out.items()}
-    return out
-
-
 def grouped_mean(df: pd.DataFrame, by, col: str) -> pd.DataFrame:
     """Per group: n, mean, sd, se, ci_lo, ci_hi of ``col`` (NaN values dropped)."""
     by = _as_list(by)
@@ -123,21 +80,9 @@ def grouped_mean(df: pd.DataFrame, by, col: str) -> pd.DataFrame:
         return _empty(by, ["n", "mean", "sd", "se", "ci_lo", "ci_hi"])
     vals = d[col].astype(float)
     g = vals.groupby([d[b] for b in by], observed=True, sort=True).agg(["count", "mean", "std"])
-    row = _mean_row(g["count"].to_numpy(), g["mean"].to_numpy(), g["std"].to_numpy())
+    row = mean_row(g["count"].to_numpy(), g["mean"].to_numpy(), g["std"].to_numpy())
     out = pd.DataFrame(row, index=g.index)
     return out.reset_index()
-
-
-def mean_from_sums(n, total, total_sq) -> dict:
-    """n, mean, sd, se, 95% t interval from the count, sum and sum of squares
-    of a sample (for counts aggregated without materialising zero rows):
-    mean = total/n, var = (total_sq - n mean^2) / (n - 1)."""
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.asarray(total, dtype=float) / n
-        var = (np.asarray(total_sq, dtype=float) - n * mean * mean) / (n - 1)
-    sd = np.where(n >= 2, np.sqrt(np.clip(var, 0, None)), np.nan)
-    return _mean_row(n, mean, sd)
 
 
 # ---- bootstrap --------------------------------------------------------------
@@ -187,20 +132,6 @@ def grouped_median(df: pd.DataFrame, by, col: str, n_boot: int = 1000, seed: int
     if not rows:
         return _empty(by, ["n", "median", "ci_lo", "ci_hi"])
     return pd.DataFrame(rows)
-
-
-# ---- tests ------------------------------------------------------------------
-def chi2_equal(observed) -> dict:
-    """Pearson chi-square test that k categories are equally likely:
-    expected = sum/k each, chi2 = sum (o - e)^2 / e, dof = k - 1."""
-    o = np.asarray(observed, dtype=float)
-    k = len(o)
-    total = o.sum()
-    if k < 2 or total <= 0:
-        return {"chi2": np.nan, "dof": max(k - 1, 0), "p_value": np.nan}
-    e = total / k
-    chi2 = float(((o - e) ** 2 / e).sum())
-    return {"chi2": chi2, "dof": k - 1, "p_value": float(_st.chi2.sf(chi2, k - 1))}
 
 
 # ---- distributions ----------------------------------------------------------

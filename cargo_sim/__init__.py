@@ -13,20 +13,20 @@ Quick start::
 
 The game-specific code lives in ``cargo_sim.games.cargo_noir``.
 """
-from . import _cache  # noqa: F401  (first: numba's cache folder for this source version)
+from .core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from . import compat
 from .games.cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one,
                                trade_value)
-from .games.cargo_noir.aggregates import Aggregates, load_aggregates
-from .api import aggregate, load_results, simulate
+from .games.cargo_noir.aggregates import Aggregates
+from .api import aggregate, load_aggregates, load_results, simulate
 from .games.cargo_noir.forward import Decision, GameState
 from .games.cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
-from .errors import (BotError, CargoSimError, ClusterError, ConfigError, IllegalDecisionError,
-                     RulesError)
+from .core.errors import (BotError, CargoSimError, ClusterError, ConfigError,
+                          IllegalDecisionError, RulesError)
+from .core.version import __version__
 from . import tournament  # the module; calling it plays a tournament
 from .tournament import TournamentResults
 
-__version__ = "0.1.0"
 
 compat.install()   # old module paths (cargo_sim.cargo_noir...) still import
 

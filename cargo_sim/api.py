@@ -4,9 +4,9 @@
 """
 from __future__ import annotations
 
-from .games.cargo_noir.aggregates import aggregate as _aggregate_local
+from .games.cargo_noir.aggregates import aggregate as _aggregate_local, load_aggregates as _load_file
 from .games.cargo_noir.simulate import DEFAULT_CHUNK, simulate as _simulate_local
-from .errors import ConfigError
+from .core.errors import ConfigError
 
 BACKENDS = ("local", "dask")
 
@@ -72,3 +72,13 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
     back as a ``SimResults``; see ``cargo_sim.runs.load_results``."""
     from .runs import load_results as load
     return load(path, columns=columns, lazy=lazy, verify=verify)
+
+
+def load_aggregates(path):
+    """Read an ``Aggregates.save`` file, or the merged counters of a
+    ``runs.aggregate_to_dir`` folder (``cargo-sim simulate --aggregate --out DIR``)."""
+    from pathlib import Path
+    if Path(path).is_dir():
+        from .runs import load_aggregate_dir
+        return load_aggregate_dir(path)
+    return _load_file(path)

@@ -189,10 +189,11 @@ def stream_run(n_games: int, players: list[str], chunk: int, workers: int) -> di
     """``run_to_dir`` of n_games in a fresh process: games/s end to end (play +
     Parquet chunks on disk), peak RSS, and RSS early vs late in the run (flat
     memory means the run can be any length)."""
-    return _child(_STREAM_CODE, n_games, ",".join(players), chunk, workers, timeout=24 * 3600)
+    return child(_STREAM_CODE, n_games, ",".join(players), chunk, workers, timeout=24 * 3600)
 
 
-def _child(code: str, *args, env=None, timeout=900) -> dict:
+def child(code: str, *args, env=None, timeout=900) -> dict:
+    """Run ``code`` in a fresh interpreter; its last stdout line is a JSON dict."""
     t0 = time.perf_counter()
     r = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
                        text=True, env=env, timeout=timeout)
@@ -208,17 +209,17 @@ def _child(code: str, *args, env=None, timeout=900) -> dict:
 def startup_times(cold: bool) -> dict:
     """Import + first simulate() in fresh interpreters: warm cache, and (``cold``) an empty one."""
     out = {}
-    _child(_STARTUP_CODE)                                   # make sure the normal cache is warm
-    out["warm"] = _child(_STARTUP_CODE)
+    child(_STARTUP_CODE)                                   # make sure the normal cache is warm
+    out["warm"] = child(_STARTUP_CODE)
     if cold:
         with tempfile.TemporaryDirectory(prefix="cargo_sim_numba_cache_") as d:
             env = dict(os.environ, NUMBA_CACHE_DIR=d)
-            out["cold"] = _child(_STARTUP_CODE, env=env)
+            out["cold"] = child(_STARTUP_CODE, env=env)
     return out
 
 
 def memory(n_games: int) -> dict:
-    m = _child(_MEMORY_CODE, n_games)
+    m = child(_MEMORY_CODE, n_games)
     scale = 1_000_000 / m["n"]
     m["players_bytes_1m"] = m["players_bytes"] * scale
     m["games_bytes_1m"] = m["games_bytes"] * scale
@@ -228,7 +229,7 @@ def memory(n_games: int) -> dict:
 
 # ---------------------------------------------------------------------------
 def _machine() -> dict:
-    from . import __version__
+    from .core.version import __version__
     import numba
     cpu = platform.processor() or platform.machine()
     try:
@@ -409,7 +410,8 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say("")
     say("targets of long runs (cargo_sim.bench_targets):")
     from . import bench_targets
-    targets = bench_targets.run(cli_out_games, target_memory_games, cores, stream_chunk, say=say)
+    targets = bench_targets.run(cli_out_games, target_memory_games, cores, sys.modules[__name__],
+                                stream_chunk, say=say)
     say("")
     say("forward model (1 thread; targets: clone < 2 us, playout within 1.2x of the kernel):")
     fwd = {}
@@ -455,11 +457,19 @@ def main(argv=None) -> int:
                    help="games of the in-memory simulate target run (default 1,000,000; "
                         "20,000 with --quick)")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    p.add_argument("--targets-only", action="store_true",
+                   help="only the targets of long runs (cargo_sim.bench_targets)")
     a = p.parse_args(argv)
     for name in ("games", "e2e_games", "stream_games", "cli_out_games", "target_memory_games"):
         v = getattr(a, name)
         if v is not None and v < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
+    if a.targets_only:
+        from . import bench_targets
+        bench_targets.run(a.cli_out_games or 1_000_000, a.target_memory_games or 1_000_000,
+                          os.cpu_count() or 1, sys.modules[__name__],
+                          say=lambda *x: print(*x, flush=True))
+        return 0
     seconds = 0.3 if a.quick else a.seconds
     mem_games = a.memory_games or (20_000 if a.quick else 200_000)
     try:

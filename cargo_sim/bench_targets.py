@@ -1,5 +1,6 @@
 """Memory and throughput targets of long runs (part of ``make bench``; alone:
-``python -m cargo_sim.bench_targets``).
+``python -m cargo_sim.bench --targets-only``). The measuring tools (``kernel_rate``,
+``child``, ``memory``) are ``cargo_sim.bench``'s, handed in as ``tools``.
 
 * ``cargo-sim simulate --out DIR`` of 4-player random games in a fresh process:
   peak RSS (target < 1.5 GB, whatever the run length) and games/s against the
@@ -10,9 +11,6 @@
   (target <= 1.5x).
 """
 from __future__ import annotations
-
-import argparse
-import sys
 
 CLI_OUT_RSS_MB = 1536
 CLI_OUT_SHARE = 0.80
@@ -40,14 +38,14 @@ print(json.dumps({"n": int(n), "seconds": dt, "disk_bytes": disk, "maxrss_before
 """
 
 
-def cli_out(n_games: int, chunk: int, workers: int) -> dict:
+def cli_out(n_games: int, chunk: int, workers: int, tools) -> dict:
     """The CLI run to disk in a fresh process, with the kernel's rate on
     ``workers`` threads measured before and after it (the machine may be shared)."""
-    from .bench import _child, kernel_rate
+    kernel_rate = tools.kernel_rate
     k_games = max(20_000, min(n_games // 10, 200_000))
     kernel_rate(4, 64, workers)                  # load the compiled kernel before timing it
     before = kernel_rate(4, k_games, workers)
-    r = _child(_CLI_OUT_CODE, n_games, chunk, workers, timeout=24 * 3600)
+    r = tools.child(_CLI_OUT_CODE, n_games, chunk, workers, timeout=24 * 3600)
     after = kernel_rate(4, k_games, workers)
     r.update(rate=r["n"] / r["seconds"], kernel_before=before, kernel_after=after,
              kernel=max(before, after), workers=workers)    # the faster one: a strict ratio
@@ -55,16 +53,16 @@ def cli_out(n_games: int, chunk: int, workers: int) -> dict:
     return r
 
 
-def in_memory(n_games: int) -> dict:
-    from .bench import memory
-    m = memory(n_games)
+def in_memory(n_games: int, tools) -> dict:
+    m = tools.memory(n_games)
     m["tables_mb"] = (m["players_bytes"] + m["games_bytes"]) / 2**20
     m["ratio"] = (m["maxrss_mb"] - m["maxrss_before_mb"]) / m["tables_mb"]
     return m
 
 
-def run(cli_games: int, mem_games: int, workers: int, chunk: int = 100_000, say=print) -> dict:
-    c = cli_out(cli_games, chunk, workers)
+def run(cli_games: int, mem_games: int, workers: int, tools, chunk: int = 100_000,
+        say=print) -> dict:
+    c = cli_out(cli_games, chunk, workers, tools)
     say(f"cargo-sim simulate --out, {cli_games:,} 4-player random games, {workers} thread(s), "
         f"chunks of {chunk:,} (fresh process):")
     say(f"  {c['rate']:,.0f} games/s ({c['seconds']:,.0f} s), kernel alone on {workers} thread(s) "
@@ -74,30 +72,10 @@ def run(cli_games: int, mem_games: int, workers: int, chunk: int = 100_000, say=
     say(f"  peak RSS {c['maxrss_mb']:,.0f} MB ({c['maxrss_before_mb']:,.0f} MB after warm-up; "
         f"target < {CLI_OUT_RSS_MB:,} MB: {'met' if c['maxrss_mb'] < CLI_OUT_RSS_MB else 'NOT met'}), "
         f"{c['disk_bytes'] / 2**20:,.0f} MB on disk")
-    m = in_memory(mem_games)
+    m = in_memory(mem_games, tools)
     say(f"in-memory simulate, {mem_games:,} 4-player random games (fresh process):")
     say(f"  final tables {m['tables_mb']:,.0f} MB; peak RSS {m['maxrss_mb']:,.0f} MB, "
         f"{m['maxrss_mb'] - m['maxrss_before_mb']:,.0f} MB above the {m['maxrss_before_mb']:,.0f} MB "
         f"after warm-up = {m['ratio']:.2f}x the tables (target <= {MEMORY_RATIO}x: "
         f"{'met' if m['ratio'] <= MEMORY_RATIO else 'NOT met'})")
     return {"cli_out": c, "in_memory": m}
-
-
-def main(argv=None) -> int:
-    import os
-    p = argparse.ArgumentParser(prog="python -m cargo_sim.bench_targets",
-                                description=__doc__.split("\n\n")[0])
-    p.add_argument("--cli-out-games", type=int, default=1_000_000, metavar="N",
-                   help="games of the CLI run to disk (default 1,000,000; 10000000 for the full check)")
-    p.add_argument("--memory-games", type=int, default=1_000_000, metavar="N",
-                   help="games of the in-memory run (default 1,000,000)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="K")
-    a = p.parse_args(argv)
-    if min(a.cli_out_games, a.memory_games, a.workers) < 1:
-        p.error("game counts and --workers must be >= 1")
-    run(a.cli_out_games, a.memory_games, a.workers, say=lambda *x: print(*x, flush=True))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -19,9 +19,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import ConfigError
-from .fileio import atomic_write, atomic_write_text
-from .progress import Progress
+from .cli_common import (EXIT_INTERRUPTED, PROG, bank_line, format_summary_of, jsonable,
+                         load_rules, parse_players, run_headline, seat_table, versions)
+from .core.errors import ConfigError
+from .core.fileio import atomic_write, atomic_write_text
+from .core.progress import Progress
 from . import runs
 
 DEFAULT_CHUNK_GAMES = 100_000
@@ -113,7 +115,6 @@ def tally_dir(folder: Path) -> Tally:
 
 # ---------------------------------------------------------------------------
 def _meta(args, argv, cfg_players, rules, workers, n_done, interrupted, elapsed) -> dict:
-    from .cli import PROG, versions
     return {"command": shlex.join([PROG] + list(argv)), "seed": args.seed, "start": args.start,
             "players": cfg_players, "n_games_requested": args.games, "n_games": n_done,
             "interrupted": bool(interrupted), "workers": workers, "elapsed_s": round(elapsed, 3),
@@ -125,7 +126,6 @@ def _meta(args, argv, cfg_players, rules, workers, n_done, interrupted, elapsed)
 
 
 def _write_run_json(path: Path, meta: dict) -> None:
-    from .cli import jsonable
     atomic_write_text(path, json.dumps(jsonable(meta), indent=2) + "\n")
 
 
@@ -209,7 +209,6 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
 
 def cli_out(args, argv) -> int:
     """``cargo-sim simulate --out DIR`` (without --aggregate)."""
-    from .cli import EXIT_INTERRUPTED, PROG, format_summary_of, load_rules, parse_players
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)
     workers = args.workers or os.cpu_count() or 1
@@ -265,7 +264,6 @@ def cli_out(args, argv) -> int:
 def format_aggregate_summary(agg, elapsed: float, workers) -> str:
     """The ``cargo-sim simulate --aggregate`` report: per seat win rate with
     95 % Wilson CI and mean VP with t CI, the seat test and ties."""
-    from .cli import bank_line, run_headline, seat_table
     n = agg.n_games
     lines = [run_headline(n, agg.config, agg.interrupted, agg.n_players, agg.rules, elapsed,
                           workers, kind=" (aggregated)")]
@@ -293,7 +291,6 @@ def cli_aggregate(args, argv) -> int:
     """``cargo-sim simulate --aggregate``: counters only; with --out, chunk files,
     a manifest and the merged aggregates.npz (resumable with --resume)."""
     from .api import aggregate
-    from .cli import EXIT_INTERRUPTED, load_rules, parse_players
     rules = load_rules(args.rules, args.set)
     players = parse_players(args.players)
     workers = args.workers or os.cpu_count() or 1

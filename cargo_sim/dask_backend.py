@@ -18,7 +18,8 @@ import logging
 
 import pandas as pd
 
-from .errors import ClusterError, ConfigError
+from .core.errors import ClusterError, ConfigError
+from .core.checks import check_number
 
 
 def _require_distributed():
@@ -68,8 +69,7 @@ def _client(scheduler, n_workers):
     if isinstance(scheduler, distributed.Client):
         return scheduler, []
     if scheduler is None or scheduler == "local":
-        if not isinstance(n_workers, int) or isinstance(n_workers, bool) or n_workers < 1:
-            raise ConfigError(f"n_workers must be a whole number >= 1, got {n_workers!r}")
+        check_number("n_workers", n_workers, 1)
         cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, host="127.0.0.1",
                                            processes=True, dashboard_address=None,
                                            silence_logs=logging.ERROR)
@@ -113,12 +113,9 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
     before a ClusterError: a result is never silently short.
     Returns interrupted."""
     import numpy as np
-    from .progress import Progress
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ConfigError(f"seed must be a whole number >= 0, got {seed!r}")
-    if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
-            or chunk_games < 1):
-        raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
+    from .core.progress import Progress
+    check_number("seed", seed, 0)
+    check_number("chunk_games", chunk_games, 1)
     n_chunks = -(-n_games // chunk_games)
     todo = range(n_chunks) if todo is None else todo
 

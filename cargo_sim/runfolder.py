@@ -18,8 +18,9 @@ import socket
 import time
 from pathlib import Path
 
-from .errors import ConfigError
-from .fileio import atomic_write
+from .core.errors import ConfigError
+from .core.checks import whole
+from .core.fileio import atomic_write
 
 MANIFEST = "manifest.json"
 LOCK = "run.lock"
@@ -35,8 +36,7 @@ def atomic_text(path: Path, text: str) -> None:
 # ---------------------------------------------------------------------------
 # manifest
 def _whole(v, lo, hi=None) -> bool:
-    return (isinstance(v, int) and not isinstance(v, bool) and v >= lo
-            and (hi is None or v <= hi))
+    return whole(v, numpy=False) and v >= lo and (hi is None or v <= hi)
 
 
 def read_manifest(folder: Path, fmt: str | None = None) -> dict:

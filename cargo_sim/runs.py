@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -35,10 +34,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .checks import check_games, check_seed
-from .errors import ConfigError
-from .fileio import atomic_write
-from .progress import Progress
+from .core.checks import check_games, check_number, check_seed
+from .core.columns import narrow
+from .core.errors import ConfigError
+from .core.fileio import atomic_write
+from .core.progress import Progress
 from .runfolder import (LOCK, MANIFEST, TMP_SUFFIX, RunLock, atomic_text, clean_temps,
                         marked_chunks, marker_problem, read_manifest, write_marker)
 
@@ -87,48 +87,25 @@ def _write_parquet(path: Path, df: pd.DataFrame) -> None:
     atomic_write(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"), suffix=TMP_SUFFIX)
 
 
-def narrow(df: pd.DataFrame) -> pd.DataFrame:
-    """Signed integer columns (but ``game``) at the smallest width that holds
-    their values: the dtypes simulate() gives a table."""
-    from .games.cargo_noir.simulate import narrowest
-    for c in df.columns:
-        if c == "game" or not pd.api.types.is_signed_integer_dtype(df[c].dtype):
-            continue
-        col = df[c].to_numpy()
-        new = narrowest(col)
-        if new is not col:
-            df[c] = new
-    return df
-
-
 # ---------------------------------------------------------------------------
 def rules_from_toml(text: str):
     """Rules from TOML text (as written by ``Rules.to_toml``)."""
     from .games.cargo_noir.rules import Rules
-    fd, name = tempfile.mkstemp(suffix=".toml", prefix="cargo_sim_rules_")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        return Rules.from_file(name)
-    finally:
-        os.unlink(name)
+    return Rules.from_toml(text)
 
 
 def _version() -> str:
-    from . import __version__
+    from .core.version import __version__
     return __version__
 
 
 def _engine_source() -> str:
-    from ._cache import source_hash
+    from .core.cache import source_hash
     return source_hash()
 
 
 def check_chunk_games(chunk_games) -> int:
-    if (not isinstance(chunk_games, (int, np.integer)) or isinstance(chunk_games, bool)
-            or chunk_games < 1):
-        raise ConfigError(f"chunk_games must be a whole number >= 1, got {chunk_games!r}")
-    return int(chunk_games)
+    return check_number("chunk_games", chunk_games, 1)
 
 
 def plan(n_games: int, players, seed, rules, chunk_games) -> dict:

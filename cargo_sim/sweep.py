@@ -22,7 +22,7 @@ a Student-t interval on the per-game differences, ``paired_diff_ci``):
   the extreme seats, so it is optimistic when the seats are nearly equal (the
   spread itself is then biased upwards: ~sqrt(2 log k / n) even for fair seats).
   ``seat_chi2_p``: Pearson chi-square p-value of the seat wins against equal
-  chances (``analyses.stats.chi2_equal``); no difference column.
+  chances (``cargo_sim.stats.chi2_equal``); no difference column.
 * ``win_<bot>``    — win rate of each bot label over the seats it holds; Wilson.
 * ``winner_vp``, ``mean_vp``, ``game_value`` — mean VP of the winner, of all
   players, and the sum of VP of a game; Student-t intervals.
@@ -54,12 +54,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyses import stats as astats
-
 from .games.cargo_noir.bots.registry import parse_player
 from .games.cargo_noir.rules import Rules
 from .games.cargo_noir.simulate import SimResults, simulate
-from .errors import ConfigError, RulesError
+from .core.stats import chi2_equal, mean_ci, wilson_interval
+from .core.checks import whole
+from .core.errors import ConfigError, RulesError
 
 __all__ = ["sweep", "SweepResults", "paired_diff_ci", "variant_measures", "plot_measure",
            "plot_heatmap", "parse_set_args", "sweep_main", "MEASURES"]
@@ -91,7 +91,7 @@ def check_measures(names, known=MEASURES) -> None:
 # statistics
 def paired_diff_ci(a, b) -> dict:
     """Mean of the paired differences ``a_i - b_i`` with its 95% Student-t
-    interval (``analyses.stats.mean_ci`` of the differences):
+    interval (``cargo_sim.stats.mean_ci`` of the differences):
     ``mean(d) +- t(0.975, n-1) * sd(d) / sqrt(n)``. Returns n, diff, sd, se,
     lo, hi. Differences that are all exactly 0 give ``lo == hi == 0``."""
     a = np.asarray(a, dtype=float)
@@ -99,7 +99,7 @@ def paired_diff_ci(a, b) -> dict:
     if a.shape != b.shape:
         raise ValueError(f"paired samples must have the same length, got {a.shape} and {b.shape}")
     d = a - b
-    r = astats.mean_ci(d)
+    r = mean_ci(d)
     if r["n"] >= 1 and np.all(d == d[0]):           # constant differences: no spread
         return {"n": r["n"], "diff": float(d[0]), "sd": 0.0, "se": 0.0,
                 "lo": float(d[0]), "hi": float(d[0])}
@@ -162,12 +162,12 @@ def variant_measures(res: SimResults) -> tuple[dict, dict, dict]:
         kind = "wilson" if (m in ("seat0_win", "tie_rate") or m in bot_n) else "t"
         if kind == "wilson":
             k = bot_n.get(m, 1)
-            lo, hi = astats.wilson_ci(u.sum() * k, n * k)
+            lo, hi = wilson_interval(u.sum() * k, n * k)
             est[m] = (float(u.mean()), float(lo), float(hi))
         else:
-            r = astats.mean_ci(u)
+            r = mean_ci(u)
             est[m] = (r["mean"], r["ci_lo"], r["ci_hi"])
-    chi = astats.chi2_equal(share.sum(axis=0))
+    chi = chi2_equal(share.sum(axis=0))
     extra = {"games": n, "seat_chi2_p": chi["p_value"],
              **{f"seat{s}_win": float(seat_rate[s]) for s in range(seats)}}
     return units, est, extra
@@ -282,7 +282,7 @@ def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=Non
         except RulesError as e:
             raise RulesError(f"sweep variant {_variant_name(combo)}: {e}") from None
         variants.append((_variant_name(combo), combo, rules))
-    if not isinstance(games, (int, np.integer)) or isinstance(games, bool) or games < 2:
+    if not whole(games) or games < 2:
         raise ConfigError(f"a sweep needs games >= 2 per variant, got {games!r}")
     base_rules.check_players(len(players))
 

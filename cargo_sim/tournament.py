@@ -49,12 +49,12 @@ from .games.cargo_noir.enums import PLAYER_FIELDS
 # simulate()'s building blocks: a tournament is many small tables, and one
 # simulate() call per table would spend most of its time building DataFrames.
 from .games.cargo_noir.simulate import _illegal_error, _run_chunk, build_tables, game_seeds_nb, table_template
-from .checks import check_seed, whole
-from .errors import ConfigError, IllegalDecisionError
-from .progress import Progress
-from .ratings import (ELO_PER_NAT, bradley_terry, head_to_head, meetings, pairwise_counts,
+from .core.checks import check_seed, whole
+from .core.errors import ConfigError, IllegalDecisionError
+from .core.progress import Progress
+from .core.ratings import (ELO_PER_NAT, bradley_terry, head_to_head, meetings, pairwise_counts,
                       significance, standings_table)
-from .stats import wilson_interval
+from .core.stats import wilson_interval
 
 PIECE = 2048          # games per job on the thread pool (the unit of parallel work)
 

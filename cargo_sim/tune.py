@@ -47,14 +47,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyses import stats as astats
-
 from .games.cargo_noir.bots.registry import get_bot, parse_player
 from .games.cargo_noir.bots.strategies import PARAMS
 from .games.cargo_noir.enums import GAME_FIELDS, PLAYER_FIELDS
 from .games.cargo_noir.rules import Rules
 from .games.cargo_noir.simulate import _illegal_error, _run_chunk, game_seeds_nb, table_template
-from .errors import BotError, ConfigError
+from .core.stats import newcombe_diff_ci, wilson_interval
+from .core.checks import check_number
+from .core.errors import BotError, ConfigError
 
 __all__ = ["tune", "TuneResults", "DEFAULT_SPACE", "evaluate", "bot_spec", "stream_seed"]
 
@@ -135,7 +135,7 @@ def evaluate(candidate, opponents, n_players: int, games: int, run_seed: int,
         parts = [run(t) for t in tables]
     n = per * n_players
     wins = float(sum(p[0] for p in parts))
-    lo, hi = astats.wilson_ci(wins, n)
+    lo, hi = wilson_interval(wins, n)
     return {"n": n, "wins": wins, "win_rate": wins / n, "lo": lo, "hi": hi,
             "mean_vp": float(sum(p[1] for p in parts)) / n}
 
@@ -236,8 +236,7 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
         raise ConfigError(f"method must be 'de' or 'random', got {method!r}")
     for name, v, lo in (("budget", budget, 2), ("games_per_eval", games_per_eval, 1),
                         ("fresh_games", fresh_games, 1), ("finalists", finalists, 1)):
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < lo:
-            raise ConfigError(f"{name} must be a whole number >= {lo}, got {v!r}")
+        check_number(name, v, lo)
     family = get_bot(bot_family)
     base = dict(family.params)
     if isinstance(start, str):
@@ -311,7 +310,7 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
     fresh_seed = stream_seed(seed, "fresh")
     fb = evaluate(best_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers)
     fs = evaluate(start_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers)
-    diff, dlo, dhi = astats.newcombe_diff_ci(fb["wins"], fb["n"], fs["wins"], fs["n"])
+    diff, dlo, dhi = newcombe_diff_ci(fb["wins"], fb["n"], fs["wins"], fs["n"])
     config = {"bot_family": bot_family, "opponents": opponents, "n_players": n_players,
               "budget": budget, "games_per_eval": games_per_eval, "seed": seed, "method": method,
               "space": space, "fresh_games": fb["n"], "search_seed": search_seed,

@@ -6,14 +6,14 @@ import subprocess
 import sys
 import time
 
-from cargo_sim import _cache
+from cargo_sim.core import cache as _cache
 
 
 def _import_with(env_extra, tmp_path):
     env = {k: v for k, v in os.environ.items()
            if k not in ("NUMBA_CACHE_DIR", "CARGO_SIM_CACHE_ROOT", "XDG_CACHE_HOME")}
     env.update(env_extra)
-    return subprocess.run([sys.executable, "-c", "import cargo_sim; print(cargo_sim._cache.CACHE_DIR)"],
+    return subprocess.run([sys.executable, "-c", "import cargo_sim; print(cargo_sim.core.cache.CACHE_DIR)"],
                           env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
 
 

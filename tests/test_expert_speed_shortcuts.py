@@ -23,7 +23,8 @@ from cargo_sim.games.cargo_noir.bots.heuristic_nb import (best_black_market_nb, 
                                                    scratch_score_nb)
 from cargo_sim.games.cargo_noir.bots.strategies import strategy_params
 from cargo_sim.games.cargo_noir.testing import ScriptedGame
-from cargo_sim.games.cargo_noir.trade_nb import T_MAX_TOTAL, T_MAX_WILDS, _cost_unit_nb
+from cargo_sim.games.cargo_noir.trade.knapsack_nb import cost_unit_nb
+from cargo_sim.games.cargo_noir.trade.packed_nb import T_MAX_TOTAL, T_MAX_WILDS
 
 
 @njit
@@ -173,4 +174,4 @@ def test_cost_unit_is_the_gcd_of_the_buyable_costs():
         for c, u, a in zip(cost, util, avail):
             if u > 0 and c > 0 and a > 0:
                 want = math.gcd(want, int(c))
-        assert _cost_unit_nb(cost, util, avail) == (want or 1)
+        assert cost_unit_nb(cost, util, avail) == (want or 1)

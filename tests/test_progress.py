@@ -1,7 +1,7 @@
 """Progress bars name their work; the first import of a source version says it compiles."""
 import io
 
-from cargo_sim import _cache
+from cargo_sim.core import cache as _cache
 from cargo_sim.progress import Progress
 
 

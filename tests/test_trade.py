@@ -355,7 +355,7 @@ def test_shipped_tables_are_a_fresh_build(tmp_path):
     """The package ships the rulebook's tables (no builder compile on a fresh
     install): they must equal a fresh build, and be used only for exactly
     their parameters."""
-    from cargo_sim.games.cargo_noir.trade_nb import _load_shipped_tables, write_shipped_tables
+    from cargo_sim.games.cargo_noir.trade.tables import load_shipped_tables, write_shipped_tables
     shipped = default_trade_tables()
     built = default_trade_tables(compute=True)
     assert shipped is not built
@@ -363,15 +363,15 @@ def test_shipped_tables_are_a_fresh_build(tmp_path):
         same = np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
         assert same, f"shipped trade tables differ in {name}: run trade_nb.write_shipped_tables()"
     key = (tuple(DEF_VS), tuple(DEF_VD), 9, 5, 32)
-    assert _load_shipped_tables(*key) is not None
-    assert _load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD), 9, 4, 32) is None      # other Wilds
-    assert _load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD), 9, 5, 20) is None      # smaller table
-    assert _load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD[:-1] + [46]), 9, 5, 32) is None
-    assert _load_shipped_tables(*key, path=tmp_path / "missing.npz") is None
+    assert load_shipped_tables(*key) is not None
+    assert load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD), 9, 4, 32) is None      # other Wilds
+    assert load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD), 9, 5, 20) is None      # smaller table
+    assert load_shipped_tables(tuple(DEF_VS), tuple(DEF_VD[:-1] + [46]), 9, 5, 32) is None
+    assert load_shipped_tables(*key, path=tmp_path / "missing.npz") is None
     (tmp_path / "bad.npz").write_bytes(b"not a zip file")
-    assert _load_shipped_tables(*key, path=tmp_path / "bad.npz") is None
+    assert load_shipped_tables(*key, path=tmp_path / "bad.npz") is None
     write_shipped_tables(tmp_path / "again.npz")
-    again = _load_shipped_tables(*key, path=tmp_path / "again.npz")
+    again = load_shipped_tables(*key, path=tmp_path / "again.npz")
     assert all(np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
                for a, b in zip(again, built))
     variant = build_trade_tables(DEF_VS, DEF_VD[:-1] + [46], 9, 5)      # built, not shipped
@@ -577,13 +577,13 @@ _WORK = np.full(1 << 14, -7, np.int64)      # stale contents: the planner must n
 def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
     """The reference, plan_trade_nb and the packed tables' planner (the one
     the bots call) give the same answer."""
-    from cargo_sim.games.cargo_noir.trade_nb import (_plan_trade_reference_nb, pack_trade_tables,
+    from cargo_sim.games.cargo_noir.trade_nb import (plan_trade_reference_nb, pack_trade_tables,
                                                packed_plan_trade_nb)
     n = hand.shape[0]
     s1, b1 = np.zeros(n + 1, np.int64), np.zeros(len(cost), np.int64)
     s2, b2 = np.full(n + 1, 7, np.int64), np.full(len(cost), 7, np.int64)
     s3, b3 = np.full(n + 1, 7, np.int64), np.full(len(cost), 7, np.int64)
-    u1 = _plan_trade_reference_nb(hand, wilds, tb, cost, util, avail, extra, s1, b1)
+    u1 = plan_trade_reference_nb(hand, wilds, tb, cost, util, avail, extra, s1, b1)
     u2 = plan_trade_nb(hand, wilds, tb, cost, util, avail, extra, s2, b2)
     packed = _PACKED.setdefault(id(tb), (tb, np.concatenate([np.zeros(5, np.int64),
                                                             pack_trade_tables(tb)])))[1]

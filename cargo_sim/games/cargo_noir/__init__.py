@@ -5,7 +5,7 @@ Another game would be a sibling subpackage with the same layout.
 from .bots.registry import bot_names
 from .rules import Rules
 from .simulate import SimResults, play_one, simulate
-from .trade_nb import best_split, plan_trade, trade_value
+from .trade.api import best_split, plan_trade, trade_value
 
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
            "plan_trade", "bot_names"]

@@ -28,7 +28,7 @@ import hashlib
 import numpy as np
 from numba import njit, types
 
-from ...borrow_nb import state_ptr_nb
+from ...core.borrow_nb import state_ptr_nb
 from .engine_nb import DecideType, game_stopped_nb, play_game_nb, start_state_nb
 from .enums import (
     A_ABANDON, A_BUY, A_CASINO, A_PORT_WIN, A_RAISE, A_SCORE, A_SEND_BLACK_MARKET,
@@ -37,7 +37,7 @@ from .enums import (
     M_SHORTFALLS, MAX_CARDS, MAX_PORTS, MAX_SEATS, N_EVENT_FIELDS, N_PLAYER_FIELDS, P,
     R_FINAL_COIN_VALUE, R_LOG_ROWS, R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH, STATS, STATS_W, TRADE_TABLES,
 )
-from .trade_nb import packed_trade_value_nb
+from .trade.packed_nb import packed_trade_value_nb
 
 # ---- bounds (documented in the README; values beyond go to the last bin) ----
 MAX_TURNS = 32          # turn rows 0..31 (0 = setup); turns >= 31 share row 31

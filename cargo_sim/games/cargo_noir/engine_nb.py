@@ -25,7 +25,7 @@ Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``).
 import numpy as np
 from numba import njit, types
 
-from ...borrow_nb import state_array_nb, state_ptr_nb
+from ...core.borrow_nb import state_array_nb, state_ptr_nb
 from .enums import (
     A_ABANDON, A_BAG_REFILL, A_BM_DRAW, A_BM_SWAP, A_BUY, A_CASINO, A_DISCARD, A_PORT_WIN,
     A_RAISE, A_SCORE, A_SEND_BLACK_MARKET, A_SEND_CASINO, A_SEND_PORT, A_SHORTFALL,
@@ -45,8 +45,8 @@ from .enums import (
     M_ASK, M_AUX, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
     ST_P2_DISCARD, ST_P2_END, ST_P3, ST_SCORE, ST_TURN, ST_WAIT,
 )
-from ...rng_nb import rand_below_at_nb, rand_float_at_nb
-from .trade_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
+from ...core.rng_nb import rand_below_at_nb, rand_float_at_nb
+from .trade.packed_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 
 # Every bot table (built-in or user-written) reaches the engine as a first-class
@@ -120,7 +120,7 @@ def param_nb(s, seat, i):
 @njit(cache=True)
 def trade_value_at_nb(s, counts_at, wilds):
     """Exact smuggling value of selling all of s[counts_at : counts_at + n_types]
-    plus `wilds` Wilds (see trade_nb)."""
+    plus `wilds` Wilds (see trade/)."""
     return packed_trade_value_nb(s, TRADE_TABLES, counts_at, wilds)
 
 
@@ -927,7 +927,7 @@ def game_stopped_nb(s, g, err):
 def start_state_nb(s, log, exact_fn):
     """Pointers to a state array and an event log (int64[rows, N_EVENT_FIELDS]),
     after recording their sizes in the state (R_LEN, R_LOG_ROWS) and the
-    address of the exact trade-value solver (trade_nb.exact_value_fn, or 0). The caller
+    address of the exact trade-value solver (trade.packed_nb.exact_value_fn, or 0). The caller
     keeps both arrays alive while the pointers are used (an array created in
     a kernel must be used again after the pointers' last use)."""
     s[R_LEN] = s.shape[0]

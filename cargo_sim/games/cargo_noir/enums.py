@@ -24,7 +24,7 @@ DECISION_NAMES = ("resolution order", "raise or abandon", "black market", "trade
                   "discard", "send ship")
 BM_DRAW = -1
 # err[1] of an entry kernel when a game needed the exact trade solver and it was not
-# loaded (trade_nb.exact_value_fn): load it and replay the chunk
+# loaded (trade.packed_nb.exact_value_fn): load it and replay the chunk
 ERR_NEED_SOLVER = -2
 BM_CODE = 16     # swap code = give * BM_CODE + take
 # the answer recorded when a user bot raised an exception (registry._table_decide)
@@ -153,7 +153,7 @@ OUT_W = MAX_TOK + MAX_CARDS
 SCRATCH = OUT + OUT_W                        # [SCRATCH_W] free for bots (token vectors etc.)
 SCRATCH_W = 4 * MAX_TOK + MAX_PORTS + 8
 STATE_SIZE = SCRATCH + SCRATCH_W
-# the packed trade-value tables (trade_nb.pack_trade_tables) follow the state
+# the packed trade-value tables (trade.packed_nb.pack_trade_tables) follow the state
 TRADE_TABLES = STATE_SIZE
 # then the bots' workspace (Rules.state_template): the planner's buffers live
 # there, so a trade decision allocates nothing (R_WORK = 0: they allocate)

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import ConfigError
-from ...rng_nb import game_seed_nb
+from ...core.errors import ConfigError
+from ...core.rng_nb import game_seed_nb
 from . import enums as e
+from ...core.checks import MAX_GAME, whole
 from .forward_nb import (MAX_LEGAL, VECTOR, begin_nb, bot_answer_nb, clone_into_nb, is_over_nb,
                          legal_nb, pending_nb, playout_nb, step_nb, stopped_nb)
 from .simulate import (check_request, illegal_error, load_solver, solver_address,
@@ -49,7 +50,7 @@ class GameState:
             self._log, self._scratch = src._log, None
             return
         self.players, self.rules = check_request(1, players, rules)
-        if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < 2**63:
+        if not whole(game) or not 0 <= game <= MAX_GAME:
             raise ConfigError(f"game must be a whole number >= 0, got {game!r}")
         self.seed, self.game = seed, int(game)
         self.game_seed = int(game_seed_nb(np.uint64(seed), self.game))
@@ -157,7 +158,7 @@ class GameState:
         return d
 
     def _apply(self, d: Decision, answer: int, vec: np.ndarray) -> None:
-        if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
+        if not whole(answer):
             raise ConfigError(f"an answer is a whole number, got {answer!r}")
         if self._scratch is None:
             self._scratch = self.s.copy()

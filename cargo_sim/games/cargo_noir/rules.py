@@ -27,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import RulesError
+from ...core.errors import RulesError
+from ...core.checks import whole
 from .enums import MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK
 from .rules_limits import limit_problems
 
@@ -56,7 +57,7 @@ def _type_name(t) -> str:
 
 def _check_type(name, value, t, problems):
     if t is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
+        ok = whole(value, numpy=False)
     elif t is bool:
         ok = isinstance(value, bool)
     else:
@@ -94,12 +95,17 @@ class Rules:
             text = path.read_text(encoding="utf-8")
         except OSError as e:
             raise RulesError(f"cannot read rules file {path}: {e.strerror}") from None
+        return cls.from_toml(text, f"rules file {path}")
+
+    @classmethod
+    def from_toml(cls, text: str, what: str = "rules TOML") -> "Rules":
+        """Default rules with the overrides of TOML text (``to_toml`` gives it back)."""
         try:
             user = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"rules file {path} is not valid TOML: {e}") from None
+            raise RulesError(f"{what} is not valid TOML: {e}") from None
         except RecursionError:
-            raise RulesError(f"rules file {path} is nested too deeply to be a rules file") from None
+            raise RulesError(f"{what} is nested too deeply to be a rules file") from None
         return cls.default().replace(_flatten(user, drop_provenance=True))
 
     def replace(self, overrides: dict | None = None, **kw) -> "Rules":
@@ -162,7 +168,7 @@ class Rules:
 
     def check_players(self, n_players: int) -> None:
         lo, hi = self._data["min_players"], self._data["max_players"]
-        if not isinstance(n_players, (int, np.integer)) or not lo <= n_players <= hi:
+        if not whole(n_players) or not lo <= n_players <= hi:
             raise RulesError(f"impossible player count {n_players!r}: these rules allow {lo} to {hi} players")
 
     @cached_property
@@ -207,7 +213,7 @@ class Rules:
         out = {}
         for name, spec in self._data.get("range", {}).items():
             cur = flat[name]
-            if _is_int(cur):
+            if whole(cur, numpy=False):
                 vals = set(range(spec[0], spec[1] + 1)) | {cur}
                 out[name] = sorted(vals)
             else:
@@ -264,16 +270,16 @@ class Rules:
         return template
 
     def packed_trade_tables(self) -> np.ndarray:
-        """The trade tables packed into one int64 array (trade_nb.pack_trade_tables)."""
+        """The trade tables packed into one int64 array (trade.packed_nb.pack_trade_tables)."""
         if "_packed" not in self.__dict__:
-            from .trade_nb import pack_trade_tables
+            from .trade.packed_nb import pack_trade_tables
             self.__dict__["_packed"] = pack_trade_tables(self.trade_tables())
         return self.__dict__["_packed"]
 
     def trade_tables(self):
         """Precomputed exact trade-value tables for these rules (memoised)."""
         if "_tables" not in self.__dict__:
-            from .trade_nb import build_trade_tables
+            from .trade.tables import build_trade_tables
             d = self._data
             self.__dict__["_tables"] = build_trade_tables(
                 np.asarray(d["value_same"], dtype=np.int64),
@@ -291,10 +297,6 @@ def _default_data() -> dict:
             card.setdefault(k, v)
     data["turns"] = {str(k): v for k, v in data["turns"].items()}
     return data
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _flatten(data: dict, drop_provenance: bool) -> dict:
@@ -390,7 +392,7 @@ def validate_data(d: dict) -> list[str]:
         v = d[k]
         if len(v) != m + 1:
             p.append(f"{k}: needs max_combo + 1 = {m + 1} entries (k = 0..{m}), got {len(v)}")
-        elif not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        elif not all(whole(x, numpy=False) for x in v):
             p.append(f"{k}: entries must be integers")
         elif v[0] != 0 or any(b < a for a, b in zip(v, v[1:])) or any(x < 0 for x in v):
             p.append(f"{k}: must start at 0 and never decrease, got {v}")
@@ -416,13 +418,13 @@ def validate_data(d: dict) -> list[str]:
                 _check_type(f"port.{name}.{f}", port[f], t, p)
         if isinstance(port.get("slots"), int) and port["slots"] <= 0:
             p.append(f"port.{name}.slots: must be > 0, got {port['slots']}")
-        if isinstance(port.get("players"), list) and not all(isinstance(x, int) for x in port["players"]):
+        if isinstance(port.get("players"), list) and not all(whole(x, numpy=False) for x in port["players"]):
             p.append(f"port.{name}.players: must be a list of player counts")
     for n in range(d["min_players"], d["max_players"] + 1):
         t = turns.get(str(n))
         if t is None:
             p.append(f"turns.{n}: no turn count for {n} players")
-        elif not isinstance(t, int) or isinstance(t, bool) or t < 2:
+        elif not whole(t, numpy=False) or t < 2:
             p.append(f"turns.{n}: must be an integer >= 2, got {t!r}")
         n_open = sum(1 for port in ports.values()
                      if isinstance(port, dict) and isinstance(port.get("players"), list) and n in port["players"])
@@ -470,8 +472,8 @@ def _range_problems(d: dict) -> list[str]:
             p.append(f"range: unknown rules parameter {name!r}")
         elif not isinstance(spec, list) or not spec:
             p.append(f"range.{name}: must be a non-empty list")
-        elif _is_int(flat[name]):
-            if len(spec) != 2 or not all(_is_int(x) for x in spec) or spec[0] > spec[1]:
+        elif whole(flat[name], numpy=False):
+            if len(spec) != 2 or not all(whole(x, numpy=False) for x in spec) or spec[0] > spec[1]:
                 p.append(f"range.{name}: must be [lo, hi], whole numbers with lo <= hi, got {spec}")
         elif not all(type(x) is type(flat[name]) for x in spec):
             p.append(f"range.{name}: alternatives must be of the parameter's type, got {spec}")

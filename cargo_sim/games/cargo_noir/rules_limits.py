@@ -7,6 +7,7 @@ game could ever reach under these rules; docs/safety.md lists the limits.
 """
 from __future__ import annotations
 
+from ...core.checks import whole
 from .enums import MAX_PORTS
 
 INT_MAX = 2**31 - 1       # per-player table cells are int32
@@ -24,7 +25,7 @@ def tokens_in_play(d: dict) -> int:
 def _ints(d: dict):
     """(flat name, value) of every integer in the rules data."""
     for k, v in d.items():
-        if isinstance(v, int) and not isinstance(v, bool):
+        if whole(v, numpy=False):
             yield k, v
     for k in ("value_same", "value_different"):
         for i, v in enumerate(d[k]):
@@ -34,7 +35,7 @@ def _ints(d: dict):
     for sect in ("port", "card"):
         for name, fields in d.get(sect, {}).items():
             for f, v in fields.items():
-                if isinstance(v, int) and not isinstance(v, bool):
+                if whole(v, numpy=False):
                     yield f"{sect}.{name}.{f}", v
 
 

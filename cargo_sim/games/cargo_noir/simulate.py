@@ -19,13 +19,14 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ...checks import check_games, check_number, check_seed
-from ...errors import BotError, ConfigError, IllegalDecisionError
-from ...progress import Progress
-from ...rng_nb import game_seed_nb
+from ...core.checks import check_games, check_number, check_seed
+from ...core.columns import narrowest
+from ...core.errors import BotError, ConfigError, IllegalDecisionError
+from ...core.progress import Progress
+from ...core.rng_nb import game_seed_nb
 from .bots.registry import Player, decision_table, parse_player
 from .engine_nb import run_games_nb
-from .trade_nb import exact_value_fn
+from .trade.packed_nb import exact_value_fn
 from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
@@ -107,8 +108,7 @@ def check_request(n_games, players, rules):
     except TypeError:
         raise ConfigError("players must be a list of bot names, one per seat") from None
     rules.check_players(len(players))
-    if not isinstance(n_games, (int, np.integer)) or isinstance(n_games, bool) or n_games < 0:
-        raise ConfigError(f"number of games must be a whole number >= 0, got {n_games!r}")
+    check_number("number of games", n_games, 0)
     seated = [parse_player(p) for p in players]
     return seated, rules
 
@@ -159,7 +159,7 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = False
     return template, decide
 
 
-EVENTS_PER_GAME = 160     # first guess of event rows per game and seat (grown on overflow)
+EVENT_ROWS_PER_SEAT = 160     # first guess of event rows per game and seat (grown on overflow)
 
 
 _SOLVER = [0]
@@ -181,7 +181,7 @@ def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
     games are deterministic, so the replay is the same games)."""
     n = len(seeds)
     n_seats = int(template[R_N_PLAYERS])
-    per_game = EVENTS_PER_GAME * n_seats
+    per_game = EVENT_ROWS_PER_SEAT * n_seats
     while True:
         games = np.zeros((n, N_GAME_FIELDS), dtype=np.int64)
         pl = np.zeros((n, n_seats, n_fields_p), dtype=np.int32)
@@ -246,15 +246,6 @@ def _compile_table(template, decide, seeds, n_fields_p, players, progress: bool 
         at = f" ({where.group(1)}, line {where.group(2)})" if where and "<" not in where.group(1) else ""
         who = f"bot {', '.join(named)}" if named else f"a bot of this table ({', '.join(names)})"
         raise BotError(f"{who} does not compile with numba: {numba_first_message(text)}{at}") from None
-
-
-def narrowest(col: np.ndarray) -> np.ndarray:
-    """``col`` at the smallest signed integer width that holds its values."""
-    lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
-    for t in (np.int8, np.int16, np.int32, np.int64):
-        if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
-            return col if col.dtype == t else col.astype(t)
-    return col
 
 
 def table_columns(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):

@@ -22,13 +22,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...errors import IllegalDecisionError
+from ...core.errors import IllegalDecisionError
 from . import enums as e
 from numba import types
 
 from .engine_nb import DecideType, play_on_nb, set_bid_nb, setup_nb, start_state_nb
 from .rules import Rules
-from .trade_nb import exact_value_fn
+from .trade.packed_nb import exact_value_fn
 
 _KIND = {"order": e.D_ORDER, "raise": e.D_RAISE, "bm": e.D_BLACK_MARKET, "trade": e.D_TRADE,
          "discard": e.D_DISCARD, "send": e.D_SEND}

@@ -18,8 +18,8 @@ from ..enums import (BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_
                      R_LEN, R_WORK, R_WORK_LEN, MAX_CARDS,
                      R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH,
                      TRADE_TABLES, MAX_TOK)
-from ....borrow_nb import state_array_nb
-from ..trade_nb import packed_plan_trade_nb
+from ....core.borrow_nb import state_array_nb
+from ..trade.packed_nb import packed_plan_trade_nb
 
 __all__ = [
     "n_players_nb", "n_types_nb", "n_ports_nb", "n_cards_nb", "turn_nb", "turns_left_nb",

@@ -6,7 +6,7 @@ The engine calls ``builtin_decide_nb(kind, s, seat)``; the seat's bot index is
 """
 from numba import njit
 
-from ....borrow_nb import state_ptr_nb
+from ....core.borrow_nb import state_ptr_nb
 from ..enums import BOTS
 from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_nb

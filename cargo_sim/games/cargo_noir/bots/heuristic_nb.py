@@ -21,7 +21,7 @@ building blocks:
 import numpy as np
 from numba import njit
 
-from ....borrow_nb import bits_float_nb, float_bits_nb
+from ....core.borrow_nb import bits_float_nb, float_bits_nb
 from ..enums import (MAX_TOK, M_TURN, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
                      D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
                      R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS,
@@ -34,7 +34,7 @@ from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, 
                         trade_budget_extra_nb, turn_nb, turns_left_nb, utility_buffer_nb,
                         warehouse_nb)
 from ..engine_nb import trade_value_at_nb
-from ..trade_nb import T_MAX_TOTAL, T_MAX_WILDS, T_POW, T_POW_LEN, probe_consts_nb, probe_with_nb
+from ..trade.packed_nb import T_MAX_TOTAL, T_MAX_WILDS, T_POW, T_POW_LEN, probe_consts_nb, probe_with_nb
 
 # parameter slots (strategies.py gives names and defaults in this order)
 HP_COIN_VALUE = 0       # smuggling points one coin is worth when comparing costs

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl
 
 import numpy as np
 
-from ....errors import BotError
+from ....core.errors import BotError
 from ..enums import N_PARAMS
 
 

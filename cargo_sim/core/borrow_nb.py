@@ -1,0 +1,133 @@
+"""Borrowed array views and raw state pointers, without reference counting.
+
+numba reference-counts every array handed to a compiled function (an atomic
+increment and decrement per array per call). The game kernels call each
+other hundreds of times per game with the same state array, and that traffic
+was most of their run time. ``borrow_nb(a)`` returns a view of ``a`` whose
+memory-info pointer is NULL, which numba's refcount helpers skip. The caller
+must keep ``a`` alive while the view is used -- numba frees a variable after
+its LAST USE, so ``a`` must be used again after the last use of the view --
+and must not let the view escape (return it or store it). The kernels only
+borrow inside the function that owns the array.
+"""
+from numba import types
+from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+
+
+@intrinsic
+def borrow_nb(typingctx, arr):
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        dst = context.make_array(sig.return_type)(context, builder)
+        for name in ("nitems", "itemsize", "data", "shape", "strides", "parent"):
+            setattr(dst, name, getattr(src, name))
+        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
+        dst.parent = cgutils.get_null_value(dst.parent.type)
+        return dst._getvalue()
+
+    return arr(arr), codegen
+
+
+@intrinsic
+def state_ptr_nb(typingctx, arr):
+    """Raw pointer to an array's data (a pointer passes through unchanged).
+
+    Kernels that call each other hundreds of times per game pass their state
+    as a pointer: no reference counting at all, and no negative-index fix-up
+    on every ``s[i]`` (numba wraps negative array indices; pointer indexing is
+    plain address arithmetic). The caller keeps the owning array alive."""
+    if isinstance(arr, types.CPointer):
+        return arr(arr), lambda context, builder, sig, args: args[0]
+    if not (isinstance(arr, types.Array) and arr.layout == "C"):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+
+    return types.CPointer(arr.dtype)(arr), codegen
+
+
+@intrinsic
+def state_array_nb(typingctx, ptr, n):
+    """A 1-D array view of n items at a pointer (NULL memory-info: borrowed,
+    see borrow_nb); an array passes through unchanged (n is ignored)."""
+    if isinstance(ptr, types.Array):
+        # the same array back: a new reference (numba releases what it returns)
+        return ptr(ptr, n), lambda context, builder, sig, args: impl_ret_borrowed(
+            context, builder, sig.return_type, args[0])
+    if not (isinstance(ptr, types.CPointer) and isinstance(n, types.Integer)):
+        return None
+    arrty = types.Array(ptr.dtype, 1, "C")
+
+    def codegen(context, builder, sig, args):
+        data, count = args
+        ary = context.make_array(arrty)(context, builder)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(
+            context.get_data_type(ptr.dtype)))
+        count = context.cast(builder, count, sig.args[1], types.intp)
+        context.populate_array(ary, data=data,
+                               shape=cgutils.pack_array(builder, [count]),
+                               strides=cgutils.pack_array(builder, [itemsize]),
+                               itemsize=itemsize, meminfo=None)
+        return ary._getvalue()
+
+    return arrty(ptr, n), codegen
+
+
+@intrinsic
+def call_int64_fn_nb(typingctx, addr, ptr, x, y, z):
+    """Call the C function at address `addr` (an int64 from, e.g., a numba
+    ``cfunc``'s ``.address``) as int64 f(int64 *ptr, int64 x, int64 y, int64 z).
+
+    The address is data, not code: kernels that call rarely needed, costly code
+    this way do not link (and re-optimise) it at each level of their call tree,
+    and stay cacheable (an address frozen into compiled code would not be)."""
+    if not (isinstance(addr, types.Integer) and isinstance(ptr, types.CPointer)
+            and ptr.dtype == types.int64
+            and all(isinstance(v, types.Integer) for v in (x, y, z))):
+        return None
+    sig = types.int64(addr, ptr, x, y, z)
+
+    def codegen(context, builder, sig, args):
+        from llvmlite import ir
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64.as_pointer(), i64, i64, i64])
+        fn = builder.inttoptr(context.cast(builder, args[0], sig.args[0], types.int64),
+                              fnty.as_pointer())
+        vals = [context.cast(builder, v, t, types.int64) for v, t in zip(args[2:], sig.args[2:])]
+        return builder.call(fn, [args[1]] + vals)
+
+    return sig, codegen
+
+
+@intrinsic
+def float_bits_nb(typingctx, x):
+    """The 64 bits of a float64 as an int64 (to keep floats exactly in an int64 state)."""
+    if not isinstance(x, types.Float):
+        return None
+
+    def codegen(context, builder, sig, args):
+        from llvmlite import ir
+        v = context.cast(builder, args[0], sig.args[0], types.float64)
+        return builder.bitcast(v, ir.IntType(64))
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def bits_float_nb(typingctx, b):
+    """Inverse of float_bits_nb."""
+    if not isinstance(b, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        from llvmlite import ir
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        return builder.bitcast(v, ir.DoubleType())
+
+    return types.float64(b), codegen

@@ -1,0 +1,57 @@
+"""Counter-based random numbers carried inside each game (splitmix64).
+
+Every game's stream is derived from (run seed, game index) alone, so a game is
+the same whichever thread or worker plays it and whatever else runs beside it
+(numba's np.random keeps one state per thread, which would break that).
+"""
+import numpy as np
+from numba import njit
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def mix64_nb(z):
+    """splitmix64 finaliser: a bijective scramble of a uint64."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def game_seed_nb(run_seed, index):
+    """Seed of game `index` of a run: depends on nothing else."""
+    return mix64_nb(mix64_nb(np.uint64(run_seed) ^ _GOLDEN) + np.uint64(index) * _GOLDEN)
+
+
+@njit(cache=True)
+def next_u64_at_nb(a, i):
+    """Advance the generator kept (as int64 bits) in a[i] and return 64 random bits."""
+    x = np.uint64(a[i]) + _GOLDEN
+    a[i] = np.int64(x)
+    return mix64_nb(x)
+
+
+@njit(cache=True)
+def rand_below_at_nb(a, i, n):
+    """Uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift, bias < 2**-32)."""
+    r = next_u64_at_nb(a, i) >> _S32
+    return np.int64((r * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True)
+def rand_float_at_nb(a, i):
+    """Uniform float in [0, 1)."""
+    return np.float64(next_u64_at_nb(a, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """Python view of game_seed_nb (for tables and replays)."""
+    return int(game_seed_nb(np.uint64(run_seed % 2**64), np.uint64(index)))
