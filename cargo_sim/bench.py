@@ -409,7 +409,8 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say("")
     say("targets of long runs (cargo_sim.bench_targets):")
     from . import bench_targets
-    targets = bench_targets.run(cli_out_games, target_memory_games, cores, stream_chunk, say=say)
+    targets = bench_targets.run(cli_out_games, target_memory_games, cores, stream_chunk, say=say,
+                                repeat=min(repeat, 3))
     say("")
     say("forward model (1 thread; targets: clone < 2 us, playout within 1.2x of the kernel):")
     fwd = {}

@@ -94,7 +94,20 @@ def test_crash_then_resume(reference, tmp_path, monkeypatch):
     assert files(run) == data
 
 
-def test_keyboard_interrupt(reference, tmp_path, monkeypatch, capsys):
+def raise_interrupt():
+    raise KeyboardInterrupt
+
+
+def send_ctrl_c():
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+@pytest.mark.parametrize("at_call, action", [
+    (3, raise_interrupt),   # KeyboardInterrupt while chunk 2 plays: chunk 2 is dropped
+    (2, send_ctrl_c),       # Ctrl-C while chunk 1 plays: a flag; chunk 1 is finished and saved
+])
+def test_interrupt_keeps_finished_chunks_then_resume(reference, tmp_path, monkeypatch, capsys,
+                                                     at_call, action):
     folder, data = reference
     run = tmp_path / "run"
     real = runs._play_chunk
@@ -102,36 +115,14 @@ def test_keyboard_interrupt(reference, tmp_path, monkeypatch, capsys):
 
     def interrupted(*a, **kw):
         calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
+        if calls["n"] == at_call:
+            action()
         return real(*a, **kw)
 
     monkeypatch.setattr(runs, "_play_chunk", interrupted)
     info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
     assert info.interrupted and info.chunks_done == 2 and info.games_done == 2 * CHUNK
-    assert "resume" in capsys.readouterr().err
-    monkeypatch.setattr(runs, "_play_chunk", real)
-    run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True, progress=False)
-    assert files(run) == data
-
-
-def test_ctrl_c_finishes_the_chunk_in_flight(reference, tmp_path, monkeypatch, capsys):
-    """Ctrl-C (SIGINT) during chunk 1 only sets a flag: chunk 1 is finished and
-    saved, no KeyboardInterrupt escapes, and --resume completes the same bytes."""
-    folder, data = reference
-    run = tmp_path / "run"
-    real = runs._play_chunk
-    calls = {"n": 0}
-
-    def ctrl_c_during_second(*a, **kw):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            os.kill(os.getpid(), signal.SIGINT)
-        return real(*a, **kw)
-
-    monkeypatch.setattr(runs, "_play_chunk", ctrl_c_during_second)
-    info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
-    assert info.interrupted and info.chunks_done == 2 and calls["n"] == 2
+    assert calls["n"] == at_call                              # no chunk started after it
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler    # handler restored
     assert "resume" in capsys.readouterr().err
     monkeypatch.setattr(runs, "_play_chunk", real)
@@ -159,6 +150,7 @@ def test_codec_of_new_folders(reference):
 V0 = Path(__file__).parent / "data" / "run_folder_v0"
 
 
+@pytest.mark.filterwarnings("ignore:.*another version of the engine source")
 def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_path):
     import pyarrow.parquet as pq
     run = tmp_path / "run"
