@@ -411,7 +411,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say("targets of long runs (cargo_sim.bench_targets):")
     from . import bench_targets
     targets = bench_targets.run(cli_out_games, target_memory_games, cores, sys.modules[__name__],
-                                stream_chunk, say=say)
+                                stream_chunk, say=say, repeat=min(repeat, 3))
     say("")
     say("forward model (1 thread; targets: clone < 2 us, playout within 1.2x of the kernel):")
     fwd = {}
@@ -468,7 +468,7 @@ def main(argv=None) -> int:
         from . import bench_targets
         bench_targets.run(a.cli_out_games or 1_000_000, a.target_memory_games or 1_000_000,
                           os.cpu_count() or 1, sys.modules[__name__],
-                          say=lambda *x: print(*x, flush=True))
+                          say=lambda *x: print(*x, flush=True), repeat=a.repeat or 3)
         return 0
     seconds = 0.3 if a.quick else a.seconds
     mem_games = a.memory_games or (20_000 if a.quick else 200_000)

@@ -24,6 +24,7 @@ from .cli_common import (EXIT_INTERRUPTED, PROG, bank_line, format_summary_of, j
 from .core.errors import ConfigError
 from .core.fileio import atomic_write, atomic_write_text
 from .core.progress import Progress
+from .tablefiles import arrow_table, canonical, parquet_options
 from . import runs
 
 DEFAULT_CHUNK_GAMES = 100_000
@@ -75,37 +76,51 @@ class Tally:
     """Per-seat sums of the summary columns, chunk by chunk (memory flat)."""
 
     def __init__(self):
-        self.sums = None
+        self.sums = None                # seat -> [games, win_share, vp, rank] (float64)
+        self.bots = None
         self.n = 0
         self.ties = 0
         self.short = 0          # games in which the bank ran short
 
-    def add(self, games: pd.DataFrame, players: pd.DataFrame) -> None:
-        g = players.groupby("seat", observed=True).agg(
-            games=("vp", "size"), win_share=("win_share", "sum"), vp=("vp", "sum"),
-            rank=("rank", "sum"), bot=("bot", "first"))
-        g["bot"] = g["bot"].astype(str)
+    def add(self, games, players) -> None:
+        """Add a chunk's tables (DataFrames, or dicts of columns)."""
+        seat = np.asarray(players["seat"])
+        if not len(seat):
+            return
+        k = int(seat.max()) + 1
+        part = np.stack([np.bincount(seat, minlength=k)] +
+                        [np.bincount(seat, weights=np.asarray(players[c], np.float64), minlength=k)
+                         for c in ("win_share", "vp", "rank")], axis=1).astype(np.float64)
         if self.sums is None:
-            self.sums = g
+            seats, first = np.unique(seat, return_index=True)
+            bot = np.asarray(players["bot"])
+            self.bots = {int(s): str(bot[i]) for s, i in zip(seats, first)}
+            self.sums = part
         else:
-            num = ["games", "win_share", "vp", "rank"]
-            self.sums[num] = self.sums[num].astype(float) + g[num].astype(float)
-        self.n += len(games)
-        self.ties += int(games["tie"].sum())
-        self.short += int((games["shortfalls"] > 0).sum())
+            self.sums = self.sums + part
+        self.n += len(games["tie"])
+        self.ties += int(np.asarray(games["tie"]).sum())
+        self.short += int((np.asarray(games["shortfalls"]) > 0).sum())
 
     def summary(self) -> pd.DataFrame:
         s = self.sums
-        return pd.DataFrame({"bot": s["bot"], "games": s["games"].astype(int),
-                             "win_rate": s["win_share"] / s["games"], "mean_vp": s["vp"] / s["games"],
-                             "mean_rank": s["rank"] / s["games"]})
+        seats = [i for i in range(len(s)) if s[i, 0] > 0]
+        g = s[seats, 0]
+        return pd.DataFrame({"bot": [self.bots[i] for i in seats], "games": g.astype(int),
+                             "win_rate": s[seats, 1] / g, "mean_vp": s[seats, 2] / g,
+                             "mean_rank": s[seats, 3] / g},
+                            index=pd.Index(seats, name="seat"))
 
 
-def tally_dir(folder: Path) -> Tally:
+def tally_dir(folder: Path, tally: Tally | None = None, skip=()) -> Tally:
+    """The summary sums of a run folder's chunks, read one at a time, added to
+    ``tally`` (which already holds the chunks in ``skip``)."""
     import pyarrow.parquet as pq
     m = runs.read_manifest(folder, runs.FORMAT)
-    t = Tally()
+    t = tally or Tally()
     for k in runs.chunks_done(folder, m["n_chunks"]):
+        if k in skip:
+            continue
         g = pq.read_table(folder / runs.chunk_file("games", k), columns=["tie", "shortfalls"]).to_pandas()
         p = pq.read_table(folder / runs.chunk_file("players", k),
                           columns=["seat", "bot", "vp", "rank", "win_share"]).to_pandas()
@@ -143,16 +158,16 @@ class _FilesSink:
     def __call__(self, k, lo, hi, games, players):
         self.tally.add(games, players)
         for t, df in (("games", games), ("players", players)):
-            df = runs.canonical(df, t)
             if self.fmt == "csv":
-                df.to_csv(self.tmp[t], mode="a", header=t not in self.writers, index=False)
+                canonical(df, t).to_csv(self.tmp[t], mode="a", header=t not in self.writers,
+                                        index=False)
                 self.writers[t] = True
             else:
-                import pyarrow as pa
                 import pyarrow.parquet as pq
-                table = pa.Table.from_pandas(df, preserve_index=False)
+                table = arrow_table(df, t)
                 if t not in self.writers:
-                    self.writers[t] = pq.ParquetWriter(self.tmp[t], table.schema, compression="zstd")
+                    self.writers[t] = pq.ParquetWriter(self.tmp[t], table.schema,
+                                                       **parquet_options(table.schema))
                 self.writers[t].write_table(table)
 
     def finish(self) -> list[Path]:
@@ -216,6 +231,12 @@ def cli_out(args, argv) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError(f"--out {out_dir} exists and is not a folder")
     layout = _layout(args)
+    tally, tallied = Tally(), set()
+
+    def tally_chunk(k, games, players):       # the summary of a chunk played now, from memory
+        tally.add(games, players)
+        tallied.add(k)
+
     t0 = time.perf_counter()
     if layout == "files":
         tally, files, interrupted, manifest = _files_run(args, players, rules, workers, out_dir,
@@ -231,9 +252,10 @@ def cli_out(args, argv) -> int:
         else:
             info = runs.run_to_dir(out_dir, args.games, players, seed=args.seed, rules=rules,
                                    workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
-                                   resume=args.resume, progress=_progress(args), quiet=True)
+                                   resume=args.resume, progress=_progress(args), quiet=True,
+                                   on_chunk=tally_chunk)
         interrupted = info.interrupted
-        tally = tally_dir(out_dir)
+        tally = tally_dir(out_dir, tally, skip=tallied)     # chunks on disk before this call
         cfg_players = info.config["players"]
         files = [out_dir]
         played = info.games_played

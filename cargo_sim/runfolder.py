@@ -74,6 +74,8 @@ def _manifest_problem(m) -> str | None:
     players = m.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
         return "players"
+    if "codec" in m and not isinstance(m["codec"], str):
+        return f"codec {m['codec']!r}"
     for key in ("rules_toml", "rules_digest"):
         if not isinstance(m.get(key), str):
             return key

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import tempfile
+import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +42,7 @@ from .core.columns import narrow
 from .core.errors import ConfigError
 from .core.fileio import atomic_write
 from .core.progress import Progress
+from .tablefiles import CODEC, LEGACY_CODEC, arrow_table, check_codec, parquet_options
 from .runfolder import (LOCK, MANIFEST, TMP_SUFFIX, RunLock, atomic_text, clean_temps,
                         marked_chunks, marker_problem, read_manifest, write_marker)
 
@@ -64,27 +68,12 @@ def chunk_range(k: int, chunk_games: int, n_games: int) -> tuple[int, int]:
     return k * chunk_games, min((k + 1) * chunk_games, n_games)
 
 
-# Output files store every integer column at the engine's own width (games
-# int64, players int32), whatever the values, so any set of runs and chunks is
-# one consistent dataset for any reader (pyarrow, pandas, DuckDB, dask...):
-# docs/output_files.md lists the columns. load_results narrows them back to
-# what simulate() returns.
-FILE_INT = {"games": np.int64, "players": np.int32}
-
-
-def canonical(df: pd.DataFrame, table: str) -> pd.DataFrame:
-    """``df`` with the fixed file types of ``table`` ("games" or "players")."""
-    width = FILE_INT[table]
-    casts = {c: (np.int64 if c == "game" else width) for c in df.columns
-             if pd.api.types.is_signed_integer_dtype(df[c].dtype)}
-    return df.astype(casts)
-
-
-def _write_parquet(path: Path, df: pd.DataFrame) -> None:
-    import pyarrow as pa
+# Output files store every integer column at the engine's own width, in the
+# codec their folder's manifest names: cargo_sim.tablefiles.
+def _write_parquet(path: Path, table, codec: str = CODEC) -> None:
     import pyarrow.parquet as pq
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    atomic_write(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"), suffix=TMP_SUFFIX)
+    atomic_write(path, lambda tmp: pq.write_table(table, tmp, **parquet_options(table.schema, codec)),
+                 suffix=TMP_SUFFIX)
 
 
 # ---------------------------------------------------------------------------
@@ -117,7 +106,7 @@ def plan(n_games: int, players, seed, rules, chunk_games) -> dict:
     n_chunks = -(-int(n_games) // chunk_games)
     return {"format": FORMAT, "n_games": int(n_games), "players": [p.label for p in seated],
             "seed": int(seed), "chunk_games": chunk_games, "n_chunks": n_chunks,
-            "rules_digest": rules.digest, "rules_toml": rules.to_toml(),
+            "rules_digest": rules.digest, "rules_toml": rules.to_toml(), "codec": CODEC,
             "version": _version(), "engine_source": _engine_source()}, rules
 
 
@@ -273,13 +262,51 @@ def games_done_in(ks, chunk_games: int, n_games: int) -> int:
                for k in ks)
 
 
+class CtrlC:
+    """Ctrl-C as a flag while a chunk loop runs: the first SIGINT only sets
+    ``pressed`` and the loop stops at its next chunk boundary. A KeyboardInterrupt
+    raised at an arbitrary point can land in a weakref callback or finaliser,
+    where Python reports it as "Exception ignored ..." instead of stopping. A
+    second Ctrl-C stops at once (KeyboardInterrupt). Outside the main thread
+    (where signal handlers cannot be set) this does nothing."""
+
+    def __init__(self):
+        self.pressed = False
+        self.old = None
+
+    def _on_sigint(self, signum, frame):
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+        if sys.stderr.isatty():
+            print("\nstopping after the chunk in flight (Ctrl-C again to stop at once)",
+                  file=sys.stderr, flush=True)
+
+    def start(self) -> "CtrlC":
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._on_sigint)
+        return self
+
+    def stop(self) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+            self.old = None
+
+    def __enter__(self) -> "CtrlC":
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
 def stream_chunks(todo, manifest, rules, workers, bar, write):
     """Play the chunks ``todo`` (an iterable of chunk numbers, lazily) and hand
     each one's tables to ``write(k, lo, hi, games, players)`` on a writer
     thread, so the next chunk plays while the last is written (one chunk in
     flight each way: memory is two chunks' tables). Returns (chunks written,
-    games written, interrupted); Ctrl-C waits for the write in flight, so a
-    finished chunk is never lost."""
+    games written, interrupted). Ctrl-C (CtrlC) lets the chunk in flight finish
+    and be written, then stops; a second Ctrl-C drops the chunk being played
+    but still waits for the write in flight, so a finished chunk is never lost."""
     workers, step = _step(workers)
     n, cg = manifest["n_games"], manifest["chunk_games"]
     labels, seed = manifest["players"], manifest["seed"]
@@ -297,13 +324,17 @@ def stream_chunks(todo, manifest, rules, workers, bar, write):
             games += hi - lo
 
     try:
-        for k in todo:
-            lo, hi = chunk_range(k, cg, n)
-            g, p = _play_chunk(lo, hi, labels, seed, rules, workers, step, bar)
+        with CtrlC() as ctrl_c:
+            for k in todo:
+                if ctrl_c.pressed:
+                    settle()
+                    return written, games, True
+                lo, hi = chunk_range(k, cg, n)
+                g, p = _play_chunk(lo, hi, labels, seed, rules, workers, step, bar)
+                settle()
+                pending = (pool.submit(write, k, lo, hi, g, p), k, lo, hi)
+                del g, p
             settle()
-            pending = (pool.submit(write, k, lo, hi, g, p), k, lo, hi)
-            del g, p
-        settle()
         return written, games, False
     except KeyboardInterrupt:
         settle()
@@ -312,11 +343,23 @@ def stream_chunks(todo, manifest, rules, workers, bar, write):
         pool.shutdown(wait=True)
 
 
-def rows_chunk_writer(folder: Path, seed: int):
+def folder_codec(folder: Path) -> str:
+    """The Parquet codec of a run folder's chunks (tablefiles; a manifest from
+    before the field: the legacy codec), so a resumed run writes like its start."""
+    return check_codec(read_manifest(folder).get("codec", LEGACY_CODEC))
+
+
+def rows_chunk_writer(folder: Path, seed: int, on_chunk=None):
+    """``write(k, lo, hi, games, players)``: chunk k's two files in the folder's
+    codec, then its marker; then ``on_chunk(k, games, players)`` if given."""
+    codec = folder_codec(folder)
+
     def write(k, lo, hi, g, p):
-        _write_parquet(folder / chunk_file("games", k), canonical(g, "games"))
-        _write_parquet(folder / chunk_file("players", k), canonical(p, "players"))
+        _write_parquet(folder / chunk_file("games", k), arrow_table(g, "games", codec), codec)
+        _write_parquet(folder / chunk_file("players", k), arrow_table(p, "players", codec), codec)
         write_marker(folder, done_file(k), k, lo, hi, seed, ROWS.files(k))
+        if on_chunk is not None:
+            on_chunk(k, g, p)
     return write
 
 
@@ -335,7 +378,7 @@ def bar_label(folder: Path, manifest: dict, done, what: str = "simulate") -> str
 
 def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
-               progress: bool = True, quiet: bool = False) -> RunInfo:
+               progress: bool = True, quiet: bool = False, on_chunk=None) -> RunInfo:
     """Play a run of ``n_games`` into the folder ``out_dir``, one chunk of
     ``chunk_games`` games at a time (see the module docstring for the files).
 
@@ -343,9 +386,10 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     same settings (the finished chunks are kept, a damaged one is played
     again, the rest is played); a folder from a different run, or one another
     process is writing, is refused with a ConfigError. Without ``resume`` the
-    folder must be new or empty. Ctrl-C stops after nothing more than the
-    chunk in flight is lost, prints how to resume (unless ``quiet``) and
-    returns a RunInfo with ``interrupted=True``.
+    folder must be new or empty. Ctrl-C lets the chunk in flight finish and be
+    saved (a second Ctrl-C drops it), prints how to resume (unless ``quiet``)
+    and returns a RunInfo with ``interrupted=True``. ``on_chunk(k, games, players)``
+    is called (on the writer thread) after each chunk played here is saved.
     """
     folder = Path(out_dir)
     manifest, rules = plan(n_games, players, seed, rules, chunk_games)
@@ -360,7 +404,7 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
         try:
             written, played, interrupted = stream_chunks(
                 (k for k in range(n_chunks) if k not in done), manifest, rules, workers, bar,
-                rows_chunk_writer(folder, manifest["seed"]))
+                rows_chunk_writer(folder, manifest["seed"], on_chunk))
         finally:
             if bar.enabled:
                 bar.close()
@@ -508,8 +552,11 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
         t0 = time.perf_counter()
         played = 0
         interrupted = False
+        ctrl_c = CtrlC().start()
         try:
             for k in (k for k in range(n_chunks) if k not in done):
+                if ctrl_c.pressed:
+                    raise KeyboardInterrupt     # at a chunk boundary: nothing is lost
                 lo, hi = chunk_range(k, cg, n_games)
                 part = None
                 for a in range(lo, hi, step):
@@ -529,6 +576,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
         except KeyboardInterrupt:
             interrupted = True
         finally:
+            ctrl_c.stop()
             if bar.enabled:
                 bar.close()
         if done or n_chunks == 0:

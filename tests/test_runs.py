@@ -3,6 +3,8 @@ resume after a crash gives exactly the files of an uninterrupted run; a folder
 of another run is refused; writes are atomic."""
 import json
 import os
+import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -72,11 +74,11 @@ def test_crash_then_resume(reference, tmp_path, monkeypatch):
     real = runs._write_parquet
     calls = {"n": 0}
 
-    def crashing(path, df):
+    def crashing(path, *table):
         calls["n"] += 1
         if calls["n"] == 4:                  # chunk 1's players table: crash mid-chunk
             raise RuntimeError("disk full")
-        real(path, df)
+        real(path, *table)
 
     monkeypatch.setattr(runs, "_write_parquet", crashing)
     with pytest.raises(RuntimeError, match="disk full"):
@@ -92,7 +94,20 @@ def test_crash_then_resume(reference, tmp_path, monkeypatch):
     assert files(run) == data
 
 
-def test_keyboard_interrupt(reference, tmp_path, monkeypatch, capsys):
+def raise_interrupt():
+    raise KeyboardInterrupt
+
+
+def send_ctrl_c():
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+@pytest.mark.parametrize("at_call, action", [
+    (3, raise_interrupt),   # KeyboardInterrupt while chunk 2 plays: chunk 2 is dropped
+    (2, send_ctrl_c),       # Ctrl-C while chunk 1 plays: a flag; chunk 1 is finished and saved
+])
+def test_interrupt_keeps_finished_chunks_then_resume(reference, tmp_path, monkeypatch, capsys,
+                                                     at_call, action):
     folder, data = reference
     run = tmp_path / "run"
     real = runs._play_chunk
@@ -100,17 +115,75 @@ def test_keyboard_interrupt(reference, tmp_path, monkeypatch, capsys):
 
     def interrupted(*a, **kw):
         calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
+        if calls["n"] == at_call:
+            action()
         return real(*a, **kw)
 
     monkeypatch.setattr(runs, "_play_chunk", interrupted)
     info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
     assert info.interrupted and info.chunks_done == 2 and info.games_done == 2 * CHUNK
+    assert calls["n"] == at_call                              # no chunk started after it
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler    # handler restored
     assert "resume" in capsys.readouterr().err
     monkeypatch.setattr(runs, "_play_chunk", real)
     run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True, progress=False)
     assert files(run) == data
+
+
+def encodings(path: Path) -> dict:
+    import pyarrow.parquet as pq
+    rg = pq.ParquetFile(path).metadata.row_group(0)
+    return {rg.column(i).path_in_schema: (rg.column(i).compression, rg.column(i).encodings)
+            for i in range(rg.num_columns)}
+
+
+def test_codec_of_new_folders(reference):
+    folder, _ = reference
+    assert json.loads((folder / "manifest.json").read_text())["codec"] == "zstd-delta"
+    enc = encodings(folder / "players-00000.parquet")
+    assert all(c == "ZSTD" for c, _ in enc.values())
+    assert "DELTA_BINARY_PACKED" in enc["vp"][1] and "DELTA_BINARY_PACKED" in enc["game"][1]
+    assert "RLE_DICTIONARY" in enc["bot"][1] and "RLE_DICTIONARY" not in enc["vp"][1]
+
+
+# written by cargo_sim at commit 151cc32, before the manifest named a codec
+V0 = Path(__file__).parent / "data" / "run_folder_v0"
+
+
+@pytest.mark.filterwarnings("ignore:.*another version of the engine source")
+def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_path):
+    import pyarrow.parquet as pq
+    run = tmp_path / "run"
+    shutil.copytree(V0, run)
+    assert "codec" not in json.loads((run / "manifest.json").read_text())
+    one = cargo_sim.simulate(30, ["random", "random"], seed=5, progress=False)
+    res = load_results(run)
+    assert_frame_equal(res.games, one.games)
+    assert_frame_equal(res.players, one.players)
+    for name in ("chunk-00001.done", "games-00001.parquet", "players-00001.parquet"):
+        (run / name).unlink()
+    info = run_to_dir(run, 30, ["random", "random"], seed=5, chunk_games=10, workers=2,
+                      resume=True, progress=False)
+    assert info.games_played == 10 and info.complete
+    assert_frame_equal(load_results(run).players, one.players)
+    for t in runs.TABLES:                # chunk 1 again in the old codec, schema and all
+        old, new = run / runs.chunk_file(t, 0), run / runs.chunk_file(t, 1)
+        assert pq.read_schema(new).equals(pq.read_schema(old), check_metadata=True)
+        assert encodings(new) == encodings(old)
+
+
+def test_unknown_codec_refused_on_resume(reference, tmp_path):
+    folder, data = reference
+    run = tmp_path / "run"
+    shutil.copytree(folder, run)
+    m = json.loads((run / "manifest.json").read_text())
+    m["codec"] = "brotli-9"
+    (run / "manifest.json").write_text(json.dumps(m))
+    (run / "chunk-00003.done").unlink()
+    with pytest.raises(ConfigError, match="codec 'brotli-9'"):
+        run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, resume=True, progress=False)
+    with pytest.warns(UserWarning, match="not finished"):
+        assert len(load_results(run).games) == 3 * CHUNK        # reading needs no codec
 
 
 @pytest.mark.parametrize("change, word", [

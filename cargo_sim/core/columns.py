@@ -6,11 +6,17 @@ import pandas as pd
 __all__ = ["narrowest", "narrow"]
 
 
-def narrowest(col: np.ndarray) -> np.ndarray:
-    """``col`` at the smallest signed integer width that holds its values."""
-    lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
-    for t in (np.int8, np.int16, np.int32, np.int64):
-        if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
+WIDTHS = [(t, int(np.iinfo(t).min), int(np.iinfo(t).max))
+          for t in (np.int8, np.int16, np.int32, np.int64)]
+
+
+def narrowest(col: np.ndarray, lo=None, hi=None) -> np.ndarray:
+    """``col`` at the smallest signed integer width that holds its values
+    (``lo``/``hi``: its min and max, if already known)."""
+    if lo is None:
+        lo, hi = (int(col.min()), int(col.max())) if len(col) else (0, 0)
+    for t, tmin, tmax in WIDTHS:
+        if tmin <= lo and hi <= tmax:
             return col if col.dtype == t else col.astype(t)
     return col
 

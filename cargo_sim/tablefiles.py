@@ -1,0 +1,86 @@
+"""The ``games`` and ``players`` tables as Parquet files: fixed column widths and
+the codec (how the columns are encoded and compressed).
+
+Run-folder chunks (cargo_sim.runs) and the one-file-per-table layout
+(cargo_sim.cli_runs) are written through ``arrow_table`` + ``parquet_options``:
+the pyarrow table is built straight from the chunk's numpy columns (no pandas
+conversion) and every integer column is stored at the engine's width (games
+int64, players int32; docs/output_files.md), whatever its values.
+
+Codecs (a run folder's manifest names its own, so a resumed folder keeps one):
+
+* ``zstd-delta`` (new folders): integer columns ``DELTA_BINARY_PACKED``, ``bot``
+  dictionary-encoded, zstd. Half the CPU of ``zstd-dict`` for ~8 % more bytes.
+* ``zstd-dict``: pyarrow's defaults (dictionary encoding of every column) and
+  zstd, built through pandas: what folders from before the ``codec`` field hold.
+
+docs/runs.md ("Codec") has the measurements behind the choice.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .core.errors import ConfigError
+
+FILE_INT = {"games": np.int64, "players": np.int32}
+CODEC = "zstd-delta"
+LEGACY_CODEC = "zstd-dict"          # a manifest without "codec"
+CODECS = (CODEC, LEGACY_CODEC)
+
+
+def check_codec(codec) -> str:
+    if codec not in CODECS:
+        raise ConfigError(f"unknown Parquet codec {codec!r} (this cargo_sim writes "
+                          f"{', '.join(CODECS)}): resume the run with the cargo_sim that started it")
+    return codec
+
+
+def canonical(df: pd.DataFrame, table: str) -> pd.DataFrame:
+    """``df`` with the fixed file types of ``table`` ("games" or "players")."""
+    width = FILE_INT[table]
+    casts = {c: (np.int64 if c == "game" else width) for c in df.columns
+             if pd.api.types.is_signed_integer_dtype(df[c].dtype)}
+    return df.astype(casts)
+
+
+def _arrow_column(col, width):
+    import pyarrow as pa
+    if isinstance(col, pd.Series):
+        col = col.array if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy()
+    if isinstance(col, pd.Categorical):
+        # large_string values: the type pyarrow gives a pandas Categorical of str
+        return pa.DictionaryArray.from_arrays(
+            pa.array(col.codes), pa.array(np.asarray(col.categories, dtype=object),
+                                          type=pa.large_string()))
+    col = np.asarray(col)
+    if col.dtype.kind == "i" and col.dtype != width:
+        col = col.astype(width)
+    return pa.array(col)
+
+
+def arrow_table(cols, table: str, codec: str = CODEC):
+    """A chunk of ``table`` ("games" or "players") as a pyarrow Table at the file
+    widths. ``cols``: a DataFrame or a dict of numpy columns (``bot`` a
+    Categorical). The legacy codec goes through pandas, as its files always did."""
+    import pyarrow as pa
+    if codec == LEGACY_CODEC:
+        df = cols if isinstance(cols, pd.DataFrame) else pd.DataFrame(cols, copy=False)
+        return pa.Table.from_pandas(canonical(df, table), preserve_index=False)
+    width = FILE_INT[table]
+    names = list(cols.keys())
+    return pa.table([_arrow_column(cols[c], np.int64 if c == "game" else width) for c in names],
+                    names=names)
+
+
+def parquet_options(schema, codec: str = CODEC) -> dict:
+    """Keyword arguments of ``pyarrow.parquet.write_table`` / ``ParquetWriter``
+    for a table with ``schema`` in ``codec``."""
+    import pyarrow as pa
+    check_codec(codec)
+    if codec == LEGACY_CODEC:
+        return {"compression": "zstd"}
+    ints = [f.name for f in schema if pa.types.is_signed_integer(f.type)]   # not the random seeds
+    return {"compression": "zstd",
+            "use_dictionary": [f.name for f in schema if pa.types.is_dictionary(f.type)],
+            "column_encoding": dict.fromkeys(ints, "DELTA_BINARY_PACKED")}
