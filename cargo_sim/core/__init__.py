@@ -1,0 +1,6 @@
+"""The core: what every game shares and no game owns (docs/contract.md).
+
+``contract`` (the Game protocol and the game registry), ``bots`` (bot registries),
+``runner`` (the one chunk runner), ``seeds_nb``, ``columns``. Nothing here names a
+port, a card or a coin.
+"""
