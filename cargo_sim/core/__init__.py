@@ -2,5 +2,5 @@
 
 ``contract`` (the Game protocol and the game registry), ``bots`` (bot registries),
 ``runner`` (the one chunk runner), ``seeds_nb``, ``columns``. Nothing here names a
-port, a card or a coin.
+piece of any game (a test checks it).
 """

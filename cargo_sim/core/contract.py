@@ -7,12 +7,14 @@ that names a piece of a particular game lives behind them. See docs/contract.md.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..errors import ConfigError
+from ..games import BUILTIN as BUILTIN_GAMES, DEFAULT as DEFAULT_GAME
 
 # Slots of the int64[8] error buffer every chunk kernel fills: the game (index in
 # the chunk) that stopped, -1 if none; ERR_EVENTS: event rows the chunk wanted to
@@ -42,11 +44,11 @@ class Game(Protocol):
     ``seeds[i]`` into ``out_games[i]`` and ``out_players[i, seat]``, events into
     ``log`` (0 rows: none); False on an illegal answer or bot fault, with ``err`` as
     described above. It is a Python callable (usually a thin wrapper over a nogil
-    numba kernel), so a game may replay a chunk internally (Cargo Noir loads its
-    exact trade solver that way).
+    numba kernel), so a game may replay a chunk internally (e.g. to load a rarely
+    needed solver first).
     """
     name: str
-    title: str                     # for people: "Cargo Noir"
+    title: str                     # the game's name for people
     Rules: type                    # .default(), .check_players(n), .digest
     bots: Any                      # a core.bots.BotRegistry
     chunk_kernel: Callable
@@ -84,7 +86,6 @@ class Game(Protocol):
 
 
 _GAMES: dict[str, Game] = {}
-DEFAULT_GAME = "cargo_noir"
 
 
 def register_game(game: Game) -> Game:
@@ -103,12 +104,13 @@ def unregister_game(name: str) -> None:
 
 
 def game_names() -> list[str]:
+    """The library's own games first, then the ones registered since."""
     _load_builtin_games()
-    return list(_GAMES)
+    return [n for n in BUILTIN_GAMES if n in _GAMES] + [n for n in _GAMES if n not in BUILTIN_GAMES]
 
 
 def get_game(name=None) -> Game:
-    """The registered game called ``name`` (default ``cargo_noir``), or a Game given
+    """The registered game called ``name`` (default ``games.DEFAULT``), or a Game given
     as such; a ConfigError listing the known games otherwise."""
     if name is None:
         name = DEFAULT_GAME
@@ -124,11 +126,7 @@ def get_game(name=None) -> Game:
 
 
 def _load_builtin_games() -> None:
-    # The games register themselves on import; importing them here (not at module
-    # top) keeps the layers one-way: the contract never needs a game to load.
-    import importlib
-    for mod in BUILTIN_GAMES:
+    # The games register themselves on import; importing them on first use (not at
+    # module top) keeps the layers one-way: the contract never needs a game to load.
+    for mod in BUILTIN_GAMES.values():
         importlib.import_module(mod)
-
-
-BUILTIN_GAMES = ("cargo_sim.games.cargo_noir.game",)

@@ -243,7 +243,7 @@ def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: in
              events: bool = False, check_bots: bool = False):
     """Play games ``start .. start + n_games - 1`` of run ``seed`` of ``game`` (a
     name or a Game) and return the game's results object (``game.results``).
-    Arguments as Cargo Noir's ``simulate`` (docs there)."""
+    Arguments as ``cargo_sim.simulate`` (docs there)."""
     game = get_game(game)
     seated, rules = seat_players(game, n_games, players, rules)
     n = len(seated)
