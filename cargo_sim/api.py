@@ -4,9 +4,11 @@
 """
 from __future__ import annotations
 
-from .games.cargo_noir.aggregates import aggregate as _aggregate_local, load_aggregates as _load_file
-from .games.cargo_noir.simulate import DEFAULT_CHUNK, simulate as _simulate_local
+from .core import runner
+from .core.contract import get_game
 from .core.errors import ConfigError
+from .games.cargo_noir.aggregates import aggregate as _aggregate_local, load_aggregates as _load_file
+from .games.cargo_noir.simulate import DEFAULT_CHUNK, NAME, simulate as _simulate_local
 
 BACKENDS = ("local", "dask")
 
@@ -29,8 +31,15 @@ def simulate(n_games: int, players, seed: int = 0, rules=None, workers: int | No
              progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
              events: bool = False, backend: str = "local", scheduler=None,
              chunk_games: int | None = None, n_workers: int | None = None,
-             check_bots: bool = False):
+             check_bots: bool = False, game=None):
     dask = _dask_args(backend, scheduler, chunk_games, n_workers, workers)
+    game = get_game(game)
+    if game.name != NAME:
+        if dask is not None:
+            raise ConfigError(f"backend='dask' plays {NAME} only so far, not {game.name}")
+        return runner.simulate(game, n_games, players, seed=seed, rules=rules, workers=workers,
+                               progress=progress, start=start, chunk_size=chunk_size,
+                               events=events, check_bots=check_bots)
     if dask is None:
         return _simulate_local(n_games, players, seed=seed, rules=rules, workers=workers,
                                progress=progress, start=start, chunk_size=chunk_size, events=events,
@@ -52,7 +61,10 @@ simulate.__doc__ = (_simulate_local.__doc__ or "") + """
 def aggregate(n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
               progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
               backend: str = "local", scheduler=None, chunk_games: int | None = None,
-              n_workers: int | None = None):
+              n_workers: int | None = None, game=None):
+    if get_game(game).name != NAME:
+        raise ConfigError(f"aggregate keeps {NAME}'s counters only so far, not "
+                          f"{get_game(game).name}'s (simulate plays any game)")
     dask = _dask_args(backend, scheduler, chunk_games, n_workers, workers)
     if dask is None:
         return _aggregate_local(n_games, players, seed=seed, rules=rules, workers=workers,
@@ -63,7 +75,7 @@ def aggregate(n_games: int, players, seed: int = 0, rules=None, workers: int | N
 
 
 aggregate.__doc__ = (_aggregate_local.__doc__ or "") + """
-    ``backend="dask"``, ``scheduler``, ``chunk_games``, ``n_workers``: as ``simulate``.
+    ``backend="dask"``, ``scheduler``, ``chunk_games``, ``n_workers``, ``game``: as ``simulate``.
     """
 
 

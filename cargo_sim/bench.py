@@ -2,7 +2,7 @@
 
 Measures, for random bots at 2, 3, 4 and 5 players:
 
-* games/s of the compiled kernel alone (``_run_chunk`` on a prepared template,
+* games/s of the compiled kernel alone (``Table.run`` of the core runner on a prepared table,
   chunks spread over a thread pool exactly as ``simulate`` does), on 1 thread
   and on all cores;
 * games/s of ``simulate()`` end to end (seeds, kernel, DataFrames), on 1 thread
@@ -49,27 +49,24 @@ CHUNK = 2048
 # ---------------------------------------------------------------------------
 # in-process measurements
 def _prepare(n_players: int, bot: str = "random"):
-    from .games.cargo_noir.bots.registry import parse_player
-    from .games.cargo_noir.enums import PLAYER_FIELDS
-    from .games.cargo_noir.rules import Rules
-    from .games.cargo_noir.simulate import table_template
-    rules = Rules.default()
-    seated = [parse_player(bot) for _ in range(n_players)]
-    template, decide = table_template(rules, seated)
-    n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
-    return template, decide, n_fields_p
+    """A core.runner.Table of ``n_players`` copies of ``bot`` under the default rules."""
+    from .core.contract import get_game
+    from .core.runner import Table
+    game = get_game("cargo_noir")
+    rules = game.Rules.default()
+    return Table.build(game, rules, [game.bots.parse(bot) for _ in range(n_players)])
 
 
 def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1,
                 bot: str = "random") -> float:
     """games/s of the kernel alone: chunks of ``CHUNK`` games on ``workers`` threads."""
-    from .games.cargo_noir.simulate import _run_chunk, game_seeds_nb
-    template, decide, n_fields_p = _prepare(n_players, bot)
-    seeds = game_seeds_nb(np.uint64(seed), 0, n_games)
+    from .core.seeds_nb import game_seeds
+    table = _prepare(n_players, bot)
+    seeds = game_seeds(seed, 0, n_games)
     chunks = [seeds[lo:lo + CHUNK] for lo in range(0, n_games, CHUNK)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
         t0 = time.perf_counter()
-        for games, _pl, err in pool.map(lambda c: _run_chunk(template, decide, c, n_fields_p), chunks):
+        for games, _pl, err in pool.map(table.run, chunks):
             if err is not None:
                 raise RuntimeError(f"kernel reported an illegal decision: {err}")
         dt = time.perf_counter() - t0
@@ -497,7 +494,8 @@ def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000
     model (begin_nb + playout_nb per game) as a share of the kernel's rate on the
     same games (1 thread)."""
     from .games.cargo_noir.forward_nb import begin_nb, clone_into_nb, playout_nb
-    from .games.cargo_noir.simulate import game_seeds_nb, solver_address
+    from .core.seeds_nb import game_seeds
+    from .games.cargo_noir.simulate import solver_address
     from .games.cargo_noir.enums import N_EVENT_FIELDS
     from numba import njit
 
@@ -507,13 +505,14 @@ def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000
             clone_into_nb(dst, src)
             src[0] = dst[0]          # the loop cannot be hoisted away
 
-    template, decide, n_fields_p = _prepare(n_players)
+    table = _prepare(n_players)
+    template, decide = table.template, table.decide
     a, b = template.copy(), template.copy()
     clone_loop_nb(a, b, 10)
     t0 = time.perf_counter()
     clone_loop_nb(a, b, clones)
     clone_ns = (time.perf_counter() - t0) / clones * 1e9
-    seeds = game_seeds_nb(np.uint64(1), 0, n_games)
+    seeds = game_seeds(1, 0, n_games)
     log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
     fn = solver_address()
     @njit

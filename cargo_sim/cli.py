@@ -30,6 +30,27 @@ from .cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USER_ERROR, PROG,
 
 # ---------------------------------------------------------------------------
 # simulate
+def cmd_other_game(args, game) -> int:
+    """``simulate`` of a game other than Cargo Noir: the core runner and the game's
+    own summary (the other commands are Cargo Noir's so far)."""
+    from .core import runner
+    from .core.errors import ConfigError
+    if args.command != "simulate":
+        raise ConfigError(f"{PROG} {args.command} plays cargo_noir only so far, not {game.name} "
+                          f"(`{PROG} --game {game.name} simulate` plays it)")
+    if args.out or args.aggregate or args.dask or args.rules or args.set:
+        raise ConfigError(f"--out, --aggregate, --dask, --rules and --set are cargo_noir's so far, "
+                          f"not {game.name}'s")
+    t0 = time.perf_counter()
+    res = runner.simulate(game, args.games, parse_players(args.players), seed=args.seed,
+                          workers=args.workers, start=args.start, check_bots=args.check_bots,
+                          progress=not args.no_progress and sys.stderr.isatty())
+    print(f"{game.title} ({game.name}): {len(res.games):,} games in "
+          f"{time.perf_counter() - t0:.1f} s, seed {args.seed}")
+    print(game.summary(res).to_string())
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
 def cmd_simulate(args, argv) -> int:
     from . import simulate
     from .cli_runs import check_run_options, cli_aggregate, cli_out
@@ -228,6 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"`{PROG} COMMAND --help` for each command's options.")
     from .core.version import __version__
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--game", dest="game_name", default=None, metavar="NAME",
+                        help="the game to play (default cargo_noir); before the COMMAND")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("simulate", help="play many games and summarise or save them",
@@ -342,6 +365,11 @@ def main(argv=None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
     from .core.errors import CargoSimError
     try:
+        if args.game_name is not None:
+            from .core.contract import get_game
+            game = get_game(args.game_name)
+            if game.name != get_game().name:
+                return cmd_other_game(args, game)
         return args.func(args, argv)
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)

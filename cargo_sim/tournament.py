@@ -37,7 +37,6 @@ import itertools
 import os
 import warnings
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,15 +44,17 @@ import pandas as pd
 
 from .games.cargo_noir.bots.registry import Player, parse_player
 from .games.cargo_noir.rules import Rules
-from .games.cargo_noir.enums import PLAYER_FIELDS
 # simulate()'s building blocks: a tournament is many small tables, and one
 # simulate() call per table would spend most of its time building DataFrames.
-from .games.cargo_noir.simulate import _illegal_error, _run_chunk, build_tables, game_seeds_nb, table_template
+from .games.cargo_noir.simulate import NAME, build_tables
 from .core.checks import check_seed, whole
-from .core.errors import ConfigError, IllegalDecisionError
+from .core.contract import get_game
+from .core.errors import BotError, ConfigError, IllegalDecisionError
 from .core.progress import Progress
 from .core.ratings import (ELO_PER_NAT, bradley_terry, head_to_head, meetings, pairwise_counts,
-                      significance, standings_table)
+                           significance, standings_table)
+from .core.runner import Table, run_jobs
+from .core.seeds_nb import game_seeds
 from .core.stats import wilson_interval
 
 PIECE = 2048          # games per job on the thread pool (the unit of parallel work)
@@ -285,36 +286,32 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
 
     seatings = np.array(plan["seats"].tolist(), dtype=np.int64)          # (tables, seats)
     seated = [[players[e] for e in row] for row in seatings]
-    n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
     jobs = [(t, lo, min(lo + PIECE, int(gpt[t]))) for t in range(n_tables)
             for lo in range(0, int(gpt[t]), PIECE)]
+    game = get_game(NAME)
 
-    def run(job):
+    def work(job):
         # exactly simulate(gpt[t], seated[t], seed=table seed), split with start=lo
         t, lo, hi = job
-        seeds = game_seeds_nb(np.uint64(plan.at[t, "seed"]), lo, hi - lo)
-        template, decide = table_template(rules, seated[t])   # per job: ~6 MB each, never all at once
-        g, pl, err = _run_chunk(template, decide, seeds, n_fields_p)[:3]
-        if err is not None:
-            gi = int(err[0])
-            e = _illegal_error(seated[t], int(err[1]), int(err[2]), int(err[3]), int(err[4]),
-                               int(err[5]), lo + gi, int(seeds[gi]), rules)
+        seeds = game_seeds(int(plan.at[t, "seed"]), lo, hi - lo)
+        table = Table.build(game, rules, seated[t])   # per job: ~6 MB each, never all at once
+        try:
+            g, pl, _ = table.play(seeds, lo)
+        except (IllegalDecisionError, BotError) as e:   # a bot fault too: named as before
             who = " | ".join(names[i] for i in seatings[t])
             raise IllegalDecisionError(f"{e} [tournament table {t}: {who}; replay with "
-                                       f"play_one(seed, players)]")
+                                       f"play_one(seed, players)]") from None
         return g, pl, seeds
 
-    results: list = [None] * len(jobs)
+    results: list = []
     bar = Progress(int(gpt.sum()), label=f"tournament of {len(names)} entrants at {n_players} seats",
                    enabled=progress)
-    pool = ThreadPoolExecutor(max_workers=min(workers, len(jobs)))
-    try:
-        futures = [pool.submit(run, j) for j in jobs]
-        for i, fut in enumerate(futures):
-            results[i] = fut.result()
-            bar.update(len(results[i][0]))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+
+    def take(job, out):
+        results.append(out)
+        bar.update(len(out[0]))
+
+    run_jobs(jobs, work, take, min(workers, len(jobs)), interruptible=False)
     bar.close()
 
     # jobs are in (table, deal) order, so row i of the arrays is game i of the tournament

@@ -41,7 +41,6 @@ import math
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,10 +50,13 @@ from .games.cargo_noir.bots.registry import get_bot, parse_player
 from .games.cargo_noir.bots.strategies import PARAMS
 from .games.cargo_noir.enums import GAME_FIELDS, PLAYER_FIELDS
 from .games.cargo_noir.rules import Rules
-from .games.cargo_noir.simulate import _illegal_error, _run_chunk, game_seeds_nb, table_template
 from .core.stats import newcombe_diff_ci, wilson_interval
 from .core.checks import check_number
 from .core.errors import BotError, ConfigError
+from .games.cargo_noir.simulate import NAME
+from .core.contract import get_game
+from .core.runner import Table, run_jobs
+from .core.seeds_nb import game_seeds
 
 __all__ = ["tune", "TuneResults", "DEFAULT_SPACE", "evaluate", "bot_spec", "stream_seed"]
 
@@ -105,34 +107,25 @@ def evaluate(candidate, opponents, n_players: int, games: int, run_seed: int,
     appearances), wins (shared wins split), win_rate, lo, hi (Wilson), mean_vp."""
     rules = rules or Rules.default()
     per = max(1, math.ceil(games / n_players))
-    seeds = game_seeds_nb(np.uint64(run_seed), 0, per)
-    n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
+    seeds = game_seeds(run_seed, 0, per)
     mask_col = GAME_FIELDS.index("winners_mask")
     vp_col = PLAYER_FIELDS.index("vp")
-    tables = []
-    for s, seats in enumerate(_seatings(candidate, list(opponents), n_players)):
-        seated = [parse_player(q) for q in seats]
-        tables.append((s, seated, *table_template(rules, seated)))
+    game = get_game(NAME)
+    tables = [(s, Table.build(game, rules, [parse_player(q) for q in seats]))
+              for s, seats in enumerate(_seatings(candidate, list(opponents), n_players))]
 
-    def run(t):
-        s, seated, template, decide = t
-        g, pl, err = _run_chunk(template, decide, seeds, n_fields_p)[:3]
-        if err is not None:
-            gi = int(err[0])
-            raise _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
-                                 int(err[5]), gi, int(seeds[gi]), rules)
+    def run(job):
+        s, table = job
+        g, pl, _ = table.play(seeds, 0)
         mask = g[:, mask_col].astype(np.int64)
         nw = _popcount(mask)
         won = (mask >> s) & 1
         share = won / np.maximum(nw, 1)
         return share.sum(), pl[:, s, vp_col].astype(float).sum()
 
-    workers = workers or os.cpu_count() or 1
-    if workers > 1:
-        with ThreadPoolExecutor(max_workers=min(workers, len(tables))) as pool:
-            parts = list(pool.map(run, tables))
-    else:
-        parts = [run(t) for t in tables]
+    parts = []
+    run_jobs(tables, run, lambda job, part: parts.append(part),
+             min(workers or os.cpu_count() or 1, len(tables)), interruptible=False)
     n = per * n_players
     wins = float(sum(p[0] for p in parts))
     lo, hi = wilson_interval(wins, n)

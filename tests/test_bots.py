@@ -163,7 +163,7 @@ def test_user_bot_delegating_to_the_heuristic_plays_identical_games():
 
 def test_first_compile_says_so(capsys, monkeypatch):
     import importlib
-    sim = importlib.import_module("cargo_sim.games.cargo_noir.simulate")
+    sim = importlib.import_module("cargo_sim.core.runner")     # the one runner compiles tables
     cargo_sim.simulate(2, ["random", "random"], seed=1, progress=False)
     from cargo_sim.games.cargo_noir.bots.dispatch_nb import random_table_decide_nb
     assert not sim.first_compile(random_table_decide_nb)          # compiled now

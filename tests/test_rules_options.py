@@ -67,8 +67,8 @@ def test_selling_tokens_for_no_card_is_allowed_by_the_option():
 
 
 def test_simulate_names_the_option_when_a_bot_sells_for_nothing():
-    from cargo_sim.games.cargo_noir.simulate import _illegal_error, parse_player
-    err = _illegal_error([parse_player("random")] * 2, e.D_TRADE, 0, 3, -1, 4, 7, 99, RULES)
+    from cargo_sim.games.cargo_noir.simulate import illegal_error, parse_player
+    err = illegal_error([parse_player("random")] * 2, e.D_TRADE, 0, 3, -1, 4, 7, 99, RULES)
     assert "took no card" in str(err) and "trade_without_card" in str(err)
 
 

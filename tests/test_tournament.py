@@ -553,11 +553,13 @@ def test_plot_win_rates(small):
 def test_illegal_decision_names_the_table(monkeypatch):
     from cargo_sim import IllegalDecisionError
 
-    def bad_chunk(template, decide, seeds, n_fields_p, *a, **k):
+    from cargo_sim.core.runner import Table
+
+    def bad_chunk(self, seeds, *a, **k):
         err = np.array([0, 0, 1, 99, 0, 3, 0, 0], dtype=np.int64)   # game 0, seat 1, turn 3
         return None, None, err
 
-    monkeypatch.setattr(tm, "_run_chunk", bad_chunk)
+    monkeypatch.setattr(Table, "run", bad_chunk)
     with pytest.raises(IllegalDecisionError, match=r"seat 1.*tournament table \d+: random#"):
         tournament(["random", "random"], 2, games=2, progress=False, workers=1)
 

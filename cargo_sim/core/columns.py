@@ -1,9 +1,10 @@
-"""Integer columns at their smallest width: the tables keep int8/int16 where the
-values fit, whichever way they were made (in memory, read back, merged)."""
+"""Result-table columns: integers at their smallest width (the tables keep int8/int16
+where the values fit, whichever way they were made: in memory, read back, merged), and
+a table's final columns filled chunk by chunk in place (``ColumnSink``)."""
 import numpy as np
 import pandas as pd
 
-__all__ = ["narrowest", "narrow"]
+__all__ = ["narrowest", "narrow", "ColumnSink", "WIDTHS"]
 
 
 WIDTHS = [(t, int(np.iinfo(t).min), int(np.iinfo(t).max))
@@ -31,3 +32,42 @@ def narrow(df: pd.DataFrame) -> pd.DataFrame:
         if new is not col:
             df[c] = new
     return df
+
+
+
+class ColumnSink:
+    """A table's final columns, filled chunk by chunk in place: each column is
+    allocated once for the whole run at the width of the first chunk and
+    widened (rarely: at most three times) when a chunk needs more, so the
+    columns end at the smallest width that holds the run, as one table built
+    at once would. No per-chunk pieces are kept, so memory is the final table."""
+
+    def __init__(self, n_rows: int):
+        self.n, self.filled, self.cols, self.cats = n_rows, 0, {}, {}
+
+    def add(self, cols: dict) -> None:
+        """Append a chunk's columns (a game's ``table_columns``)."""
+        m, at = len(next(iter(cols.values()))), self.filled
+        for c, col in cols.items():
+            if isinstance(col, pd.Categorical):
+                self.cats[c] = col.categories
+                vals = col.codes
+            else:
+                vals = col
+            arr = self.cols.get(c)
+            if arr is None:
+                arr = self.cols[c] = np.empty(self.n, vals.dtype)
+            elif np.result_type(arr.dtype, vals.dtype) != arr.dtype:
+                wider = np.empty(self.n, np.result_type(arr.dtype, vals.dtype))
+                wider[:at] = arr[:at]
+                arr = self.cols[c] = wider
+            arr[at:at + m] = vals
+        self.filled += m                 # last: an interrupted add leaves no partial rows
+
+    def frame(self, rows: int) -> pd.DataFrame:
+        """The first ``rows`` rows (all of them unless the run was interrupted)."""
+        out = {}
+        for c, arr in self.cols.items():
+            arr = arr if rows == self.n else arr[:rows].copy()
+            out[c] = pd.Categorical.from_codes(arr, categories=self.cats[c]) if c in self.cats else arr
+        return pd.DataFrame(out, copy=False)

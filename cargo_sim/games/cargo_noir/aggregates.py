@@ -17,24 +17,22 @@ means from sums and sums of squares).
 """
 from __future__ import annotations
 
-import os
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from ...core.checks import check_games, check_number, check_seed
 from ...core.progress import Progress
+from ...core.contract import get_game
+from ...core.runner import Table, chunk_jobs, default_workers, run_jobs
+from ...core.seeds_nb import game_seeds
 from . import aggregate_nb as K
 from .agg.bidding import BiddingTables
 from .agg.casino import CasinoTables
 from .agg.counters import FORMAT, Counters, join_parts  # noqa: F401  (names of this module too)
 from .agg.outcomes import OutcomeTables
 from .agg.trading import TradingTables
-from .enums import ERR_NEED_SOLVER, N_EVENT_FIELDS, PLAYER_FIELDS, R_N_PLAYERS
+from .enums import ERR_NEED_SOLVER, N_EVENT_FIELDS, R_N_PLAYERS
 from .rules import Rules
-from .simulate import (DEFAULT_CHUNK, EVENT_ROWS_PER_SEAT, check_request, _compile_table, _illegal_error,
-                       game_seeds_nb, load_solver, solver_address, table_template)
+from .simulate import DEFAULT_CHUNK, EVENT_ROWS_PER_SEAT, NAME, check_request, load_solver, solver_address
 
 
 class Aggregates(OutcomeTables, BiddingTables, CasinoTables, TradingTables, Counters):
@@ -63,7 +61,7 @@ def run_chunk(template, decide, seed: int, first: int, n: int, rows_per_seat: in
     events overflow the buffer makes the chunk replay with a buffer twice as
     large (same games, fresh counters); ``hint`` (a one-item list shared by
     the chunks of a run) remembers the larger size for the next chunks."""
-    seeds = game_seeds_nb(np.uint64(seed % 2**64), first, n)
+    seeds = game_seeds(seed, first, n)
     n_seats = int(template[R_N_PLAYERS])
     per_seat = int(rows_per_seat or EVENT_ROWS_PER_SEAT)
     if hint:
@@ -103,58 +101,40 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     finished chunks (``interrupted=True``).
     """
     seated, rules = check_request(n_games, players, rules)
-    if workers is None:
-        workers = os.cpu_count() or 1
-    check_number("workers", workers, 1)
+    workers = default_workers(workers)
     seed = check_seed(seed)
     check_games(start, n_games)
     check_number("chunk_size", chunk_size, 1)
-    template, decide = table_template(rules, seated)
+    table = Table.build(get_game(NAME), rules, seated)
     n_games, seed, start = int(n_games), int(seed), int(start)
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts
-        _compile_table(template, decide, game_seeds_nb(np.uint64(seed % 2**64), start, 1),
-                       len(PLAYER_FIELDS) + len(rules.card_names), seated, progress)
+        table.compile(game_seeds(seed, start, 1), progress)
         K.ensure_compiled()
     total = np.zeros(K.ACC_SIZE, np.int64)
     done = 0
-    n_chunks = -(-n_games // chunk_size)      # chunk bounds computed as needed: 10^12 games cost no memory
-    bar = Progress(n_games, label=f"aggregate: {len(seated)} players ({', '.join(p.label for p in seated)})",
+    bar = Progress(n_games, label=f"aggregate: {len(seated)} players ({', '.join(table.labels)})",
                    enabled=progress and n_games > 0)
-    interrupted = False
-    error = None
-    pool = ThreadPoolExecutor(max_workers=workers)
-    window = deque()                  # chunks in flight, in game order (bounded: flat memory)
-    nxt = 0
     hint = [EVENT_ROWS_PER_SEAT]      # event-buffer rows per seat, grown on overflow
+
+    def work(job):
+        lo, hi = job
+        acc, err = run_chunk(table.template, table.decide, seed, start + lo, hi - lo, None, hint)
+        if err is not None:
+            raise table.error(err, start + lo, game_seeds(seed, start + lo, hi - lo))
+        return acc
+
+    def take(job, acc):
+        nonlocal total, done
+        total += acc
+        done = job[1]
+        bar.update(job[1] - job[0])
+
     try:
-        while nxt < n_chunks or window:
-            while nxt < n_chunks and len(window) < 2 * workers + 2:
-                lo, hi = nxt * chunk_size, min((nxt + 1) * chunk_size, n_games)
-                window.append((lo, hi, pool.submit(run_chunk, template, decide, seed, start + lo, hi - lo,
-                                                      None, hint)))
-                nxt += 1
-            lo, hi, fut = window.popleft()
-            acc, err = fut.result()
-            if err is not None:
-                g = start + lo + int(err[0])
-                gseed = int(game_seeds_nb(np.uint64(seed % 2**64), g, 1)[0])
-                error = _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
-                                       int(err[5]), g, gseed, rules)
-                break
-            total += acc
-            done = hi
-            bar.update(hi - lo)
-    except KeyboardInterrupt:
-        interrupted = True
+        interrupted = run_jobs(chunk_jobs(n_games, chunk_size), work, take, workers)
     finally:
-        for _, _, f in window:
-            f.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
         if bar.done:
             bar.close()
-    if error is not None:
-        raise error
     config = new_config(seated, rules, seed, n_games)
     config["parts"] = [[seed, start, start + done]] if done else []
     return Aggregates(total, rules, config, interrupted)

@@ -141,6 +141,10 @@ class GameState:
         self._apply(self._need_decision(), answer, out)
         return self
 
+    def apply(self, answer) -> "GameState":
+        """Answer with what ``bot_answer`` returned (the contract's generic step)."""
+        return self.step_vector(*answer)
+
     def playout(self) -> "GameState":
         """Play to the end with the table's bots."""
         trial = self.s.copy()

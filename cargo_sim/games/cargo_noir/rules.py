@@ -11,24 +11,17 @@ addressed by flat parameter names:
 * per card: ``card.Villa.cost``, ``card.Villa.vp``, ``card.Villa.copies``,
   ``card.Villa.kind``, ``card.Syndicate.syndicate`` ...
 
-``Rules.compile()`` turns the data into the flat numpy arrays the numba engine
+``Rules.compile()`` turns the data into the flat arrays the compiled engine
 reads (a template state array); nothing in the engine hard-codes a game number.
+What every game shares (flat names, overrides, provenance, ranges, digest, TOML)
+is ``core.rules.RulesBase``; this module adds Cargo Noir's schema and checks.
 """
 from __future__ import annotations
 
-import copy
-import fnmatch
-import hashlib
-import json
-import tomllib
-from functools import cached_property
-from importlib import resources
-from pathlib import Path
-
 import numpy as np
 
-from ...core.errors import RulesError
 from ...core.checks import whole
+from ...core.rules import RulesBase, check_type as _check_type
 from .enums import MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK
 from .rules_limits import limit_problems
 
@@ -51,23 +44,8 @@ SCALARS = {
 SECTIONS = ("turns", "port", "card", "provenance", "range")
 TIE_BREAKS = ("vp", "cost")     # the tied player's single highest card, by VP or by cost
 
-def _type_name(t) -> str:
-    return {int: "an integer", str: "a string", bool: "true/false", list: "a list"}[t]
 
-
-def _check_type(name, value, t, problems):
-    if t is int:
-        ok = whole(value, numpy=False)
-    elif t is bool:
-        ok = isinstance(value, bool)
-    else:
-        ok = isinstance(value, t)
-    if not ok:
-        problems.append(f"{name}: must be {_type_name(t)}, got {value!r}")
-    return ok
-
-
-class Rules:
+class Rules(RulesBase):
     """The rules of one Cargo Noir variant (immutable).
 
     >>> r = Rules.default().replace(start_coins=8, **{"card.Villa.cost": 22})
@@ -75,75 +53,24 @@ class Rules:
     (8, 22)
     """
 
-    def __init__(self, data: dict, overrides: dict | None = None):
-        self._data = data
-        self.overrides = dict(overrides or {})
-        problems = validate_data(data)
-        if problems:
-            raise RulesError("invalid rules: " + "; ".join(problems))
-
-    # ---- construction -------------------------------------------------
-    @classmethod
-    def default(cls) -> "Rules":
-        return cls(_default_data())
+    SCALARS = SCALARS
+    KEYED = {"turns": int}
+    TABLES = {"port": (PORT_FIELDS, {}), "card": (CARD_FIELDS, CARD_DEFAULTS)}
 
     @classmethod
-    def from_file(cls, path) -> "Rules":
-        """Default rules with the overrides of a TOML file (same layout as the default file)."""
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise RulesError(f"cannot read rules file {path}: {e.strerror}") from None
-        return cls.from_toml(text, f"rules file {path}")
+    def validate(cls, data: dict) -> list[str]:
+        return validate_data(data)
 
     @classmethod
-    def from_toml(cls, text: str, what: str = "rules TOML") -> "Rules":
-        """Default rules with the overrides of TOML text (``to_toml`` gives it back)."""
-        try:
-            user = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"{what} is not valid TOML: {e}") from None
-        except RecursionError:
-            raise RulesError(f"{what} is nested too deeply to be a rules file") from None
-        return cls.default().replace(_flatten(user, drop_provenance=True))
+    def default_data(cls) -> dict:
+        data = super().default_data()
+        for card in data["card"].values():
+            for k, v in CARD_DEFAULTS.items():
+                card.setdefault(k, v)
+        data["turns"] = {str(k): v for k, v in data["turns"].items()}
+        return data
 
-    def replace(self, overrides: dict | None = None, **kw) -> "Rules":
-        """A new Rules with some parameters changed, by flat name.
-
-        ``replace(start_coins=8)`` or ``replace({"card.Villa.cost": 22, "turns.4": 11})``.
-        A new port or card can be added with all its fields (``port.Macau2.slots``...).
-        """
-        changes = dict(overrides or {})
-        changes.update(kw)
-        data = copy.deepcopy(self._data)
-        problems = []
-        for name, value in changes.items():
-            _set_flat(data, name, value, problems)
-        if problems:
-            raise RulesError("invalid rules override: " + "; ".join(problems))
-        # record what differs from the current value only: a full rules file
-        # (e.g. a saved run's) read back over the defaults changes nothing
-        before = self.flat()
-        merged = dict(self.overrides)
-        merged.update({k: v for k, v in changes.items() if k not in before or before[k] != v
-                       or k in merged})
-        return Rules(data, merged)
-
-    # ---- reading --------------------------------------------------------
-    def __getitem__(self, name: str):
-        flat = self.flat()
-        if name not in flat:
-            raise RulesError(f"unknown rules parameter {name!r}")
-        return flat[name]
-
-    def flat(self) -> dict:
-        """Every parameter by flat name (provenance excluded)."""
-        return _flatten(self._data, drop_provenance=True)
-
-    def to_dict(self) -> dict:
-        return copy.deepcopy(self._data)
-
+    # ---- Cargo Noir's own views ------------------------------------------
     @property
     def cargo_types(self) -> list[str]:
         return list(self._data["cargo_types"])
@@ -156,96 +83,11 @@ class Rules:
     def card_names(self) -> list[str]:
         return list(self._data["card"].keys())
 
-    @property
-    def player_counts(self) -> list[int]:
-        return [n for n in range(self._data["min_players"], self._data["max_players"] + 1)]
-
     def open_ports(self, n_players: int) -> list[str]:
         return [p for p, d in self._data["port"].items() if n_players in d["players"]]
 
     def turns(self, n_players: int) -> int:
         return self._data["turns"][str(n_players)]
-
-    def check_players(self, n_players: int) -> None:
-        lo, hi = self._data["min_players"], self._data["max_players"]
-        if not whole(n_players) or not lo <= n_players <= hi:
-            raise RulesError(f"impossible player count {n_players!r}: these rules allow {lo} to {hi} players")
-
-    @cached_property
-    def digest(self) -> str:
-        """A short hash of the full rules data: two runs with equal digests used equal rules."""
-        blob = json.dumps(self._data, sort_keys=True).encode()
-        return hashlib.sha256(blob).hexdigest()[:16]
-
-    # ---- provenance -----------------------------------------------------
-    def source_of(self, name: str) -> str:
-        """Where a parameter's value comes from; 'override' if this variant changed it."""
-        if name in self.overrides or any(name.startswith(k + ".") for k in self.overrides):
-            return "override"
-        prov = self._data.get("provenance", {})
-        best, best_score = "unknown", None
-        for pattern, source in prov.items():
-            if fnmatch.fnmatchcase(name, pattern.replace("*", "[!.]*")) or name == pattern:
-                score = (-pattern.count("*"), len(pattern))     # fewest wildcards, then longest
-                if best_score is None or score > best_score:
-                    best, best_score = source, score
-        return best
-
-    @property
-    def provenance(self):
-        """DataFrame: parameter, value, status (rulebook/review/estimated/decision/override), source."""
-        import pandas as pd
-        rows = []
-        for name, value in self.flat().items():
-            if name in ("game", "name"):
-                continue
-            src = self.source_of(name)
-            status = src.split(":", 1)[0].strip()
-            rows.append({"parameter": name, "value": value, "status": status, "source": src})
-        return pd.DataFrame(rows)
-
-    @property
-    def ranges(self) -> dict:
-        """Plausible values of each estimate and decision (the rules data's
-        [range] table): name -> sorted list of values, the current one included
-        (every whole number of a [lo, hi] range; the alternatives otherwise)."""
-        flat = self.flat()
-        out = {}
-        for name, spec in self._data.get("range", {}).items():
-            cur = flat[name]
-            if whole(cur, numpy=False):
-                vals = set(range(spec[0], spec[1] + 1)) | {cur}
-                out[name] = sorted(vals)
-            else:
-                vals = [cur] + [v for v in spec if v != cur]
-                out[name] = vals
-        return out
-
-    @property
-    def estimated(self) -> list[str]:
-        """Names of the parameters whose value is an estimate, not a printed value."""
-        return [n for n in self.flat() if self.source_of(n).startswith("estimated")]
-
-    # ---- output ---------------------------------------------------------
-    def to_toml(self) -> str:
-        """The full rules as TOML text (loadable with Rules.from_file; tomli-w
-        quotes and escapes every name, non-ASCII included)."""
-        import tomli_w
-        d = self._data
-        ordered = {k: v for k, v in d.items() if k not in SECTIONS}
-        ordered.update({k: d[k] for k in ("turns", "port", "card") if k in d})
-        ordered.update({k: v for k, v in d.items() if k not in ordered})
-        return tomli_w.dumps(ordered)
-
-    def __repr__(self) -> str:
-        extra = f", overrides={self.overrides}" if self.overrides else ""
-        return f"Rules({self._data['name']!r}{extra})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Rules) and self._data == other._data
-
-    def __hash__(self) -> int:
-        return hash(self.digest)
 
     # ---- compiled arrays --------------------------------------------------
     def compile(self, n_players: int) -> np.ndarray:
@@ -289,64 +131,6 @@ class Rules:
 
 
 # ---------------------------------------------------------------------------
-def _default_data() -> dict:
-    text = resources.files(__package__).joinpath("rules_default.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    for card in data["card"].values():
-        for k, v in CARD_DEFAULTS.items():
-            card.setdefault(k, v)
-    data["turns"] = {str(k): v for k, v in data["turns"].items()}
-    return data
-
-
-def _flatten(data: dict, drop_provenance: bool) -> dict:
-    flat = {}
-    for k, v in data.items():
-        if k in ("provenance", "range"):
-            if not drop_provenance:
-                flat[k] = v
-            continue
-        if k in ("port", "card") and isinstance(v, dict):
-            for name, fields in v.items():
-                if isinstance(fields, dict):
-                    for f, fv in fields.items():
-                        flat[f"{k}.{name}.{f}"] = fv
-                else:
-                    flat[f"{k}.{name}"] = fields
-        elif k == "turns" and isinstance(v, dict):
-            for n, t in v.items():
-                flat[f"turns.{n}"] = t
-        else:
-            flat[k] = v
-    return flat
-
-
-def _set_flat(data: dict, name: str, value, problems: list) -> None:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, tuple):
-        value = list(value)
-    parts = name.split(".")
-    head = parts[0]
-    if head in SCALARS and len(parts) == 1:
-        if _check_type(name, value, SCALARS[head], problems):
-            data[head] = value
-    elif head == "turns" and len(parts) == 2:
-        if _check_type(name, value, int, problems):
-            data["turns"][parts[1]] = value
-    elif head in ("port", "card") and len(parts) == 3:
-        _, item, field = parts
-        fields = PORT_FIELDS if head == "port" else CARD_FIELDS
-        if field not in fields:
-            problems.append(f"unknown rules parameter {name!r} ({head} fields: {', '.join(fields)})")
-            return
-        if _check_type(name, value, fields[field], problems):
-            entry = data[head].setdefault(item, {} if head == "port" else dict(CARD_DEFAULTS))
-            entry[field] = value
-    else:
-        problems.append(f"unknown rules parameter {name!r}")
-
-
 def validate_data(d: dict) -> list[str]:
     """Every problem with a rules data dict, one message each (empty list = valid)."""
     p: list[str] = []
@@ -455,29 +239,8 @@ def validate_data(d: dict) -> list[str]:
             p.append(f"card.{name}.kind: must be one of {', '.join(CARD_KINDS)}, got {card.get('kind')!r}")
     if isinstance(d.get("provenance", {}), dict) is False:
         p.append("provenance: must be a table")
-    p += _range_problems(d)
+    p += Rules.range_problems(d)
     return p or limit_problems(d)
-
-
-def _range_problems(d: dict) -> list[str]:
-    """[range]: known parameters; [lo, hi] with lo <= hi for whole numbers, a
-    list of alternatives of the parameter's type otherwise."""
-    ranges = d.get("range", {})
-    if not isinstance(ranges, dict):
-        return ["range: must be a table"]
-    flat = _flatten(d, drop_provenance=True)
-    p = []
-    for name, spec in ranges.items():
-        if name not in flat:
-            p.append(f"range: unknown rules parameter {name!r}")
-        elif not isinstance(spec, list) or not spec:
-            p.append(f"range.{name}: must be a non-empty list")
-        elif whole(flat[name], numpy=False):
-            if len(spec) != 2 or not all(whole(x, numpy=False) for x in spec) or spec[0] > spec[1]:
-                p.append(f"range.{name}: must be [lo, hi], whole numbers with lo <= hi, got {spec}")
-        elif not all(type(x) is type(flat[name]) for x in spec):
-            p.append(f"range.{name}: alternatives must be of the parameter's type, got {spec}")
-    return p
 
 
 def _compile(d: dict, n: int) -> np.ndarray:

@@ -7,41 +7,28 @@ longer run with the same seed.
 """
 from __future__ import annotations
 
-import os
-import sys
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-
-import re
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
-from ...core.checks import check_games, check_number, check_seed
+from ...core import runner
+from ...core.checks import check_seed
 from ...core.columns import narrowest
-from ...core.errors import BotError, ConfigError, IllegalDecisionError
-from ...core.progress import Progress
-from ...core.rng_nb import game_seed_nb
-from .bots.registry import Player, decision_table, parse_player
+from ...core.contract import get_game
+from ...core.errors import BotError, IllegalDecisionError
+from ...core.runner import (DEFAULT_CHUNK, Table, first_compile,  # noqa: F401  (old homes)
+                            numba_first_message, seat_players)
+from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
+from .bots.registry import REGISTRY, Player, decision_table, parse_player  # noqa: F401
 from .engine_nb import run_games_nb
 from .trade.packed_nb import exact_value_fn
-from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
+from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
-                    M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
-                    N_EVENT_FIELDS, N_GAME_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
+                    MAX_TOK, N_EVENT_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
 from .rules import Rules
 
-DEFAULT_CHUNK = 2048
-
-
-@njit(cache=True)
-def game_seeds_nb(run_seed, start, n):
-    out = np.empty(n, np.uint64)
-    for i in range(n):
-        out[i] = game_seed_nb(run_seed, start + i)
-    return out
+NAME = "cargo_noir"          # this game's key in the game registry (game.py)
 
 
 @dataclass
@@ -97,23 +84,12 @@ class SimResults:
 
 
 def check_request(n_games, players, rules):
-    if rules is None:
-        rules = Rules.default()
-    if not isinstance(rules, Rules):
-        raise ConfigError("rules must be a cargo_sim.Rules")
-    if isinstance(players, str):
-        players = [p for p in players.split(",") if p]
-    try:
-        players = list(players)
-    except TypeError:
-        raise ConfigError("players must be a list of bot names, one per seat") from None
-    rules.check_players(len(players))
-    check_number("number of games", n_games, 0)
-    seated = [parse_player(p) for p in players]
-    return seated, rules
+    """(seated players, rules) of a Cargo Noir request, checked."""
+    return seat_players(get_game(NAME), n_games, players, rules)
 
 
-def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, seed, rules):
+def illegal_error(players: list[Player], kind, seat, value, aux, turn, index, seed, rules):
+    """The one-line error for an illegal answer or a bot fault (the kernel's err slots)."""
     bot = players[seat].label if 0 <= seat < len(players) else "?"
     what = DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"decision {kind}"
     if value == BOT_FAULT:
@@ -140,8 +116,10 @@ def _illegal_error(players: list[Player], kind, seat, value, aux, turn, index, s
         f"turn {turn} of game {index} (game seed {seed})")
 
 
-# public name for the layers above (the forward model); the underscored one is older
-illegal_error = _illegal_error
+def describe_error(players, err, game: int, game_seed: int, rules):
+    """The contract's describe_error: ``err`` as run_games_nb leaves it."""
+    return illegal_error(players, int(err[1]), int(err[2]), int(err[3]), int(err[4]), int(err[5]),
+                         game, game_seed, rules)
 
 
 def table_template(rules: Rules, players: list[Player], check_bots: bool = False):
@@ -155,7 +133,7 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = False
     template[BOTS:BOTS + n] = bot_idx
     for seat, p in enumerate(players):
         at = PARAMS + seat * N_PARAMS
-        template[at:at + N_PARAMS] = np.round(p.param_vector() * PARAM_SCALE).astype(np.int64)
+        template[at:at + N_PARAMS] = np.round(p.param_vector(N_PARAMS) * PARAM_SCALE).astype(np.int64)
     return template, decide
 
 
@@ -175,77 +153,18 @@ def load_solver() -> None:
     _SOLVER[0] = exact_value_fn()
 
 
-def _run_chunk(template, decide, seeds, n_fields_p, log=None, events=False):
-    """Play a chunk of games. With events=True, returns the chunk's event rows
-    as a 4th item (the chunk is replayed with a larger log if it overflows:
-    games are deterministic, so the replay is the same games)."""
-    n = len(seeds)
-    n_seats = int(template[R_N_PLAYERS])
-    per_game = EVENT_ROWS_PER_SEAT * n_seats
+def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
+    """The contract's chunk kernel: run_games_nb with the exact trade solver's
+    address; a chunk that needed the solver before it was loaded is replayed
+    with it (games are deterministic: the replay plays the same games)."""
     while True:
-        games = np.zeros((n, N_GAME_FIELDS), dtype=np.int64)
-        pl = np.zeros((n, n_seats, n_fields_p), dtype=np.int32)
-        err = np.full(8, -1, dtype=np.int64)
-        if events:
-            log = np.zeros((max(n * per_game, 1), N_EVENT_FIELDS), dtype=np.int64)
-        elif log is None:
-            log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
-        ok = run_games_nb(template, decide, solver_address(), seeds, games, pl, log, err)
-        if not ok and err[1] == ERR_NEED_SOLVER:
-            load_solver()       # games are deterministic: the replay plays the same games
-            continue
-        if not events:
-            return games, pl, (None if ok else err)
-        if not ok or err[6] < log.shape[0]:
-            return games, pl, (None if ok else err), log[:max(int(err[6]), 0)]
-        per_game *= 2
-
-
-_NUMBA_NOISE = ("Failed in ", "During:", "File ", "<source", "^", "Enable logging", "For more")
-
-
-def numba_first_message(text: str) -> str:
-    """The first line of a numba error that says what is wrong (``NameError:
-    name 'X' is not defined``), not the pipeline's boilerplate around it."""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    real = [ln for ln in lines if not ln.startswith(_NUMBA_NOISE)]
-    for ln in real:
-        if re.match(r"\w+(Error|Exception)\b", ln) or any(
-                k in ln for k in ("No implementation", "Cannot", "Unknown", "Untyped", "nvalid")):
-            return ln
-    return real[0] if real else (lines[0] if lines else "")
-
-
-def first_compile(decide) -> bool:
-    """True when the table's decide function is neither compiled in this
-    process nor in numba's disk cache (so the next game compiles it)."""
-    if getattr(decide, "signatures", None):
-        return False
-    path = getattr(getattr(getattr(decide, "_cache", None), "_cache_file", None), "_index_path", None)
-    return path is None or not os.path.exists(path)
-
-
-def _compile_table(template, decide, seeds, n_fields_p, players, progress: bool = False) -> None:
-    """Play one game to compile the table's bots; a bot that numba cannot
-    compile gets a BotError naming it (the bots of the table when numba does
-    not say which) with numba's first real message, not a numba traceback.
-    With ``progress``, a first compile says so on stderr first."""
-    from numba.core.errors import NumbaError
-    if progress and first_compile(decide):
-        names = ", ".join(sorted({p.spec.name for p in players}))
-        print(f"compiling the bots ({names}) for their first use: about 1-3 minutes, "
-              f"cached afterwards", file=sys.stderr, flush=True)
-    try:
-        _run_chunk(template, decide, seeds, n_fields_p)
-    except (NumbaError, TypeError) as exc:   # numba reports typing failures of FT args as TypeError
-        text = str(exc)
-        names = sorted({p.spec.name for p in players})
-        named = [n for n in names if re.search(rf"<function {re.escape(n)}\b", text)
-                 or re.search(rf"\bfunction {re.escape(n)}\b", text)]
-        where = re.search(r'File "([^"]+)", line (\d+)', text)
-        at = f" ({where.group(1)}, line {where.group(2)})" if where and "<" not in where.group(1) else ""
-        who = f"bot {', '.join(named)}" if named else f"a bot of this table ({', '.join(names)})"
-        raise BotError(f"{who} does not compile with numba: {numba_first_message(text)}{at}") from None
+        ok = run_games_nb(template, decide, solver_address(), seeds, out_games, out_players, log, err)
+        if ok or err[1] != ERR_NEED_SOLVER:
+            return ok
+        load_solver()
+        out_games[:] = 0
+        out_players[:] = 0
+        err[:] = -1
 
 
 def _narrow_columns(arr: np.ndarray):
@@ -319,123 +238,9 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     stops early and returns the games finished so far (``interrupted=True``).
     See ``SimResults`` for the columns.
     """
-    seated, rules = check_request(n_games, players, rules)
-    n = len(seated)
-    if workers is None:
-        workers = os.cpu_count() or 1
-    check_number("workers", workers, 1)
-    seed = check_seed(seed)
-    check_games(start, n_games)
-    check_number("chunk_size", chunk_size, 1)
-    check_fits(n_games, n)
-    template, decide = table_template(rules, seated, bool(check_bots))
-    seeds = game_seeds_nb(np.uint64(seed % 2**64), start, n_games)
-    n_fields_p = len(PLAYER_FIELDS) + len(rules.card_names)
-    n_chunks = -(-n_games // chunk_size)
-    if n_games > 0:
-        # compile the table's bots (first use only) before the clock starts
-        _compile_table(template, decide, seeds[:1], n_fields_p, seated, progress)
-    # Each finished chunk's tables are built at once (narrowed, derived columns
-    # added) and copied into the run's final columns; its raw kernel arrays are
-    # freed. Peak memory: the final tables plus a few chunks.
-    sinks = (ColumnSink(n_games), ColumnSink(n_games * n))
-    logs = []
-    bar = Progress(n_games, label=f"simulate: {len(seated)} players ({', '.join(p.label for p in seated)})",
-                   enabled=progress and n_games > 0)
-    interrupted = False
-    error = None
-    pool = ThreadPoolExecutor(max_workers=workers)
-    window = deque()                  # chunks in flight, in game order (bounded)
-    nxt = 0
-    try:
-        while nxt < n_chunks or window:
-            while nxt < n_chunks and len(window) < 2 * workers + 2:
-                lo, hi = nxt * chunk_size, min((nxt + 1) * chunk_size, n_games)
-                window.append((lo, hi, pool.submit(_run_chunk, template, decide, seeds[lo:hi],
-                                                   n_fields_p, None, events)))
-                nxt += 1
-            lo, hi, fut = window.popleft()
-            games, pl, err, *ev = fut.result()
-            if err is not None:
-                gi = lo + int(err[0])
-                error = _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
-                                       int(err[5]), start + gi, int(seeds[gi]), rules)
-                break
-            g, p = table_columns(games, pl, seeds[lo:hi], start + lo, seated, rules)
-            del games, pl
-            if events:
-                logs.append(_offset_log(ev[0], start + lo))
-            sinks[0].add(g)
-            sinks[1].add(p)
-            bar.update(hi - lo)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        for _, _, f in window:
-            f.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-        if bar.done:
-            bar.close()
-    if error is not None:
-        raise error
-    n_done = min(sinks[0].filled, sinks[1].filled // n)    # a Ctrl-C between the two adds
-    if n_done:
-        g, p = sinks[0].frame(n_done), sinks[1].frame(n_done * n)
-    else:
-        g, p = build_tables(np.zeros((0, N_GAME_FIELDS), np.int64),
-                            np.zeros((0, n, n_fields_p), np.int32), seeds[:0], start, seated, rules)
-    config = {"n_games": n_games, "players": [pl.label for pl in seated], "seed": seed,
-              "start": start, "rules_digest": rules.digest}
-    ev_frame = None
-    if events:
-        all_ev = np.concatenate(logs) if logs else np.zeros((0, N_EVENT_FIELDS), np.int64)
-        all_ev = all_ev[all_ev[:, E.game] < start + n_done]
-        ev_frame = events_frame(all_ev, rules, n, [pl.label for pl in seated])
-    return SimResults(g, p, rules, config, interrupted, ev_frame)
-
-
-def _offset_log(log, first_game):
-    log = log.copy()
-    log[:, E.game] += first_game
-    return log
-
-
-class ColumnSink:
-    """A table's final columns, filled chunk by chunk in place: each column is
-    allocated once for the whole run at the width of the first chunk and
-    widened (rarely: at most three times) when a chunk needs more, so the
-    columns end at the smallest width that holds the run, as one table built
-    at once would. No per-chunk pieces are kept, so memory is the final table."""
-
-    def __init__(self, n_rows: int):
-        self.n, self.filled, self.cols, self.cats = n_rows, 0, {}, {}
-
-    def add(self, cols: dict) -> None:
-        """Append a chunk's columns (``table_columns``)."""
-        m, at = len(next(iter(cols.values()))), self.filled
-        for c, col in cols.items():
-            if isinstance(col, pd.Categorical):
-                self.cats[c] = col.categories
-                vals = col.codes
-            else:
-                vals = col
-            arr = self.cols.get(c)
-            if arr is None:
-                arr = self.cols[c] = np.empty(self.n, vals.dtype)
-            elif np.result_type(arr.dtype, vals.dtype) != arr.dtype:
-                wider = np.empty(self.n, np.result_type(arr.dtype, vals.dtype))
-                wider[:at] = arr[:at]
-                arr = self.cols[c] = wider
-            arr[at:at + m] = vals
-        self.filled += m                 # last: an interrupted add leaves no partial rows
-
-    def frame(self, rows: int) -> pd.DataFrame:
-        """The first ``rows`` rows (all of them unless the run was interrupted)."""
-        out = {}
-        for c, arr in self.cols.items():
-            arr = arr if rows == self.n else arr[:rows].copy()
-            out[c] = pd.Categorical.from_codes(arr, categories=self.cats[c]) if c in self.cats else arr
-        return pd.DataFrame(out, copy=False)
+    return runner.simulate(get_game(NAME), n_games, players, seed=seed, rules=rules,
+                           workers=workers, progress=progress, start=start,
+                           chunk_size=chunk_size, events=events, check_bots=check_bots)
 
 
 BYTES_PER_GAME_ROW = 28      # games table, measured (bench: memory)
@@ -445,31 +250,6 @@ BYTES_PER_PLAYER_ROW = 57    # players table with the default cards, measured
 def table_bytes(n_games: int, n_players: int) -> int:
     """Estimated size of simulate()'s tables for a run."""
     return int(n_games) * (BYTES_PER_GAME_ROW + BYTES_PER_PLAYER_ROW * n_players)
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (Linux MemAvailable; None elsewhere)."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def check_fits(n_games: int, n_players: int) -> None:
-    """Refuse up front a run whose tables cannot fit in the memory available
-    (with the ways to run it that keep memory flat)."""
-    need = table_bytes(n_games, n_players) * 1.5 + n_games * 8
-    avail = available_memory()
-    if avail is not None and need > avail:
-        raise ConfigError(
-            f"{n_games:,} games need about {need / 2**30:.1f} GiB in memory and "
-            f"{avail / 2**30:.1f} GiB is available: write the games to disk chunk by chunk "
-            "(cargo-sim simulate --out DIR, or cargo_sim.runs.run_to_dir) or keep counters only "
-            "(--aggregate, cargo_sim.aggregate)")
 
 
 # ---------------------------------------------------------------------------
@@ -482,17 +262,13 @@ def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 2
     ``check_bots`` as in ``simulate``."""
     seated, rules = check_request(1, players, rules)
     seed = check_seed(seed, "a game seed")   # numpy uint64 from games.seed included
-    n = len(seated)
-    template, decide = table_template(rules, seated, bool(check_bots))
+    table = Table.build(get_game(NAME), rules, seated, check_bots)
     log = np.full((max_events, N_EVENT_FIELDS), -1, dtype=np.int64)
     seeds = np.asarray([seed % 2**64], dtype=np.uint64)
-    _compile_table(template, decide, seeds, len(PLAYER_FIELDS) + len(rules.card_names), seated)
-    games, pl, err = _run_chunk(template, decide, seeds, len(PLAYER_FIELDS) + len(rules.card_names), log)[:3]
-    if err is not None:
-        raise _illegal_error(seated, int(err[1]), int(err[2]), int(err[3]), int(err[4]),
-                             int(err[5]), 0, seed, rules)
+    table.compile(seeds)
+    table.play(seeds, 0, log)
     n_events = int(np.count_nonzero(log[:, E.action] >= 0))
-    events = events_frame(log[:n_events], rules, n, [p.label for p in seated])
+    events = events_frame(log[:n_events], rules, len(seated), table.labels)
     return events, render_events(events, rules)
 
 

@@ -132,6 +132,17 @@ class ScriptedGame:
         setup_state_nb(self.s, self.log, seed)
         self.s[e.M_TURN] = 2
 
+    @classmethod
+    def of_state(cls, s: np.ndarray, rules: Rules) -> "ScriptedGame":
+        """A view of an existing game state (no setup; for reading it by name)."""
+        g = cls.__new__(cls)
+        g.rules, g.n, g.s = rules, int(s[e.R_N_PLAYERS]), s
+        g.types = rules.cargo_types + ["wild"]
+        g.ports = rules.open_ports(g.n)
+        g.cards_names = rules.card_names
+        g.template, g.log = None, None
+        return g
+
     # ---- indices ---------------------------------------------------------
     def tok(self, name: str) -> int:
         return self.types.index(name)
@@ -337,3 +348,32 @@ class ScriptedGame:
         from .simulate import events_frame
         n = int(np.count_nonzero(self.log[:, e.E.action] >= 0))
         return events_frame(self.log[:n], self.rules, self.n)
+
+
+def invariants(s: np.ndarray, rules: Rules) -> list[str]:
+    """What is wrong with a game state at a decision point (empty: nothing): the
+    game contract's invariants hook. Tokens and coins are conserved, no count is
+    negative, every ship is somewhere, each port's top stack is its highest."""
+    g = ScriptedGame.of_state(s, rules)
+    n, R, bad = g.n, rules, []
+    n_tok = R["tokens_per_type"] * len(R["cargo_types"]) + min(R["wilds_total"], R["wilds_per_player"] * n)
+    if g.total_tokens() != n_tok:
+        bad.append(f"{g.total_tokens()} tokens in play, {n_tok} in the box")
+    if g.total_coins() != R["total_coins"] + g.misc(e.M_MINTED):
+        bad.append(f"{g.total_coins()} coins in play, {R['total_coins']} in the box "
+                   f"(+{g.misc(e.M_MINTED)} minted)")
+    if g.bank < 0:
+        bad.append(f"bank {g.bank} < 0")
+    for q in range(n):
+        where = (g.player(q, e.PL_HAND_SHIPS), g.player(q, e.PL_CASINO_SHIPS), g.player(q, e.PL_BM_SHIPS))
+        if g.coins(q) < 0 or min(where) < 0:
+            bad.append(f"seat {q}: negative coins or ships")
+        placed = sum(where) + sum(1 for p in g.ports if g.bid(p, q) > 0)
+        if placed != g.player(q, e.PL_SHIPS):
+            bad.append(f"seat {q}: {placed} ships placed, {g.player(q, e.PL_SHIPS)} owned")
+    for p in g.ports:
+        if sum(g.port_cargo(p).values()) > R[f"port.{p}.slots"]:
+            bad.append(f"port {p}: more cargo than slots")
+        if g.top_bid(p) != max(g.bid(p, q) for q in range(n)):
+            bad.append(f"port {p}: top stack {g.top_bid(p)} is not the highest")
+    return bad

@@ -7,47 +7,26 @@ A bot is a numba function ``decide(kind, s, seat) -> int`` (see
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from urllib.parse import parse_qsl
-
 import numpy as np
 
 from ....core.errors import BotError
+from ....core.bots import PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value
 from ..enums import N_PARAMS
 
+__all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "register_builtin",
+           "bot_names", "default_players", "get_bot", "parse_player", "bot", "unregister",
+           "checked", "decision_table"]
 
-@dataclass(frozen=True)
-class BotSpec:
-    name: str
-    decide: object                      # numba dispatcher: decide(kind, s, seat)
-    params: dict = field(default_factory=dict)   # parameter name -> default value
-    doc: str = ""
-
-
-@dataclass(frozen=True)
-class Player:
-    """One seat's bot with its parameter values."""
-    spec: BotSpec
-    values: tuple                       # parameter values in spec.params order
-
-    @property
-    def label(self) -> str:
-        changed = [f"{k}={v:g}" for (k, d), v in zip(self.spec.params.items(), self.values) if v != d]
-        return self.spec.name + ("?" + "&".join(changed) if changed else "")
-
-    def param_vector(self) -> np.ndarray:
-        v = np.zeros(N_PARAMS, dtype=np.float64)
-        v[:len(self.values)] = self.values
-        return v
-
-
-BUILTIN: dict[str, BotSpec] = {}
-BUILTIN_ORDER: list[str] = []
+# Cargo Noir's bots; the module-level names below are thin wrappers over it (and the
+# dicts are the registry's own, so old code reading BUILTIN / USER sees the same bots)
+REGISTRY = BotRegistry("cargo_noir", N_PARAMS)
+BUILTIN: dict[str, BotSpec] = REGISTRY.builtin
+BUILTIN_ORDER: list[str] = REGISTRY.builtin_order
+USER: dict[str, BotSpec] = REGISTRY.user
 
 
 def register_builtin(spec: BotSpec) -> None:
-    BUILTIN[spec.name] = spec
-    BUILTIN_ORDER.append(spec.name)
+    REGISTRY.register_builtin(spec)
 
 
 def _load_builtins():
@@ -65,69 +44,23 @@ _load_builtins()
 
 def bot_names() -> list[str]:
     """Built-in bots, then registered user bots."""
-    return list(BUILTIN_ORDER) + list(USER)
+    return REGISTRY.names()
 
 
 def default_players(n: int, builtin_only: bool = False) -> list[str]:
     """The default bot mix for n seats (reports, benchmarks): the registered
     non-random bots in turn (seat s plays bot s mod k), or random bots when no
     other bot exists."""
-    pool = list(BUILTIN_ORDER) if builtin_only else bot_names()
-    names = [b for b in pool if b != "random"] or ["random"]
-    return [names[s % len(names)] for s in range(n)]
+    return REGISTRY.default_players(n, builtin_only)
 
 
 def get_bot(name: str) -> BotSpec:
-    spec = BUILTIN.get(name) or USER.get(name)
-    if spec is None:
-        raise BotError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
-    return spec
+    return REGISTRY.get(name)
 
 
 def parse_player(spec, **params) -> Player:
     """A seat's bot from a name (with optional ?k=v&k=v parameters) or a Player."""
-    if isinstance(spec, Player):
-        return spec
-    if isinstance(spec, BotSpec):
-        bot, given = spec, {}
-    elif isinstance(spec, str):
-        name, _, query = spec.strip().partition("?")
-        bot = get_bot(name)
-        try:
-            given = dict(parse_qsl(query, strict_parsing=True, keep_blank_values=True)) if query else {}
-        except ValueError:
-            raise BotError(f"bad bot parameters in {spec!r}: use name?key=number&key=number") from None
-    else:
-        raise BotError(f"a player must be a bot name, got {spec!r}")
-    given.update(params)
-    unknown = set(given) - set(bot.params)
-    if unknown:
-        known = ", ".join(bot.params) or "none"
-        raise BotError(f"bot {bot.name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})")
-    given = {k: param_value(bot.name, k, v) for k, v in given.items()}
-    values = tuple(given.get(k, d) for k, d in bot.params.items())
-    if len(values) > N_PARAMS:
-        raise BotError(f"bot {bot.name!r} has more than {N_PARAMS} parameters")
-    return Player(bot, values)
-
-
-# parameters are stored in fixed point (enums.PARAM_SCALE) in the int64 state
-PARAM_MAX = 1e6
-
-
-def param_value(bot: str, name: str, v) -> float:
-    """A bot parameter as a float, refused unless finite and within +-PARAM_MAX."""
-    try:
-        x = float(v) if not isinstance(v, (bool, bytes)) else float("nan")
-    except (TypeError, ValueError):
-        x = float("nan")
-    if not -PARAM_MAX <= x <= PARAM_MAX:        # also refuses nan
-        raise BotError(f"bot {bot!r} parameter {name!r} must be a number from {-PARAM_MAX:g} "
-                       f"to {PARAM_MAX:g}, got {v!r}")
-    return x
-
-
-USER: dict[str, BotSpec] = {}
+    return REGISTRY.parse(spec, **params)
 
 
 def bot(name: str, params: dict | None = None, doc: str | None = None):
@@ -144,24 +77,16 @@ def bot(name: str, params: dict | None = None, doc: str | None = None):
         def casino_lover(kind, s, seat):
             ...
     """
-    if not isinstance(name, str) or not name or "?" in name or "&" in name or "," in name:
-        raise BotError(f"a bot name must be a non-empty string without '?', '&' or ',': {name!r}")
+    check_bot_name(name)
     if name in BUILTIN:
         raise BotError(f"{name!r} is a built-in bot; choose another name")
-    params = dict(params or {})
-    if len(params) > N_PARAMS:
-        raise BotError(f"bot {name!r}: at most {N_PARAMS} parameters")
-    for k, v in params.items():
-        if not isinstance(v, (int, float)):
-            raise BotError(f"bot {name!r}: parameter {k!r} needs a number as default, got {v!r}")
+    params = REGISTRY.check_params(name, params)
 
     def register(fn):
         from numba import njit
         from numba.core.registry import CPUDispatcher
         decide = fn if isinstance(fn, CPUDispatcher) else njit(fn)
-        USER[name] = BotSpec(name, decide, {k: float(v) for k, v in params.items()},
-                             " ".join((doc or fn.__doc__ or "").split()))
-        _TABLES.clear()
+        REGISTRY.register_user(name, decide, params, doc or fn.__doc__ or "")
         return fn
 
     return register
@@ -169,13 +94,13 @@ def bot(name: str, params: dict | None = None, doc: str | None = None):
 
 def unregister(name: str) -> None:
     """Forget a user bot."""
-    spec = USER.pop(name, None)
+    spec = REGISTRY.unregister(name)
     if spec is not None:
         _CHECKED.pop(spec.decide, None)
-    _TABLES.clear()
 
 
 _TABLES: dict = {}
+REGISTRY.on_change.append(_TABLES.clear)
 
 
 def checked(decide):

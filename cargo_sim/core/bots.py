@@ -1,0 +1,155 @@
+"""Bot registries: one instance per game, so two games' bot names never collide.
+
+A bot is a compiled ``decide(kind, s, seat) -> int`` plus named float parameters.
+Players are given as names with optional parameters: ``"greedy"``,
+``"greedy?bid_margin=2&casino_weight=0.5"``. How a table of bots becomes one
+decide function handed to the engine is the game's business (its decision table).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
+
+import numpy as np
+
+from .errors import BotError
+
+# parameters are stored in fixed point in the games' int64 states
+PARAM_MAX = 1e6
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    name: str
+    decide: object                      # compiled dispatcher: decide(kind, s, seat)
+    params: dict = field(default_factory=dict)   # parameter name -> default value
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat's bot with its parameter values."""
+    spec: BotSpec
+    values: tuple                       # parameter values in spec.params order
+
+    @property
+    def label(self) -> str:
+        changed = [f"{k}={v:g}" for (k, d), v in zip(self.spec.params.items(), self.values) if v != d]
+        return self.spec.name + ("?" + "&".join(changed) if changed else "")
+
+    def param_vector(self, size: int | None = None) -> np.ndarray:
+        """The values as floats, zero-padded to ``size`` (the game's parameter slots)."""
+        v = np.zeros(len(self.values) if size is None else size, dtype=np.float64)
+        v[:len(self.values)] = self.values
+        return v
+
+
+def param_value(bot: str, name: str, v) -> float:
+    """A bot parameter as a float, refused unless finite and within +-PARAM_MAX."""
+    try:
+        x = float(v) if not isinstance(v, (bool, bytes)) else float("nan")
+    except (TypeError, ValueError):
+        x = float("nan")
+    if not -PARAM_MAX <= x <= PARAM_MAX:        # also refuses nan
+        raise BotError(f"bot {bot!r} parameter {name!r} must be a number from {-PARAM_MAX:g} "
+                       f"to {PARAM_MAX:g}, got {v!r}")
+    return x
+
+
+def check_bot_name(name) -> None:
+    if not isinstance(name, str) or not name or "?" in name or "&" in name or "," in name:
+        raise BotError(f"a bot name must be a non-empty string without '?', '&' or ',': {name!r}")
+
+
+class BotRegistry:
+    """The bots of one game: built-in ones (in registration order), then user bots.
+
+    ``n_params``: parameter slots per seat in the game's state. ``on_change``
+    callbacks run when the user bots change (the game drops compiled tables).
+    """
+
+    def __init__(self, game: str, n_params: int):
+        self.game, self.n_params = game, int(n_params)
+        self.builtin: dict[str, BotSpec] = {}
+        self.builtin_order: list[str] = []
+        self.user: dict[str, BotSpec] = {}
+        self.on_change: list = []
+
+    def register_builtin(self, spec: BotSpec) -> None:
+        self.builtin[spec.name] = spec
+        self.builtin_order.append(spec.name)
+
+    def names(self) -> list[str]:
+        """Built-in bots, then registered user bots."""
+        return list(self.builtin_order) + list(self.user)
+
+    def default_players(self, n: int, builtin_only: bool = False) -> list[str]:
+        """The default bot mix for n seats: the non-random bots in turn (seat s plays
+        bot s mod k), or random bots when no other bot exists."""
+        pool = list(self.builtin_order) if builtin_only else self.names()
+        names = [b for b in pool if b != "random"] or ["random"]
+        return [names[s % len(names)] for s in range(n)]
+
+    def get(self, name: str) -> BotSpec:
+        spec = self.builtin.get(name) or self.user.get(name)
+        if spec is None:
+            raise BotError(f"unknown bot {name!r}; known bots: {', '.join(self.names())}")
+        return spec
+
+    def parse(self, spec, **params) -> Player:
+        """A seat's bot from a name (with optional ?k=v&k=v parameters) or a Player."""
+        if isinstance(spec, Player):
+            return spec
+        if isinstance(spec, BotSpec):
+            bot, given = spec, {}
+        elif isinstance(spec, str):
+            name, _, query = spec.strip().partition("?")
+            bot = self.get(name)
+            try:
+                given = dict(parse_qsl(query, strict_parsing=True, keep_blank_values=True)) if query else {}
+            except ValueError:
+                raise BotError(f"bad bot parameters in {spec!r}: use name?key=number&key=number") from None
+        else:
+            raise BotError(f"a player must be a bot name, got {spec!r}")
+        given.update(params)
+        unknown = set(given) - set(bot.params)
+        if unknown:
+            known = ", ".join(bot.params) or "none"
+            raise BotError(f"bot {bot.name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})")
+        given = {k: param_value(bot.name, k, v) for k, v in given.items()}
+        values = tuple(given.get(k, d) for k, d in bot.params.items())
+        if len(values) > self.n_params:
+            raise BotError(f"bot {bot.name!r} has more than {self.n_params} parameters")
+        return Player(bot, values)
+
+    def register_user(self, name: str, decide, params: dict | None = None, doc: str = "") -> BotSpec:
+        """Register a user bot (``decide`` already compiled); checks name and parameters."""
+        check_bot_name(name)
+        if name in self.builtin:
+            raise BotError(f"{name!r} is a built-in bot; choose another name")
+        params = self.check_params(name, params)
+        spec = BotSpec(name, decide, params, " ".join((doc or "").split()))
+        self.user[name] = spec
+        self._changed()
+        return spec
+
+    def check_params(self, name: str, params: dict | None) -> dict:
+        params = dict(params or {})
+        if len(params) > self.n_params:
+            raise BotError(f"bot {name!r}: at most {self.n_params} parameters")
+        for k, v in params.items():
+            if not isinstance(v, (int, float)):
+                raise BotError(f"bot {name!r}: parameter {k!r} needs a number as default, got {v!r}")
+        return {k: float(v) for k, v in params.items()}
+
+    def unregister(self, name: str) -> BotSpec | None:
+        spec = self.user.pop(name, None)
+        self._changed()
+        return spec
+
+    def _changed(self) -> None:
+        for f in self.on_change:
+            f()
+
+    def __repr__(self) -> str:
+        return f"BotRegistry({self.game!r}: {', '.join(self.names())})"

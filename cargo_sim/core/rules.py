@@ -1,0 +1,295 @@
+"""RulesBase: the part of a game's rules object every game shares.
+
+A game's rules are one data dict read from a TOML file beside the game's module
+(``rules_default.toml``), plus overrides, addressed by flat parameter names:
+
+* scalars: ``min_players``;
+* keyed values (``KEYED``, e.g. one per player count): ``section.4``;
+* tables of named items with typed fields (``TABLES``): ``table.Item.field``;
+* ``[provenance]``: flat name or pattern -> "rulebook: ..." / "estimated: ...";
+* ``[range]``: plausible values of estimates and decisions.
+
+A game subclasses it with its schema (``SCALARS``, ``KEYED``, ``TABLES``), its
+checks (``validate``) and what it compiles the data into. See docs/contract.md.
+"""
+from __future__ import annotations
+
+import copy
+import fnmatch
+import hashlib
+import json
+import tomllib
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .checks import whole
+from .errors import RulesError
+
+META = ("provenance", "range")
+
+
+def type_name(t) -> str:
+    return {int: "an integer", str: "a string", bool: "true/false", list: "a list"}[t]
+
+
+def is_int(v) -> bool:
+    return whole(v, numpy=False)
+
+
+def check_type(name, value, t, problems) -> bool:
+    """Is ``value`` of type ``t`` (bool is not an int)? Otherwise a problem is added."""
+    if t is int:
+        ok = is_int(value)
+    elif t is bool:
+        ok = isinstance(value, bool)
+    else:
+        ok = isinstance(value, t)
+    if not ok:
+        problems.append(f"{name}: must be {type_name(t)}, got {value!r}")
+    return ok
+
+
+class RulesBase:
+    """The rules of one variant of a game (immutable): data plus overrides."""
+
+    SCALARS: dict = {}       # name -> type
+    KEYED: dict = {}         # section -> value type: flat "section.key"
+    TABLES: dict = {}        # section -> (fields {name: type}, defaults of a new item)
+    DEFAULTS_FILE = "rules_default.toml"      # beside the subclass's module
+    LABEL_KEYS = ("game", "name")             # data, not parameters (provenance skips them)
+
+    def __init__(self, data: dict, overrides: dict | None = None):
+        self._data = data
+        self.overrides = dict(overrides or {})
+        problems = self.validate(data)
+        if problems:
+            raise RulesError("invalid rules: " + "; ".join(problems))
+
+    # ---- what a game defines ----------------------------------------------
+    @classmethod
+    def validate(cls, data: dict) -> list[str]:
+        """Every problem with a rules data dict, one message each (empty list = valid)."""
+        return []
+
+    @classmethod
+    def default_data(cls) -> dict:
+        package = cls.__module__.rpartition(".")[0]
+        text = resources.files(package).joinpath(cls.DEFAULTS_FILE).read_text(encoding="utf-8")
+        return tomllib.loads(text)
+
+    # ---- construction -------------------------------------------------------
+    @classmethod
+    def default(cls):
+        return cls(cls.default_data())
+
+    @classmethod
+    def from_file(cls, path):
+        """Default rules with the overrides of a TOML file (same layout as the default file)."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise RulesError(f"cannot read rules file {path}: {e.strerror}") from None
+        return cls.from_toml(text, f"rules file {path}")
+
+    @classmethod
+    def from_toml(cls, text: str, what: str = "rules TOML"):
+        """Default rules with the overrides of TOML text (``to_toml`` gives it back)."""
+        try:
+            user = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise RulesError(f"{what} is not valid TOML: {e}") from None
+        except RecursionError:
+            raise RulesError(f"{what} is nested too deeply to be a rules file") from None
+        return cls.default().replace(cls.flatten(user, drop_provenance=True))
+
+    def replace(self, overrides: dict | None = None, **kw):
+        """A new rules object with some parameters changed, by flat name:
+        ``replace(min_players=3)`` or ``replace({"table.Item.field": 22})``. A new
+        item of a table can be added with all its fields."""
+        changes = dict(overrides or {})
+        changes.update(kw)
+        data = copy.deepcopy(self._data)
+        problems = []
+        for name, value in changes.items():
+            self.set_flat(data, name, value, problems)
+        if problems:
+            raise RulesError("invalid rules override: " + "; ".join(problems))
+        # record what differs from the current value only: a full rules file
+        # (e.g. a saved run's) read back over the defaults changes nothing
+        before = self.flat()
+        merged = dict(self.overrides)
+        merged.update({k: v for k, v in changes.items() if k not in before or before[k] != v
+                       or k in merged})
+        return type(self)(data, merged)
+
+    # ---- flat names -------------------------------------------------------------
+    @classmethod
+    def flatten(cls, data: dict, drop_provenance: bool) -> dict:
+        flat = {}
+        for k, v in data.items():
+            if k in META:
+                if not drop_provenance:
+                    flat[k] = v
+                continue
+            if k in cls.TABLES and isinstance(v, dict):
+                for name, fields in v.items():
+                    if isinstance(fields, dict):
+                        for f, fv in fields.items():
+                            flat[f"{k}.{name}.{f}"] = fv
+                    else:
+                        flat[f"{k}.{name}"] = fields
+            elif k in cls.KEYED and isinstance(v, dict):
+                for n, t in v.items():
+                    flat[f"{k}.{n}"] = t
+            else:
+                flat[k] = v
+        return flat
+
+    @classmethod
+    def set_flat(cls, data: dict, name: str, value, problems: list) -> None:
+        if isinstance(value, np.generic):
+            value = value.item()
+        if isinstance(value, tuple):
+            value = list(value)
+        parts = name.split(".")
+        head = parts[0]
+        if head in cls.SCALARS and len(parts) == 1:
+            if check_type(name, value, cls.SCALARS[head], problems):
+                data[head] = value
+        elif head in cls.KEYED and len(parts) == 2:
+            if check_type(name, value, cls.KEYED[head], problems):
+                data[head][parts[1]] = value
+        elif head in cls.TABLES and len(parts) == 3:
+            _, item, field = parts
+            fields, defaults = cls.TABLES[head]
+            if field not in fields:
+                problems.append(f"unknown rules parameter {name!r} ({head} fields: {', '.join(fields)})")
+                return
+            if check_type(name, value, fields[field], problems):
+                entry = data[head].setdefault(item, dict(defaults))
+                entry[field] = value
+        else:
+            problems.append(f"unknown rules parameter {name!r}")
+
+    def __getitem__(self, name: str):
+        flat = self.flat()
+        if name not in flat:
+            raise RulesError(f"unknown rules parameter {name!r}")
+        return flat[name]
+
+    def flat(self) -> dict:
+        """Every parameter by flat name (provenance excluded)."""
+        return self.flatten(self._data, drop_provenance=True)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self._data)
+
+    @property
+    def player_counts(self) -> list[int]:
+        return [n for n in range(self._data["min_players"], self._data["max_players"] + 1)]
+
+    def check_players(self, n_players: int) -> None:
+        lo, hi = self._data["min_players"], self._data["max_players"]
+        if not whole(n_players) or not lo <= n_players <= hi:
+            raise RulesError(f"impossible player count {n_players!r}: these rules allow {lo} to {hi} players")
+
+    @cached_property
+    def digest(self) -> str:
+        """A short hash of the full rules data: two runs with equal digests used equal rules."""
+        blob = json.dumps(self._data, sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+    # ---- provenance -----------------------------------------------------------
+    def source_of(self, name: str) -> str:
+        """Where a parameter's value comes from; 'override' if this variant changed it."""
+        if name in self.overrides or any(name.startswith(k + ".") for k in self.overrides):
+            return "override"
+        prov = self._data.get("provenance", {})
+        best, best_score = "unknown", None
+        for pattern, source in prov.items():
+            if fnmatch.fnmatchcase(name, pattern.replace("*", "[!.]*")) or name == pattern:
+                score = (-pattern.count("*"), len(pattern))     # fewest wildcards, then longest
+                if best_score is None or score > best_score:
+                    best, best_score = source, score
+        return best
+
+    @property
+    def provenance(self):
+        """DataFrame: parameter, value, status (rulebook/review/estimated/decision/override), source."""
+        import pandas as pd
+        rows = []
+        for name, value in self.flat().items():
+            if name in self.LABEL_KEYS:
+                continue
+            src = self.source_of(name)
+            status = src.split(":", 1)[0].strip()
+            rows.append({"parameter": name, "value": value, "status": status, "source": src})
+        return pd.DataFrame(rows)
+
+    @property
+    def ranges(self) -> dict:
+        """Plausible values of each estimate and decision (the rules data's
+        [range] table): name -> sorted list of values, the current one included
+        (every whole number of a [lo, hi] range; the alternatives otherwise)."""
+        flat = self.flat()
+        out = {}
+        for name, spec in self._data.get("range", {}).items():
+            cur = flat[name]
+            if is_int(cur):
+                out[name] = sorted(set(range(spec[0], spec[1] + 1)) | {cur})
+            else:
+                out[name] = [cur] + [v for v in spec if v != cur]
+        return out
+
+    @classmethod
+    def range_problems(cls, d: dict) -> list[str]:
+        """[range]: known parameters; [lo, hi] with lo <= hi for whole numbers, a
+        list of alternatives of the parameter's type otherwise."""
+        ranges = d.get("range", {})
+        if not isinstance(ranges, dict):
+            return ["range: must be a table"]
+        flat = cls.flatten(d, drop_provenance=True)
+        p = []
+        for name, spec in ranges.items():
+            if name not in flat:
+                p.append(f"range: unknown rules parameter {name!r}")
+            elif not isinstance(spec, list) or not spec:
+                p.append(f"range.{name}: must be a non-empty list")
+            elif is_int(flat[name]):
+                if len(spec) != 2 or not all(is_int(x) for x in spec) or spec[0] > spec[1]:
+                    p.append(f"range.{name}: must be [lo, hi], whole numbers with lo <= hi, got {spec}")
+            elif not all(type(x) is type(flat[name]) for x in spec):
+                p.append(f"range.{name}: alternatives must be of the parameter's type, got {spec}")
+        return p
+
+    @property
+    def estimated(self) -> list[str]:
+        """Names of the parameters whose value is an estimate, not a printed value."""
+        return [n for n in self.flat() if self.source_of(n).startswith("estimated")]
+
+    # ---- output -------------------------------------------------------------------
+    def to_toml(self) -> str:
+        """The full rules as TOML text (loadable with from_file; tomli-w quotes and
+        escapes every name, non-ASCII included): scalars, keyed values, tables, then
+        provenance and ranges."""
+        import tomli_w
+        d = self._data
+        sections = (*self.KEYED, *self.TABLES)
+        ordered = {k: v for k, v in d.items() if k not in sections and k not in META}
+        ordered.update({k: d[k] for k in sections if k in d})
+        ordered.update({k: v for k, v in d.items() if k not in ordered})
+        return tomli_w.dumps(ordered)
+
+    def __repr__(self) -> str:
+        extra = f", overrides={self.overrides}" if self.overrides else ""
+        return f"{type(self).__name__}({self._data.get('name', '')!r}{extra})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, type(self)) and self._data == other._data
+
+    def __hash__(self) -> int:
+        return hash(self.digest)

@@ -1,0 +1,313 @@
+"""A tiny game registered only in the tests ("race to N"), to prove that the core
+holds no Cargo Noir assumption: it runs through the same runner, registry and
+contract. Each turn the seat to move picks 1-3 steps, then a die roll (chance,
+from the game's own stream) adds 1-6; the first seat at or beyond the target
+wins. It has a forward model (begin / pending / legal / step) and the chunk
+kernel is the compiled loop "ask the bot, step", so one place holds each rule.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from cargo_sim.core.bots import BotRegistry, BotSpec
+from cargo_sim.core.contract import ERR_EVENTS, ERR_GAME, Fields
+from cargo_sim.errors import ConfigError, IllegalDecisionError
+from cargo_sim.rng_nb import game_seed_nb, rand_below_at_nb
+
+# state layout
+N_PL, TARGET, DIE, RNG, TURN, SEAT, ASK, WINNER, BOTS, PARAMS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 12
+POS, PICKED, ROLLED = 20, 24, 28
+SIZE = 32
+D_PICK = 0                   # the one decision kind
+DECISIONS = ("pick",)
+N_PARAMS = 2
+SCALE = 1000
+MAX_TURNS = 10_000          # a bound the rules never reach (every turn moves >= 2 steps)
+EVENT_FIELDS = ("game", "turn", "seat", "pick", "roll", "pos")
+
+
+# ---- rules (the forward model's kernels: one place for every rule) ---------------
+@njit(cache=True)
+def begin_nb(s, seed):
+    for q in range(4):
+        s[POS + q] = 0
+        s[PICKED + q] = 0
+        s[ROLLED + q] = 0
+    s[RNG] = np.int64(seed)
+    s[TURN], s[SEAT], s[ASK], s[WINNER] = 1, 0, D_PICK, -1
+
+
+@njit(cache=True)
+def pending_nb(s):
+    """(decision kind, seat); kind -1 when the game is over."""
+    return s[ASK], s[SEAT]
+
+
+@njit(cache=True)
+def legal_nb(s, out):
+    if s[ASK] < 0:
+        return 0
+    for k in range(3):
+        out[k] = k + 1
+    return 3
+
+
+@njit(cache=True)
+def is_legal_nb(s, answer):
+    return s[ASK] == D_PICK and 1 <= answer <= 3
+
+
+@njit(cache=True)
+def step_nb(s, answer, log, n_events, game):
+    """Apply the seat's pick, roll the die, move on; returns the events written."""
+    seat = s[SEAT]
+    roll = 1 + rand_below_at_nb(s, RNG, s[DIE])
+    s[POS + seat] += answer + roll
+    s[PICKED + seat] += answer
+    s[ROLLED + seat] += roll
+    if n_events < log.shape[0]:
+        log[n_events, 0], log[n_events, 1], log[n_events, 2] = game, s[TURN], seat
+        log[n_events, 3], log[n_events, 4], log[n_events, 5] = answer, roll, s[POS + seat]
+    if s[POS + seat] >= s[TARGET] or s[TURN] >= MAX_TURNS:
+        s[WINNER], s[ASK] = seat, -1
+    else:
+        s[SEAT] = (seat + 1) % s[N_PL]
+        if s[SEAT] == 0:
+            s[TURN] += 1
+    return n_events + 1
+
+
+@njit(cache=True, nogil=True)
+def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
+    """The chunk kernel: every game from the template, asking the table's bots."""
+    s = template.copy()
+    n_events = 0
+    for g in range(seeds.shape[0]):
+        for i in range(SIZE):
+            s[i] = template[i]
+        begin_nb(s, seeds[g])
+        while s[ASK] >= 0:
+            seat = s[SEAT]
+            a = decide(s[ASK], s, seat)
+            if not is_legal_nb(s, a):
+                err[ERR_GAME], err[1], err[2], err[3], err[4] = g, s[ASK], seat, a, s[TURN]
+                err[ERR_EVENTS] = n_events
+                return False
+            n_events = step_nb(s, a, log, n_events, g)
+        n = s[N_PL]
+        out_games[g, 0], out_games[g, 1], out_games[g, 2] = n, s[TURN], s[WINNER]
+        for q in range(n):
+            out_players[g, q, 0] = s[POS + q]
+            out_players[g, q, 1] = s[PICKED + q]
+            out_players[g, q, 2] = s[ROLLED + q]
+            out_players[g, q, 3] = 1 if s[WINNER] == q else 0
+    err[ERR_EVENTS] = n_events
+    return True
+
+
+# ---- bots ------------------------------------------------------------------------
+@njit(cache=True)
+def random_bot_nb(kind, s, seat):
+    return 1 + rand_below_at_nb(s, RNG, 3)
+
+
+@njit(cache=True)
+def cautious_bot_nb(kind, s, seat):
+    """3 steps, but 1 within `margin` of the target (a parameter)."""
+    margin = s[PARAMS + seat * N_PARAMS] // SCALE
+    return 1 if s[TARGET] - s[POS + seat] <= margin else 3
+
+
+@njit(cache=True)
+def cheat_bot_nb(kind, s, seat):
+    """Answers 4 on turn 3 (an illegal pick)."""
+    return 4 if s[TURN] == 3 else 2
+
+
+@njit(cache=True)
+def table_decide_nb(kind, s, seat):
+    b = s[BOTS + seat]
+    if b == 0:
+        return random_bot_nb(kind, s, seat)
+    if b == 1:
+        return cautious_bot_nb(kind, s, seat)
+    return cheat_bot_nb(kind, s, seat)
+
+
+BOTS_REGISTRY = BotRegistry("toy", N_PARAMS)
+for _spec in (BotSpec("random", random_bot_nb, {}, "picks 1-3 at random"),
+              BotSpec("cautious", cautious_bot_nb, {"margin": 4.0}, "3 steps, 1 near the end"),
+              BotSpec("cheat", cheat_bot_nb, {}, "illegal on turn 3")):
+    BOTS_REGISTRY.register_builtin(_spec)
+
+
+# ---- rules object -------------------------------------------------------------------
+class ToyRules:
+    """target (steps to win), die (faces), 2-4 players."""
+    DEFAULTS = {"target": 30, "die": 6}
+
+    def __init__(self, **values):
+        self.values = {**self.DEFAULTS, **values}
+        if not (1 <= self.values["target"] <= 10**6 and 1 <= self.values["die"] <= 100):
+            raise ConfigError(f"bad toy rules {self.values}")
+
+    @classmethod
+    def default(cls) -> "ToyRules":
+        return cls()
+
+    def replace(self, **kw) -> "ToyRules":
+        return ToyRules(**{**self.values, **kw})
+
+    def __getitem__(self, name):
+        return self.values[name]
+
+    def check_players(self, n: int) -> None:
+        if not 2 <= n <= 4:
+            raise ConfigError(f"the toy game has 2 to 4 players, got {n}")
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(repr(sorted(self.values.items())).encode()).hexdigest()[:12]
+
+
+@dataclass
+class ToyResults:
+    games: pd.DataFrame
+    players: pd.DataFrame
+    rules: ToyRules
+    config: dict
+    interrupted: bool = False
+    events: pd.DataFrame | None = None
+
+
+# ---- the forward model in Python -------------------------------------------------------
+class ToyState:
+    def __init__(self, players, seed: int = 0, game: int = 0, rules=None, *, _copy=None):
+        if _copy is not None:
+            self.players, self.rules, self.s = _copy.players, _copy.rules, _copy.s.copy()
+            return
+        self.rules = rules or ToyRules.default()
+        self.players = [BOTS_REGISTRY.parse(p) for p in players]
+        self.s, _ = TOY.table_template(self.rules, self.players)
+        begin_nb(self.s, np.uint64(game_seed_nb(np.uint64(seed), game)))
+        self._log = np.zeros((0, len(EVENT_FIELDS)), np.int64)
+
+    @property
+    def is_over(self) -> bool:
+        return pending_nb(self.s)[0] < 0
+
+    @property
+    def decision(self):
+        kind, seat = pending_nb(self.s)
+        return None if kind < 0 else (DECISIONS[kind], int(seat))
+
+    def legal(self) -> list[int]:
+        out = np.zeros(3, np.int64)
+        return [int(a) for a in out[:legal_nb(self.s, out)]]
+
+    def bot_answer(self) -> int:
+        kind, seat = pending_nb(self.s)
+        return int(table_decide_nb(kind, self.s, seat))
+
+    def apply(self, answer) -> "ToyState":
+        if self.is_over or not is_legal_nb(self.s, answer):
+            raise IllegalDecisionError(f"illegal pick {answer}")
+        step_nb(self.s, answer, np.zeros((0, len(EVENT_FIELDS)), np.int64), 0, 0)
+        return self
+
+    def clone(self) -> "ToyState":
+        return ToyState(None, _copy=self)
+
+    def stats(self) -> np.ndarray:
+        n = len(self.players)
+        won = [1 if self.s[WINNER] == q else 0 for q in range(n)]
+        return np.array([[self.s[POS + q], self.s[PICKED + q], self.s[ROLLED + q], won[q]]
+                         for q in range(n)], np.int64)
+
+
+# ---- the Game object -------------------------------------------------------------------
+class Toy:
+    name = "toy_race"
+    title = "Race to N (test game)"
+    Rules = ToyRules
+    rules_type_name = "ToyRules"
+    bots = BOTS_REGISTRY
+    chunk_kernel = staticmethod(run_games_nb)
+    event_fields = EVENT_FIELDS
+    event_rows_per_seat = 1            # small on purpose: the runner's log regrowth is exercised
+    forward = None
+    GameState = ToyState
+    analyses = ()
+    report_sections = ()
+
+    def game_fields(self, rules) -> Fields:
+        return Fields(("n_players", "turns", "winner"), np.int64)
+
+    def player_fields(self, rules) -> Fields:
+        return Fields(("pos", "picked", "rolled", "won"), np.int32)
+
+    def table_template(self, rules, players, check_bots: bool = False):
+        s = np.zeros(SIZE, np.int64)
+        s[N_PL], s[TARGET], s[DIE] = len(players), rules["target"], rules["die"]
+        for q, p in enumerate(players):
+            s[BOTS + q] = self.bots.builtin_order.index(p.spec.name)
+            s[PARAMS + q * N_PARAMS:][:N_PARAMS] = np.round(p.param_vector(N_PARAMS) * SCALE)
+        return s, table_decide_nb
+
+    def describe_error(self, players, err, game, game_seed, rules):
+        seat = int(err[2])
+        return IllegalDecisionError(
+            f"bot {players[seat].label!r} (seat {seat}) made an illegal {DECISIONS[int(err[1])]} "
+            f"decision: answer {int(err[3])}; turn {int(err[4])} of game {game} (game seed {game_seed})")
+
+    def table_columns(self, games, players_arr, seeds, start, players, rules):
+        n, k, _ = players_arr.shape
+        idx = np.arange(start, start + n, dtype=np.int64)
+        g = {"game": idx, "seed": seeds}
+        g.update({f: games[:, i] for i, f in enumerate(self.game_fields(rules).names)})
+        labels = [p.label for p in players]
+        p = {"game": np.repeat(idx, k), "seat": np.tile(np.arange(k), n),
+             "bot": pd.Categorical(np.tile(labels, n), categories=list(dict.fromkeys(labels)))}
+        flat = players_arr.reshape(n * k, -1)
+        p.update({f: flat[:, i] for i, f in enumerate(self.player_fields(rules).names)})
+        return g, p
+
+    def build_tables(self, games, players_arr, seeds, start, players, rules):
+        g, p = self.table_columns(games, players_arr, seeds, start, players, rules)
+        return pd.DataFrame(g), pd.DataFrame(p)
+
+    def table_bytes(self, n_games, n_players):
+        return n_games * (40 + 24 * n_players)
+
+    def results(self, games, players, rules, config, interrupted, events):
+        return ToyResults(games, players, rules, config, interrupted, events)
+
+    def events_frame(self, log, rules, n_players, labels=None):
+        return pd.DataFrame(log, columns=list(EVENT_FIELDS))
+
+    def render_events(self, events, rules) -> str:
+        return "\n".join(f"turn {r.turn}: seat {r.seat} picks {r.pick}, rolls {r.roll} -> {r.pos}"
+                         for r in events.itertuples())
+
+    def summary(self, results):
+        return results.players.groupby("seat")["won"].mean().rename("win_rate").to_frame()
+
+    def invariants(self, state, rules) -> list:
+        bad = []
+        for q in range(state[N_PL]):
+            if state[POS + q] != state[PICKED + q] + state[ROLLED + q]:
+                bad.append(f"seat {q}: position is not picks + rolls")
+            if state[ASK] >= 0 and state[POS + q] >= state[TARGET]:
+                bad.append(f"seat {q} reached the target but the game goes on")
+        return bad
+
+    def __repr__(self) -> str:
+        return "<game toy_race>"
+
+
+TOY = Toy()
