@@ -98,3 +98,15 @@ def test_ismcts_beats_random_seat_rotated():
            for mix in (["ismcts?iterations=100", "random"], ["random", "ismcts?iterations=100"])]
     share = np.mean([r.players[r.players.bot.str.startswith("ismcts")]["win_share"].mean() for r in res])
     assert share >= 5 / 6
+
+
+def test_search_bots_are_reachable_from_the_cli_and_tournaments(capsys):
+    from cargo_sim.cli import main
+    assert main(["simulate", "-n", "2", "-p", "ismcts?iterations=4&opponent=sniper,expert",
+                 "--no-progress"]) == 0
+    assert "ismcts?iterations=4&opponent=sniper" in capsys.readouterr().out
+    t = cargo_sim.tournament(["flatmc?rollouts=1&bids=1", "greedy"], n_players=2, games=2, seed=1,
+                             progress=False)
+    assert len(t.standings) == 2
+    assert main(["bots", "-v"]) == 0
+    assert "opponent=greedy" in capsys.readouterr().out

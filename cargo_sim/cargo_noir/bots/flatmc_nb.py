@@ -11,31 +11,21 @@ import numpy as np
 from numba import njit
 
 from ...rng_nb import seat_stream_nb
-from ..forward_nb import determinize_nb, view_digest_nb
-from .searchkit_nb import (SP_BIDS, SP_BUDGET, SP_VP_WEIGHT, apply_option_nb, begin_search_nb,
-                           clone_into_nb, dummy_log_nb, end_search_nb, game_buffer_nb, log_ptr_nb,
-                           option_buffers_nb, options_nb, playout_models_nb, reward_nb,
-                           search_param_nb)
+from ..forward_nb import determinize_nb
+from .searchkit_nb import (NO_ANSWER, SP_BUDGET, SP_VP_WEIGHT, apply_option_nb, clone_into_nb,
+                           end_search_nb, log_ptr_nb, playout_models_nb, reward_nb,
+                           search_buffers_nb, search_param_nb, start_search_nb)
 
 
 @njit(cache=True)
 def flatmc_decide_nb(p, kind, seat):
-    rollouts = max(1, int(search_param_nb(p, seat, SP_BUDGET)))
-    n_bids = max(1, int(search_param_nb(p, seat, SP_BIDS)))
-    vp_weight = search_param_nb(p, seat, SP_VP_WEIGHT)
-    stream = view_digest_nb(p, seat)          # before the search touches the state
-    root = game_buffer_nb()
-    base = game_buffer_nb()
-    log = dummy_log_nb()
+    root, base, log, rows, key, ans, bid, vec = search_buffers_nb()
     plog = log_ptr_nb(log)
-    if not begin_search_nb(p, seat, root, base):
-        clone_into_nb(p, root)
-        return -999999
-    rows, key, ans, bid, vec = option_buffers_nb()
-    n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
-    if n == 0:                                # no option found: the engine stops the game
-        clone_into_nb(p, root)
-        return -999999
+    n, is_vec, stream = start_search_nb(p, seat, root, base, rows, key, ans, bid, vec)
+    if n == 0:
+        return NO_ANSWER
+    rollouts = max(1, int(search_param_nb(root, seat, SP_BUDGET)))
+    vp_weight = search_param_nb(root, seat, SP_VP_WEIGHT)
     best = 0
     if n > 1:
         total = np.zeros(n)

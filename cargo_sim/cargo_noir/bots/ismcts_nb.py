@@ -17,11 +17,11 @@ from numba import njit
 
 from ...rng_nb import seat_stream_nb
 from ..enums import M_ASK
-from ..forward_nb import determinize_nb, view_digest_nb
-from .searchkit_nb import (SP_BIDS, SP_BUDGET, SP_C, SP_VP_WEIGHT, apply_option_nb,
-                           begin_search_nb, clone_into_nb, dummy_log_nb, end_search_nb,
-                           game_buffer_nb, log_ptr_nb, models_until_nb, option_buffers_nb,
-                           options_nb, playout_models_nb, reward_nb, search_param_nb)
+from ..forward_nb import determinize_nb
+from .searchkit_nb import (NO_ANSWER, SP_BIDS, SP_BUDGET, SP_C, SP_VP_WEIGHT, apply_option_nb,
+                           clone_into_nb, end_search_nb, log_ptr_nb, models_until_nb, options_nb,
+                           playout_models_nb, reward_nb, search_buffers_nb, search_param_nb,
+                           start_search_nb)
 
 # edge fields (one row of `edges` per (node, option) seen)
 E_KEY, E_CHILD, E_N, E_AVAIL, E_NEXT = 0, 1, 2, 3, 4
@@ -39,25 +39,17 @@ def grow_nb(edges, wins):
 
 @njit(cache=True)
 def ismcts_decide_nb(p, kind, seat):
-    iterations = max(1, int(search_param_nb(p, seat, SP_BUDGET)))
-    n_bids = max(1, int(search_param_nb(p, seat, SP_BIDS)))
-    vp_weight = search_param_nb(p, seat, SP_VP_WEIGHT)
-    c = search_param_nb(p, seat, SP_C)
-    stream = view_digest_nb(p, seat)          # before the search touches the state
-    root = game_buffer_nb()
-    base = game_buffer_nb()
-    log = dummy_log_nb()
+    root, base, log, rows, key, ans, bid, vec = search_buffers_nb()
     plog = log_ptr_nb(log)
-    if not begin_search_nb(p, seat, root, base):
-        clone_into_nb(p, root)
-        return -999999
-    rows, key, ans, bid, vec = option_buffers_nb()
-    n_root, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
-    if n_root <= 1:
-        if n_root == 0:
-            clone_into_nb(p, root)
-            return -999999
+    n_root, is_vec, stream = start_search_nb(p, seat, root, base, rows, key, ans, bid, vec)
+    if n_root == 0:
+        return NO_ANSWER
+    if n_root == 1:
         return end_search_nb(p, root, 0, ans, bid, vec, is_vec)
+    iterations = max(1, int(search_param_nb(root, seat, SP_BUDGET)))
+    n_bids = max(1, int(search_param_nb(root, seat, SP_BIDS)))
+    vp_weight = search_param_nb(root, seat, SP_VP_WEIGHT)
+    c = search_param_nb(root, seat, SP_C)
     first = np.full(iterations + 2, -1, np.int64)     # each node's first edge
     n_nodes = 1
     edges = np.empty((max(64, 4 * iterations), 5), np.int64)

@@ -23,7 +23,7 @@ from ..enums import (BOTS, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_SEAT, N_EVENT_FI
                      OUT_W, P, PARAMS, R_LOG_ROWS, R_MODELS, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
                      STATE_SIZE, STATS, STATS_W)
 from ..forward_nb import (MAX_LEGAL, RANGE, VECTOR, clone_into_nb, is_over_nb, legal_nb,
-                          returns_nb, step_in_nb)
+                          returns_nb, step_in_nb, view_digest_nb)
 from .dispatch_nb import rollout_decide_nb
 
 # the search bots' parameter slots (registry.SEARCH_PARAMS names them)
@@ -72,6 +72,36 @@ def begin_search_nb(p, seat, root, base):
     return True
 
 
+NO_ANSWER = -999999     # answered when no search is possible: the engine stops the game
+
+
+@njit(cache=True)
+def search_buffers_nb():
+    """(root, base, log, rows, key, answer, bid, vector): start_search_nb's arrays."""
+    return (np.empty(STATE_SIZE, np.int64), np.empty(STATE_SIZE, np.int64),
+            np.zeros((1, N_EVENT_FIELDS), np.int64), np.empty((MAX_LEGAL, 3), np.int64),
+            np.empty(MAX_OPTIONS, np.int64), np.empty(MAX_OPTIONS, np.int64),
+            np.empty(MAX_OPTIONS, np.int64), np.empty((MAX_PROPOSALS, OUT_W), np.int64))
+
+
+@njit(cache=True)
+def start_search_nb(p, seat, root, base, rows, key, ans, bid, vec):
+    """Start a search at the pending decision: the seat's stream (view_digest_nb,
+    before anything moves), the game kept in root, the models set (base), the
+    root's options listed. Returns (n options, is_vector, stream); n = 0 when
+    no search is possible (no model rows, no option), with the game put back.
+    The searcher's own parameters are read from root from here on."""
+    stream = view_digest_nb(p, seat)
+    n = 0
+    is_vec = False
+    if begin_search_nb(p, seat, root, base):
+        n_bids = max(1, int(search_param_nb(root, seat, SP_BIDS)))
+        n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+    if n == 0:
+        clone_into_nb(p, root)
+    return n, is_vec, stream
+
+
 @njit(cache=True)
 def end_search_nb(p, root, k, ans, bid, vec, is_vec):
     """Put the game back and leave option k's vector or bid in s[OUT...]; its answer."""
@@ -82,14 +112,6 @@ def end_search_nb(p, root, k, ans, bid, vec, is_vec):
     elif p[M_ASK] == D_SEND:
         p[OUT] = bid[k]
     return ans[k]
-
-
-@njit(cache=True)
-def option_buffers_nb():
-    """(legal rows, key, answer, bid, vector) for options_nb."""
-    return (np.empty((MAX_LEGAL, 3), np.int64), np.empty(MAX_OPTIONS, np.int64),
-            np.empty(MAX_OPTIONS, np.int64), np.empty(MAX_OPTIONS, np.int64),
-            np.empty((MAX_PROPOSALS, OUT_W), np.int64))
 
 
 @njit(cache=True)
@@ -213,17 +235,6 @@ def reward_nb(p, seat, vp_weight):
         if q != seat and p[STATS + q * STATS_W + P.vp] > best:
             best = p[STATS + q * STATS_W + P.vp]
     return share + vp_weight * (vp - best)
-
-
-@njit(cache=True)
-def dummy_log_nb():
-    """An event log of one row (the copies log nothing: R_LOG_ROWS is 0)."""
-    return np.zeros((1, N_EVENT_FIELDS), np.int64)
-
-
-@njit(cache=True)
-def game_buffer_nb():
-    return np.empty(STATE_SIZE, np.int64)
 
 
 @njit(cache=True)
