@@ -417,13 +417,16 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         say(f"  {n} players: clone of the game part {f['clone_ns']:,.0f} ns; whole games through "
             f"begin_nb + playout_nb {f['playout_games_s']:,.0f} games/s = "
             f"{100 * f['playout_share']:.0f} % of the kernel's {f['kernel_games_s']:,.0f}")
+    say("search bots (1 thread):")
+    from . import bench_search
+    search = bench_search.run(_child, say)
     own = peak_rss_mb()
     say(f"  peak RSS of this benchmark process: {own:,.0f} MB")
     total = time.perf_counter() - t_start
     say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
         f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
-            "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd,
+            "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd, "search": search,
             "bench_maxrss_mb": own, "seconds": total}
 
 

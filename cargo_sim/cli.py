@@ -160,7 +160,8 @@ def cmd_bots(args, argv) -> int:
         if doc:
             print(textwrap.fill(doc, width=88, initial_indent="    ", subsequent_indent="    "))
         if params and args.verbose:
-            print(textwrap.fill("parameters: " + ", ".join(f"{k}={v:g}" for k, v in params.items()),
+            show = getattr(spec, "show", lambda k, v: f"{v:g}")     # bot-valued: the bot's name
+            print(textwrap.fill("parameters: " + ", ".join(f"{k}={show(k, v)}" for k, v in params.items()),
                                 width=88, initial_indent="    ", subsequent_indent="      "))
     print(f"\nSeat a bot with parameters as name?key=value&key=value, e.g. "
           f"--players 'greedy?bid_margin=2,random,random'" if "greedy" in bot_names() else

@@ -24,6 +24,27 @@ class BotSpec:
     decide: object                      # compiled dispatcher: decide(kind, s, seat)
     params: dict = field(default_factory=dict)   # parameter name -> default value
     doc: str = ""
+    search: int = 0                     # the game's search-bot kind (slow bots), 0: not a search bot
+    bot_params: tuple = ()              # parameters whose value is a bot, given by name ...
+    models: tuple = ()                  # ... one of these (the value is its index)
+
+    def show(self, name: str, value: float) -> str:
+        """A parameter's value as a user writes it (a bot's name for bot_params)."""
+        if name in self.bot_params and float(value).is_integer() and 0 <= value < len(self.models):
+            return self.models[int(value)]
+        return f"{value:g}"
+
+    def value(self, name: str, v) -> float:
+        """A given parameter value as the float the bot reads (checked)."""
+        if name not in self.bot_params:
+            return param_value(self.name, name, v)
+        if isinstance(v, str) and v in self.models:
+            return float(self.models.index(v))
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer() \
+                and 0 <= v < len(self.models):
+            return float(v)
+        raise BotError(f"bot {self.name!r} parameter {name!r} takes a bot's name "
+                       f"({', '.join(self.models)}), got {v!r}")
 
 
 @dataclass(frozen=True)
@@ -34,7 +55,8 @@ class Player:
 
     @property
     def label(self) -> str:
-        changed = [f"{k}={v:g}" for (k, d), v in zip(self.spec.params.items(), self.values) if v != d]
+        changed = [f"{k}={self.spec.show(k, v)}" for (k, d), v in zip(self.spec.params.items(), self.values)
+                   if v != d]
         return self.spec.name + ("?" + "&".join(changed) if changed else "")
 
     def param_vector(self, size: int | None = None) -> np.ndarray:
@@ -79,14 +101,17 @@ class BotRegistry:
         self.builtin[spec.name] = spec
         self.builtin_order.append(spec.name)
 
-    def names(self) -> list[str]:
-        """Built-in bots, then registered user bots."""
-        return list(self.builtin_order) + list(self.user)
+    def names(self, search: bool = True) -> list[str]:
+        """Built-in bots, then registered user bots; search=False leaves out the
+        search bots (slow: not for round robins of thousands of games)."""
+        return [b for b in self.builtin_order if search or not self.builtin[b].search] + list(self.user)
 
     def default_players(self, n: int, builtin_only: bool = False) -> list[str]:
-        """The default bot mix for n seats: the non-random bots in turn (seat s plays
-        bot s mod k), or random bots when no other bot exists."""
-        pool = list(self.builtin_order) if builtin_only else self.names()
+        """The default bot mix for n seats: the non-random, non-search bots in turn
+        (seat s plays bot s mod k), or random bots when no other bot exists."""
+        pool = self.names(search=False)
+        if builtin_only:
+            pool = [b for b in pool if b in self.builtin]
         names = [b for b in pool if b != "random"] or ["random"]
         return [names[s % len(names)] for s in range(n)]
 
@@ -116,7 +141,7 @@ class BotRegistry:
         if unknown:
             known = ", ".join(bot.params) or "none"
             raise BotError(f"bot {bot.name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})")
-        given = {k: param_value(bot.name, k, v) for k, v in given.items()}
+        given = {k: bot.value(k, v) for k, v in given.items()}
         values = tuple(given.get(k, d) for k, d in bot.params.items())
         if len(values) > self.n_params:
             raise BotError(f"bot {bot.name!r} has more than {self.n_params} parameters")

@@ -37,20 +37,76 @@ def _load_builtins():
                              " ".join((random_nb.__doc__ or "").split())))
     for name in STRATEGIES:
         register_builtin(BotSpec(name, heuristic_decide_nb, strategy_params(name), strategy_doc(name)))
+    # the search bots come last: the bots before them are their models (model_rows)
+    from .dispatch_nb import builtin_decide_nb
+    from ..enums import SEARCH_FLATMC, SEARCH_ISMCTS
+    models = tuple(BUILTIN_ORDER)       # the non-search built-ins, in their table order
+    for name, kind in (("flatmc", SEARCH_FLATMC), ("ismcts", SEARCH_ISMCTS)):
+        params, bot_params = {}, []
+        for k, (default, _) in SEARCH_PARAMS[name].items():
+            if isinstance(default, str):
+                default = float(models.index(default))
+                bot_params.append(k)
+            params[k] = float(default)
+        register_builtin(BotSpec(name, builtin_decide_nb, params, " ".join(SEARCH_DOCS[name].split()),
+                                 search=kind, bot_params=tuple(bot_params), models=models))
+
+
+# the search bots' parameters in their slot order (searchkit_nb.SP_*): default, meaning
+_SHARED = {
+    "opponent": ("greedy", "the bot assumed at every other seat (a built-in non-search bot)"),
+    "rollout": ("expert", "the bot playing the searcher's own later decisions in playouts"),
+    "bids": (4.0, "bid amounts tried per port or raise: least legal + 0, 1, 2, 3, 5, 8, 13, 21"),
+    "vp_weight": (0.01, "reward = win share + vp_weight x (own VP - best other VP)"),
+}
+SEARCH_PARAMS = {
+    "flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
+               **_SHARED},
+    "ismcts": {"iterations": (1000.0, "iterations per decision"), **_SHARED,
+               "c": (0.7, "UCT exploration constant")},
+}
+SEARCH_DOCS = {
+    "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
+    buckets, the heuristic family's trade and discard proposals) out to the end
+    `rollouts` times with the assumed bots, the same futures for every option,
+    and answers the best mean (win share). Sees only what its seat may know.""",
+    "ismcts": """Information-set Monte Carlo tree search (single observer): per
+    iteration a new determinization of the hidden bag order from its own
+    stream, UCT over its own decisions, the other seats played by the assumed
+    `opponent` bot, playouts by `rollout`; answers the most visited option.
+    The strength yardstick for the heuristics (docs/forward.md).""",
+}
 
 
 _load_builtins()
 
 
-def bot_names() -> list[str]:
-    """Built-in bots, then registered user bots."""
-    return REGISTRY.names()
+def bot_names(search: bool = True) -> list[str]:
+    """Built-in bots, then registered user bots; search=False leaves out the
+    search bots (slow: not for round robins of thousands of games)."""
+    return REGISTRY.names(search)
+
+
+def model_rows() -> np.ndarray:
+    """Each non-search built-in bot's default parameters (fixed point), in
+    BUILTIN_ORDER: the search bots' models (their `opponent` and `rollout`)."""
+    from ..enums import PARAM_SCALE
+    names = [b for b in BUILTIN_ORDER if not BUILTIN[b].search]
+    assert names == BUILTIN_ORDER[:len(names)], "search bots are registered last"
+    rows = [np.round(Player(BUILTIN[b], tuple(BUILTIN[b].params.values())).param_vector(N_PARAMS)
+                     * PARAM_SCALE).astype(np.int64) for b in names]
+    return np.concatenate(rows)
+
+
+def search_mask(players: list) -> int:
+    """enums.R_SEARCH of a table: 2 bits per seat, the seat's search kind."""
+    return sum(p.spec.search << (2 * seat) for seat, p in enumerate(players))
 
 
 def default_players(n: int, builtin_only: bool = False) -> list[str]:
     """The default bot mix for n seats (reports, benchmarks): the registered
-    non-random bots in turn (seat s plays bot s mod k), or random bots when no
-    other bot exists."""
+    non-random, non-search bots in turn (seat s plays bot s mod k), or random
+    bots when no other bot exists."""
     return REGISTRY.default_players(n, builtin_only)
 
 

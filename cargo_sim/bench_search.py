@@ -1,0 +1,52 @@
+"""Benchmarks of the search bots (part of ``make bench``; docs/forward.md).
+
+First use of `ismcts` in a fresh process with a warm cache (target < 5 s), and
+the decisions per second of `ismcts` at two budgets, 2 and 4 players, over
+the searcher's first decisions of a game against `greedy`.
+"""
+from __future__ import annotations
+
+import time
+
+_FIRST_USE_CODE = """
+import json, time
+t0 = time.perf_counter()
+import cargo_sim
+st = cargo_sim.GameState(["ismcts?iterations=10", "greedy"], seed=1)
+st.bot_answer()
+print(json.dumps({"first_use_s": time.perf_counter() - t0}))
+"""
+
+
+def first_use(child) -> float:
+    """Seconds from `import cargo_sim` to a first ismcts answer in a fresh process."""
+    child(_FIRST_USE_CODE)                 # fills the cache if it is cold
+    return child(_FIRST_USE_CODE)["first_use_s"]
+
+
+def decision_rate(iterations: int, n_players: int, decisions: int = 20, seed: int = 1) -> float:
+    """ismcts decisions per second (seat 0 of a game against greedy bots)."""
+    from .cargo_noir.forward import GameState
+    st = GameState([f"ismcts?iterations={iterations}"] + ["greedy"] * (n_players - 1), seed=seed)
+    spent, done = 0.0, 0
+    while not st.is_over and done < decisions:
+        if st.decision.seat == 0:
+            t0 = time.perf_counter()
+            ans = st.bot_answer()
+            spent += time.perf_counter() - t0
+            done += 1
+        else:
+            ans = st.bot_answer()
+        st.step_vector(*ans)
+    return done / spent
+
+
+def run(child, say, budgets=(100, 1000), players=(2, 4)) -> dict:
+    out = {"first_use_s": first_use(child), "decisions_s": {}}
+    say(f"  first use of ismcts in a fresh process (warm cache; target < 5 s): "
+        f"{out['first_use_s']:.1f} s")
+    for n in players:
+        for it in budgets:
+            r = out["decisions_s"][f"{n}p_{it}"] = decision_rate(it, n)
+            say(f"  ismcts?iterations={it}, {n} players (vs greedy): {r:,.1f} decisions/s")
+    return out
