@@ -48,6 +48,7 @@ def test_decision_ignores_who_the_opponents_are(bot):
     assert len(answers) == 1
 
 
+@pytest.mark.slow
 def test_search_games_are_reproducible_for_any_threads_and_chunks():
     mix = [FMC, "random", ISM]
     a = cargo_sim.simulate(4, mix, seed=8, workers=1, progress=False)
