@@ -31,6 +31,25 @@ def game_seed_nb(run_seed, index):
     return mix64_nb(mix64_nb(np.uint64(run_seed) ^ _GOLDEN) + np.uint64(index) * _GOLDEN)
 
 
+_BOTS = np.uint64(0xD1B54A32D192ED03)
+
+
+@njit(cache=True)
+def bot_seed_nb(game_seed):
+    """The bots' own seed of a game (enums.M_BOT_SEED): derived from the game's
+    seed, apart from its chance stream, for bots that need random numbers
+    without reading or moving the game's (search bots, docs/forward.md)."""
+    return np.int64(mix64_nb(mix64_nb(np.uint64(game_seed) ^ _BOTS) + _GOLDEN))
+
+
+@njit(cache=True)
+def seat_stream_nb(bot_seed, seat, key):
+    """A seat's stream start from the bots' seed, a seat and a key (e.g. a
+    digest of what the seat sees)."""
+    x = mix64_nb(np.uint64(bot_seed) + np.uint64(seat + 1) * _GOLDEN)
+    return np.int64(mix64_nb(x ^ np.uint64(key)))
+
+
 @njit(cache=True)
 def next_u64_at_nb(a, i):
     """Advance the generator kept (as int64 bits) in a[i] and return 64 random bits."""

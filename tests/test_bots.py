@@ -19,9 +19,13 @@ def test_builtin_table_order_matches_dispatch():
     # dispatch_nb sends index 0 to random and every other built-in to the heuristic family
     assert registry.BUILTIN_ORDER[0] == "random"
     assert registry.BUILTIN["random"].decide is random_decide_nb
-    for name in registry.BUILTIN_ORDER[1:]:
+    # ... except the search bots, registered last and marked for the table (s[R_SEARCH])
+    plain = registry.bot_names(search=False)
+    assert plain == registry.BUILTIN_ORDER[:len(plain)]
+    for name in plain[1:]:
         assert registry.BUILTIN[name].decide is heur
-    assert set(registry.BUILTIN_ORDER[1:]) == set(STRATEGIES)
+    assert set(plain[1:]) == set(STRATEGIES)
+    assert [b for b in registry.BUILTIN_ORDER if registry.BUILTIN[b].search] == ["flatmc", "ismcts"]
 
 
 def test_strategies_are_distinct_and_documented():

@@ -42,10 +42,10 @@ from .enums import (
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
     R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, R_FINAL_PHASE3, R_TIE_BY_COST, R_TRADE_NO_CARD, ERR_NEED_SOLVER,
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
-    M_ASK, M_AUX, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
+    M_ASK, M_AUX, M_BOT_SEED, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
     ST_P2_DISCARD, ST_P2_END, ST_P3, ST_SCORE, ST_TURN, ST_WAIT,
 )
-from ..rng_nb import rand_below_at_nb, rand_float_at_nb
+from ..rng_nb import bot_seed_nb, rand_below_at_nb, rand_float_at_nb
 from .trade_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 
@@ -335,6 +335,7 @@ def setup_nb(s, log, seed, game, first_event):
     s[M_N_EVENTS] = first_event
     n = s[R_N_PLAYERS]
     s[M_RNG] = seed
+    s[M_BOT_SEED] = bot_seed_nb(seed)
     s[M_ERR_KIND] = -1
     s[M_BANK] = s[R_TOTAL_COINS] - s[R_START_COINS] * n
     for t in range(s[R_N_TYPES]):

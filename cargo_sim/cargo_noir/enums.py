@@ -66,6 +66,13 @@ R_WORK_LEN = 21
 R_FINAL_PHASE3 = 22  # 1: the last turn has a phase 3 too (rules option final_turn_phase3)
 R_TRADE_NO_CARD = 23 # 1: a trade may sell tokens and buy no card (option trade_without_card)
 R_TIE_BY_COST = 24   # 1: the tie-break card is the highest-cost one, 0: highest VP (option tie_break)
+# search bots at the table (bots/search_nb.py), filled by table_template in this process
+R_SEARCH = 25        # 2 bits per seat: 0 not a search bot, else SEARCH_FLATMC / SEARCH_ISMCTS
+R_SEARCH_FN = 26     # address of the search kernel (a cfunc; valid in this process only)
+R_MODELS = 27        # offset of the built-in bots' parameter rows (the search bots' models), 0: none
+R_N_MODELS = 28      # rows there (one per built-in bot, N_PARAMS words each, fixed point)
+SEARCH_FLATMC = 1
+SEARCH_ISMCTS = 2
 PORT_SLOTS = 32                      # [MAX_PORTS] slots of each open port
 CARD = PORT_SLOTS + MAX_PORTS        # [MAX_CARDS, CARD_W] card data
 CARD_W = 8
@@ -108,6 +115,7 @@ M_ASK = MISC + 18         # the decision the game waits for (D_*), -1 when none 
 M_PENDING = MISC + 19     # phase 1: bit p = the ship at port p is still to resolve
 M_AUX = MISC + 20         # the port whose raise is asked (D_RAISE)
 M_STOP = MISC + 21        # bit st: advance_nb stops before step st (testing.ScriptedGame's phases)
+M_BOT_SEED = MISC + 22    # the bots' own seed, from the game seed (never the chance stream M_RNG)
 N_MISC = 24
 
 # ---- steps of a game (M_STEP) ------------------------------------------------

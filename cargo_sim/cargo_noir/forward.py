@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..checks import check_seed
 from ..errors import ConfigError
 from ..rng_nb import game_seed_nb
 from . import enums as e
-from .forward_nb import (MAX_LEGAL, VECTOR, begin_nb, bot_answer_nb, clone_into_nb, is_over_nb,
-                         legal_nb, pending_nb, playout_nb, step_nb, stopped_nb)
+from .forward_nb import (MAX_LEGAL, VECTOR, begin_nb, bot_answer_nb, clone_into_nb, determinize_nb,
+                         is_over_nb, legal_nb, pending_nb, playout_nb, step_nb, stopped_nb)
 from .simulate import (check_request, illegal_error, load_solver, solver_address,
                        table_template)
 
@@ -106,6 +107,19 @@ class GameState:
     def clone(self) -> "GameState":
         """An independent copy (with its own copy of the tables: use copy_from to reuse one)."""
         return GameState(None, _copy_of=self)
+
+    def determinize(self, seat: int, seed: int) -> "GameState":
+        """A copy in which what `seat` cannot know is resampled from a stream of
+        (seed, seat): the order of the bag's future draws (its contents are
+        public). Everything the seat sees is unchanged (docs/forward.md)."""
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < len(self.players):
+            raise ConfigError(f"seat must be 0..{len(self.players) - 1}, got {seat!r}")
+        check_seed(seed)
+        out = self.clone()
+        stream = np.array([game_seed_nb(np.uint64(seed), 0)], np.uint64).view(np.int64)[0]
+        determinize_nb(out.s, int(seat), stream)
+        return out
 
     def copy_from(self, other: "GameState") -> None:
         """Make this state the same game as `other` (same table): copies the game part only."""

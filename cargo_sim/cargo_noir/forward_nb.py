@@ -16,9 +16,11 @@ from numba import njit, types
 from .engine_nb import (DecideType, answer_nb, begin_game_nb, failed_nb, hand_i, n_tok_nb,
                         needed_solver_nb, pl_i, play_on_nb, port_min_bid_nb, start_state_nb,
                         top_bid_nb, port_bid_i)
+from ..rng_nb import mix64_nb, seat_stream_nb
 from .enums import (BLACK_MARKET, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_ORDER, D_RAISE,
-                    D_SEND, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, M_ASK, M_AUX, M_SEAT, M_STEP,
-                    PL_COINS, R_N_PORTS, ST_OVER, STATE_SIZE)
+                    D_SEND, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, M_ASK, M_AUX, M_BOT_SEED,
+                    M_GAME, M_N_EVENTS, M_RNG, M_SEAT, M_STEP, MISC, OUT, P, PL_COINS, R_N_PLAYERS,
+                    R_N_PORTS, ST_OVER, STATE_SIZE, STATS, STATS_W)
 
 # legal_nb's rows: (answer, lo, hi). For D_SEND to a port the bid in s[OUT] ranges over
 # [lo, hi]; for D_RAISE the row (RANGE, lo, hi) stands for every raise lo..hi.
@@ -121,3 +123,44 @@ def legal_nb(s, out):
     elif kind >= 0:
         return VECTOR
     return n
+
+
+@njit(cache=True)
+def step_in_nb(p, plog, answer):
+    """step_nb inside a kernel: p and plog are pointers (state_ptr_nb) to a state
+    set up by an entry kernel (its sizes and solver address are in place)."""
+    answer_nb(p, plog, answer)
+
+
+@njit(cache=True)
+def returns_nb(s, seat):
+    """(victory points, win share) of a seat in a finished game."""
+    at = STATS + seat * STATS_W
+    if s[at + P.won] == 0:
+        return s[at + P.vp], 0.0
+    n_won = 0
+    for q in range(s[R_N_PLAYERS]):
+        n_won += s[STATS + q * STATS_W + P.won]
+    return s[at + P.vp], 1.0 / n_won
+
+
+@njit(cache=True)
+def view_digest_nb(s, seat):
+    """A digest of what `seat` may know of the game (everything from the clock to
+    the decision context, except the chance stream and the log's bookkeeping),
+    keyed by the bots' seed of the game and the seat: the start of the seat's
+    own random stream at this decision (never the game's M_RNG)."""
+    h = np.uint64(0x243F6A8885A308D3)
+    for i in range(MISC, OUT):
+        if i != M_RNG and i != M_N_EVENTS and i != M_GAME and i != M_BOT_SEED:
+            h = mix64_nb(h ^ np.uint64(s[i])) + np.uint64(i)
+    return seat_stream_nb(s[M_BOT_SEED], seat, np.int64(h))
+
+
+@njit(cache=True)
+def determinize_nb(s, seat, rng_state):
+    """Resample what `seat` cannot know, from the seat's own stream: the bag's
+    contents are public (every other token is in view), the order of its future
+    draws is not; in this engine that order is the game's chance stream, so a
+    determinization replaces M_RNG with a draw of the seat's stream rng_state."""
+    s[M_RNG] = seat_stream_nb(rng_state, seat, np.int64(0x5EED))

@@ -23,10 +23,11 @@ from ..checks import check_games, check_number, check_seed
 from ..errors import BotError, ConfigError, IllegalDecisionError
 from ..progress import Progress
 from ..rng_nb import game_seed_nb
-from .bots.registry import Player, decision_table, parse_player
+from .bots.registry import Player, decision_table, model_rows, parse_player, search_mask
 from .engine_nb import run_games_nb
 from .trade_nb import exact_value_fn
-from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
+from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS,
+                    R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     M_ERR_AUX, M_ERR_KIND, M_ERR_SEAT, M_ERR_VALUE, M_N_EVENTS, M_TURN, MAX_TOK,
                     N_EVENT_FIELDS, N_GAME_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
@@ -156,6 +157,16 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = False
     for seat, p in enumerate(players):
         at = PARAMS + seat * N_PARAMS
         template[at:at + N_PARAMS] = np.round(p.param_vector() * PARAM_SCALE).astype(np.int64)
+    mask = search_mask(players)
+    if mask:
+        # search bots: their kernel's address (this process only) and their models' rows
+        from .bots.search_nb import search_fn
+        rows = model_rows()
+        template = np.concatenate([template, rows])
+        template[R_MODELS] = len(template) - len(rows)
+        template[R_N_MODELS] = len(rows) // N_PARAMS
+        template[R_SEARCH] = mask
+        template[R_SEARCH_FN] = search_fn()
     return template, decide
 
 

@@ -2,23 +2,39 @@
 
 The engine calls ``builtin_decide_nb(kind, s, seat)``; the seat's bot index is
 ``s[BOTS + seat]`` in the order of BUILTIN_ORDER (``registry.py``): 0 is
-`random`, every other built-in is a parameter set of the heuristic family.
+`random`, the strategies are parameter sets of the heuristic family, and the
+search bots (`flatmc`, `ismcts`) are marked per seat in ``s[R_SEARCH]`` and
+called through the address of their kernel (``search_nb.search_fn``), so this
+table does not compile them in (nor recurse: their rollouts use
+``rollout_decide_nb``, the table without them).
 """
 from numba import njit
 
-from ...borrow_nb import state_ptr_nb
-from ..enums import BOTS
+from ...borrow_nb import call_int64_fn_nb, state_ptr_nb
+from ..enums import BOTS, R_SEARCH, R_SEARCH_FN
 from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_nb
 
 
 @njit(cache=True)
-def builtin_decide_nb(kind, s, seat):
+def rollout_decide_nb(kind, s, seat):
+    """The built-ins without the search bots (the search bots' rollouts and models)."""
     # the bots work on a raw pointer to the state (no refcounting, see state_ptr_nb)
     p = state_ptr_nb(s)
     if p[BOTS + seat] == 0:
         return random_decide_nb(kind, p, seat)
     return heuristic_decide_nb(kind, p, seat)
+
+
+@njit(cache=True)
+def builtin_decide_nb(kind, s, seat):
+    p = state_ptr_nb(s)
+    algo = (p[R_SEARCH] >> (2 * seat)) & 3
+    if algo != 0:
+        if p[R_SEARCH_FN] == 0:
+            return -999999          # not set up by table_template: the engine stops the game
+        return call_int64_fn_nb(p[R_SEARCH_FN], p, kind, seat, algo)
+    return rollout_decide_nb(kind, p, seat)
 
 
 @njit(cache=True)

@@ -22,6 +22,14 @@ class BotSpec:
     decide: object                      # numba dispatcher: decide(kind, s, seat)
     params: dict = field(default_factory=dict)   # parameter name -> default value
     doc: str = ""
+    search: int = 0                     # enums.SEARCH_*: a search bot (search_nb), 0: not
+    bot_params: tuple = ()              # parameters whose value is a built-in bot (by name)
+
+    def show(self, name: str, value: float) -> str:
+        """A parameter's value as a user writes it (a bot's name for bot_params)."""
+        if name in self.bot_params and float(value).is_integer() and 0 <= value < len(BUILTIN_ORDER):
+            return BUILTIN_ORDER[int(value)]
+        return f"{value:g}"
 
 
 @dataclass(frozen=True)
@@ -32,7 +40,8 @@ class Player:
 
     @property
     def label(self) -> str:
-        changed = [f"{k}={v:g}" for (k, d), v in zip(self.spec.params.items(), self.values) if v != d]
+        changed = [f"{k}={self.spec.show(k, v)}" for (k, d), v in zip(self.spec.params.items(), self.values)
+                   if v != d]
         return self.spec.name + ("?" + "&".join(changed) if changed else "")
 
     def param_vector(self) -> np.ndarray:
@@ -58,21 +67,78 @@ def _load_builtins():
                              " ".join((random_nb.__doc__ or "").split())))
     for name in STRATEGIES:
         register_builtin(BotSpec(name, heuristic_decide_nb, strategy_params(name), strategy_doc(name)))
+    # the search bots come last: the bots before them are their models (model_rows)
+    from .dispatch_nb import builtin_decide_nb
+    from ..enums import SEARCH_FLATMC, SEARCH_ISMCTS
+    for name, kind in (("flatmc", SEARCH_FLATMC), ("ismcts", SEARCH_ISMCTS)):
+        params, bot_params = {}, []
+        for k, (default, _) in SEARCH_PARAMS[name].items():
+            if isinstance(default, str):
+                default = float(BUILTIN_ORDER.index(default))
+                bot_params.append(k)
+            params[k] = float(default)
+        register_builtin(BotSpec(name, builtin_decide_nb, params, " ".join(SEARCH_DOCS[name].split()),
+                                 search=kind, bot_params=tuple(bot_params)))
+
+
+# the search bots' parameters in their slot order (searchkit_nb.SP_*): default, meaning
+_SHARED = {
+    "opponent": ("greedy", "the bot assumed at every other seat (a built-in non-search bot)"),
+    "rollout": ("expert", "the bot playing the searcher's own later decisions in playouts"),
+    "bids": (4.0, "bid amounts tried per port or raise: least legal + 0, 1, 2, 3, 5, 8, 13, 21"),
+    "vp_weight": (0.01, "reward = win share + vp_weight x (own VP - best other VP)"),
+}
+SEARCH_PARAMS = {
+    "flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
+               **_SHARED},
+    "ismcts": {"iterations": (1000.0, "iterations per decision"), **_SHARED,
+               "c": (0.7, "UCT exploration constant")},
+}
+SEARCH_DOCS = {
+    "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
+    buckets, the heuristic family's trade and discard proposals) out to the end
+    `rollouts` times with the assumed bots, the same futures for every option,
+    and answers the best mean (win share). Sees only what its seat may know.""",
+    "ismcts": """Information-set Monte Carlo tree search (single observer): per
+    iteration a new determinization of the hidden bag order from its own
+    stream, UCT over its own decisions, the other seats played by the assumed
+    `opponent` bot, playouts by `rollout`; answers the most visited option.
+    The strength yardstick for the heuristics (docs/forward.md).""",
+}
 
 
 _load_builtins()
 
 
-def bot_names() -> list[str]:
-    """Built-in bots, then registered user bots."""
-    return list(BUILTIN_ORDER) + list(USER)
+def bot_names(search: bool = True) -> list[str]:
+    """Built-in bots, then registered user bots; search=False leaves out the
+    search bots (slow: not for round robins of thousands of games)."""
+    return [b for b in BUILTIN_ORDER if search or not BUILTIN[b].search] + list(USER)
+
+
+def model_rows() -> np.ndarray:
+    """Each non-search built-in bot's default parameters (fixed point), in
+    BUILTIN_ORDER: the search bots' models (their `opponent` and `rollout`)."""
+    from ..enums import PARAM_SCALE
+    names = [b for b in BUILTIN_ORDER if not BUILTIN[b].search]
+    assert names == BUILTIN_ORDER[:len(names)], "search bots are registered last"
+    rows = [np.round(Player(BUILTIN[b], tuple(BUILTIN[b].params.values())).param_vector()
+                     * PARAM_SCALE).astype(np.int64) for b in names]
+    return np.concatenate(rows)
+
+
+def search_mask(players: list) -> int:
+    """enums.R_SEARCH of a table: 2 bits per seat, the seat's search kind."""
+    return sum(p.spec.search << (2 * seat) for seat, p in enumerate(players))
 
 
 def default_players(n: int, builtin_only: bool = False) -> list[str]:
     """The default bot mix for n seats (reports, benchmarks): the registered
-    non-random bots in turn (seat s plays bot s mod k), or random bots when no
-    other bot exists."""
-    pool = list(BUILTIN_ORDER) if builtin_only else bot_names()
+    non-random, non-search bots in turn (seat s plays bot s mod k), or random
+    bots when no other bot exists."""
+    pool = bot_names(search=False)
+    if builtin_only:
+        pool = [b for b in pool if b in BUILTIN]
     names = [b for b in pool if b != "random"] or ["random"]
     return [names[s % len(names)] for s in range(n)]
 
@@ -104,7 +170,8 @@ def parse_player(spec, **params) -> Player:
     if unknown:
         known = ", ".join(bot.params) or "none"
         raise BotError(f"bot {bot.name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})")
-    given = {k: param_value(bot.name, k, v) for k, v in given.items()}
+    given = {k: (model_index(bot.name, k, v) if k in bot.bot_params else param_value(bot.name, k, v))
+             for k, v in given.items()}
     values = tuple(given.get(k, d) for k, d in bot.params.items())
     if len(values) > N_PARAMS:
         raise BotError(f"bot {bot.name!r} has more than {N_PARAMS} parameters")
@@ -125,6 +192,18 @@ def param_value(bot: str, name: str, v) -> float:
         raise BotError(f"bot {bot!r} parameter {name!r} must be a number from {-PARAM_MAX:g} "
                        f"to {PARAM_MAX:g}, got {v!r}")
     return x
+
+
+def model_index(bot: str, name: str, v) -> float:
+    """A bot-valued parameter: the index of a built-in non-search bot, given by name."""
+    models = [b for b in BUILTIN_ORDER if not BUILTIN[b].search]
+    if isinstance(v, str) and v in models:
+        return float(models.index(v))
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer() \
+            and 0 <= v < len(models):
+        return float(v)
+    raise BotError(f"bot {bot!r} parameter {name!r} takes a built-in bot's name "
+                   f"({', '.join(models)}), got {v!r}")
 
 
 USER: dict[str, BotSpec] = {}

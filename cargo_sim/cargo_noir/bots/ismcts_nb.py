@@ -1,0 +1,146 @@
+"""`ismcts`: single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012).
+
+Each iteration determinizes the game for the searching seat (a new chance
+stream from its own stream: the only hidden information in Cargo Noir),
+walks down the tree of the searcher's own decisions choosing by UCT, adds
+one node, and plays out to the end with the assumed bots; the reward goes
+back up the path. The other seats' decisions, inside the tree and after it,
+are answered by the opponent model (they are not branched on: the tree is the
+searcher's information sets, "open loop" over chance and opponents). An
+option is available in an iteration only if it is legal in that
+determinization: UCT uses availability counts instead of parent visits. Bids
+are bucketed (searchkit_nb.BID_OFFSETS); trade and discard options are the
+heuristic family's proposals. The answer is the most visited root option.
+"""
+import numpy as np
+from numba import njit
+
+from ...rng_nb import seat_stream_nb
+from ..enums import M_ASK
+from ..forward_nb import determinize_nb, view_digest_nb
+from .searchkit_nb import (SP_BIDS, SP_BUDGET, SP_C, SP_VP_WEIGHT, apply_option_nb,
+                           begin_search_nb, clone_into_nb, dummy_log_nb, end_search_nb,
+                           game_buffer_nb, log_ptr_nb, models_until_nb, option_buffers_nb,
+                           options_nb, playout_models_nb, reward_nb, search_param_nb)
+
+# edge fields (one row of `edges` per (node, option) seen)
+E_KEY, E_CHILD, E_N, E_AVAIL, E_NEXT = 0, 1, 2, 3, 4
+MAX_DEPTH = 1024
+
+
+@njit(cache=True)
+def grow_nb(edges, wins):
+    e2 = np.empty((2 * edges.shape[0], 5), np.int64)
+    w2 = np.zeros(2 * edges.shape[0])
+    e2[:edges.shape[0]] = edges
+    w2[:edges.shape[0]] = wins
+    return e2, w2
+
+
+@njit(cache=True)
+def ismcts_decide_nb(p, kind, seat):
+    iterations = max(1, int(search_param_nb(p, seat, SP_BUDGET)))
+    n_bids = max(1, int(search_param_nb(p, seat, SP_BIDS)))
+    vp_weight = search_param_nb(p, seat, SP_VP_WEIGHT)
+    c = search_param_nb(p, seat, SP_C)
+    stream = view_digest_nb(p, seat)          # before the search touches the state
+    root = game_buffer_nb()
+    base = game_buffer_nb()
+    log = dummy_log_nb()
+    plog = log_ptr_nb(log)
+    if not begin_search_nb(p, seat, root, base):
+        clone_into_nb(p, root)
+        return -999999
+    rows, key, ans, bid, vec = option_buffers_nb()
+    n_root, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+    if n_root <= 1:
+        if n_root == 0:
+            clone_into_nb(p, root)
+            return -999999
+        return end_search_nb(p, root, 0, ans, bid, vec, is_vec)
+    first = np.full(iterations + 2, -1, np.int64)     # each node's first edge
+    n_nodes = 1
+    edges = np.empty((max(64, 4 * iterations), 5), np.int64)
+    wins = np.zeros(edges.shape[0])
+    n_edges = 0
+    path = np.empty(MAX_DEPTH, np.int64)
+    for it in range(iterations):
+        clone_into_nb(p, base)
+        determinize_nb(p, seat, seat_stream_nb(stream, seat, it))
+        node = 0
+        depth = 0
+        while depth < MAX_DEPTH:
+            models_until_nb(p, plog, seat)
+            if p[M_ASK] < 0:
+                break
+            n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+            if n == 0:
+                break
+            chosen = -1
+            chosen_k = 0
+            best = -1e300
+            prev = -1
+            for k in range(n):
+                # find the option's edge (usually the one after the last found)
+                e = edges[prev, E_NEXT] if prev >= 0 else first[node]
+                if e < 0 or edges[e, E_KEY] != key[k]:
+                    e = first[node]
+                    while e >= 0 and edges[e, E_KEY] != key[k]:
+                        e = edges[e, E_NEXT]
+                if e < 0:                      # new option at this node
+                    if n_edges == edges.shape[0]:
+                        edges, wins = grow_nb(edges, wins)
+                    e = n_edges
+                    n_edges += 1
+                    edges[e, E_KEY] = key[k]
+                    edges[e, E_CHILD] = -1
+                    edges[e, E_N] = 0
+                    edges[e, E_AVAIL] = 0
+                    wins[e] = 0.0
+                    if prev >= 0:              # after the previous option: list in option order
+                        edges[e, E_NEXT] = edges[prev, E_NEXT]
+                        edges[prev, E_NEXT] = e
+                    else:
+                        edges[e, E_NEXT] = first[node]
+                        first[node] = e
+                prev = e
+                edges[e, E_AVAIL] += 1
+                if edges[e, E_N] == 0:
+                    score = 1e200 - k          # untried options first, in order
+                else:
+                    score = wins[e] / edges[e, E_N] + c * np.sqrt(
+                        np.log(edges[e, E_AVAIL]) / edges[e, E_N])
+                if score > best:
+                    best = score
+                    chosen = e
+                    chosen_k = k
+            apply_option_nb(p, plog, chosen_k, ans, bid, vec, is_vec)
+            path[depth] = chosen
+            depth += 1
+            if edges[chosen, E_N] == 0:        # expand: this option's node, then play out
+                if edges[chosen, E_CHILD] < 0 and n_nodes < first.shape[0]:
+                    edges[chosen, E_CHILD] = n_nodes
+                    n_nodes += 1
+                break
+            if edges[chosen, E_CHILD] < 0:
+                break
+            node = edges[chosen, E_CHILD]
+        playout_models_nb(p, plog)
+        r = reward_nb(p, seat, vp_weight)
+        for d in range(depth):
+            edges[path[d], E_N] += 1
+            wins[path[d]] += r
+    # the most visited root option (root options are the same in every determinization)
+    clone_into_nb(p, base)
+    n_root, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+    best_k = 0
+    most = -1
+    for k in range(n_root):
+        e = first[0]
+        while e >= 0 and edges[e, E_KEY] != key[k]:
+            e = edges[e, E_NEXT]
+        if e >= 0 and edges[e, E_N] > most:
+            most = edges[e, E_N]
+            best_k = k
+    out = end_search_nb(p, root, best_k, ans, bid, vec, is_vec)
+    return out if log[0, 0] == 0 else out     # `log` outlives plog

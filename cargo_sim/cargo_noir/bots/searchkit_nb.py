@@ -1,0 +1,231 @@
+"""What the search agents (``flatmc_nb``, ``ismcts_nb``) need from Cargo Noir.
+
+The algorithms reach the game only through these functions and the forward
+model (``forward_nb``): set up a search in the state the bot is asked with,
+list a decision's options, apply one, let the modelled bots answer, play out,
+score, and put the state back. A sibling game provides the same names for
+its own rules (docs/forward.md, "Search agents").
+
+A search works in the state it is asked with: it keeps a copy of the game
+part (~1,500 words) and restores it before answering, so the trade tables and
+the bots' workspace after it are shared, never copied. In the copies it plays
+with, every seat's bot is replaced by the assumed model (the search bot's
+`rollout` bot for its own seat, `opponent` for the others, with their default
+parameters from the table's model rows): the search never reads who the
+other seats really are, nor the game's chance stream (``determinize_nb``).
+"""
+import numpy as np
+from numba import njit
+
+from ...borrow_nb import state_ptr_nb
+from ..engine_nb import param_nb
+from ..enums import (BOTS, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_SEAT, N_EVENT_FIELDS, N_PARAMS, OUT,
+                     OUT_W, P, PARAMS, R_LOG_ROWS, R_MODELS, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
+                     STATE_SIZE, STATS, STATS_W)
+from ..forward_nb import (MAX_LEGAL, RANGE, VECTOR, clone_into_nb, is_over_nb, legal_nb,
+                          returns_nb, step_in_nb)
+from .dispatch_nb import rollout_decide_nb
+
+# the search bots' parameter slots (registry.SEARCH_PARAMS names them)
+SP_BUDGET = 0      # flatmc: rollouts per option; ismcts: iterations
+SP_OPPONENT = 1    # the other seats' assumed bot (a built-in index)
+SP_ROLLOUT = 2     # the bot playing the searcher's own seat after the search's choices
+SP_BIDS = 3        # bid amounts tried per port or raise: least legal + BID_OFFSETS[:bids]
+SP_VP_WEIGHT = 4   # reward = win share + vp_weight * (own VP - best other VP)
+SP_C = 5           # ismcts: UCT exploration constant
+
+BID_OFFSETS = (0, 1, 2, 3, 5, 8, 13, 21)
+MAX_OPTIONS = MAX_LEGAL * len(BID_OFFSETS)
+MAX_PROPOSALS = 40   # vector decisions: no trade + one answer per model bot
+
+
+@njit(cache=True)
+def search_param_nb(p, seat, i):
+    return param_nb(p, seat, i)
+
+
+@njit(cache=True)
+def set_models_nb(p, seat, own, opponent):
+    """Seat every seat's assumed bot (own / opponent: indices of model rows) and
+    turn off the event log and the search bots in this copy."""
+    for q in range(p[R_N_PLAYERS]):
+        m = own if q == seat else opponent
+        p[BOTS + q] = m
+        for i in range(N_PARAMS):
+            p[PARAMS + q * N_PARAMS + i] = p[p[R_MODELS] + m * N_PARAMS + i]
+    p[R_SEARCH] = 0
+    p[R_LOG_ROWS] = 0
+
+
+@njit(cache=True)
+def begin_search_nb(p, seat, root, base):
+    """Keep the game in root, set the models in p and keep that in base (the
+    state every playout starts from). Returns False when the table has no
+    model rows (not set up by table_template)."""
+    clone_into_nb(root, p)
+    own = int(search_param_nb(p, seat, SP_ROLLOUT))
+    opp = int(search_param_nb(p, seat, SP_OPPONENT))
+    if not (0 <= own < p[R_N_MODELS] and 0 <= opp < p[R_N_MODELS]):
+        return False
+    set_models_nb(p, seat, own, opp)
+    clone_into_nb(base, p)
+    return True
+
+
+@njit(cache=True)
+def end_search_nb(p, root, k, ans, bid, vec, is_vec):
+    """Put the game back and leave option k's vector or bid in s[OUT...]; its answer."""
+    clone_into_nb(p, root)
+    if is_vec:
+        for i in range(OUT_W):
+            p[OUT + i] = vec[k, i]
+    elif p[M_ASK] == D_SEND:
+        p[OUT] = bid[k]
+    return ans[k]
+
+
+@njit(cache=True)
+def option_buffers_nb():
+    """(legal rows, key, answer, bid, vector) for options_nb."""
+    return (np.empty((MAX_LEGAL, 3), np.int64), np.empty(MAX_OPTIONS, np.int64),
+            np.empty(MAX_OPTIONS, np.int64), np.empty(MAX_OPTIONS, np.int64),
+            np.empty((MAX_PROPOSALS, OUT_W), np.int64))
+
+
+@njit(cache=True)
+def option_key_nb(kind, answer, b):
+    """One option's identity in a tree: the decision, the answer and the bid bucket
+    (bids as offsets from the least legal one, the same meaning in every state)."""
+    return (kind * 4096 + answer + 2048) * 16 + b
+
+
+@njit(cache=True)
+def options_nb(p, seat, n_bids, rows, key, ans, bid, vec):
+    """The options of the pending decision (of `seat`): (count, is_vector).
+    Enumerated decisions give their legal answers, a bid range its least legal
+    bid plus BID_OFFSETS[:n_bids]; trade and discard (vector answers) give the
+    answers the model bots propose (each heuristic strategy; duplicates
+    dropped) and, for a trade, no trade."""
+    kind = p[M_ASK]
+    n_rows = legal_nb(p, rows)
+    if n_rows == VECTOR:
+        return proposals_nb(p, seat, kind, key, ans, vec), True
+    n = 0
+    for r in range(n_rows):
+        a, lo, hi = rows[r, 0], rows[r, 1], rows[r, 2]
+        if a == RANGE or (kind == D_SEND and a >= LOC_PORT0):
+            for b in range(min(n_bids, len(BID_OFFSETS))):
+                amount = lo + BID_OFFSETS[b]
+                if amount > hi:
+                    break
+                key[n] = option_key_nb(kind, a, b)
+                ans[n] = amount if a == RANGE else a
+                bid[n] = amount
+                n += 1
+        else:
+            key[n] = option_key_nb(kind, a, 0)
+            ans[n] = a
+            bid[n] = 0
+            n += 1
+    return n, False
+
+
+@njit(cache=True)
+def proposals_nb(p, seat, kind, key, ans, vec):
+    """Vector options: what each model bot (not `random`) would answer here."""
+    keep_bot = p[BOTS + seat]
+    keep = np.empty(N_PARAMS + OUT_W, np.int64)
+    for i in range(N_PARAMS):
+        keep[i] = p[PARAMS + seat * N_PARAMS + i]
+    for i in range(OUT_W):
+        keep[N_PARAMS + i] = p[OUT + i]
+    n = 0
+    if kind == D_TRADE:
+        key[0] = option_key_nb(kind, 0, 0)
+        ans[0] = 0
+        vec[0, :] = 0
+        n = 1
+    for m in range(1, min(p[R_N_MODELS], MAX_PROPOSALS - 1)):
+        p[BOTS + seat] = m
+        for i in range(N_PARAMS):
+            p[PARAMS + seat * N_PARAMS + i] = p[p[R_MODELS] + m * N_PARAMS + i]
+        for i in range(OUT_W):
+            p[OUT + i] = keep[N_PARAMS + i]
+        a = rollout_decide_nb(kind, p, seat)
+        if kind == D_TRADE and a == 0:
+            continue
+        for i in range(OUT_W):
+            vec[n, i] = p[OUT + i]
+        same = False
+        for j in range(n):
+            if ans[j] == a:
+                same = True
+                for i in range(OUT_W):
+                    if vec[j, i] != vec[n, i]:
+                        same = False
+                        break
+                if same:
+                    break
+        if not same:
+            key[n] = option_key_nb(kind, m, 0)
+            ans[n] = a
+            n += 1
+    p[BOTS + seat] = keep_bot
+    for i in range(N_PARAMS):
+        p[PARAMS + seat * N_PARAMS + i] = keep[i]
+    for i in range(OUT_W):
+        p[OUT + i] = keep[N_PARAMS + i]
+    return n
+
+
+@njit(cache=True)
+def apply_option_nb(p, plog, k, ans, bid, vec, is_vec):
+    """Answer the pending decision with option k and run to the next decision."""
+    if is_vec:
+        for i in range(OUT_W):
+            p[OUT + i] = vec[k, i]
+    elif p[M_ASK] == D_SEND:
+        p[OUT] = bid[k]
+    step_in_nb(p, plog, ans[k])
+
+
+@njit(cache=True)
+def models_until_nb(p, plog, seat):
+    """Let the modelled bots answer until `seat` decides or the game ends."""
+    while p[M_ASK] >= 0 and p[M_SEAT] != seat:
+        step_in_nb(p, plog, rollout_decide_nb(p[M_ASK], p, p[M_SEAT]))
+
+
+@njit(cache=True)
+def playout_models_nb(p, plog):
+    """Play to the end with the modelled bots (models_until_nb for no seat)."""
+    models_until_nb(p, plog, -1)
+
+
+@njit(cache=True)
+def reward_nb(p, seat, vp_weight):
+    """The searcher's reward of a finished playout (0 if it stopped early)."""
+    if not is_over_nb(p):
+        return 0.0
+    vp, share = returns_nb(p, seat)
+    best = -1
+    for q in range(p[R_N_PLAYERS]):
+        if q != seat and p[STATS + q * STATS_W + P.vp] > best:
+            best = p[STATS + q * STATS_W + P.vp]
+    return share + vp_weight * (vp - best)
+
+
+@njit(cache=True)
+def dummy_log_nb():
+    """An event log of one row (the copies log nothing: R_LOG_ROWS is 0)."""
+    return np.zeros((1, N_EVENT_FIELDS), np.int64)
+
+
+@njit(cache=True)
+def game_buffer_nb():
+    return np.empty(STATE_SIZE, np.int64)
+
+
+@njit(cache=True)
+def log_ptr_nb(log):
+    return state_ptr_nb(log)

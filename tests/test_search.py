@@ -1,0 +1,100 @@
+"""The search bots (flatmc, ismcts): fair information, reproducibility, legal play, strength."""
+import numpy as np
+import pytest
+
+import cargo_sim
+from cargo_sim import BotError
+from cargo_sim.cargo_noir import enums as e
+from cargo_sim.cargo_noir.bots import registry
+from cargo_sim.cargo_noir.forward import GameState
+
+ISM = "ismcts?iterations=40"
+FMC = "flatmc?rollouts=2"
+
+
+def to_decision_of(st: GameState, seat: int, skip: int = 0) -> GameState:
+    """Step with the bots' own answers until `seat`'s (skip+1)-th decision from here."""
+    while True:
+        if st.decision.seat == seat:
+            if skip == 0:
+                return st
+            skip -= 1
+        st.step_vector(*st.bot_answer())
+
+
+@pytest.mark.parametrize("bot", [ISM, FMC])
+def test_decision_ignores_the_hidden_chance_stream_and_leaves_the_game_as_it_was(bot):
+    st = to_decision_of(GameState([bot, "greedy", "random"], seed=11, game=1), 0, skip=4)
+    other = st.clone()
+    other.s[e.M_RNG] ^= 0x5DEECE66D           # the bag's future draws differ
+    before = st.s.copy()
+    a, out_a = st.bot_answer()
+    b, out_b = other.bot_answer()
+    assert (a, list(out_a)) == (b, list(out_b))
+    # the search put the game back: only the answer's vector s[OUT...] may differ
+    changed = np.flatnonzero(st.s[:e.STATE_SIZE] != before[:e.STATE_SIZE])
+    assert all(e.OUT <= i < e.OUT + e.OUT_W for i in changed), changed
+
+
+@pytest.mark.parametrize("bot", [ISM, FMC])
+def test_decision_ignores_who_the_opponents_are(bot):
+    # the first decision of a game is seat 0's, before anyone else has played:
+    # the same public state whoever sits at the other seats
+    answers = set()
+    for others in (["greedy", "random"], ["sniper", "expert"], ["random", "random"]):
+        st = GameState([bot] + others, seed=3, game=0)
+        a, out = st.bot_answer()
+        answers.add((a, tuple(out)))
+    assert len(answers) == 1
+
+
+def test_search_games_are_reproducible_for_any_threads_and_chunks():
+    mix = [FMC, "random", ISM]
+    a = cargo_sim.simulate(4, mix, seed=8, workers=1, progress=False)
+    b = cargo_sim.simulate(4, mix, seed=8, workers=2, chunk_size=1, progress=False)
+    assert a.players.equals(b.players) and a.games.equals(b.games)
+    # a stepped game with the same bots is the simulated one (the search's stream
+    # does not depend on the game's place in a chunk or on the event log)
+    st = GameState(mix, seed=8, game=3)
+    while not st.is_over:
+        st.step_vector(*st.bot_answer())
+    rows = a.players[a.players.game == 3].sort_values("seat")
+    assert st.returns()["vp"] == list(rows["vp"])
+
+
+@pytest.mark.parametrize("mix", [["ismcts?iterations=6", "greedy"],
+                                 ["random", "flatmc?rollouts=1&bids=2", "expert", "ismcts?iterations=4"],
+                                 ["ismcts?iterations=3&opponent=random&rollout=random"] * 5])
+def test_search_bots_play_legal_games(mix):
+    res = cargo_sim.simulate(2, mix, seed=2, progress=False, events=True)
+    assert len(res.games) == 2 and res.games["winners_mask"].gt(0).all()
+    assert set(res.players["bot"]) == set(mix)
+
+
+def test_bot_valued_parameters_are_given_by_name():
+    p = cargo_sim.player("ismcts?iterations=100&opponent=sniper")
+    assert p.label == "ismcts?iterations=100&opponent=sniper"
+    assert p.values[1] == registry.BUILTIN_ORDER.index("sniper")
+    for bad in ("ismcts?opponent=ismcts", "ismcts?opponent=nobody", "flatmc?rollout=1.5"):
+        with pytest.raises(BotError, match="built-in bot"):
+            cargo_sim.player(bad)
+    assert "ismcts" in cargo_sim.bot_names() and "ismcts" not in cargo_sim.bot_names(search=False)
+    assert not any(registry.BUILTIN[b].search for b in registry.default_players(5) if b in registry.BUILTIN)
+
+
+def test_determinize_resamples_only_the_chance_stream():
+    st = to_decision_of(GameState(["greedy", "random"], seed=4), 1, skip=3)
+    d1, d2, d3 = st.determinize(1, seed=5), st.determinize(1, seed=5), st.determinize(1, seed=6)
+    assert np.array_equal(d1.s, d2.s)
+    diff = np.flatnonzero(d1.s != st.s)
+    assert list(diff) == [e.M_RNG] and d3.s[e.M_RNG] != d1.s[e.M_RNG]
+    with pytest.raises(cargo_sim.ConfigError):
+        st.determinize(2, seed=5)
+
+
+@pytest.mark.slow
+def test_ismcts_beats_random_seat_rotated():
+    res = [cargo_sim.simulate(3, mix, seed=21, progress=False)
+           for mix in (["ismcts?iterations=100", "random"], ["random", "ismcts?iterations=100"])]
+    share = np.mean([r.players[r.players.bot.str.startswith("ismcts")]["win_share"].mean() for r in res])
+    assert share >= 5 / 6
