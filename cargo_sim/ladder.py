@@ -56,6 +56,15 @@ def _budget_param(yardstick: str, budget_param: str | None) -> str:
     return budget_param
 
 
+def bots_digest(bots) -> str:
+    """A digest of the parameter values of every built-in bot (the yardstick's
+    models included) and of ``bots``: a ladder resumes only onto the same bots."""
+    import hashlib
+    vals = {name: list(spec.params.values()) for name, spec in BUILTIN.items()}
+    vals.update({f"bot:{parse_player(b).label}": list(parse_player(b).values) for b in bots})
+    return hashlib.sha256(json.dumps(vals, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def yardstick_at(yardstick: str, budget_param: str, budget: float) -> str:
     """The yardstick spec with its budget parameter set (other parameters kept)."""
     spec = yardstick.strip()
@@ -144,7 +153,8 @@ def _load_done(out: Path | None, config: dict) -> tuple[pd.DataFrame, pd.DataFra
         old = load_ladder(out)
     except ConfigError:
         return empty
-    keys = ("yardstick", "budget_param", "games", "seed", "design", "rules_digest", "rate_decisions")
+    keys = ("yardstick", "budget_param", "games", "seed", "design", "rules_digest", "rate_decisions",
+            "bots_digest")
     if any(old.config.get(k) != config[k] for k in keys):
         return empty
     return old.cells, old.rates
@@ -217,7 +227,8 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     out = Path(out) if out is not None else None
     config = {"yardstick": yardstick, "budget_param": budget_param, "budgets": budgets,
               "seats": seats, "bots": labels, "games": int(games), "seed": int(seed),
-              "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions)}
+              "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions),
+              "bots_digest": bots_digest(bots)}
     config.update(extra or {})
     done_cells, done_rates = _load_done(out, config)
     rows = done_cells.to_dict("records") if not done_cells.empty else []
