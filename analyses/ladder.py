@@ -36,7 +36,9 @@ def plot_ladder(res: LadderResults):
     bots = list(dict.fromkeys(cells["bot"]))
     budgets = sorted(cells["budget"].unique())
     pos = {b: i for i, b in enumerate(budgets)}
-    width = 0.8 / max(len(bots), 1)
+    width = 0.5 / max(len(bots), 1)          # bots side by side within a budget
+    colors = plt.get_cmap("tab20").colors
+    markers = "osD^v<>ph*"
     for ax, n in zip(axes[0], seats):
         c = cells[cells["seats"] == n]
         for j, bot in enumerate(bots):
@@ -46,14 +48,16 @@ def plot_ladder(res: LadderResults):
             x = np.array([pos[b] for b in d["budget"]]) + (j - (len(bots) - 1) / 2) * width
             err = np.vstack([np.clip(d["win_rate"] - d["win_lo"], 0, None),
                              np.clip(d["win_hi"] - d["win_rate"], 0, None)])
-            ax.errorbar(x, d["win_rate"], yerr=err, fmt="o-", ms=4, capsize=2, lw=1, label=bot)
+            ax.errorbar(x, d["win_rate"], yerr=err, fmt="-", marker=markers[j % len(markers)],
+                        color=colors[(2 * j) % 20 if j < 10 else (2 * j + 1) % 20], ms=4,
+                        capsize=2, lw=1, label=bot)
         ax.axhline(1.0 / n, color="grey", ls="--", lw=1, label=f"fair share 1/{n}")
         ax.set_xticks(range(len(budgets)), [f"{b:g}" for b in budgets])
         ax.set_xlabel(f"{res.config['yardstick']} {res.config['budget_param']}")
         ax.set_ylabel("win rate per seat vs the yardstick (95% CI, by deal)")
         games = int(c["games"].max()) if len(c) else 0
         ax.set_title(f"{n} players ({games} games per cell)")
-        ax.set_ylim(-0.02, 1.02 if n == 2 else 0.52)
+        ax.set_ylim(-0.02, min(1.02, max(0.52, float(c["win_hi"].max()) + 0.02)))
         ax.grid(True, alpha=0.3)
     axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     return fig
@@ -91,8 +95,11 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
                     row.append("")
                 else:
                     r = d.iloc[0]
+                    diff = f"diff {_fmt(r['diff'])}"
+                    if not pd.isna(r["diff_lo"]):          # no interval from a single deal
+                        diff += f" [{_fmt(r['diff_lo'])}, {_fmt(r['diff_hi'])}]"
                     row.append(f"{_fmt(r['win_rate'])} [{_fmt(r['win_lo'])}, {_fmt(r['win_hi'])}]; "
-                               f"diff {_fmt(r['diff'])} [{_fmt(r['diff_lo'])}, {_fmt(r['diff_hi'])}]")
+                               + diff)
             lines.append(f"| `{bot}` | " + " | ".join(row) + " |")
         lines += ["", f"Deals per cell: {int(c['deals'].max())}; games per cell: "
                   f"{int(c['games'].max())}.", ""]

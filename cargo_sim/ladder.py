@@ -39,7 +39,7 @@ CELL_KEY = ["budget", "seats", "bot"]
 def default_ladder_bots(yardstick: str) -> list[str]:
     """Every built-in bot except the yardstick's own family and the search bots."""
     name = parse_player(yardstick).spec.name
-    return [b for b in BUILTIN_ORDER if b != name and not getattr(BUILTIN[b], "search", 0)]
+    return [b for b in BUILTIN_ORDER if b != name and not BUILTIN[b].search]
 
 
 def _budget_param(yardstick: str, budget_param: str | None) -> str:
