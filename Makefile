@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast demo bench reports clean
+.PHONY: install test test-fast demo bench reports ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,13 @@ demo: $(STAMP)
 reports: $(STAMP)
 	$(VENV)/bin/cargo-sim report --out reports/baseline --no-svg --seed 0 --games 25000 --events-games 2000
 	$(PY) reports/balance/make_report.py
+
+# The strength ladder (reports/ladder/): every built-in against ismcts at 3 budgets.
+# LADDER_GAMES games per cell; the 10000-iteration cells take hours on 2 cores.
+LADDER_GAMES ?= 48
+
+ladder: $(STAMP)
+	$(VENV)/bin/cargo-sim ladder --out reports/ladder --games $(LADDER_GAMES) --seed 1
 
 bench: $(STAMP)
 	$(PY) -m cargo_sim.bench

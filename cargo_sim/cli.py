@@ -182,6 +182,7 @@ def _add_rules_options(p) -> None:
 
 # commands whose options live with their module (`cargo-sim NAME --help`)
 DELEGATED = {
+    "ladder": ("analyses.ladder:main", "every bot against a yardstick search bot at several budgets"),
     "report": ("analyses.report:main", "simulate and write a report (tables, figures, index.md/html)"),
     "robustness": ("analyses.robustness:main",
                    "which headline conclusions survive the rules' plausible ranges (sweeps, Morris)"),

@@ -13,8 +13,9 @@ from numba import njit
 from ..engine_nb import (card_buyable_nb, card_i, cards_i, hand_i, hand_size_nb, n_tok_nb, param_nb,
                          pl_i, port_bid_i, port_min_bid_nb, port_tok_i, rand_below_nb,
                          rand_float_nb, top_bid_nb, trade_budget_extra_nb, trade_value_at_nb)
-from ..enums import (BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE,
-                     M_FINAL, M_TURN, OUT, OUT_CARDS, PL_COINS, PL_SHIPS, PL_WAREHOUSE, PORT_SLOTS,
+from ..enums import (ABANDONED, BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE,
+                     M_BANK, M_FINAL, M_TURN, OUT, OUT_CARDS, PL_CASINO_SHIPS, PL_COINS, PL_SHIPS,
+                     PL_WAREHOUSE, PORT_SLOTS, R_UNLIMITED_COINS,
                      R_LEN, R_WORK, R_WORK_LEN, MAX_CARDS,
                      R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH,
                      TRADE_TABLES, MAX_TOK)
@@ -29,6 +30,7 @@ __all__ = [
     "card_warehouse_nb", "card_syndicate_nb", "cards_held_nb", "card_buyable_nb", "param_nb",
     "rand_below_nb", "rand_float_nb", "hand_value_nb", "value_with_port_nb", "value_with_swap_nb",
     "plan_trade_answer_nb", "utility_buffer_nb", "trade_budget_extra_nb", "n_tok_nb",
+    "bank_nb", "casino_ships_nb", "abandoned_nb",
 ]
 
 
@@ -82,6 +84,18 @@ def coins_nb(s, seat):
 
 
 @njit(cache=True)
+def casino_ships_nb(s, seat):
+    """The seat's ships at the Casino, paid at the start of its next turn."""
+    return s[pl_i(seat, PL_CASINO_SHIPS)]
+
+
+@njit(cache=True)
+def bank_nb(s):
+    """Coins in the bank; -1 when the rules make it unlimited (``unlimited_coins``)."""
+    return -1 if s[R_UNLIMITED_COINS] else s[M_BANK]
+
+
+@njit(cache=True)
 def ships_nb(s, seat):
     return s[pl_i(seat, PL_SHIPS)]
 
@@ -111,6 +125,12 @@ def port_slots_nb(s, p):
 def port_bid_nb(s, p, seat):
     """Coins under `seat`'s ship at port p (0 = no ship there)."""
     return s[port_bid_i(p, seat)]
+
+
+@njit(cache=True)
+def abandoned_nb(s, p):
+    """1 if the player whose turn it is abandoned port p this turn."""
+    return s[ABANDONED + p]
 
 
 @njit(cache=True)

@@ -26,9 +26,9 @@ from ..enums import (MAX_TOK, M_TURN, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_D
                      D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
                      R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS,
                      TRADE_TABLES)
-from .botkit_nb import (bag_nb, black_market_nb, card_buyable_nb, card_cost_nb, card_ships_nb,
+from .botkit_nb import (abandoned_nb, bag_nb, bank_nb, black_market_nb, casino_ships_nb, card_buyable_nb, card_cost_nb, card_ships_nb,
                         card_syndicate_nb, card_vp_nb, card_warehouse_nb, cards_held_nb, coins_nb,
-                        hand_nb, hand_size_nb, is_final_turn_nb, n_cards_nb, n_ports_nb,
+                        hand_nb, hand_size_nb, is_final_turn_nb, n_cards_nb, n_players_nb, n_ports_nb,
                         n_tok_nb, n_types_nb, param_nb, plan_trade_answer_nb, port_bid_nb,
                         port_cargo_nb, port_min_bid_nb, ships_nb, top_bid_nb,
                         trade_budget_extra_nb, turn_nb, turns_left_nb, utility_buffer_nb,
@@ -54,6 +54,12 @@ HP_RAISE_RATIO = 13     # raise while gain * raise_ratio >= coin_value * whole s
 HP_LATE_BID = 14        # extra bid margin per turn in the second half of the game
 HP_BAIT = 15            # 1: enter contested ports cheaply to be paid (Syndicate) for leaving
 HP_SELL_AT = 16         # before the last turn, trade only once the hand is worth this much
+# switches added with expert v2 (0 = the behaviour before them; docs/bots.md)
+HP_FINAL_ABANDON = 17   # 1: never raise on the final turn (the raise never resolves)
+HP_BANK_AWARE = 18      # 1: the Casino is worth only what the bank can still pay
+HP_SYNDICATE_COUNT = 19  # 1: bait/abandon only while a Syndicate card is left to pay
+HP_RICH_COINS = 20      # above this many coins (0: never) a coin is worth rich_value
+HP_RICH_VALUE = 21      # coin_value when rich
 
 # bot notes kept in the scratch area, valid for one phase 3 of one seat (the
 # hand, the ports' cargo and the market do not change while ships are sent):
@@ -344,12 +350,64 @@ def best_black_market_nb(s, seat):
 
 @njit(cache=True)
 def syndicate_room_nb(s, seat):
-    """Syndicate payouts still available this turn (cards held - ports abandoned)."""
+    """Syndicate cards held (each pays for one port abandoned in a turn)."""
     k = 0
     for c in range(n_cards_nb(s)):
         if card_syndicate_nb(s, c) > 0:
             k += cards_held_nb(s, seat, c)
     return k
+
+
+@njit(cache=True)
+def abandon_room_nb(s, seat):
+    """Syndicate payouts left this turn: with syndicate_count, cards held minus
+    ports abandoned this turn (the j-th abandon is paid by the j-th card)."""
+    k = syndicate_room_nb(s, seat)
+    if param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5:
+        for p in range(n_ports_nb(s)):
+            k -= abandoned_nb(s, p)
+    return k
+
+
+@njit(cache=True)
+def bait_room_nb(s, seat):
+    """Syndicate payouts left for next turn's abandons: with syndicate_count,
+    cards held minus the contested ports this seat already holds a stack on."""
+    k = syndicate_room_nb(s, seat)
+    if param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5:
+        n = n_players_nb(s)
+        for p in range(n_ports_nb(s)):
+            if port_bid_nb(s, p, seat) > 0:
+                for o in range(n):
+                    if o != seat and port_bid_nb(s, p, o) > 0:
+                        k -= 1
+                        break
+    return k
+
+
+@njit(cache=True)
+def coin_value_nb(s, seat):
+    """Points one coin is worth to the seat: rich_value above rich_coins coins."""
+    rich = param_nb(s, seat, HP_RICH_COINS)
+    if rich > 0.0 and coins_nb(s, seat) > rich:
+        return param_nb(s, seat, HP_RICH_VALUE)
+    return param_nb(s, seat, HP_COIN_VALUE)
+
+
+@njit(cache=True)
+def casino_payout_nb(s, seat):
+    """Coins one more Casino ship is expected to bring: the rules' payout, or
+    with bank_aware what the bank keeps after every ship already waiting
+    there is paid (the bank may be refilled before; this ignores it)."""
+    payout = s[R_CASINO_PAYOUT]
+    if param_nb(s, seat, HP_BANK_AWARE) < 0.5:
+        return float(payout)
+    bank = bank_nb(s)
+    if bank < 0:
+        return float(payout)
+    for o in range(n_players_nb(s)):
+        bank -= casino_ships_nb(s, o) * payout
+    return float(min(max(bank, 0), payout))
 
 
 @njit(cache=True)
@@ -364,7 +422,7 @@ def bid_margin_nb(s, seat):
 @njit(cache=True)
 def choose_send_nb(s, seat):
     coins = coins_nb(s, seat)
-    coin_value = param_nb(s, seat, HP_COIN_VALUE)
+    coin_value = coin_value_nb(s, seat)
     stamp = s[M_TURN] * 8 + seat + 1
     if s[NOTE_SEND_STAMP] != stamp:         # first ship of this phase 3
         s[NOTE_SEND_STAMP] = stamp
@@ -373,14 +431,15 @@ def choose_send_nb(s, seat):
             s[NOTE_PORT_GAIN + p] = NOT_YET
     base = bits_float_nb(s[NOTE_BASE])
     # Casino: coins now; next turn's final trade counts coins 1:1
-    payout = s[R_CASINO_PAYOUT]
+    payout = casino_payout_nb(s, seat)
     unit = coin_value
     if turns_left_nb(s) == 1 and s[R_FINAL_COIN_VALUE] > unit:
         unit = float(s[R_FINAL_COIN_VALUE])
     best = payout * unit + param_nb(s, seat, HP_CASINO_BIAS)
     low = param_nb(s, seat, HP_LOW_COINS)
     if coins < low:
-        best += low - coins
+        # the Casino's appeal to the short of coins, scaled by what it pays
+        best += (low - coins) * (payout / s[R_CASINO_PAYOUT] if s[R_CASINO_PAYOUT] > 0 else 1.0)
     choice = LOC_CASINO
     bid_choice = 0
     bm_bias = param_nb(s, seat, HP_BM_BIAS)
@@ -395,7 +454,7 @@ def choose_send_nb(s, seat):
             choice = LOC_BLACK_MARKET
     contest = param_nb(s, seat, HP_CONTEST)
     max_pay = param_nb(s, seat, HP_MAX_PAY)
-    bait = param_nb(s, seat, HP_BAIT) > 0.5 and syndicate_room_nb(s, seat) > 0
+    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat) > 0
     margin = bid_margin_nb(s, seat)
     for p in range(n_ports_nb(s)):
         need = port_min_bid_nb(s, seat, p)
@@ -433,12 +492,14 @@ def choose_send_nb(s, seat):
 def choose_raise_nb(s, seat):
     p = s[CTX]
     need = s[CTX + 1]
-    if param_nb(s, seat, HP_BAIT) > 0.5 and syndicate_room_nb(s, seat) > 0:
+    if param_nb(s, seat, HP_FINAL_ABANDON) > 0.5 and is_final_turn_nb(s):
+        return 0            # the raise would never resolve; the coins count toward cards
+    if param_nb(s, seat, HP_BAIT) > 0.5 and abandon_room_nb(s, seat) > 0:
         return 0
     base = hand_score_nb(s, seat)
     gain = port_gain_nb(s, seat, p, base)
     stack = port_bid_nb(s, p, seat) + need
-    if gain * param_nb(s, seat, HP_RAISE_RATIO) >= param_nb(s, seat, HP_COIN_VALUE) * stack:
+    if gain * param_nb(s, seat, HP_RAISE_RATIO) >= coin_value_nb(s, seat) * stack:
         return need
     return 0
 

@@ -1,0 +1,189 @@
+"""`cargo-sim ladder`: run the strength ladder (``cargo_sim.ladder``) and write
+its report: index.md (tables), ladder.png (figure), with cells.csv, rates.csv
+and run.json beside them. ``write_report(results, out)`` redraws the report of
+finished results; ``python -m analyses.ladder --report-only DIR`` does it from
+a folder.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from cargo_sim.errors import ConfigError  # noqa: E402
+from cargo_sim.fileio import atomic_write, atomic_write_text  # noqa: E402
+from cargo_sim.ladder import LadderResults, ladder, load_ladder  # noqa: E402
+
+from .report import source_state  # noqa: E402
+
+
+def plot_ladder(res: LadderResults):
+    """One panel per seat count: each bot's win rate (per seat, shared wins
+    split) against the yardstick's budget, with 95% intervals clustered by
+    deal; the dashed line is the fair share 1/seats."""
+    cells = res.cells
+    seats = sorted(cells["seats"].unique())
+    fig, axes = plt.subplots(1, len(seats), figsize=(5.2 * len(seats), 4.4), squeeze=False,
+                             constrained_layout=True)
+    bots = list(dict.fromkeys(cells["bot"]))
+    budgets = sorted(cells["budget"].unique())
+    pos = {b: i for i, b in enumerate(budgets)}
+    width = 0.5 / max(len(bots), 1)          # bots side by side within a budget
+    colors = plt.get_cmap("tab20").colors
+    markers = "osD^v<>ph*"
+    for ax, n in zip(axes[0], seats):
+        c = cells[cells["seats"] == n]
+        for j, bot in enumerate(bots):
+            d = c[c["bot"] == bot]
+            if d.empty:
+                continue
+            x = np.array([pos[b] for b in d["budget"]]) + (j - (len(bots) - 1) / 2) * width
+            err = np.vstack([np.clip(d["win_rate"] - d["win_lo"], 0, None),
+                             np.clip(d["win_hi"] - d["win_rate"], 0, None)])
+            ax.errorbar(x, d["win_rate"], yerr=err, fmt="-", marker=markers[j % len(markers)],
+                        color=colors[(2 * j) % 20 if j < 10 else (2 * j + 1) % 20], ms=4,
+                        capsize=2, lw=1, label=bot)
+        ax.axhline(1.0 / n, color="grey", ls="--", lw=1, label=f"fair share 1/{n}")
+        ax.set_xticks(range(len(budgets)), [f"{b:g}" for b in budgets])
+        ax.set_xlabel(f"{res.config['yardstick']} {res.config['budget_param']}")
+        ax.set_ylabel("win rate per seat vs the yardstick (95% CI, by deal)")
+        games = int(c["games"].max()) if len(c) else 0
+        ax.set_title(f"{n} players ({games} games per cell)")
+        ax.set_ylim(-0.02, min(1.02, max(0.52, float(c["win_hi"].max()) + 0.02)))
+        ax.grid(True, alpha=0.3)
+    axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    return fig
+
+
+def _fmt(x: float) -> str:
+    return "" if pd.isna(x) else f"{x:.2f}"
+
+
+def report_markdown(res: LadderResults, command: str = "") -> str:
+    cfg = res.config
+    cells = res.cells
+    lines = [f"# Strength ladder: every bot against `{cfg['yardstick']}`", ""]
+    if not res.complete:
+        lines += ["**Interrupted: only the finished cells are shown.**", ""]
+    lines += [f"Each cell is a seat-rotated tournament (design `{cfg['design']}`) of one bot "
+              f"against `{cfg['yardstick']}` with `{cfg['budget_param']}` set to the budget, "
+              f"{cfg['games']} games (rounded up to whole deals), seed {cfg['seed']}; every cell "
+              f"of a seat count plays the same deals. The win rate is per seat with shared wins "
+              f"split (fair share 1/seats; at 4 seats each side holds 2 seats, so a side's "
+              f"maximum is 0.5), with its 95% interval clustered by deal; `diff` is the bot's "
+              f"rate minus the yardstick's, paired by deal (docs/tournaments.md).", "",
+              "![ladder](ladder.png)", ""]
+    for n in sorted(cells["seats"].unique()):
+        c = cells[cells["seats"] == n]
+        budgets = sorted(c["budget"].unique())
+        lines += [f"## {n} players", "",
+                  "| bot | " + " | ".join(f"{cfg['budget_param']} {b:g}" for b in budgets) + " |",
+                  "|---|" + "---|" * len(budgets)]
+        for bot in dict.fromkeys(c["bot"]):
+            row = []
+            for b in budgets:
+                d = c[(c["bot"] == bot) & (c["budget"] == b)]
+                if d.empty:
+                    row.append("")
+                else:
+                    r = d.iloc[0]
+                    diff = f"diff {_fmt(r['diff'])}"
+                    if not pd.isna(r["diff_lo"]):          # no interval from a single deal
+                        diff += f" [{_fmt(r['diff_lo'])}, {_fmt(r['diff_hi'])}]"
+                    row.append(f"{_fmt(r['win_rate'])} [{_fmt(r['win_lo'])}, {_fmt(r['win_hi'])}]; "
+                               + diff)
+            lines.append(f"| `{bot}` | " + " | ".join(row) + " |")
+        lines += ["", f"Deals per cell: {int(c['deals'].max())}; games per cell: "
+                  f"{int(c['games'].max())}.", ""]
+    if not res.rates.empty:
+        lines += ["## Speed of the yardstick", "",
+                  f"Its own decisions (every kind) timed one at a time through the forward model, "
+                  f"at seat 0 against `greedy`, one thread.", "",
+                  f"| {cfg['budget_param']} | seats | decisions timed | decisions per second |",
+                  "|---|---|---|---|"]
+        for _, r in res.rates.sort_values(["seats", "budget"]).iterrows():
+            lines.append(f"| {r['budget']:g} | {int(r['seats'])} | {int(r['decisions'])} | "
+                         f"{r['per_second']:.3g} |")
+        lines.append("")
+    lines += ["## Reproduce", "", "```sh", command or "cargo-sim ladder", "```", "",
+              f"Source: {cfg.get('source', '')}; rules digest {cfg['rules_digest']}. "
+              f"Data: cells.csv, rates.csv, run.json.", ""]
+    return "\n".join(lines)
+
+
+def write_report(res: LadderResults, out, command: str = "") -> Path:
+    """index.md and ladder.png of ``res`` in ``out``; returns the index path."""
+    out = Path(out)
+    if res.cells.empty:
+        raise ConfigError("the ladder has no finished cell to report")
+    fig = plot_ladder(res)
+    atomic_write(out / "ladder.png", lambda f: fig.savefig(f, dpi=100, format="png"))
+    plt.close(fig)
+    return atomic_write_text(out / "index.md", report_markdown(res, command))
+
+
+def main(argv=None) -> int:
+    """``cargo-sim ladder``: every bot against a yardstick search bot at several budgets."""
+    ap = argparse.ArgumentParser(prog="cargo-sim ladder", description=main.__doc__)
+    ap.add_argument("--yardstick", default="ismcts",
+                    help="the yardstick bot spec (default ismcts)")
+    ap.add_argument("--budgets", default="100,1000,10000",
+                    help="values of its budget parameter, comma-separated (default 100,1000,10000)")
+    ap.add_argument("--budget-param", default=None,
+                    help="the yardstick parameter the budgets set (default: iterations or rollouts)")
+    ap.add_argument("--seats", default="2,4", help="seat counts, comma-separated (default 2,4)")
+    ap.add_argument("--bots", default=None,
+                    help="bots to place, comma-separated (default: every built-in but the "
+                         "yardstick and the search bots)")
+    ap.add_argument("--games", "-n", type=int, default=48,
+                    help="games per cell, rounded up to whole deals (default 48)")
+    ap.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
+    ap.add_argument("--workers", "-j", type=int, default=None, help="threads (default: all cores)")
+    ap.add_argument("--out", "-o", default=None,
+                    help="folder for index.md, ladder.png, cells.csv, rates.csv, run.json; a rerun "
+                         "with the same settings skips finished cells (default: print only)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="redraw index.md and ladder.png from the results in --out, play nothing")
+    ap.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
+    a = ap.parse_args(argv)
+    command = "cargo-sim ladder " + " ".join(argv if argv is not None else sys.argv[1:])
+    if a.report_only:
+        if not a.out:
+            raise ConfigError("--report-only needs --out DIR")
+        res = load_ladder(a.out)
+        print(f"wrote {write_report(res, a.out, res.config.get('command', ''))}")
+        return 0
+    try:
+        budgets = [float(b) for b in a.budgets.split(",") if b.strip()]
+        seats = [int(n) for n in a.seats.split(",") if n.strip()]
+    except ValueError:
+        raise ConfigError(f"--budgets takes numbers and --seats whole numbers, comma-separated; "
+                          f"got {a.budgets!r} and {a.seats!r}") from None
+    res = ladder(a.bots, a.yardstick, budgets, seats, a.games, a.seed, a.budget_param,
+                 workers=a.workers, progress=not a.no_progress, out=a.out,
+                 extra={"command": command, "source": source_state()})
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        print(res.table().round(3).to_string() if not res.cells.empty else "no cell finished")
+        if not res.rates.empty:
+            print("\nyardstick decisions per second:")
+            print(res.rates.round(3).to_string(index=False))
+    if a.out and not res.cells.empty:
+        print(f"\nwrote {write_report(res, a.out, command)}")
+    if not res.complete:
+        print(f"cargo-sim: interrupted; {len(res.cells)} finished cells kept"
+              + (f" in {a.out} (rerun the same command to continue)" if a.out else ""),
+              file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+"""The strength ladder: every bot against one yardstick bot at several budgets.
+
+A *cell* is (yardstick budget, seat count, bot): a seat-rotated tournament
+(``tournament``, ``design="balanced"``) between the bot and the yardstick
+with its budget parameter (``iterations`` for ``ismcts``) set to the budget,
+so the bot's win rate and its interval are clustered by deal. Every cell of a
+seat count plays the same deals (same seed): the bots are compared on common
+random numbers. The yardstick's speed (its decisions per second, timed one
+decision at a time through the forward model) is measured per budget and
+seat count. docs/tournaments.md (ladder section) says how to read it.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .cargo_noir.bots.registry import BUILTIN, BUILTIN_ORDER, parse_player
+from .cargo_noir.rules import Rules
+from .checks import check_seed, whole
+from .errors import ConfigError
+from .fileio import atomic_write, atomic_write_text
+from .ratings import significance
+from .tournament import tournament
+
+__all__ = ["ladder", "load_ladder", "LadderResults", "search_rate", "default_ladder_bots", "BUDGET_PARAMS"]
+
+# the yardstick's budget parameter, by the first of these names it has
+BUDGET_PARAMS = ("iterations", "rollouts")
+CELL_KEY = ["budget", "seats", "bot"]
+
+
+def default_ladder_bots(yardstick: str) -> list[str]:
+    """Every built-in bot except the yardstick's own family and the search bots."""
+    name = parse_player(yardstick).spec.name
+    return [b for b in BUILTIN_ORDER if b != name and not BUILTIN[b].search]
+
+
+def _budget_param(yardstick: str, budget_param: str | None) -> str:
+    spec = parse_player(yardstick).spec
+    if budget_param is None:
+        budget_param = next((k for k in BUDGET_PARAMS if k in spec.params), None)
+        if budget_param is None:
+            raise ConfigError(f"yardstick {spec.name!r} has no budget parameter "
+                              f"({' or '.join(BUDGET_PARAMS)}); name one with budget_param "
+                              f"(--budget-param), e.g. one of: {', '.join(spec.params) or 'none'}")
+    if budget_param not in spec.params:
+        raise ConfigError(f"yardstick {spec.name!r} has no parameter {budget_param!r} "
+                          f"(parameters: {', '.join(spec.params) or 'none'})")
+    return budget_param
+
+
+def bots_digest(bots) -> str:
+    """A digest of the parameter values of every built-in bot (the yardstick's
+    models included) and of ``bots``: a ladder resumes only onto the same bots."""
+    import hashlib
+    vals = {name: list(spec.params.values()) for name, spec in BUILTIN.items()}
+    vals.update({f"bot:{parse_player(b).label}": list(parse_player(b).values) for b in bots})
+    return hashlib.sha256(json.dumps(vals, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def yardstick_at(yardstick: str, budget_param: str, budget: float) -> str:
+    """The yardstick spec with its budget parameter set (other parameters kept)."""
+    spec = yardstick.strip()
+    sep = "&" if "?" in spec else "?"
+    return f"{spec}{sep}{budget_param}={budget:g}"
+
+
+def search_rate(yardstick: str, n_players: int, decisions: int = 30, seed: int = 0,
+                opponent: str = "greedy", rules: Rules | None = None,
+                max_seconds: float = 60.0) -> dict:
+    """The yardstick's speed: decisions per second of its own answers
+    (``GameState.bot_answer`` timed one decision at a time, every decision
+    kind), at seat 0 of ``n_players`` with ``opponent`` at the other seats,
+    over at most ``decisions`` decisions or ``max_seconds``; its first
+    decision is answered once untimed (first use: loading or compiling)."""
+    from .cargo_noir.forward import GameState
+    players = [yardstick] + [opponent] * (n_players - 1)
+    spent = 0.0
+    n = 0
+    game = 0
+    warm = False
+    while n < decisions and spent < max_seconds:
+        st = GameState(players, seed=seed, game=game, rules=rules)
+        while not st.is_over and n < decisions and spent < max_seconds:
+            d = st.decision
+            if d.seat == 0 and not warm:
+                warm = True
+                st.clone().bot_answer()
+            t = time.perf_counter()
+            ans, out = st.bot_answer()
+            if d.seat == 0:
+                spent += time.perf_counter() - t
+                n += 1
+            st.step_vector(ans, out)
+        game += 1
+    return {"decisions": n, "seconds": spent, "per_second": n / spent if spent > 0 else float("nan")}
+
+
+@dataclass
+class LadderResults:
+    """``cells``: one row per (budget, seats, bot): games, deals, the bot's
+    win rate with its deal-clustered 95% interval (win_lo, win_hi), the
+    yardstick's, the paired (by deal) difference bot - yardstick with its 95%
+    interval (diff, diff_lo, diff_hi), mean VPs, seconds. ``rates``: the
+    yardstick's decisions per second by budget and seats. ``complete``:
+    False when interrupted (the finished cells are kept)."""
+    cells: pd.DataFrame
+    rates: pd.DataFrame
+    config: dict = field(default_factory=dict)
+    complete: bool = True
+
+    def table(self, value: str = "win_rate") -> pd.DataFrame:
+        """Bots by rows, (seats, budget) by columns."""
+        if self.cells.empty:
+            return pd.DataFrame()
+        return self.cells.pivot_table(index="bot", columns=["seats", "budget"], values=value,
+                                      sort=False)
+
+    def __repr__(self) -> str:
+        state = "complete" if self.complete else "interrupted"
+        return (f"LadderResults({len(self.cells)} cells, yardstick {self.config.get('yardstick')!r}, "
+                f"{state})")
+
+
+def _cell_row(res, bot_name: str, budget, n_players: int, seconds: float) -> dict:
+    st = res.standings
+    sig = significance(res.players, "bot", "yardstick")
+    t = sig.set_index("test").loc["paired t-test (win rate)"]
+    return {"budget": budget, "seats": n_players, "bot": bot_name,
+            "games": int(res.config["games_played"]), "deals": int(st.loc["bot", "clusters"]),
+            "win_rate": float(st.loc["bot", "win_rate"]), "win_lo": float(st.loc["bot", "win_lo"]),
+            "win_hi": float(st.loc["bot", "win_hi"]),
+            "yardstick_win_rate": float(st.loc["yardstick", "win_rate"]),
+            "diff": float(t["estimate"]), "diff_lo": float(t["ci_lo"]), "diff_hi": float(t["ci_hi"]),
+            "mean_vp": float(st.loc["bot", "mean_vp"]),
+            "yardstick_mean_vp": float(st.loc["yardstick", "mean_vp"]),
+            "seconds": round(seconds, 2)}
+
+
+def _load_done(out: Path | None, config: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Finished cells and rates of an earlier run of the same ladder in ``out``."""
+    empty = pd.DataFrame(), pd.DataFrame()
+    if out is None or not (out / "run.json").exists():
+        return empty
+    try:
+        old = load_ladder(out)
+    except ConfigError:
+        return empty
+    keys = ("yardstick", "budget_param", "games", "seed", "design", "rules_digest", "rate_decisions",
+            "bots_digest")
+    if any(old.config.get(k) != config[k] for k in keys):
+        return empty
+    return old.cells, old.rates
+
+
+def load_ladder(out) -> LadderResults:
+    """The results a ladder wrote to the folder ``out``."""
+    out = Path(out)
+    try:
+        config = json.loads((out / "run.json").read_text())
+        cells = _order(_read_csv(out / "cells.csv"), config)
+        rates = _read_csv(out / "rates.csv")
+    except (OSError, ValueError, KeyError) as e:
+        raise ConfigError(f"{out} holds no ladder results (run.json, cells.csv): {e}") from None
+    return LadderResults(cells, rates, config, bool(config.pop("complete", True)))
+
+
+def _read_csv(path: Path) -> pd.DataFrame:
+    """A CSV the ladder wrote; an empty table for an empty file (nothing finished)."""
+    return pd.read_csv(path) if path.stat().st_size > 1 else pd.DataFrame()
+
+
+def _save(out: Path, cells: pd.DataFrame, rates: pd.DataFrame, config: dict, complete: bool) -> None:
+    atomic_write(out / "cells.csv", lambda f: cells.to_csv(f, index=False))
+    atomic_write(out / "rates.csv", lambda f: rates.to_csv(f, index=False))
+    atomic_write_text(out / "run.json", json.dumps(dict(config, complete=complete), indent=2) + "\n")
+
+
+def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), seats=(2, 4),
+           games: int = 48, seed: int = 0, budget_param: str | None = None,
+           rules: Rules | None = None, workers: int | None = None, progress: bool = True,
+           out=None, design: str = "balanced", rate_decisions: int = 30,
+           extra: dict | None = None) -> LadderResults:
+    """Place ``bots`` (default: every built-in but the yardstick and the search
+    bots) against ``yardstick`` at each of ``budgets`` (values of its budget
+    parameter: ``budget_param``, default ``iterations`` or ``rollouts``) and
+    each seat count of ``seats``: one seat-rotated tournament of ``games``
+    games per cell (bot and yardstick each in half the seats; rounded up to
+    whole deals). ``out``: a folder for cells.csv, rates.csv and run.json,
+    rewritten after every cell; a rerun with the same settings and ``out``
+    skips the finished cells. Ctrl-C stops after keeping the finished cells
+    (``complete`` False, with a warning). ``rate_decisions``: yardstick
+    decisions timed per budget and seat count (``search_rate``). ``extra``:
+    more entries for the config and run.json (e.g. the command)."""
+    rules = rules or Rules.default()
+    if not isinstance(yardstick, str) or not yardstick.strip():
+        raise ConfigError("yardstick must be a bot spec such as 'ismcts'")
+    budget_param = _budget_param(yardstick, budget_param)
+    bots = default_ladder_bots(yardstick) if bots is None else (
+        [b for b in bots.split(",") if b.strip()] if isinstance(bots, str) else list(bots))
+    if not bots:
+        raise ConfigError("the ladder needs at least one bot")
+    labels = [parse_player(b).label for b in bots]
+    if len(set(labels)) != len(labels):
+        raise ConfigError(f"ladder bots must be distinct, got {labels}")
+    try:
+        budgets = [float(b) for b in budgets]
+        seats = [int(n) for n in seats]
+    except (TypeError, ValueError):
+        raise ConfigError("budgets must be numbers and seats whole numbers") from None
+    if not budgets or not seats:
+        raise ConfigError("the ladder needs at least one budget and one seat count")
+    for n in seats:
+        rules.check_players(n)
+    for b in budgets:
+        parse_player(yardstick_at(yardstick, budget_param, b))
+    if not whole(games) or games < 1:
+        raise ConfigError(f"games must be a whole number >= 1, got {games!r}")
+    check_seed(seed)
+    out = Path(out) if out is not None else None
+    config = {"yardstick": yardstick, "budget_param": budget_param, "budgets": budgets,
+              "seats": seats, "bots": labels, "games": int(games), "seed": int(seed),
+              "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions),
+              "bots_digest": bots_digest(bots)}
+    config.update(extra or {})
+    done_cells, done_rates = _load_done(out, config)
+    rows = done_cells.to_dict("records") if not done_cells.empty else []
+    rate_rows = done_rates.to_dict("records") if not done_rates.empty else []
+    have = {(float(r["budget"]), int(r["seats"]), str(r["bot"])) for r in rows}
+    have_rate = {(float(r["budget"]), int(r["seats"])) for r in rate_rows}
+    todo = [(b, n, lab, bot) for n in seats for b in budgets for lab, bot in zip(labels, bots)]
+    complete = True
+    t0 = time.time()
+    try:
+        for i, (b, n, lab, bot) in enumerate(todo):
+            ys = yardstick_at(yardstick, budget_param, b)
+            if (b, n) not in have_rate:
+                r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules)
+                rate_rows.append({"budget": b, "seats": n, **r})
+                have_rate.add((b, n))
+            if (b, n, lab) in have:
+                continue
+            if progress:
+                print(f"[ladder {i + 1}/{len(todo)}] {lab} vs {ys} at {n} seats "
+                      f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+            t = time.time()
+            with warnings.catch_warnings():     # a lopsided cell has no finite rating; unused here
+                warnings.filterwarnings("ignore", message="Bradley-Terry", category=RuntimeWarning)
+                res = tournament({"bot": bot, "yardstick": ys}, n, games=games, seed=seed,
+                                 rules=rules, workers=workers, progress=False, design=design)
+            if res.standings is None:
+                raise ConfigError(f"the ladder cell {lab} vs {ys} at {n} seats was played but its "
+                                  f"analysis failed (see the warning)")
+            rows.append(_cell_row(res, lab, b, n, time.time() - t))
+            have.add((b, n, lab))
+            if out is not None:
+                _save(out, pd.DataFrame(rows), pd.DataFrame(rate_rows), config, False)
+    except KeyboardInterrupt:
+        complete = False
+        warnings.warn(f"ladder interrupted: {len(rows)} of {len(todo)} cells kept",
+                      RuntimeWarning, stacklevel=2)
+    cells = _order(pd.DataFrame(rows), config)
+    rates = pd.DataFrame(rate_rows)
+    if out is not None:
+        _save(out, cells, rates, config, complete)
+    return LadderResults(cells, rates, config, complete)
+
+
+def _order(cells: pd.DataFrame, config: dict) -> pd.DataFrame:
+    """Cells in (seats, budget, bot) order of the config."""
+    if cells.empty:
+        return cells
+    rank = {b: i for i, b in enumerate(config["bots"])}
+    key = cells["bot"].map(rank).fillna(len(rank))
+    return (cells.assign(_k=key).sort_values(["seats", "budget", "_k"]).drop(columns="_k")
+            .reset_index(drop=True))
