@@ -28,7 +28,7 @@ from . import tournament  # the module; calling it plays a tournament
 from .tournament import TournamentResults
 
 
-compat.install()   # old module paths (cargo_sim.cargo_noir...) still import
+compat.install()   # old module paths (cargo_sim.games.cargo_noir...) still import
 
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
            "plan_trade", "bot_names", "bot", "player", "unregister_bot", "tournament",

@@ -26,7 +26,7 @@ def first_use(child) -> float:
 
 def decision_rate(iterations: int, n_players: int, decisions: int = 20, seed: int = 1) -> float:
     """ismcts decisions per second (seat 0 of a game against greedy bots)."""
-    from .cargo_noir.forward import GameState
+    from .games.cargo_noir.forward import GameState
     st = GameState([f"ismcts?iterations={iterations}"] + ["greedy"] * (n_players - 1), seed=seed)
     spent, done = 0.0, 0
     while not st.is_over and done < decisions:

@@ -21,12 +21,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .cargo_noir.bots.registry import BUILTIN, BUILTIN_ORDER, parse_player
-from .cargo_noir.rules import Rules
-from .checks import check_seed, whole
-from .errors import ConfigError
-from .fileio import atomic_write, atomic_write_text
-from .ratings import significance
+from .games.cargo_noir.bots.registry import BUILTIN, BUILTIN_ORDER, parse_player
+from .games.cargo_noir.rules import Rules
+from .core.checks import check_seed, whole
+from .core.errors import ConfigError
+from .core.fileio import atomic_write, atomic_write_text
+from .core.ratings import significance
 from .tournament import tournament
 
 __all__ = ["ladder", "load_ladder", "LadderResults", "search_rate", "default_ladder_bots", "BUDGET_PARAMS"]
@@ -80,7 +80,7 @@ def search_rate(yardstick: str, n_players: int, decisions: int = 30, seed: int =
     kind), at seat 0 of ``n_players`` with ``opponent`` at the other seats,
     over at most ``decisions`` decisions or ``max_seconds``; its first
     decision is answered once untimed (first use: loading or compiling)."""
-    from .cargo_noir.forward import GameState
+    from .games.cargo_noir.forward import GameState
     players = [yardstick] + [opponent] * (n_players - 1)
     spent = 0.0
     n = 0

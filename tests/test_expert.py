@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 import cargo_sim
-from cargo_sim.cargo_noir import enums
-from cargo_sim.cargo_noir.bots import heuristic_nb
-from cargo_sim.cargo_noir.bots.strategies import EXPERT_V1, PARAMS, STRATEGIES, strategy_params
-from cargo_sim.cargo_noir.forward import GameState
+from cargo_sim.games.cargo_noir import enums
+from cargo_sim.games.cargo_noir.bots import heuristic_nb
+from cargo_sim.games.cargo_noir.bots.strategies import EXPERT_V1, PARAMS, STRATEGIES, strategy_params
+from cargo_sim.games.cargo_noir.forward import GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,9 +4,9 @@ import pytest
 
 import cargo_sim
 from cargo_sim import BotError
-from cargo_sim.cargo_noir import enums as e
-from cargo_sim.cargo_noir.bots import registry
-from cargo_sim.cargo_noir.forward import GameState
+from cargo_sim.games.cargo_noir import enums as e
+from cargo_sim.games.cargo_noir.bots import registry
+from cargo_sim.games.cargo_noir.forward import GameState
 
 ISM = "ismcts?iterations=40"
 FMC = "flatmc?rollouts=2"
