@@ -19,14 +19,9 @@ from cargo_sim.dask_backend import simulate_dask  # noqa: E402
 PLAYERS = ["random"] * 4
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None)
-    c = distributed.Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
+@pytest.fixture
+def client(dask_client):
+    return dask_client
 
 
 @pytest.mark.slow
