@@ -69,6 +69,7 @@ def test_a_bots_own_exception_names_bot_decision_and_seed():
         cargo_sim.play_one(seed, ["random", RAISER])
 
 
+@pytest.mark.slow
 def test_check_bots_turns_an_out_of_bounds_read_into_a_bot_error(capsys):
     with pytest.raises(cargo_sim.BotError, match=fault(FAR_READER, 0)):
         cargo_sim.simulate(2, [FAR_READER, "random"], seed=1, progress=False, check_bots=True)
@@ -77,6 +78,7 @@ def test_check_bots_turns_an_out_of_bounds_read_into_a_bot_error(capsys):
     assert rc == 2 and err.count("\n") == 1 and f"'{FAR_READER}' (seat 0) raised" in err
 
 
+@pytest.mark.slow
 def test_wrapped_and_checked_user_bots_play_the_same_games():
     a = cargo_sim.simulate(5, ["random", "random"], seed=4, progress=False)
     b = cargo_sim.simulate(5, [OK, OK], seed=4, progress=False)

@@ -61,6 +61,7 @@ def test_expert_beats_random_two_player():
     assert wins / 600 > 0.95
 
 
+@pytest.mark.slow               # a table with a user bot compiles (~7 s CPU, not cached)
 def test_example_user_bot_runs_and_keeps_its_rule():
     ns = runpy.run_path(str(ROOT / "docs" / "example_bot.py"), run_name="example")
     try:
@@ -80,6 +81,7 @@ def test_example_user_bot_runs_and_keeps_its_rule():
     assert ns["casino_sniper"] is not None
 
 
+@pytest.mark.slow
 def test_user_bot_that_does_not_compile_gets_a_bot_error():
     @cargo_sim.bot("broken_bot")
     def broken_bot(kind, s, seat):
