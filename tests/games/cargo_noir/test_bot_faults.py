@@ -16,6 +16,8 @@ from cargo_sim.botkit import (D_SEND, LOC_PORT0, OUT, heuristic_decide_nb, param
 from cargo_sim.cli import main
 from cargo_sim.games.cargo_noir.bots.strategies import PARAMS, strategy_params
 
+pytestmark = pytest.mark.slow      # the first table compiles (~7 s CPU even with a warm cache)
+
 MODE = len(PARAMS)       # the slot after greedy's parameters (which the heuristic reads)
 
 
@@ -69,7 +71,6 @@ def test_a_bots_own_exception_names_bot_decision_and_seed():
         cargo_sim.play_one(seed, ["random", RAISER])
 
 
-@pytest.mark.slow
 def test_check_bots_turns_an_out_of_bounds_read_into_a_bot_error(capsys):
     with pytest.raises(cargo_sim.BotError, match=fault(FAR_READER, 0)):
         cargo_sim.simulate(2, [FAR_READER, "random"], seed=1, progress=False, check_bots=True)
@@ -78,7 +79,6 @@ def test_check_bots_turns_an_out_of_bounds_read_into_a_bot_error(capsys):
     assert rc == 2 and err.count("\n") == 1 and f"'{FAR_READER}' (seat 0) raised" in err
 
 
-@pytest.mark.slow
 def test_wrapped_and_checked_user_bots_play_the_same_games():
     a = cargo_sim.simulate(5, ["random", "random"], seed=4, progress=False)
     b = cargo_sim.simulate(5, [OK, OK], seed=4, progress=False)

@@ -12,7 +12,7 @@ from cargo_sim.games.cargo_noir.bots.heuristic_nb import heuristic_decide_nb as 
 from cargo_sim.games.cargo_noir.bots.random_nb import random_decide_nb
 from cargo_sim.games.cargo_noir.bots.strategies import PARAMS, STRATEGIES, strategy_params
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_builtin_table_order_matches_dispatch():
