@@ -598,6 +598,7 @@ def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
     assert b1.tolist() == b2.tolist() == b3.tolist() == b4.tolist(), case
 
 
+@pytest.mark.slow
 def test_plan_matches_reference_planner():
     """The branch-and-bound planner returns exactly the reference's answers
     (same utility, sold tokens and cards, every tie-break) on random hands,

@@ -274,6 +274,7 @@ def test_markdown_table_and_players_arg():
 
 
 # ---- end to end ----------------------------------------------------------------
+@pytest.mark.slow
 def test_report_builds(tmp_path):
     out = tmp_path / "rep"
     path = report.build_report(out, n_games=80, player_counts=(2, 4),

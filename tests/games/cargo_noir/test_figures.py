@@ -24,6 +24,7 @@ def _inside(inner, outer, tol=1.0):
             and inner.x1 <= outer.x1 + tol and inner.y1 <= outer.y1 + tol)
 
 
+@pytest.mark.slow
 def test_every_figure_keeps_legends_and_labels_off_the_data_and_on_the_canvas(tables):
     drawn = 0
     for name, (fn, source, _) in plots.FIGURES.items():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # the development machines' folders, spelled so that this file does not name them itself
 MACHINE_ROOTS = tuple(f"/{name}/" for name in ("work", "farm"))
 DOCS = sorted((ROOT / "docs").glob("*.md"))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 SCALE = int(os.environ.get("CARGO_SIM_README_SCALE", "1000"))
 PLACEHOLDER = re.compile(r"<[A-Za-z_][\w-]*>")
 SH_INT = re.compile(r"(?<![\w.])\d[\d_]*(?![\w.])")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-BAL = Path(__file__).resolve().parents[1] / "reports" / "balance"
+BAL = Path(__file__).resolve().parents[3] / "reports" / "balance"
 spec = importlib.util.spec_from_file_location("index_tables", BAL / "index_tables.py")
 index_tables = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(index_tables)

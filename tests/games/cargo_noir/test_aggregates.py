@@ -314,6 +314,7 @@ def test_aggregate_to_dir_resume_and_cli(tmp_path, capsys):
     assert "needs --out" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_analyses_tables_and_figures(pair, tmp_path):
     from analyses import aggregates as AA
     agg, res = pair
@@ -374,10 +375,10 @@ def test_overflow_report(pair):
     assert o.set_index("section").loc["vp_hist", "total"] == N * agg.n_players
 
 
-def test_dask_local_cluster_equals_local_run():
-    pytest.importorskip("distributed")
+@pytest.mark.slow
+def test_dask_cluster_equals_local_run(dask_client):
     from cargo_sim.dask_backend import aggregate_dask
     players = TABLES["random4"]
     local = cargo_sim.aggregate(600, players, seed=11, progress=False)
-    res = aggregate_dask(600, players, seed=11, chunk_games=150, n_workers=2, progress=False)
+    res = aggregate_dask(600, players, seed=11, chunk_games=150, scheduler=dask_client, progress=False)
     assert res == local and not res.interrupted and res.config["parts"] == [[11, 0, 600]]

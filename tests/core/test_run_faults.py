@@ -242,7 +242,7 @@ def test_cli_killed_at_several_points_then_resumed_is_byte_identical(tmp_path):
     run = tmp_path / "run"
     args = ["-n", n, "-p", ",".join(PLAYERS), "--seed", SEED, "--chunk-games", chunk, "--out", run,
             "-j", 2, "--no-progress"]
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     # kill -9 after 1 chunk, then after 4, then Ctrl-C after 7; each time --resume
     for k, sig, extra in ((1, signal.SIGKILL, []), (4, signal.SIGKILL, ["--resume"]),
                           (7, signal.SIGINT, ["--resume"])):

@@ -19,14 +19,9 @@ from cargo_sim.dask_backend import simulate_dask  # noqa: E402
 PLAYERS = ["random"] * 4
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None)
-    c = distributed.Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
+@pytest.fixture
+def client(dask_client):
+    return dask_client
 
 
 @pytest.mark.slow
@@ -38,6 +33,7 @@ def test_local_cluster_equals_local_run():
     assert_frame_equal(res.players, local.players)
 
 
+@pytest.mark.slow
 def test_simulate_and_aggregate_backend_dask(client):
     local = cargo_sim.simulate(1500, PLAYERS, seed=12, progress=False, start=100)
     res = cargo_sim.simulate(1500, PLAYERS, seed=12, progress=False, start=100, backend="dask",
@@ -53,6 +49,7 @@ def test_simulate_and_aggregate_backend_dask(client):
         cargo_sim.simulate(10, PLAYERS, scheduler=client)
 
 
+@pytest.mark.slow
 def test_cli_dask_run_folder_equals_local_folder(client, tmp_path, capsys):
     from cargo_sim.cli import main
     ref = tmp_path / "ref"
@@ -101,6 +98,7 @@ def _lost_every_time(n, players, seed, rules, start):
     raise CommClosedError("worker gone (test)")
 
 
+@pytest.mark.slow
 def test_chunk_lost_too_often_is_one_clear_error(client):
     import cloudpickle
     cloudpickle.register_pickle_by_value(sys.modules[__name__])

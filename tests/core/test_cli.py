@@ -78,6 +78,7 @@ def test_summary_lines_per_seat(capsys):
 
 # ---------------------------------------------------------------------------
 # user mistakes: one line, exit 2, no traceback
+@pytest.mark.slow
 def test_bad_bot_name_subprocess():
     r = run_cli("simulate", "--games", 10, "--players", "random,nosuchbot", "--no-progress")
     assert r.returncode == 2
@@ -106,6 +107,7 @@ def test_user_errors_in_process(capsys, args, words):
     assert words in err
 
 
+@pytest.mark.slow
 def test_bad_set_subprocess():
     r = run_cli("simulate", "--games", 10, "--set", "start_coins=-3", "--no-progress")
     assert r.returncode == 2
@@ -252,6 +254,7 @@ def test_play_prints_turns_and_scores(tmp_path, capsys):
     assert (events["action"] == "score").sum() == 3
 
 
+@pytest.mark.slow
 def test_play_subprocess_replays_game_of_run():
     res = cargo_sim.simulate(5, ["random", "random"], seed=4, progress=False)
     r = run_cli("play", "--seed", 4, "--game", 2, "--players", "random,random")
