@@ -14,12 +14,12 @@ from cargo_sim.games.cargo_noir.bots import heuristic_nb
 from cargo_sim.games.cargo_noir.bots.strategies import EXPERT_V1, PARAMS, STRATEGIES, strategy_params
 from cargo_sim.games.cargo_noir.forward import GameState
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_heuristic_slots_follow_params_order():
     # heuristic_nb reads parameter i as slot HP_<NAME>; strategies.PARAMS lists them in that order
-    src = (ROOT / "cargo_sim/cargo_noir/bots/heuristic_nb.py").read_text()
+    src = (ROOT / "cargo_sim/games/cargo_noir/bots/heuristic_nb.py").read_text()
     slots = {m[0]: int(m[1]) for m in re.findall(r"^HP_(\w+) = (\d+)", src, re.M)}
     assert sorted(slots.values()) == list(range(len(PARAMS)))
     for i, name in enumerate(PARAMS):
