@@ -23,20 +23,20 @@ import contextlib, io, json, os, resource, sys, tempfile, threading, time
 import cargo_sim
 from cargo_sim.bench import peak_rss_mb
 from cargo_sim.cli import main
-import importlib
-sim = importlib.import_module("cargo_sim.games.cargo_noir.simulate")
+import cargo_sim.core.contract
 n, chunk, workers = sys.argv[1], sys.argv[2], sys.argv[3]
 cargo_sim.simulate(10, ["random"] * 4, seed=1, progress=False)           # load the cache first
 base = peak_rss_mb()
 kernel_cpu = []                                  # CPU seconds of each kernel call, on its thread
-real = sim._run_chunk
+game = cargo_sim.core.contract.get_game("cargo_noir")
+real = game.chunk_kernel
 def timed(*a, **kw):
     t = time.thread_time()
     try:
         return real(*a, **kw)
     finally:
         kernel_cpu.append(time.thread_time() - t)
-sim._run_chunk = timed
+game.chunk_kernel = timed
 with tempfile.TemporaryDirectory(prefix="cargo_sim_bench_cli_") as d:
     r0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
