@@ -43,7 +43,7 @@ class BotSpec:
         if isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer() \
                 and 0 <= v < len(self.models):
             return float(v)
-        raise BotError(f"bot {self.name!r} parameter {name!r} takes a bot's name "
+        raise BotError(f"bot {self.name!r} parameter {name!r} takes a built-in bot's name "
                        f"({', '.join(self.models)}), got {v!r}")
 
 
