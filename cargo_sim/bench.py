@@ -419,7 +419,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
             f"{100 * f['playout_share']:.0f} % of the kernel's {f['kernel_games_s']:,.0f}")
     say("search bots (1 thread):")
     from . import bench_search
-    search = bench_search.run(_child, say)
+    search = bench_search.run(child, say)
     own = peak_rss_mb()
     say(f"  peak RSS of this benchmark process: {own:,.0f} MB")
     total = time.perf_counter() - t_start
