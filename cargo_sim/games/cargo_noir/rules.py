@@ -131,6 +131,21 @@ class Rules(RulesBase):
 
 
 # ---------------------------------------------------------------------------
+
+def _item_fields(table: str, name: str, item: dict, fields: dict, p: list) -> dict:
+    """One item of a [port] or [card] table: unknown, missing and mistyped fields
+    go to ``p``; returns the fields present with the right type (name -> type)."""
+    for f in item:
+        if f not in fields:
+            p.append(f"unknown rules parameter '{table}.{name}.{f}'")
+    ok = {}
+    for f, t in fields.items():
+        if f not in item:
+            p.append(f"{table}.{name}.{f}: missing")
+        elif _check_type(f"{table}.{name}.{f}", item[f], t, p):
+            ok[f] = t
+    return ok
+
 def validate_data(d: dict) -> list[str]:
     """Every problem with a rules data dict, one message each (empty list = valid)."""
     p: list[str] = []
@@ -192,14 +207,7 @@ def validate_data(d: dict) -> list[str]:
         if not isinstance(port, dict):
             p.append(f"port.{name}: must be a table with slots and players")
             continue
-        for f in port:
-            if f not in PORT_FIELDS:
-                p.append(f"unknown rules parameter 'port.{name}.{f}'")
-        for f, t in PORT_FIELDS.items():
-            if f not in port:
-                p.append(f"port.{name}.{f}: missing")
-            else:
-                _check_type(f"port.{name}.{f}", port[f], t, p)
+        _item_fields("port", name, port, PORT_FIELDS, p)
         if isinstance(port.get("slots"), int) and port["slots"] <= 0:
             p.append(f"port.{name}.slots: must be > 0, got {port['slots']}")
         if isinstance(port.get("players"), list) and not all(whole(x, numpy=False) for x in port["players"]):
@@ -225,16 +233,10 @@ def validate_data(d: dict) -> list[str]:
         if not isinstance(card, dict):
             p.append(f"card.{name}: must be a table")
             continue
-        for f in card:
-            if f not in CARD_FIELDS:
-                p.append(f"unknown rules parameter 'card.{name}.{f}'")
-        for f, t in CARD_FIELDS.items():
-            if f not in card:
-                p.append(f"card.{name}.{f}: missing")
-            elif _check_type(f"card.{name}.{f}", card[f], t, p) and t is int:
-                lo = 1 if f in ("copies", "cost") else 0
-                if card[f] < lo:
-                    p.append(f"card.{name}.{f}: must be >= {lo}, got {card[f]}")
+        for f, t in _item_fields("card", name, card, CARD_FIELDS, p).items():
+            lo = 1 if f in ("copies", "cost") else 0
+            if t is int and card[f] < lo:
+                p.append(f"card.{name}.{f}: must be >= {lo}, got {card[f]}")
         if card.get("kind") not in CARD_KINDS:
             p.append(f"card.{name}.kind: must be one of {', '.join(CARD_KINDS)}, got {card.get('kind')!r}")
     if isinstance(d.get("provenance", {}), dict) is False:
