@@ -198,14 +198,21 @@ def compile_table(play_one_game, decide, players, progress: bool = False) -> Non
     try:
         play_one_game()
     except (NumbaError, TypeError) as exc:   # numba reports typing failures of FT args as TypeError
-        text = str(exc)
-        names = sorted({p.spec.name for p in players})
-        named = [n for n in names if re.search(rf"<function {re.escape(n)}\b", text)
-                 or re.search(rf"\bfunction {re.escape(n)}\b", text)]
-        where = re.search(r'File "([^"]+)", line (\d+)', text)
-        at = f" ({where.group(1)}, line {where.group(2)})" if where and "<" not in where.group(1) else ""
-        who = f"bot {', '.join(named)}" if named else f"a bot of this table ({', '.join(names)})"
-        raise BotError(f"{who} does not compile with numba: {numba_first_message(text)}{at}") from None
+        raise bot_compile_error(exc, players) from None
+
+
+def bot_compile_error(exc: Exception, players) -> BotError:
+    """A numba compile failure of a table's bots as one BotError naming the bot
+    (the bots of the table when numba does not say which), numba's first real
+    message and, when numba gives it, the bot's file and line."""
+    text = str(exc)
+    names = sorted({p.spec.name for p in players})
+    named = [n for n in names if re.search(rf"<function {re.escape(n)}\b", text)
+             or re.search(rf"\bfunction {re.escape(n)}\b", text)]
+    where = re.search(r'File "([^"]+)", line (\d+)', text)
+    at = f" ({where.group(1)}, line {where.group(2)})" if where and "<" not in where.group(1) else ""
+    who = f"bot {', '.join(named)}" if named else f"a bot of this table ({', '.join(names)})"
+    return BotError(f"{who} does not compile with numba: {numba_first_message(text)}{at}")
 
 
 # ---------------------------------------------------------------------------

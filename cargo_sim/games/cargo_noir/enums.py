@@ -27,7 +27,7 @@ BM_DRAW = -1
 # loaded (trade.packed_nb.exact_value_fn): load it and replay the chunk
 ERR_NEED_SOLVER = -2
 BM_CODE = 16     # swap code = give * BM_CODE + take
-# the answer recorded when a user bot raised an exception (registry._table_decide)
+# the answer recorded when a user bot raised an exception (registry.user_table)
 BOT_FAULT = -(2**62)
 
 # ---- the game-state array --------------------------------------------------
@@ -71,6 +71,9 @@ R_SEARCH = 25        # 2 bits per seat: 0 not a search bot, else SEARCH_FLATMC /
 R_SEARCH_FN = 26     # address of the search kernel (a cfunc; valid in this process only)
 R_MODELS = 27        # offset of the built-in bots' parameter rows (the search bots' models), 0: none
 R_N_MODELS = 28      # rows there (one per built-in bot, N_PARAMS words each, fixed point)
+# user bots at the table (registry.user_table), filled by table_template in this process
+R_USER_FN = 29       # address of the table's user-bot kernel (a cfunc; valid in this process only)
+R_USER_BASE = 30     # the first user bot's index in BOTS (0: no user bot at the table)
 SEARCH_FLATMC = 1
 SEARCH_ISMCTS = 2
 PORT_SLOTS = 32                      # [MAX_PORTS] slots of each open port

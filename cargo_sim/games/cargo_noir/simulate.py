@@ -20,12 +20,12 @@ from ...core.errors import BotError, IllegalDecisionError
 from ...core.runner import (DEFAULT_CHUNK, Table, first_compile,  # noqa: F401  (old homes)
                             numba_first_message, seat_players)
 from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
-from .bots.registry import (REGISTRY, Player, decision_table, model_rows,  # noqa: F401
+from .bots.registry import (BUILTIN_ORDER, REGISTRY, Player, decision_table, model_rows,  # noqa: F401
                             parse_player, search_mask)
 from .engine_nb import run_games_nb
 from .trade.packed_nb import exact_value_fn
 from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS,
-                    R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
+                    R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     MAX_TOK, N_EVENT_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
 from .rules import Rules
@@ -130,9 +130,13 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = False
     bots' workspace (Rules.state_template). check_bots: user bots with bounds
     checking (registry.checked)."""
     n = len(players)
-    decide, bot_idx = decision_table(players, check_bots)
+    decide, bot_idx, users = decision_table(players, check_bots)
     template = rules.state_template(n)
     template[BOTS:BOTS + n] = bot_idx
+    if users is not None:
+        # user bots: their kernel's address (this process only; registry.user_table)
+        template[R_USER_FN] = users.address
+        template[R_USER_BASE] = len(BUILTIN_ORDER)
     for seat, p in enumerate(players):
         at = PARAMS + seat * N_PARAMS
         template[at:at + N_PARAMS] = np.round(p.param_vector(N_PARAMS) * PARAM_SCALE).astype(np.int64)

@@ -3,9 +3,10 @@ mode, stops the run with a BotError naming the bot, its decision and the
 game's seed; an illegal answer is an IllegalDecisionError; a bot delegating
 to the heuristic plays the built-in's games.
 
-Every table of user bots compiles the engine again (about 7 s of CPU, not
-cached on disk), so the behaviours are the modes of ONE registered bot: every
-table below shares one compiled dispatcher (one more with check_bots)."""
+Every table of user bots compiles their kernel (seconds of CPU, not cached on
+disk: the bot below links the heuristic family in), so the behaviours are the
+modes of ONE registered bot: every table below shares one compiled kernel (one
+more with check_bots)."""
 import re
 
 import pytest
@@ -16,7 +17,7 @@ from cargo_sim.botkit import (D_SEND, LOC_PORT0, OUT, heuristic_decide_nb, param
 from cargo_sim.cli import main
 from cargo_sim.games.cargo_noir.bots.strategies import PARAMS, strategy_params
 
-pytestmark = pytest.mark.slow      # the first table compiles (~7 s CPU even with a warm cache)
+pytestmark = pytest.mark.slow      # the first table compiles its kernel (~8 s CPU even with a warm cache)
 
 MODE = len(PARAMS)       # the slot after greedy's parameters (which the heuristic reads)
 

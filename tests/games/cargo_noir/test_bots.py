@@ -65,7 +65,7 @@ def test_expert_beats_random_two_player():
     assert wins / 600 > 0.95
 
 
-@pytest.mark.slow               # a table with a user bot compiles (~7 s CPU, not cached)
+@pytest.mark.slow               # a table with a user bot compiles its kernel (seconds, not cached)
 def test_example_user_bot_runs_and_keeps_its_rule():
     ns = runpy.run_path(str(ROOT / "docs" / "example_bot.py"), run_name="example")
     try:

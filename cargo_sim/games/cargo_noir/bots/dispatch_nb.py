@@ -6,12 +6,15 @@ The engine calls ``builtin_decide_nb(kind, s, seat)``; the seat's bot index is
 search bots (`flatmc`, `ismcts`) are marked per seat in ``s[R_SEARCH]`` and
 called through the address of their kernel (``search_nb.search_fn``), so this
 table does not compile them in (nor recurse: their rollouts use
-``rollout_decide_nb``, the table without them).
+``rollout_decide_nb``, the table without them). User bots (indices from
+``s[R_USER_BASE]``) are called through the address of their table's own kernel
+(``registry.user_table``): a table with a user bot compiles that bot alone, not
+the engine again.
 """
 from numba import njit
 
 from ....core.borrow_nb import call_int64_fn_nb, state_ptr_nb
-from ..enums import BOTS, R_SEARCH, R_SEARCH_FN
+from ..enums import BOTS, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN
 from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_nb
 
@@ -29,6 +32,11 @@ def rollout_decide_nb(kind, s, seat):
 @njit(cache=True)
 def builtin_decide_nb(kind, s, seat):
     p = state_ptr_nb(s)
+    user = p[BOTS + seat] - p[R_USER_BASE]
+    if p[R_USER_BASE] > 0 and user >= 0:
+        if p[R_USER_FN] == 0:
+            return -999999
+        return call_int64_fn_nb(p[R_USER_FN], p, kind, seat, user)
     algo = (p[R_SEARCH] >> (2 * seat)) & 3
     if algo != 0:
         if p[R_SEARCH_FN] == 0:

@@ -10,6 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.errors import BotError
+from ....core.runner import bot_compile_error
+from numba.core.errors import NumbaError
+
 from ....core.bots import PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value
 from ..enums import N_PARAMS
 
@@ -155,10 +158,6 @@ def unregister(name: str) -> None:
         _CHECKED.pop(spec.decide, None)
 
 
-_TABLES: dict = {}
-REGISTRY.on_change.append(_TABLES.clear)
-
-
 def checked(decide):
     """The bot's function compiled again with numba's bounds checking: an index
     outside an array raises IndexError (reported as a bot fault) instead of
@@ -170,43 +169,48 @@ def checked(decide):
 
 
 _CHECKED: dict = {}
+# every user-bot kernel made in this process, kept (with its bots) for good: a
+# table holds its address, which must stay valid as long as the table lives
+_TABLES: dict = {}
 
 
-def _table_decide(user_specs: tuple, check: bool = False):
-    """A compiled dispatcher: built-in bot indices go to the built-in table,
-    user bot j (index len(BUILTIN_ORDER) + j) to its own function. An
-    exception a user bot raises stops the game as a bot fault (the engine's
-    illegal-answer path: the error names bot, decision, turn and game seed)."""
+def user_table(user_specs: tuple, check: bool = False):
+    """The user bots' kernel of a table: a numba ``cfunc`` int64(int64 *s, kind,
+    seat, j) that calls user bot j (bot index ``s[R_USER_BASE] + j``) with the
+    state as an array. ``builtin_decide_nb`` calls it through its address, so a
+    table with user bots compiles only them (the engine and the built-ins come
+    from the cache). An exception a user bot raises stops the game as a bot fault
+    (the engine's illegal-answer path: the error names bot, decision, turn and
+    game seed). Compiled on first use in each process (generated source is not
+    cached)."""
     key = (tuple(id(sp) for sp in user_specs), check)
     if key in _TABLES:
-        return _TABLES[key]
-    from numba import njit
+        return _TABLES[key][1]
+    from numba import cfunc, types
+    from ....core.borrow_nb import state_array_nb
     from ..engine_nb import bot_fault_nb
-    from ..enums import BOTS
-    from .dispatch_nb import builtin_decide_nb
-    n_builtin = len(BUILTIN_ORDER)
-    lines = ["def table_decide(kind, s, seat):", "    b = s[BOTS + seat]",
-             "    if b < N_BUILTIN:", "        return builtin(kind, s, seat)"]
-    glb = {"BOTS": BOTS, "N_BUILTIN": n_builtin, "builtin": builtin_decide_nb,
-           "fault": bot_fault_nb}
+    from ..enums import R_LEN
+    lines = ["def user_table(p, kind, seat, j):", "    s = state_array(p, p[R_LEN])"]
+    glb = {"R_LEN": R_LEN, "state_array": state_array_nb, "fault": bot_fault_nb}
     for j, sp in enumerate(user_specs):
-        lines += [f"    if b == {n_builtin + j}:", "        try:",
+        lines += [f"    if j == {j}:", "        try:",
                   f"            return user_{j}(kind, s, seat)", "        except Exception:",
                   "            return fault(kind, s, seat)"]
         glb[f"user_{j}"] = checked(sp.decide) if check else sp.decide
     lines.append("    return -999999")
     exec("\n".join(lines), glb)
-    fn = njit(glb["table_decide"])
-    _TABLES[key] = fn
+    sig = types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64)
+    fn = cfunc(sig)(glb["user_table"])
+    _TABLES[key] = (user_specs, fn)
     return fn
 
 
 def decision_table(players: list[Player], check: bool = False):
-    """(decide dispatcher, bot index per seat) for a table of players; check:
-    user bots compiled with bounds checking (``checked``)."""
+    """(decide dispatcher, bot index per seat, user-bot kernel or None) for a table
+    of players; check: user bots compiled with bounds checking (``checked``)."""
     idx = []
     # user bots get indices after the built-ins, in name order, so every seating
-    # of the same bots shares one compiled dispatcher
+    # of the same bots shares one compiled kernel
     users = sorted({p.spec.name: p.spec for p in players if p.spec.name in USER}.values(),
                    key=lambda sp: sp.name)
     for p in players:
@@ -217,9 +221,13 @@ def decision_table(players: list[Player], check: bool = False):
             idx.append(len(BUILTIN_ORDER) + users.index(p.spec))
         else:
             raise BotError(f"bot {name!r} is not a registered bot")
+    from .dispatch_nb import builtin_decide_nb, random_table_decide_nb
+    # a table of random bots only never compiles the heuristic family
+    decide = random_table_decide_nb if set(idx) == {0} else builtin_decide_nb
     if not users:
-        from .dispatch_nb import builtin_decide_nb, random_table_decide_nb
-        # a table of random bots only never compiles the heuristic family
-        decide = random_table_decide_nb if set(idx) == {0} else builtin_decide_nb
-        return decide, np.asarray(idx, dtype=np.int64)
-    return _table_decide(tuple(users), check), np.asarray(idx, dtype=np.int64)
+        return decide, np.asarray(idx, dtype=np.int64), None
+    try:
+        kernel = user_table(tuple(users), check)
+    except (NumbaError, TypeError) as exc:
+        raise bot_compile_error(exc, players) from None
+    return builtin_decide_nb, np.asarray(idx, dtype=np.int64), kernel
