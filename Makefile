@@ -15,12 +15,16 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Two test processes (pytest-xdist; a file's tests stay together, so module
+# fixtures are built once); the session first warms numba's cache (tests/warmup.py).
+TEST_JOBS ?= 2
+
 test: $(STAMP)
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests -n $(TEST_JOBS) --dist loadfile
 
 # The everyday loop (under a minute with a warm cache): everything not marked slow.
 test-fast: $(STAMP)
-	$(PY) -m pytest tests -m 'not slow'
+	$(PY) -m pytest tests -m 'not slow' -n $(TEST_JOBS) --dist loadfile
 
 # The demo report: all player counts, a mix of built-in bots, as many games as fit
 # in the time budget (seconds of simulation; compiling the bots on first use comes

@@ -4,7 +4,6 @@ selecting columns). ``save_figure`` writes PNG and SVG atomically.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import matplotlib
@@ -208,13 +207,20 @@ def port_popularity(df: pd.DataFrame):
 # ---- bidding ----------------------------------------------------------------
 def price_by_turn(df: pd.DataFrame):
     """bidding.winning_price by (n_players, win_turn): mean price with t CI band."""
-    fig, ax = new_figure("Winning price of a port by turn")
+    return mean_band_by_players(df, "win_turn", "Winning price of a port by turn",
+                                "turn the cargo was taken", "mean price (coins)")
+
+
+def mean_band_by_players(df: pd.DataFrame, x: str, title: str, xlabel: str, ylabel: str):
+    """One line per player count: the mean against ``x`` with its t CI band
+    (columns mean, ci_lo, ci_hi)."""
+    fig, ax = new_figure(title)
     for n, d in enough(df).groupby("n_players"):
-        d = d.sort_values("win_turn")
-        ax.plot(d["win_turn"], d["mean"], marker="o", label=f"{n} players")
-        ax.fill_between(d["win_turn"], d["ci_lo"], d["ci_hi"], alpha=0.2)
-    ax.set_xlabel("turn the cargo was taken")
-    ax.set_ylabel("mean price (coins)")
+        d = d.sort_values(x)
+        ax.plot(d[x], d["mean"], marker="o", label=f"{n} players")
+        ax.fill_between(d[x], d["ci_lo"], d["ci_hi"], alpha=0.2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     legend(fig, f"bands: 95% t CI\n{SMALL_NOTE}")
     return fig
 
@@ -321,15 +327,8 @@ def casino_share_by_bot(df: pd.DataFrame):
 
 def coins_by_turn(df: pd.DataFrame):
     """casino.coins_by_turn: mean coins in a safe at the end of the owner's turn."""
-    fig, ax = new_figure("Coins in the safe at the end of a player's turn")
-    for n, d in enough(df).groupby("n_players"):
-        d = d.sort_values("turn")
-        ax.plot(d["turn"], d["mean"], marker="o", label=f"{n} players")
-        ax.fill_between(d["turn"], d["ci_lo"], d["ci_hi"], alpha=0.2)
-    ax.set_xlabel("turn")
-    ax.set_ylabel("mean coins in the safe")
-    legend(fig, f"bands: 95% t CI\n{SMALL_NOTE}")
-    return fig
+    return mean_band_by_players(df, "turn", "Coins in the safe at the end of a player's turn",
+                                "turn", "mean coins in the safe")
 
 
 def casino_use_vs_win(df: pd.DataFrame):

@@ -15,7 +15,9 @@ from .games.cargo_noir.bots.botkit_nb import __all__ as _kit
 from .games.cargo_noir.enums import (BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER,  # noqa: F401
                                D_RAISE, D_SEND, D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                                OUT, OUT_CARDS, SCRATCH)
-from .games.cargo_noir.bots.heuristic_nb import heuristic_decide_nb  # noqa: F401  (delegate to it)
+# the heuristic family through the table's kernel address (dispatch_nb): a bot
+# delegating to it compiles in seconds instead of compiling the family in
+from .games.cargo_noir.bots.dispatch_nb import heuristic_delegate_nb as heuristic_decide_nb  # noqa: F401
 from .games.cargo_noir.bots.random_nb import random_decide_nb  # noqa: F401
 
 __all__ = list(_kit) + ["BM_CODE", "BM_DRAW", "CTX", "D_BLACK_MARKET", "D_DISCARD", "D_ORDER",

@@ -1,4 +1,9 @@
 """Fixtures shared by the test folders (core/ and games/<game>/)."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 
@@ -13,3 +18,19 @@ def dask_client():
     yield client
     client.close()
     cluster.close()
+
+
+def pytest_sessionstart(session):
+    """Warm numba's cache first (tests/warmup.py), its parts side by side, in the
+    xdist controller or a plain run; not in xdist workers (the controller did)."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("collectonly") \
+            or os.environ.get("CARGO_SIM_TEST_WARMUP") == "0":
+        return
+    script = Path(__file__).with_name("warmup.py")
+    procs = [subprocess.Popen([sys.executable, str(script), part], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True) for part in ("engine", "search")]
+    for part, proc in zip(("engine", "search"), procs):
+        _, err = proc.communicate()
+        if proc.returncode:       # the tests that need the part will say what is wrong
+            print(f"\nwarm-up {part} failed: {err.strip().splitlines()[-1:]}", file=sys.stderr)

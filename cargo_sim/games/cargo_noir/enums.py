@@ -74,6 +74,8 @@ R_N_MODELS = 28      # rows there (one per built-in bot, N_PARAMS words each, fi
 # user bots at the table (registry.user_table), filled by table_template in this process
 R_USER_FN = 29       # address of the table's user-bot kernel (a cfunc; valid in this process only)
 R_USER_BASE = 30     # the first user bot's index in BOTS (0: no user bot at the table)
+# tables with user or search bots: the built-in bots as a kernel called by address
+R_BUILTIN_FN = 31    # address of dispatch_nb.builtin_fn()'s cfunc (this process only), 0: none
 SEARCH_FLATMC = 1
 SEARCH_ISMCTS = 2
 PORT_SLOTS = 32                      # [MAX_PORTS] slots of each open port

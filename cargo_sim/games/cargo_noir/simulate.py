@@ -22,10 +22,12 @@ from ...core.runner import (DEFAULT_CHUNK, Table, first_compile,  # noqa: F401  
 from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
 from .bots.registry import (BUILTIN_ORDER, REGISTRY, Player, decision_table, model_rows,  # noqa: F401
                             parse_player, search_mask)
+from .bots.dispatch_nb import builtin_fn
 from .engine_nb import run_games_nb
 from .trade.packed_nb import exact_value_fn
 from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS,
-                    R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
+                    R_BUILTIN_FN, R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, R_USER_BASE,
+                    R_USER_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     MAX_TOK, N_EVENT_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
 from .rules import Rules
@@ -150,6 +152,10 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = False
         template[R_N_MODELS] = len(rows) // N_PARAMS
         template[R_SEARCH] = mask
         template[R_SEARCH_FN] = search_fn()
+    if mask or users is not None:
+        # the built-ins as a kernel called by address (dispatch_nb.builtin_fn): the
+        # search's models and user bots delegating to the heuristic call it
+        template[R_BUILTIN_FN] = builtin_fn()
     return template, decide
 
 

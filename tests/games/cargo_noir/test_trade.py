@@ -585,8 +585,9 @@ def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
     s3, b3 = np.full(n + 1, 7, np.int64), np.full(len(cost), 7, np.int64)
     u1 = plan_trade_reference_nb(hand, wilds, tb, cost, util, avail, extra, s1, b1)
     u2 = plan_trade_nb(hand, wilds, tb, cost, util, avail, extra, s2, b2)
-    packed = _PACKED.setdefault(id(tb), (tb, np.concatenate([np.zeros(5, np.int64),
-                                                            pack_trade_tables(tb)])))[1]
+    if id(tb) not in _PACKED:        # packing once per table (setdefault would pack every call)
+        _PACKED[id(tb)] = (tb, np.concatenate([np.zeros(5, np.int64), pack_trade_tables(tb)]))
+    packed = _PACKED[id(tb)][1]
     u3 = packed_plan_trade_nb(packed, 5, hand, wilds, cost, util, avail, extra, s3, b3,
                               _WORK)        # buffers in a workspace
     s4, b4 = np.full(n + 1, 7, np.int64), np.full(len(cost), 7, np.int64)
@@ -598,7 +599,6 @@ def _plans_agree(hand, wilds, tb, cost, util, avail, extra):
     assert b1.tolist() == b2.tolist() == b3.tolist() == b4.tolist(), case
 
 
-@pytest.mark.slow
 def test_plan_matches_reference_planner():
     """The branch-and-bound planner returns exactly the reference's answers
     (same utility, sold tokens and cards, every tie-break) on random hands,

@@ -11,10 +11,12 @@ table does not compile them in (nor recurse: their rollouts use
 (``registry.user_table``): a table with a user bot compiles that bot alone, not
 the engine again.
 """
-from numba import njit
+import threading
+
+from numba import cfunc, njit, types
 
 from ....core.borrow_nb import call_int64_fn_nb, state_ptr_nb
-from ..enums import BOTS, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN
+from ..enums import BOTS, R_BUILTIN_FN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN
 from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_nb
 
@@ -49,3 +51,52 @@ def builtin_decide_nb(kind, s, seat):
 def random_table_decide_nb(kind, s, seat):
     """A table where every seat is `random` (its first compile skips the heuristics)."""
     return random_decide_nb(kind, state_ptr_nb(s), seat)
+
+
+# ---------------------------------------------------------------------------
+# The built-ins called by address. Code that calls the heuristic family
+# directly links all of it into its own compiled module, and numba optimises
+# that module whole: a user bot delegating to the heuristic took ~15 s to
+# compile (its array-typed state a new specialisation as well), and the search
+# kernel re-optimised the family inside itself. Through this cfunc (compiled
+# once, cached) they call it as data.
+ENTRY_MODEL, ENTRY_HEURISTIC = 0, 1
+
+
+def builtin_entry_nb(p, kind, seat, which):
+    if which == ENTRY_HEURISTIC:
+        return heuristic_decide_nb(kind, p, seat)
+    return rollout_decide_nb(kind, p, seat)
+
+
+_FN = []
+_LOCK = threading.Lock()
+
+
+def builtin_fn() -> int:
+    """Address of the built-ins' kernel (compiled, or loaded from the cache, on first use)."""
+    with _LOCK:
+        if not _FN:
+            sig = types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64)
+            _FN.append(cfunc(sig, cache=True)(builtin_entry_nb))
+        return _FN[0].address
+
+
+@njit(cache=True)
+def model_decide_nb(kind, s, seat):
+    """``rollout_decide_nb`` through s[R_BUILTIN_FN] (the search bots' models)."""
+    p = state_ptr_nb(s)
+    if p[R_BUILTIN_FN] == 0:
+        return -999999          # not set up by table_template: the engine stops the game
+    return call_int64_fn_nb(p[R_BUILTIN_FN], p, kind, seat, ENTRY_MODEL)
+
+
+@njit(cache=True)
+def heuristic_delegate_nb(kind, s, seat):
+    """The heuristic family's answer for the seat (with the seat's parameters),
+    through s[R_BUILTIN_FN]: what ``cargo_sim.botkit.heuristic_decide_nb`` gives
+    user bots, so they do not compile the family into themselves."""
+    p = state_ptr_nb(s)
+    if p[R_BUILTIN_FN] == 0:
+        return -999999
+    return call_int64_fn_nb(p[R_BUILTIN_FN], p, kind, seat, ENTRY_HEURISTIC)

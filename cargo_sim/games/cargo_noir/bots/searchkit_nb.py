@@ -24,7 +24,7 @@ from ..enums import (BOTS, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_SEAT, N_EVENT_FI
                      STATE_SIZE, STATS, STATS_W)
 from ..forward_nb import (MAX_LEGAL, RANGE, VECTOR, clone_into_nb, is_over_nb, legal_nb,
                           returns_nb, step_in_nb, view_digest_nb)
-from .dispatch_nb import rollout_decide_nb
+from .dispatch_nb import model_decide_nb
 
 # the search bots' parameter slots (registry.SEARCH_PARAMS names them)
 SP_BUDGET = 0      # flatmc: rollouts per option; ismcts: iterations
@@ -173,7 +173,7 @@ def proposals_nb(p, seat, kind, key, ans, vec):
             p[PARAMS + seat * N_PARAMS + i] = p[p[R_MODELS] + m * N_PARAMS + i]
         for i in range(OUT_W):
             p[OUT + i] = keep[N_PARAMS + i]
-        a = rollout_decide_nb(kind, p, seat)
+        a = model_decide_nb(kind, p, seat)
         if kind == D_TRADE and a == 0:
             continue
         for i in range(OUT_W):
@@ -215,7 +215,7 @@ def apply_option_nb(p, plog, k, ans, bid, vec, is_vec):
 def models_until_nb(p, plog, seat):
     """Let the modelled bots answer until `seat` decides or the game ends."""
     while p[M_ASK] >= 0 and p[M_SEAT] != seat:
-        step_in_nb(p, plog, rollout_decide_nb(p[M_ASK], p, p[M_SEAT]))
+        step_in_nb(p, plog, model_decide_nb(p[M_ASK], p, p[M_SEAT]))
 
 
 @njit(cache=True)
