@@ -247,7 +247,6 @@ class Played:
     n_done: int
     interrupted: bool
     table: Table
-    seeds: np.ndarray
     logs: list
 
 
@@ -303,7 +302,7 @@ def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers
         g, p = game.table_columns(game.game_fields(rules).buffer(0),
                                   game.player_fields(rules).buffer(0, n), seeds[:0], start,
                                   seated, rules, narrow=narrow)
-    return Played(g, p, n_done, interrupted, table, seeds, logs)
+    return Played(g, p, n_done, interrupted, table, logs)
 
 
 def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
