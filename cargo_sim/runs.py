@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .core.checks import check_games, check_number, check_seed
-from .core.columns import narrow
+from .core.columns import concat_columns, narrow
 from .core.errors import ConfigError
 from .core.fileio import atomic_write
 from .core.progress import Progress
@@ -241,23 +241,23 @@ class RunInfo:
 
 
 def _play_chunk(lo, hi, seated_labels, seed, rules, workers, step, bar):
-    """simulate() games lo..hi-1 in sub-calls of ``step`` games (so the
-    progress line moves within a chunk); returns (games, players) or raises
-    KeyboardInterrupt if interrupted."""
-    from .games.cargo_noir.simulate import simulate
+    """Play games lo..hi-1 in sub-calls of ``step`` games (so the progress line
+    moves within a chunk); returns (games, players) as dicts of columns at the
+    file widths (no DataFrame, no narrowing: they go to Parquet as they are), or
+    raises KeyboardInterrupt if interrupted."""
+    from .core.runner import play_columns
+    from .games.cargo_noir.simulate import NAME
     gs, ps = [], []
     for a in range(lo, hi, step):
         b = min(a + step, hi)
-        res = simulate(b - a, seated_labels, seed=seed, rules=rules, workers=workers,
-                       progress=False, start=a)
-        if res.interrupted:
+        run = play_columns(NAME, b - a, seated_labels, seed=seed, rules=rules, workers=workers,
+                           progress=False, start=a, narrow=False)
+        if run.interrupted:
             raise KeyboardInterrupt
-        gs.append(res.games)
-        ps.append(res.players)
+        gs.append(run.games)
+        ps.append(run.players)
         bar.update(b - a)
-    if len(gs) == 1:
-        return gs[0], ps[0]
-    return (pd.concat(gs, ignore_index=True), pd.concat(ps, ignore_index=True))
+    return concat_columns(gs), concat_columns(ps)
 
 
 def games_done_in(ks, chunk_games: int, n_games: int) -> int:
@@ -392,7 +392,8 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     folder must be new or empty. Ctrl-C lets the chunk in flight finish and be
     saved (a second Ctrl-C drops it), prints how to resume (unless ``quiet``)
     and returns a RunInfo with ``interrupted=True``. ``on_chunk(k, games, players)``
-    is called (on the writer thread) after each chunk played here is saved.
+    is called (on the writer thread) after each chunk played here is saved, with
+    the chunk's tables as dicts of columns at the file widths.
     """
     folder = Path(out_dir)
     manifest, rules = plan(n_games, players, seed, rules, chunk_games)

@@ -9,7 +9,10 @@ int64, players int32; docs/output_files.md), whatever its values.
 
 Codecs (a run folder's manifest names its own, so a resumed folder keeps one):
 
-* ``zstd-delta`` (new folders): integer columns ``DELTA_BINARY_PACKED``, ``bot``
+* ``zstd-delta-required`` (new folders): as ``zstd-delta``, but every column is
+  *required* (non-null: no definition levels to encode) and only ``game`` has
+  min/max statistics (what readers skip files by). ~20 % less CPU, same bytes.
+* ``zstd-delta``: integer columns ``DELTA_BINARY_PACKED``, ``bot``
   dictionary-encoded, zstd. Half the CPU of ``zstd-dict`` for ~8 % more bytes.
 * ``zstd-dict``: pyarrow's defaults (dictionary encoding of every column) and
   zstd, built through pandas: what folders from before the ``codec`` field hold.
@@ -24,9 +27,11 @@ import pandas as pd
 from .core.errors import ConfigError
 
 FILE_INT = {"games": np.int64, "players": np.int32}
-CODEC = "zstd-delta"
+CODEC = "zstd-delta-required"
+DELTA_CODEC = "zstd-delta"
 LEGACY_CODEC = "zstd-dict"          # a manifest without "codec"
-CODECS = (CODEC, LEGACY_CODEC)
+CODECS = (CODEC, DELTA_CODEC, LEGACY_CODEC)
+STATS_COLUMNS = ["game"]            # CODEC: the only column with min/max statistics
 
 
 def check_codec(codec) -> str:
@@ -36,8 +41,11 @@ def check_codec(codec) -> str:
     return codec
 
 
-def canonical(df: pd.DataFrame, table: str) -> pd.DataFrame:
-    """``df`` with the fixed file types of ``table`` ("games" or "players")."""
+def canonical(df, table: str) -> pd.DataFrame:
+    """``df`` (a DataFrame or a dict of columns) with the fixed file types of
+    ``table`` ("games" or "players")."""
+    if not isinstance(df, pd.DataFrame):
+        df = pd.DataFrame(df, copy=False)
     width = FILE_INT[table]
     casts = {c: (np.int64 if c == "game" else width) for c in df.columns
              if pd.api.types.is_signed_integer_dtype(df[c].dtype)}
@@ -65,12 +73,14 @@ def arrow_table(cols, table: str, codec: str = CODEC):
     Categorical). The legacy codec goes through pandas, as its files always did."""
     import pyarrow as pa
     if codec == LEGACY_CODEC:
-        df = cols if isinstance(cols, pd.DataFrame) else pd.DataFrame(cols, copy=False)
-        return pa.Table.from_pandas(canonical(df, table), preserve_index=False)
+        return pa.Table.from_pandas(canonical(cols, table), preserve_index=False)
     width = FILE_INT[table]
     names = list(cols.keys())
-    return pa.table([_arrow_column(cols[c], np.int64 if c == "game" else width) for c in names],
-                    names=names)
+    arrays = [_arrow_column(cols[c], np.int64 if c == "game" else width) for c in names]
+    if codec == DELTA_CODEC:
+        return pa.table(arrays, names=names)
+    return pa.table(arrays, schema=pa.schema([pa.field(c, a.type, nullable=False)
+                                              for c, a in zip(names, arrays)]))
 
 
 def parquet_options(schema, codec: str = CODEC) -> dict:
@@ -81,6 +91,9 @@ def parquet_options(schema, codec: str = CODEC) -> dict:
     if codec == LEGACY_CODEC:
         return {"compression": "zstd"}
     ints = [f.name for f in schema if pa.types.is_signed_integer(f.type)]   # not the random seeds
-    return {"compression": "zstd",
-            "use_dictionary": [f.name for f in schema if pa.types.is_dictionary(f.type)],
-            "column_encoding": dict.fromkeys(ints, "DELTA_BINARY_PACKED")}
+    options = {"compression": "zstd",
+               "use_dictionary": [f.name for f in schema if pa.types.is_dictionary(f.type)],
+               "column_encoding": dict.fromkeys(ints, "DELTA_BINARY_PACKED")}
+    if codec == CODEC:
+        options["write_statistics"] = [c for c in STATS_COLUMNS if c in schema.names]
+    return options

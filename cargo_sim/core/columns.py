@@ -4,7 +4,7 @@ a table's final columns filled chunk by chunk in place (``ColumnSink``)."""
 import numpy as np
 import pandas as pd
 
-__all__ = ["narrowest", "narrow", "ColumnSink", "WIDTHS"]
+__all__ = ["narrowest", "narrow", "ColumnSink", "WIDTHS", "concat_columns"]
 
 
 WIDTHS = [(t, int(np.iinfo(t).min), int(np.iinfo(t).max))
@@ -56,6 +56,8 @@ class ColumnSink:
                 vals = col
             arr = self.cols.get(c)
             if arr is None:
+                # one array per column: one 2-D block for all was slower to fill
+                # beside the kernel's threads (bench_targets, issue 15x)
                 arr = self.cols[c] = np.empty(self.n, vals.dtype)
             elif np.result_type(arr.dtype, vals.dtype) != arr.dtype:
                 wider = np.empty(self.n, np.result_type(arr.dtype, vals.dtype))
@@ -64,10 +66,25 @@ class ColumnSink:
             arr[at:at + m] = vals
         self.filled += m                 # last: an interrupted add leaves no partial rows
 
-    def frame(self, rows: int) -> pd.DataFrame:
-        """The first ``rows`` rows (all of them unless the run was interrupted)."""
+    def columns(self, rows: int) -> dict:
+        """The first ``rows`` rows (all of them unless the run was interrupted), as
+        a dict of columns (categorical ones as ``pd.Categorical``)."""
         out = {}
         for c, arr in self.cols.items():
             arr = arr if rows == self.n else arr[:rows].copy()
             out[c] = pd.Categorical.from_codes(arr, categories=self.cats[c]) if c in self.cats else arr
-        return pd.DataFrame(out, copy=False)
+        return out
+
+
+def concat_columns(parts: list) -> dict:
+    """Dicts of columns (``table_columns``, same keys and categories) one after another."""
+    if len(parts) == 1:
+        return parts[0]
+    out = {}
+    for c, col in parts[0].items():
+        if isinstance(col, pd.Categorical):
+            codes = np.concatenate([part[c].codes for part in parts])
+            out[c] = pd.Categorical.from_codes(codes, categories=col.categories)
+        else:
+            out[c] = np.concatenate([part[c] for part in parts])
+    return out

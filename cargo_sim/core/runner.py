@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from numba.core.errors import NumbaError
 
 from .checks import check_games, check_number, check_seed
@@ -244,12 +245,24 @@ def check_fits(need_bytes: float, n_games: int) -> None:
 
 # ---------------------------------------------------------------------------
 # simulate: the games and players tables of a run
-def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
-             progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
-             events: bool = False, check_bots: bool = False):
-    """Play games ``start .. start + n_games - 1`` of run ``seed`` of ``game`` (a
-    name or a Game) and return the game's results object (``game.results``).
-    Arguments as ``cargo_sim.simulate`` (docs there)."""
+@dataclass
+class Played:
+    """What ``play_columns`` played: the table's columns (dicts, first ``n_done``
+    games), whether Ctrl-C stopped it, and what ``simulate`` needs besides."""
+    games: dict
+    players: dict
+    n_done: int
+    interrupted: bool
+    table: Table
+    logs: list
+
+
+def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
+                 progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
+                 events: bool = False, check_bots: bool = False, narrow: bool = True) -> Played:
+    """Play games ``start .. start + n_games - 1`` of run ``seed`` into the game's
+    table columns: integers at their smallest width, or with ``narrow=False`` at
+    the kernel's widths (what a chunk of a run folder is written at)."""
     game = get_game(game)
     seated, rules = seat_players(game, n_games, players, rules)
     n = len(seated)
@@ -262,9 +275,9 @@ def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: in
     seeds = game_seeds(seed, start, n_games)
     if n_games > 0:
         table.compile(seeds, progress)    # before the clock starts
-    # Each finished chunk's tables are built at once (narrowed, derived columns
-    # added) and copied into the run's final columns; its raw kernel arrays are
-    # freed. Peak memory: the final tables plus a few chunks.
+    # Each finished chunk's tables are built at once (derived columns added) and
+    # copied into the run's final columns; its raw kernel arrays are freed.
+    # Peak memory: the final tables plus a few chunks.
     sinks = (ColumnSink(n_games), ColumnSink(n_games * n))
     logs = []
     bar = Progress(n_games, label=f"simulate: {n} players ({', '.join(table.labels)})",
@@ -276,7 +289,8 @@ def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: in
 
     def take(job, out):
         lo, hi = job
-        g, p = game.table_columns(out[0], out[1], seeds[lo:hi], start + lo, seated, rules)
+        g, p = game.table_columns(out[0], out[1], seeds[lo:hi], start + lo, seated, rules,
+                                  narrow=narrow)
         if events:
             logs.append(offset_log(game, out[3], start + lo))
         sinks[0].add(g)
@@ -290,19 +304,34 @@ def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: in
             bar.close()
     n_done = min(sinks[0].filled, sinks[1].filled // n)    # a Ctrl-C between the two adds
     if n_done:
-        g, p = sinks[0].frame(n_done), sinks[1].frame(n_done * n)
+        g, p = sinks[0].columns(n_done), sinks[1].columns(n_done * n)
     else:
-        g, p = game.build_tables(game.game_fields(rules).buffer(0), game.player_fields(rules).buffer(0, n),
-                                 seeds[:0], start, seated, rules)
-    config = {"n_games": n_games, "players": table.labels, "seed": seed,
-              "start": start, "rules_digest": rules.digest}
+        g, p = game.table_columns(game.game_fields(rules).buffer(0),
+                                  game.player_fields(rules).buffer(0, n), seeds[:0], start,
+                                  seated, rules, narrow=narrow)
+    return Played(g, p, n_done, interrupted, table, logs)
+
+
+def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
+             progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
+             events: bool = False, check_bots: bool = False):
+    """Play games ``start .. start + n_games - 1`` of run ``seed`` of ``game`` (a
+    name or a Game) and return the game's results object (``game.results``).
+    Arguments as ``cargo_sim.simulate`` (docs there)."""
+    game = get_game(game)
+    run = play_columns(game, n_games, players, seed, rules, workers, progress, start, chunk_size,
+                       events, check_bots)
+    table, n = run.table, len(run.table.players)
+    g, p = pd.DataFrame(run.games, copy=False), pd.DataFrame(run.players, copy=False)
+    config = {"n_games": n_games, "players": table.labels, "seed": check_seed(seed),
+              "start": start, "rules_digest": table.rules.digest}
     ev_frame = None
     if events:
         n_ev = len(game.event_fields)
-        all_ev = np.concatenate(logs) if logs else np.zeros((0, n_ev), np.int64)
-        all_ev = all_ev[all_ev[:, game.event_fields.index("game")] < start + n_done]
-        ev_frame = game.events_frame(all_ev, rules, n, table.labels)
-    return game.results(g, p, rules, config, interrupted, ev_frame)
+        all_ev = np.concatenate(run.logs) if run.logs else np.zeros((0, n_ev), np.int64)
+        all_ev = all_ev[all_ev[:, game.event_fields.index("game")] < start + run.n_done]
+        ev_frame = game.events_frame(all_ev, table.rules, n, table.labels)
+    return game.results(g, p, table.rules, config, run.interrupted, ev_frame)
 
 
 def offset_log(game, log, first_game: int):

@@ -139,12 +139,47 @@ def encodings(path: Path) -> dict:
 
 
 def test_codec_of_new_folders(reference):
+    import pyarrow.parquet as pq
     folder, _ = reference
-    assert json.loads((folder / "manifest.json").read_text())["codec"] == "zstd-delta"
-    enc = encodings(folder / "players-00000.parquet")
+    assert json.loads((folder / "manifest.json").read_text())["codec"] == "zstd-delta-required"
+    path = folder / "players-00000.parquet"
+    enc = encodings(path)
     assert all(c == "ZSTD" for c, _ in enc.values())
     assert "DELTA_BINARY_PACKED" in enc["vp"][1] and "DELTA_BINARY_PACKED" in enc["game"][1]
     assert "RLE_DICTIONARY" in enc["bot"][1] and "RLE_DICTIONARY" not in enc["vp"][1]
+    f = pq.ParquetFile(path)
+    assert not any(field.nullable for field in f.schema_arrow)        # required columns
+    rg = f.metadata.row_group(0)
+    stats = {rg.column(i).path_in_schema: rg.column(i).statistics for i in range(rg.num_columns)}
+    assert (stats["game"].min, stats["game"].max) == (0, CHUNK - 1)   # readers skip files by game
+    assert all(s is None or not s.has_min_max for c, s in stats.items() if c != "game")
+
+
+def test_chunk_columns_at_file_widths():
+    """A run folder's chunk columns (table_columns, narrow=False) hold the values of
+    simulate()'s narrowed ones at the file widths (games int64, players int32),
+    whatever the tie-break; a chunk played in two parts and joined is the same."""
+    import numpy as np
+    from cargo_sim.core.columns import concat_columns
+    from cargo_sim.core.runner import play_columns
+    for rules in (Rules.default(), Rules.default().replace(tie_break="cost")):
+        kw = dict(seed=SEED, rules=rules, progress=False, workers=2)
+        wide = play_columns("cargo_noir", 40, PLAYERS, start=17, narrow=False, chunk_size=16, **kw)
+        small = play_columns("cargo_noir", 40, PLAYERS, start=17, **kw)
+        halves = [play_columns("cargo_noir", 20, PLAYERS, start=a, narrow=False, **kw)
+                  for a in (17, 37)]
+        for t, width in (("games", np.int64), ("players", np.int32)):
+            w, s = getattr(wide, t), getattr(small, t)
+            joined = concat_columns([getattr(h, t) for h in halves])
+            assert list(w) == list(s) == list(joined)
+            for c in w:
+                np.testing.assert_array_equal(np.asarray(w[c]), np.asarray(s[c]))
+                np.testing.assert_array_equal(np.asarray(joined[c]), np.asarray(s[c]))
+                if np.asarray(s[c]).dtype.kind == "i":
+                    assert w[c].dtype == (np.int64 if c == "game" else width), (t, c)
+                else:
+                    assert w[c].dtype == s[c].dtype, (t, c)
+        assert small.players["vp"].dtype == np.int8                   # in memory: narrowed
 
 
 # written by cargo_sim at commit 151cc32, before the manifest named a codec
@@ -171,6 +206,26 @@ def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_p
         old, new = run / runs.chunk_file(t, 0), run / runs.chunk_file(t, 1)
         assert pq.read_schema(new).equals(pq.read_schema(old), check_metadata=True)
         assert encodings(new) == encodings(old)
+
+
+# written by cargo_sim at commit 52f9787 (codec zstd-delta)
+V1 = Path(__file__).parent / "data" / "run_folder_v1"
+
+
+@pytest.mark.filterwarnings("ignore:.*another version of the engine source")
+def test_zstd_delta_folder_resumes_byte_identical(tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(V1, run)
+    assert json.loads((run / "manifest.json").read_text())["codec"] == "zstd-delta"
+    data = files(run)
+    one = cargo_sim.simulate(30, ["random", "random"], seed=5, progress=False)
+    assert_frame_equal(load_results(run).players, one.players)
+    for name in ("chunk-00001.done", "games-00001.parquet", "players-00001.parquet"):
+        (run / name).unlink()
+    info = run_to_dir(run, 30, ["random", "random"], seed=5, chunk_games=10, workers=2,
+                      resume=True, progress=False)
+    assert info.games_played == 10 and info.complete
+    assert files(run) == data                     # chunk 1 again, bytes and all
 
 
 def test_unknown_codec_refused_on_resume(reference, tmp_path):

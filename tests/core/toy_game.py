@@ -265,8 +265,8 @@ class Toy:
             f"bot {players[seat].label!r} (seat {seat}) made an illegal {DECISIONS[int(err[1])]} "
             f"decision: answer {int(err[3])}; turn {int(err[4])} of game {game} (game seed {game_seed})")
 
-    def table_columns(self, games, players_arr, seeds, start, players, rules):
-        n, k, _ = players_arr.shape
+    def table_columns(self, games, players_arr, seeds, start, players, rules, narrow=True):
+        n, k, _ = players_arr.shape      # (never narrowed: the toy's columns stay at the kernel's widths)
         idx = np.arange(start, start + n, dtype=np.int64)
         g = {"game": idx, "seed": seeds}
         g.update({f: games[:, i] for i, f in enumerate(self.game_fields(rules).names)})

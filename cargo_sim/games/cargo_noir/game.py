@@ -45,8 +45,8 @@ class CargoNoir:
     def describe_error(self, players, err, game: int, game_seed: int, rules):
         return describe_error(players, err, game, game_seed, rules)
 
-    def table_columns(self, games, players_arr, seeds, start, players, rules):
-        return table_columns(games, players_arr, seeds, start, players, rules)
+    def table_columns(self, games, players_arr, seeds, start, players, rules, narrow: bool = True):
+        return table_columns(games, players_arr, seeds, start, players, rules, narrow)
 
     def build_tables(self, games, players_arr, seeds, start, players, rules):
         return build_tables(games, players_arr, seeds, start, players, rules)

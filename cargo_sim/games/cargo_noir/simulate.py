@@ -7,6 +7,7 @@ longer run with the same seed.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -189,39 +190,57 @@ def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> b
         err[:] = -1
 
 
-def _narrow_columns(arr: np.ndarray):
-    """Each column of the 2-D ``arr`` at its narrowest width: the min and max of
-    all columns in one pass over the rows (cheaper than one strided pass each)."""
+def _columns(arr: np.ndarray, narrow: bool):
+    """Each column of the 2-D ``arr``: at its narrowest width (``narrow``; the min
+    and max of all columns in one pass over the rows, cheaper than one strided
+    pass each) or at the kernel's width."""
+    if not narrow:       # a copy: one contiguous row per column, cheaper to copy on than strided views
+        return list(np.ascontiguousarray(arr.T))
     if not len(arr):
         return [narrowest(arr[:, k]) for k in range(arr.shape[1])]
     lo, hi = arr.min(axis=0).tolist(), arr.max(axis=0).tolist()
     return [narrowest(arr[:, k], lo[k], hi[k]) for k in range(arr.shape[1])]
 
 
-def table_columns(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
+@functools.lru_cache(maxsize=64)
+def bot_dtype(labels: tuple) -> pd.CategoricalDtype:
+    """The ``bot`` column's dtype for these labels, built once: building it is most
+    of the cost of a chunk's Categorical (~0.2 ms per chunk)."""
+    return pd.CategoricalDtype(list(labels))
+
+
+def table_columns(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules,
+                  narrow: bool = True):
     """The ``games`` and ``players`` tables from the kernel's arrays, as dicts of
-    columns in table order (numpy arrays at their smallest width; ``bot`` a
-    Categorical): cheap per chunk, no DataFrame on the way."""
+    columns in table order (``bot`` a Categorical): cheap per chunk, no DataFrame
+    on the way. Integer columns at their smallest width, or with ``narrow=False``
+    at the kernel's widths (games int64, players int32: the file widths, so a
+    chunk goes to Parquet without a narrow-then-widen round trip)."""
     n_games, n_seats, _ = players_arr.shape
+    g_int, p_int = games_arr.dtype, players_arr.dtype
+
+    def fit(col, wide):
+        return narrowest(col) if narrow else col.astype(wide, copy=False)
+
     gidx = np.arange(start, start + n_games, dtype=np.int64)
     mask = games_arr[:, GAME_FIELDS.index("winners_mask")]
     bits = (mask[:, None] >> np.arange(n_seats)[None, :]) & 1
     nw = bits.sum(axis=1)
     g = {"game": gidx, "seed": seeds}
-    for k, (name, col) in enumerate(zip(GAME_FIELDS, _narrow_columns(games_arr))):
+    for k, (name, col) in enumerate(zip(GAME_FIELDS, _columns(games_arr, narrow))):
         g[name] = games_arr[:, k].astype(bool) if name == "tie" else col
-    g["n_winners"] = narrowest(nw)
-    g["winner"] = narrowest(np.argmax(bits, axis=1))
+    g["n_winners"] = fit(nw, g_int)
+    g["winner"] = fit(np.argmax(bits, axis=1), g_int)
 
     labels = [pl.label for pl in players]
     uniq = list(dict.fromkeys(labels))
     codes = np.tile(np.asarray([uniq.index(l) for l in labels], dtype=np.int8), n_games)
     p = {"game": np.repeat(gidx, n_seats),
-         "seat": np.tile(np.arange(n_seats, dtype=np.int8), n_games),
-         "bot": pd.Categorical.from_codes(codes, categories=uniq)}
+         "seat": np.tile(np.arange(n_seats, dtype=np.int8 if narrow else p_int), n_games),
+         "bot": pd.Categorical.from_codes(codes, dtype=bot_dtype(tuple(uniq)))}
     flat = players_arr.reshape(n_games * n_seats, players_arr.shape[2])
     names = list(PLAYER_FIELDS) + [f"card_{c}" for c in rules.card_names]
-    p.update(zip(names, _narrow_columns(flat)))
+    p.update(zip(names, _columns(flat, narrow)))
     vp = players_arr[:, :, PLAYER_FIELDS.index("vp")].astype(np.int64)
     top = players_arr[:, :, PLAYER_FIELDS.index("max_card_vp")].astype(np.int64)
     if rules["tie_break"] == "cost":     # the engine's tie_key_nb: highest-cost card held
@@ -229,7 +248,10 @@ def table_columns(games_arr, players_arr, seeds, start, players: list[Player], r
         cost = np.asarray([rules[f"card.{c}.cost"] for c in rules.card_names], dtype=np.int64)
         top = np.where(held, cost, 0).max(axis=2)
     key = vp * 2**31 + top            # lexicographic (VP, top card) for any int32 values
-    p["rank"] = narrowest((1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)).reshape(-1))
+    rank = np.ones(key.shape, np.int32)      # 1 + the seats ahead (ties share a rank)
+    for seat in range(n_seats):              # (a loop over seats: 4x cheaper than an (n, s, s) array)
+        rank += key[:, seat, None] > key
+    p["rank"] = fit(rank.reshape(-1), p_int)
     p["win_share"] = (bits / np.maximum(nw, 1)[:, None]).reshape(-1).astype(np.float32)
     return g, p
 
