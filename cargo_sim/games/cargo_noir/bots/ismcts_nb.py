@@ -18,10 +18,10 @@ from numba import njit
 from ....core.rng_nb import seat_stream_nb
 from ..enums import M_ASK
 from ..forward_nb import determinize_nb
-from .searchkit_nb import (NO_ANSWER, SP_BIDS, SP_BUDGET, SP_C, SP_VP_WEIGHT, apply_option_nb,
-                           clone_into_nb, end_search_nb, log_ptr_nb, models_until_nb, options_nb,
-                           playout_models_nb, reward_nb, search_buffers_nb, search_param_nb,
-                           start_search_nb)
+from .searchkit_nb import (NO_ANSWER, SP_BIDS, SP_BUDGET, SP_C, SP_VP_WEIGHT, SP_WIDEN,
+                           SP_WIDEN_EXP, apply_option_nb, clone_into_nb, end_search_nb, log_ptr_nb,
+                           models_until_nb, options_nb, playout_models_nb, policy_option_nb,
+                           reward_nb, search_buffers_nb, search_param_nb, start_search_nb)
 
 # edge fields (one row of `edges` per (node, option) seen)
 E_KEY, E_CHILD, E_N, E_AVAIL, E_NEXT = 0, 1, 2, 3, 4
@@ -38,6 +38,16 @@ def grow_nb(edges, wins):
 
 
 @njit(cache=True)
+def tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec):
+    """options_nb plus which one the rollout bot answers: (n, is_vector, its index)."""
+    n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+    pk = 0
+    if n > 0:
+        pk, n = policy_option_nb(p, seat, n, is_vec, key, ans, bid, vec)
+    return n, is_vec, pk
+
+
+@njit(cache=True)
 def ismcts_decide_nb(p, kind, seat):
     root, base, log, rows, key, ans, bid, vec = search_buffers_nb()
     plog = log_ptr_nb(log)
@@ -50,12 +60,16 @@ def ismcts_decide_nb(p, kind, seat):
     n_bids = max(1, int(search_param_nb(root, seat, SP_BIDS)))
     vp_weight = search_param_nb(root, seat, SP_VP_WEIGHT)
     c = search_param_nb(root, seat, SP_C)
+    widen = search_param_nb(root, seat, SP_WIDEN)
+    widen_exp = search_param_nb(root, seat, SP_WIDEN_EXP)
     first = np.full(iterations + 2, -1, np.int64)     # each node's first edge
+    visits = np.zeros(iterations + 2, np.int64)       # each node's visits
     n_nodes = 1
     edges = np.empty((max(64, 4 * iterations), 5), np.int64)
     wins = np.zeros(edges.shape[0])
     n_edges = 0
     path = np.empty(MAX_DEPTH, np.int64)
+    nodes = np.empty(MAX_DEPTH, np.int64)
     for it in range(iterations):
         clone_into_nb(p, base)
         determinize_nb(p, seat, seat_stream_nb(stream, seat, it))
@@ -65,14 +79,20 @@ def ismcts_decide_nb(p, kind, seat):
             models_until_nb(p, plog, seat)
             if p[M_ASK] < 0:
                 break
-            n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+            n, is_vec, pk = tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
             if n == 0:
                 break
+            # below the root, progressive widening: the rollout bot's answer first, then
+            # more options (in option order) as the node's visits grow
+            allowed = n if node == 0 else 1 + int(widen * visits[node] ** widen_exp)
             chosen = -1
             chosen_k = 0
             best = -1e300
             prev = -1
             for k in range(n):
+                rank = 0 if k == pk else (k + 1 if k < pk else k)
+                if rank >= allowed:
+                    continue
                 # find the option's edge (usually the one after the last found)
                 e = edges[prev, E_NEXT] if prev >= 0 else first[node]
                 if e < 0 or edges[e, E_KEY] != key[k]:
@@ -98,7 +118,7 @@ def ismcts_decide_nb(p, kind, seat):
                 prev = e
                 edges[e, E_AVAIL] += 1
                 if edges[e, E_N] == 0:
-                    score = 1e200 - k          # untried options first, in order
+                    score = 1e200 - rank       # untried options first, the rollout bot's first
                 else:
                     score = wins[e] / edges[e, E_N] + c * np.sqrt(
                         np.log(edges[e, E_AVAIL]) / edges[e, E_N])
@@ -108,6 +128,7 @@ def ismcts_decide_nb(p, kind, seat):
                     chosen_k = k
             apply_option_nb(p, plog, chosen_k, ans, bid, vec, is_vec)
             path[depth] = chosen
+            nodes[depth] = node
             depth += 1
             if edges[chosen, E_N] == 0:        # expand: this option's node, then play out
                 if edges[chosen, E_CHILD] < 0 and n_nodes < first.shape[0]:
@@ -122,17 +143,24 @@ def ismcts_decide_nb(p, kind, seat):
         for d in range(depth):
             edges[path[d], E_N] += 1
             wins[path[d]] += r
-    # the most visited root option (root options are the same in every determinization)
+            visits[nodes[d]] += 1
+    # the most visited root option, on a tie the best mean (root options are the same in
+    # every determinization)
     clone_into_nb(p, base)
-    n_root, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
-    best_k = 0
+    n_root, is_vec, pk = tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+    best_k = pk
     most = -1
+    mean = -1e300
     for k in range(n_root):
         e = first[0]
         while e >= 0 and edges[e, E_KEY] != key[k]:
             e = edges[e, E_NEXT]
-        if e >= 0 and edges[e, E_N] > most:
+        if e < 0 or edges[e, E_N] == 0:
+            continue
+        m = wins[e] / edges[e, E_N]
+        if edges[e, E_N] > most or (edges[e, E_N] == most and m > mean):
             most = edges[e, E_N]
+            mean = m
             best_k = k
     out = end_search_nb(p, root, best_k, ans, bid, vec, is_vec)
     return out if log[0, 0] == 0 else out     # `log` outlives plog

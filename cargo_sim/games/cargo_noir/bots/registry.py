@@ -63,7 +63,10 @@ SEARCH_PARAMS = {
     "flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
                **_SHARED},
     "ismcts": {"iterations": (1000.0, "iterations per decision"), **_SHARED,
-               "c": (0.7, "UCT exploration constant")},
+               "c": (0.7, "UCT exploration constant"),
+               "widen": (1.0, "below the root, options tried = 1 + widen x visits^widen_exp, "
+                              "the rollout bot's answer first"),
+               "widen_exp": (0.5, "the exponent of that progressive widening")},
 }
 SEARCH_DOCS = {
     "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
