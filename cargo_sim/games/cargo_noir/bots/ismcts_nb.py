@@ -16,12 +16,13 @@ import numpy as np
 from numba import njit
 
 from ....core.rng_nb import seat_stream_nb
-from ..enums import M_ASK
+from ..enums import M_ASK, M_SEAT, MAX_SEATS, R_N_PLAYERS
 from ..forward_nb import determinize_nb
-from .searchkit_nb import (NO_ANSWER, SP_BIDS, SP_BUDGET, SP_C, SP_VP_WEIGHT, SP_WIDEN,
-                           SP_WIDEN_EXP, apply_option_nb, clone_into_nb, end_search_nb, log_ptr_nb,
-                           models_until_nb, options_nb, playout_models_nb, policy_option_nb,
-                           reward_nb, search_buffers_nb, search_param_nb, start_search_nb)
+from .searchkit_nb import (NO_ANSWER, SP_BIDS, SP_BUDGET, SP_C, SP_OPP_WIDEN, SP_VP_WEIGHT,
+                           SP_WIDEN, SP_WIDEN_EXP, apply_option_nb, clone_into_nb, end_search_nb,
+                           log_ptr_nb, models_until_nb, options_nb, playout_models_nb,
+                           policy_option_nb, reward_nb, search_buffers_nb, search_param_nb,
+                           start_search_nb)
 
 # edge fields (one row of `edges` per (node, option) seen)
 E_KEY, E_CHILD, E_N, E_AVAIL, E_NEXT = 0, 1, 2, 3, 4
@@ -62,6 +63,8 @@ def ismcts_decide_nb(p, kind, seat):
     c = search_param_nb(root, seat, SP_C)
     widen = search_param_nb(root, seat, SP_WIDEN)
     widen_exp = search_param_nb(root, seat, SP_WIDEN_EXP)
+    opp_widen = search_param_nb(root, seat, SP_OPP_WIDEN)
+    reward = np.zeros(MAX_SEATS)
     first = np.full(iterations + 2, -1, np.int64)     # each node's first edge
     visits = np.zeros(iterations + 2, np.int64)       # each node's visits
     n_nodes = 1
@@ -70,21 +73,26 @@ def ismcts_decide_nb(p, kind, seat):
     n_edges = 0
     path = np.empty(MAX_DEPTH, np.int64)
     nodes = np.empty(MAX_DEPTH, np.int64)
+    movers = np.empty(MAX_DEPTH, np.int64)
     for it in range(iterations):
         clone_into_nb(p, base)
         determinize_nb(p, seat, seat_stream_nb(stream, seat, it))
         node = 0
         depth = 0
         while depth < MAX_DEPTH:
-            models_until_nb(p, plog, seat)
+            if opp_widen <= 0:                 # the other seats' decisions are not in the tree
+                models_until_nb(p, plog, seat)
             if p[M_ASK] < 0:
                 break
-            n, is_vec, pk = tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+            q = p[M_SEAT]
+            n, is_vec, pk = tree_options_nb(p, q, n_bids, rows, key, ans, bid, vec)
             if n == 0:
                 break
-            # below the root, progressive widening: the rollout bot's answer first, then
+            # below the root, progressive widening: the model bot's answer first, then
             # more options (in option order) as the node's visits grow
-            allowed = n if node == 0 else 1 + int(widen * visits[node] ** widen_exp)
+            allowed = n
+            if node > 0:
+                allowed = 1 + int((widen if q == seat else opp_widen) * visits[node] ** widen_exp)
             chosen = -1
             chosen_k = 0
             best = -1e300
@@ -129,6 +137,7 @@ def ismcts_decide_nb(p, kind, seat):
             apply_option_nb(p, plog, chosen_k, ans, bid, vec, is_vec)
             path[depth] = chosen
             nodes[depth] = node
+            movers[depth] = q
             depth += 1
             if edges[chosen, E_N] == 0:        # expand: this option's node, then play out
                 if edges[chosen, E_CHILD] < 0 and n_nodes < first.shape[0]:
@@ -139,10 +148,11 @@ def ismcts_decide_nb(p, kind, seat):
                 break
             node = edges[chosen, E_CHILD]
         playout_models_nb(p, plog)
-        r = reward_nb(p, seat, vp_weight)
-        for d in range(depth):
+        for q in range(p[R_N_PLAYERS]):
+            reward[q] = reward_nb(p, q, vp_weight)
+        for d in range(depth):                 # each edge scored for the seat choosing it
             edges[path[d], E_N] += 1
-            wins[path[d]] += r
+            wins[path[d]] += reward[movers[d]]
             visits[nodes[d]] += 1
     # the most visited root option, on a tie the best mean (root options are the same in
     # every determinization)

@@ -66,7 +66,9 @@ SEARCH_PARAMS = {
                "c": (0.7, "UCT exploration constant"),
                "widen": (1.0, "below the root, options tried = 1 + widen x visits^widen_exp, "
                               "the rollout bot's answer first"),
-               "widen_exp": (0.5, "the exponent of that progressive widening")},
+               "widen_exp": (0.5, "the exponent of that progressive widening"),
+               "opp_widen": (0.0, "widen for the other seats' decisions in the tree, "
+                                  "the opponent bot's answer first (0: not in the tree)")},
 }
 SEARCH_DOCS = {
     "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
