@@ -18,7 +18,7 @@ from numba import njit
 from ....core.rng_nb import seat_stream_nb
 from ..enums import M_ASK, M_SEAT, MAX_SEATS, R_N_PLAYERS
 from ..forward_nb import determinize_nb
-from .searchkit_nb import (NO_ANSWER, SP_BIDS, SP_BUDGET, SP_C, SP_OPP_WIDEN, SP_VP_WEIGHT,
+from .searchkit_nb import (NO_ANSWER, SP_BIAS, SP_BIDS, SP_BUDGET, SP_C, SP_OPP_WIDEN, SP_VP_WEIGHT,
                            SP_WIDEN, SP_WIDEN_EXP, apply_option_nb, clone_into_nb, end_search_nb,
                            log_ptr_nb, models_until_nb, options_nb, playout_models_nb,
                            policy_option_nb, reward_nb, search_buffers_nb, search_param_nb,
@@ -64,6 +64,7 @@ def ismcts_decide_nb(p, kind, seat):
     widen = search_param_nb(root, seat, SP_WIDEN)
     widen_exp = search_param_nb(root, seat, SP_WIDEN_EXP)
     opp_widen = search_param_nb(root, seat, SP_OPP_WIDEN)
+    bias = search_param_nb(root, seat, SP_BIAS)
     reward = np.zeros(MAX_SEATS)
     first = np.full(iterations + 2, -1, np.int64)     # each node's first edge
     visits = np.zeros(iterations + 2, np.int64)       # each node's visits
@@ -130,6 +131,8 @@ def ismcts_decide_nb(p, kind, seat):
                 else:
                     score = wins[e] / edges[e, E_N] + c * np.sqrt(
                         np.log(edges[e, E_AVAIL]) / edges[e, E_N])
+                    if rank == 0:              # progressive bias toward the model bot's answer
+                        score += bias / (edges[e, E_N] + 1)
                 if score > best:
                     best = score
                     chosen = e

@@ -68,7 +68,8 @@ SEARCH_PARAMS = {
                               "the rollout bot's answer first"),
                "widen_exp": (0.5, "the exponent of that progressive widening"),
                "opp_widen": (0.0, "widen for the other seats' decisions in the tree, "
-                                  "the opponent bot's answer first (0: not in the tree)")},
+                                  "the opponent bot's answer first (0: not in the tree)"),
+               "bias": (0.0, "UCT bonus bias / (visits + 1) for the model bot's own answer")},
 }
 SEARCH_DOCS = {
     "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in

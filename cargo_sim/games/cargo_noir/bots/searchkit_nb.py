@@ -36,6 +36,7 @@ SP_C = 5           # ismcts: UCT exploration constant
 SP_WIDEN = 6       # ismcts: progressive widening below the root, options = 1 + widen * n^widen_exp
 SP_WIDEN_EXP = 7
 SP_OPP_WIDEN = 8   # ismcts: the same for the other seats' decisions (0: they are not in the tree)
+SP_BIAS = 9        # ismcts: progressive bias bias / (n + 1) toward the model bot's answer
 
 BID_OFFSETS = (0, 1, 2, 3, 5, 8, 13, 21)
 POLICY_BUCKET = 15   # the key's bid bucket of the rollout bot's own bid when no bucket holds it
