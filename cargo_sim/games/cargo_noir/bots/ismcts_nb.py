@@ -2,15 +2,19 @@
 
 Each iteration determinizes the game for the searching seat (a new chance
 stream from its own stream: the only hidden information in Cargo Noir),
-walks down the tree of the searcher's own decisions choosing by UCT, adds
-one node, and plays out to the end with the assumed bots; the reward goes
-back up the path. The other seats' decisions, inside the tree and after it,
-are answered by the opponent model (they are not branched on: the tree is the
-searcher's information sets, "open loop" over chance and opponents). An
-option is available in an iteration only if it is legal in that
-determinization: UCT uses availability counts instead of parent visits. Bids
-are bucketed (searchkit_nb.BID_OFFSETS); trade and discard options are the
-heuristic family's proposals. The answer is the most visited root option.
+walks down the tree choosing by UCT, adds one node, and plays out to the end
+with the assumed bots; each edge on the path is scored for the seat that
+chose it. Every move is public, so the tree holds every seat's decisions
+(with opp_widen 0 only the searcher's: the others answered by the model,
+"open loop"). Below the root an option set widens progressively: first only
+the model bot's answer (rollout bot for the searcher, opponent bot for the
+others), then more in option order as the node's visits grow; a progressive
+bias favours the model's answer. An option is available in an iteration only
+if it is legal in that determinization: UCT uses availability counts instead
+of parent visits. Bids are bucketed (searchkit_nb.BID_OFFSETS, plus the model
+bot's own bid); trade and discard options are the heuristic family's
+proposals. The answer is the most visited root option (ties: the best mean).
+See docs/forward.md, "Search agents".
 """
 import numpy as np
 from numba import njit
