@@ -64,7 +64,8 @@ def test_search_games_are_reproducible_for_any_threads_and_chunks():
 
 
 @pytest.mark.parametrize("mix", [["ismcts?iterations=6", "greedy"],
-                                 ["random", "flatmc?rollouts=1&bids=2", "expert", "ismcts?iterations=4&opp_widen=0"],
+                                 ["random", "flatmc?rollouts=1&bids=2", "expert",
+                                  "ismcts?iterations=4&opp_widen=0"],
                                  ["ismcts?iterations=3&opponent=random&rollout=random"] * 5])
 def test_search_bots_play_legal_games(mix):
     res = cargo_sim.simulate(2, mix, seed=2, progress=False, events=True)
