@@ -64,7 +64,8 @@ def test_search_games_are_reproducible_for_any_threads_and_chunks():
 
 
 @pytest.mark.parametrize("mix", [["ismcts?iterations=6", "greedy"],
-                                 ["random", "flatmc?rollouts=1&bids=2", "expert", "ismcts?iterations=4"],
+                                 ["random", "flatmc?rollouts=1&bids=2", "expert",
+                                  "ismcts?iterations=4&opp_widen=0"],
                                  ["ismcts?iterations=3&opponent=random&rollout=random"] * 5])
 def test_search_bots_play_legal_games(mix):
     res = cargo_sim.simulate(2, mix, seed=2, progress=False, events=True)
@@ -111,3 +112,31 @@ def test_search_bots_are_reachable_from_the_cli_and_tournaments(capsys):
     assert len(t.standings) == 2
     assert main(["bots", "-v"]) == 0
     assert "opponent=greedy" in capsys.readouterr().out
+
+
+def test_the_tree_can_always_follow_the_rollout_bot():
+    # ismcts orders and widens its options from the rollout bot's answer: that answer
+    # (a bid no bucket holds included) must be one of the options, at every kind of decision
+    from cargo_sim.games.cargo_noir.bots.searchkit_nb import (begin_search_nb, options_nb,
+                                                              policy_option_nb, search_buffers_nb)
+    st = GameState(["ismcts?rollout=banker&bids=1", "expert"], seed=5)
+    twin = GameState(["banker", "expert"], seed=5)       # the same game, banker at seat 0
+    kinds = set()
+    while not st.is_over:
+        a, out = twin.bot_answer()
+        if st.decision.seat == 0:
+            s = st.s.copy()
+            root, base, _, rows, key, ans, bid, vec = search_buffers_nb()
+            assert begin_search_nb(s, 0, root, base)
+            n, is_vec = options_nb(s, 0, 1, rows, key, ans, bid, vec)
+            k, n2 = policy_option_nb(s, 0, n, is_vec, key, ans, bid, vec)
+            assert n2 in (n, n + 1) and 0 <= k < n2 and ans[k] == a
+            if is_vec and not (st.decision.code == e.D_TRADE and a == 0):
+                assert list(vec[k]) == list(out)
+            elif st.decision.code == e.D_SEND and a >= e.LOC_PORT0:
+                assert bid[k] == out[0]
+            kinds.add((st.decision.code, n2 > n))
+        st.step_vector(a, out)
+        twin.step_vector(a, out)
+    # banker bids above the least legal bid late in the game: an option of its own
+    assert {e.D_SEND, e.D_TRADE} <= {k for k, _ in kinds} and (e.D_SEND, True) in kinds

@@ -66,7 +66,13 @@ SEARCH_PARAMS = {
     "flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
                **_SHARED},
     "ismcts": {"iterations": (1000.0, "iterations per decision"), **_SHARED,
-               "c": (0.7, "UCT exploration constant")},
+               "c": (0.7, "UCT exploration constant"),
+               "widen": (1.0, "below the root, options tried = 1 + widen x visits^widen_exp, "
+                              "the rollout bot's answer first"),
+               "widen_exp": (0.5, "the exponent of that progressive widening"),
+               "opp_widen": (1.0, "widen for the other seats' decisions in the tree, "
+                                  "the opponent bot's answer first (0: not in the tree)"),
+               "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer")},
 }
 SEARCH_DOCS = {
     "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
@@ -75,8 +81,9 @@ SEARCH_DOCS = {
     and answers the best mean (win share). Sees only what its seat may know.""",
     "ismcts": """Information-set Monte Carlo tree search (single observer): per
     iteration a new determinization of the hidden bag order from its own
-    stream, UCT over its own decisions, the other seats played by the assumed
-    `opponent` bot, playouts by `rollout`; answers the most visited option.
+    stream, UCT over every seat's decisions with progressive widening from the
+    model bots' answers (the other seats modelled by `opponent`, its own later
+    decisions by `rollout`); answers the most visited option.
     The strength yardstick for the heuristics (docs/forward.md).""",
 }
 

@@ -19,8 +19,8 @@ from numba import njit
 
 from ....core.borrow_nb import state_ptr_nb
 from ..engine_nb import param_nb
-from ..enums import (BOTS, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_SEAT, N_EVENT_FIELDS, N_PARAMS, OUT,
-                     OUT_W, P, PARAMS, R_LOG_ROWS, R_MODELS, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
+from ..enums import (BOTS, D_RAISE, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_SEAT, N_EVENT_FIELDS,
+                     N_PARAMS, OUT, OUT_W, P, PARAMS, R_LOG_ROWS, R_MODELS, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
                      STATE_SIZE, STATS, STATS_W)
 from ..forward_nb import (MAX_LEGAL, RANGE, VECTOR, clone_into_nb, is_over_nb, legal_nb,
                           returns_nb, step_in_nb, view_digest_nb)
@@ -33,8 +33,13 @@ SP_ROLLOUT = 2     # the bot playing the searcher's own seat after the search's 
 SP_BIDS = 3        # bid amounts tried per port or raise: least legal + BID_OFFSETS[:bids]
 SP_VP_WEIGHT = 4   # reward = win share + vp_weight * (own VP - best other VP)
 SP_C = 5           # ismcts: UCT exploration constant
+SP_WIDEN = 6       # ismcts: progressive widening below the root, options = 1 + widen * n^widen_exp
+SP_WIDEN_EXP = 7
+SP_OPP_WIDEN = 8   # ismcts: the same for the other seats' decisions (0: they are not in the tree)
+SP_BIAS = 9        # ismcts: progressive bias bias / (n + 1) toward the model bot's answer
 
 BID_OFFSETS = (0, 1, 2, 3, 5, 8, 13, 21)
+POLICY_BUCKET = 15   # the key's bid bucket of the rollout bot's own bid when no bucket holds it
 MAX_OPTIONS = MAX_LEGAL * len(BID_OFFSETS)
 MAX_PROPOSALS = 40   # vector decisions: no trade + one answer per model bot
 
@@ -198,6 +203,48 @@ def proposals_nb(p, seat, kind, key, ans, vec):
     for i in range(OUT_W):
         p[OUT + i] = keep[N_PARAMS + i]
     return n
+
+
+@njit(cache=True)
+def policy_option_nb(p, seat, n, is_vec, key, ans, bid, vec):
+    """Which of the n options the searcher's rollout bot answers here: (its
+    index, the option count). A bid no bucket holds is added as one more option
+    (key bucket POLICY_BUCKET), so the tree can always follow the rollout bot."""
+    kind = p[M_ASK]
+    keep = np.empty(OUT_W, np.int64)
+    for i in range(OUT_W):
+        keep[i] = p[OUT + i]
+    a = rollout_decide_nb(kind, p, seat)
+    amount = p[OUT]
+    found = 0 if is_vec and kind == D_TRADE and a == 0 else -1    # option 0: no trade
+    for k in range(n if found < 0 else 0):
+        if ans[k] != a:
+            continue
+        same = True
+        if is_vec:
+            for i in range(OUT_W):
+                if vec[k, i] != p[OUT + i]:
+                    same = False
+                    break
+        elif kind == D_SEND and a >= LOC_PORT0:
+            same = bid[k] == amount
+        if same:
+            found = k
+            break
+    bids = (kind == D_SEND and a >= LOC_PORT0) or kind == D_RAISE
+    if found < 0 and bids and n < key.shape[0]:
+        found = n
+        n += 1
+        if kind == D_SEND:
+            key[found] = option_key_nb(kind, a, POLICY_BUCKET)
+            bid[found] = amount
+        else:                        # a raise: its answer is the amount
+            key[found] = option_key_nb(kind, RANGE, POLICY_BUCKET)
+            bid[found] = a
+        ans[found] = a
+    for i in range(OUT_W):
+        p[OUT + i] = keep[i]
+    return max(found, 0), n
 
 
 @njit(cache=True)
