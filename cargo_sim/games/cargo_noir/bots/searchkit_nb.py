@@ -214,7 +214,7 @@ def policy_option_nb(p, seat, n, is_vec, key, ans, bid, vec):
     keep = np.empty(OUT_W, np.int64)
     for i in range(OUT_W):
         keep[i] = p[OUT + i]
-    a = rollout_decide_nb(kind, p, seat)
+    a = model_decide_nb(kind, p, seat)
     amount = p[OUT]
     found = 0 if is_vec and kind == D_TRADE and a == 0 else -1    # option 0: no trade
     for k in range(n if found < 0 else 0):
