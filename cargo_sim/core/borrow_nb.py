@@ -10,7 +10,9 @@ its LAST USE, so ``a`` must be used again after the last use of the view --
 and must not let the view escape (return it or store it). The kernels only
 borrow inside the function that owns the array.
 """
-from numba import types
+import threading
+
+from numba import cfunc, types
 from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
@@ -131,3 +133,24 @@ def bits_float_nb(typingctx, b):
         return builder.bitcast(v, ir.DoubleType())
 
     return types.float64(b), codegen
+
+
+# the C signature call_int64_fn_nb calls: int64 f(int64 *ptr, int64 x, int64 y, int64 z)
+INT64_FN_SIG = types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64)
+
+
+class LazyAddress:
+    """``address()``: the address of ``fn`` compiled as a numba ``cfunc`` of
+    INT64_FN_SIG with ``cache=True``, compiled (or loaded from the cache) on
+    first use, once per process. The address is valid in this process only."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.compiled = None
+        self.lock = threading.Lock()
+
+    def __call__(self) -> int:
+        with self.lock:
+            if self.compiled is None:
+                self.compiled = cfunc(INT64_FN_SIG, cache=True)(self.fn)
+            return self.compiled.address

@@ -11,11 +11,9 @@ table does not compile them in (nor recurse: their rollouts use
 (``registry.user_table``): a table with a user bot compiles that bot alone, not
 the engine again.
 """
-import threading
+from numba import njit
 
-from numba import cfunc, njit, types
-
-from ....core.borrow_nb import call_int64_fn_nb, state_ptr_nb
+from ....core.borrow_nb import LazyAddress, call_int64_fn_nb, state_ptr_nb
 from ..enums import BOTS, R_BUILTIN_FN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN
 from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_nb
@@ -69,17 +67,8 @@ def builtin_entry_nb(p, kind, seat, which):
     return rollout_decide_nb(kind, p, seat)
 
 
-_FN = []
-_LOCK = threading.Lock()
-
-
-def builtin_fn() -> int:
-    """Address of the built-ins' kernel (compiled, or loaded from the cache, on first use)."""
-    with _LOCK:
-        if not _FN:
-            sig = types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64)
-            _FN.append(cfunc(sig, cache=True)(builtin_entry_nb))
-        return _FN[0].address
+# builtin_fn(): address of the built-ins' kernel (compiled, or loaded from the cache, on first use)
+builtin_fn = LazyAddress(builtin_entry_nb)
 
 
 @njit(cache=True)

@@ -193,8 +193,8 @@ def user_table(user_specs: tuple, check: bool = False):
     key = (tuple(id(sp) for sp in user_specs), check)
     if key in _TABLES:
         return _TABLES[key][1]
-    from numba import cfunc, types
-    from ....core.borrow_nb import state_array_nb
+    from numba import cfunc
+    from ....core.borrow_nb import INT64_FN_SIG, state_array_nb
     from ..engine_nb import bot_fault_nb
     from ..enums import R_LEN
     lines = ["def user_table(p, kind, seat, j):", "    s = state_array(p, p[R_LEN])"]
@@ -206,8 +206,7 @@ def user_table(user_specs: tuple, check: bool = False):
         glb[f"user_{j}"] = checked(sp.decide) if check else sp.decide
     lines.append("    return -999999")
     exec("\n".join(lines), glb)
-    sig = types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64)
-    fn = cfunc(sig)(glb["user_table"])
+    fn = cfunc(INT64_FN_SIG)(glb["user_table"])
     _TABLES[key] = (user_specs, fn)
     return fn
 

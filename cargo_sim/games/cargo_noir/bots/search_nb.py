@@ -7,10 +7,7 @@ later process, and never linked into the engine or the other bots (which do
 not pay its compile time unless a search bot is seated). An address is valid
 in its process only: never keep it in a saved or sent array.
 """
-import threading
-
-from numba import cfunc, types
-
+from ....core.borrow_nb import LazyAddress
 from ..enums import SEARCH_ISMCTS
 from .flatmc_nb import flatmc_decide_nb
 from .ismcts_nb import ismcts_decide_nb
@@ -22,14 +19,5 @@ def search_entry_nb(p, kind, seat, algo):
     return flatmc_decide_nb(p, kind, seat)
 
 
-_FN = []
-_LOCK = threading.Lock()
-
-
-def search_fn() -> int:
-    """Address of the search kernel (compiled, or loaded from the cache, on first use)."""
-    with _LOCK:
-        if not _FN:
-            sig = types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64)
-            _FN.append(cfunc(sig, cache=True)(search_entry_nb))
-        return _FN[0].address
+# search_fn(): address of the search kernel (compiled, or loaded from the cache, on first use)
+search_fn = LazyAddress(search_entry_nb)

@@ -140,6 +140,19 @@ def slot_find_nb(slots, h):
         pos = (pos + 1) & mask
 
 
+
+@njit(cache=True)
+def merge_child_nb(best, vals, k0, room, R, r, off, W):
+    """Merge child state r (row r of R from column off) into ``best``:
+    best[w] = max(best[w], vals[k0 + j] + R[r, off + w - j]) for j <= min(w, room)."""
+    if r < 0:
+        raise RuntimeError("trade_nb: state missing from table")
+    for w in range(W + 1):
+        for jj in range(min(w, room) + 1):
+            val = vals[k0 + jj] + R[r, off + w - jj]
+            if val > best[w]:
+                best[w] = val
+
 @njit(cache=True, nogil=True)
 def solve_states_nb(st_counts, st_keys, st_vals, order, base_slots, base_pow,
                      base_max_total, vs, vd, M, Md, n, W, wild_only, bits):
@@ -211,14 +224,7 @@ def solve_states_nb(st_counts, st_keys, st_vals, order, base_slots, base_pow,
                 R = st_vals
                 r = find_nb(st_keys, pack_sorted_nb(child, n, bits))
                 off = 0
-            if r < 0:
-                raise RuntimeError("trade_nb: state missing from table")
-            for w in range(W + 1):
-                jmax = min(w, M - take)
-                for jj in range(jmax + 1):
-                    val = vs[take + jj] + R[r, off + w - jj]
-                    if val > best[w]:
-                        best[w] = val
+            merge_child_nb(best, vs, take, M - take, R, r, off, W)
         # "different" combinations: x[g] types taken from group g (x[0] >= 1);
         # the last x[g] members of each group lose a token (stays sorted)
         x[0] = 1
@@ -245,14 +251,7 @@ def solve_states_nb(st_counts, st_keys, st_vals, order, base_slots, base_pow,
                     R = st_vals
                     r = find_nb(st_keys, key)
                     off = 0
-                if r < 0:
-                    raise RuntimeError("trade_nb: state missing from table")
-                for w in range(W + 1):
-                    jmax = min(w, Md - k0)
-                    for jj in range(jmax + 1):
-                        val = vd[k0 + jj] + R[r, off + w - jj]
-                        if val > best[w]:
-                            best[w] = val
+                merge_child_nb(best, vd, k0, Md - k0, R, r, off, W)
             g = 0
             while g < ng:
                 if x[g] < gsize[g]:
