@@ -70,7 +70,7 @@ SEARCH_PARAMS = {
                "widen": (1.0, "below the root, options tried = 1 + widen x visits^widen_exp, "
                               "the rollout bot's answer first"),
                "widen_exp": (0.5, "the exponent of that progressive widening"),
-               "opp_widen": (1.0, "widen for the other seats' decisions in the tree, "
+               "opp_widen": (2.0, "widen for the other seats' decisions in the tree, "
                                   "the opponent bot's answer first (0: not in the tree)"),
                "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer")},
 }
