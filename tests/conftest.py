@@ -34,3 +34,19 @@ def pytest_sessionstart(session):
         _, err = proc.communicate()
         if proc.returncode:       # the tests that need the part will say what is wrong
             print(f"\nwarm-up {part} failed: {err.strip().splitlines()[-1:]}", file=sys.stderr)
+
+
+@pytest.fixture
+def interrupt_on():
+    """``interrupt_on(real, n)``: a stand-in for ``real`` that raises
+    KeyboardInterrupt (as Ctrl-C would) on its n-th call and otherwise calls
+    ``real``; its ``calls`` attribute counts the calls."""
+    def make(real, n):
+        def wrapper(*a, **kw):
+            wrapper.calls += 1
+            if wrapper.calls == n:
+                raise KeyboardInterrupt
+            return real(*a, **kw)
+        wrapper.calls = 0
+        return wrapper
+    return make

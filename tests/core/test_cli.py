@@ -155,18 +155,11 @@ def test_usage_error_exit_2(capsys):
 
 # ---------------------------------------------------------------------------
 # Ctrl-C
-def test_interrupted_run_saves_finished_chunks_and_resumes(tmp_path, capsys, monkeypatch):
+def test_interrupted_run_saves_finished_chunks_and_resumes(tmp_path, capsys, monkeypatch,
+                                                           interrupt_on):
     from cargo_sim import runs
     real = runs._play_chunk
-    calls = []
-
-    def stop_third(*a, **kw):
-        calls.append(1)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(*a, **kw)
-
-    monkeypatch.setattr(runs, "_play_chunk", stop_third)
+    monkeypatch.setattr(runs, "_play_chunk", interrupt_on(real, 3))
     out = tmp_path / "part"
     args = ["simulate", "-n", "200", "--chunk-games", "50", "--out", str(out), "--no-progress"]
     assert main(args) == 130

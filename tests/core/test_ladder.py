@@ -30,17 +30,9 @@ def test_cells_intervals_and_resume(tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(again.cells, c)
 
 
-def test_ctrl_c_keeps_finished_cells(tmp_path, monkeypatch):
+def test_ctrl_c_keeps_finished_cells(tmp_path, monkeypatch, interrupt_on):
     real = lad.tournament
-    calls = []
-
-    def stop_on_second(*a, **k):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-
-    monkeypatch.setattr(lad, "tournament", stop_on_second)
+    monkeypatch.setattr(lad, "tournament", interrupt_on(real, 2))
     with pytest.warns(RuntimeWarning, match="interrupted: 1 of 4 cells kept"):
         r = lad.ladder(["random", "expert_v1"], out=tmp_path, **YARD)
     assert not r.complete and len(r.cells) == 1

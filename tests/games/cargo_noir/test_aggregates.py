@@ -331,7 +331,7 @@ def test_analyses_tables_and_figures(pair, tmp_path):
     assert {f.suffix for f in files} == {".png", ".svg"}
 
 
-def test_ctrl_c_keeps_the_finished_chunks(monkeypatch, tmp_path):
+def test_ctrl_c_keeps_the_finished_chunks(monkeypatch, tmp_path, interrupt_on):
     players = TABLES["random4"]
     real = A.run_chunk
     calls = []
@@ -351,15 +351,7 @@ def test_ctrl_c_keeps_the_finished_chunks(monkeypatch, tmp_path):
     # on disk: the merged file is written with the finished chunks
     from cargo_sim import runs
     real_agg = A.aggregate
-    n_calls = []
-
-    def agg_stop_second(*a, **kw):
-        n_calls.append(1)
-        if len(n_calls) == 2:
-            raise KeyboardInterrupt
-        return real_agg(*a, **kw)
-
-    monkeypatch.setattr(A, "aggregate", agg_stop_second)
+    monkeypatch.setattr(A, "aggregate", interrupt_on(real_agg, 2))
     info = runs.aggregate_to_dir(tmp_path / "r", 200, players, seed=8, chunk_games=100, progress=False)
     monkeypatch.setattr(A, "aggregate", real_agg)
     assert info.interrupted and info.chunks_done == 1
