@@ -81,6 +81,13 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
               f"maximum is 0.5), with its 95% interval clustered by deal; `diff` is the bot's "
               f"rate minus the yardstick's, paired by deal (docs/tournaments.md).", "",
               "![ladder](ladder.png)", ""]
+    pruned = res.pruned
+    if cfg.get("prune") is not None:
+        lines += [f"Pruned (`prune` {cfg['prune']:g}): a bot whose win rate at a budget is at most "
+                  f"{cfg['prune']:g} x its fair share (1/seats) is not placed at the larger "
+                  f"budgets of that seat count, since the yardstick only gets stronger with "
+                  f"budget; such cells read \"not played\".", ""]
+    skipped = {(float(r.budget), int(r.seats), r.bot): r for r in pruned.itertuples()}
     for n in sorted(cells["seats"].unique()):
         c = cells[cells["seats"] == n]
         budgets = sorted(c["budget"].unique())
@@ -91,8 +98,10 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
             row = []
             for b in budgets:
                 d = c[(c["bot"] == bot) & (c["budget"] == b)]
+                p = skipped.get((float(b), int(n), bot))
                 if d.empty:
-                    row.append("")
+                    row.append("" if p is None else
+                               f"not played ({_fmt(p.by_rate)} at {p.by_budget:g})")
                 else:
                     r = d.iloc[0]
                     diff = f"diff {_fmt(r['diff'])}"
@@ -146,6 +155,9 @@ def main(argv=None) -> int:
     ap.add_argument("--games", "-n", type=int, default=48,
                     help="games per cell, rounded up to whole deals (default 48)")
     ap.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
+    ap.add_argument("--prune", type=float, default=None,
+                    help="skip a bot at larger budgets once its win rate is at most PRUNE x its "
+                         "fair share (1/seats), e.g. 0.1 (default: play every cell)")
     ap.add_argument("--workers", "-j", type=int, default=None, help="threads (default: all cores)")
     ap.add_argument("--out", "-o", default=None,
                     help="folder for index.md, ladder.png, cells.csv, rates.csv, run.json; a rerun "
@@ -168,7 +180,7 @@ def main(argv=None) -> int:
         raise ConfigError(f"--budgets takes numbers and --seats whole numbers, comma-separated; "
                           f"got {a.budgets!r} and {a.seats!r}") from None
     res = ladder(a.bots, a.yardstick, budgets, seats, a.games, a.seed, a.budget_param,
-                 workers=a.workers, progress=not a.no_progress, out=a.out,
+                 workers=a.workers, progress=not a.no_progress, out=a.out, prune=a.prune,
                  extra={"command": command, "source": source_state()})
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(res.table().round(3).to_string() if not res.cells.empty else "no cell finished")

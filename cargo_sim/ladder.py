@@ -110,11 +110,18 @@ class LadderResults:
     yardstick's, the paired (by deal) difference bot - yardstick with its 95%
     interval (diff, diff_lo, diff_hi), mean VPs, seconds. ``rates``: the
     yardstick's decisions per second by budget and seats. ``complete``:
-    False when interrupted (the finished cells are kept)."""
+    False when interrupted (the finished cells are kept). ``pruned``: the
+    cells that ``prune`` skipped."""
     cells: pd.DataFrame
     rates: pd.DataFrame
     config: dict = field(default_factory=dict)
     complete: bool = True
+
+    @property
+    def pruned(self) -> pd.DataFrame:
+        """The cells not played because of ``prune``: budget, seats, bot, and
+        the smaller budget (``by_budget``) whose win rate (``by_rate``) stopped it."""
+        return pruned_cells(self.cells, self.config)
 
     def table(self, value: str = "win_rate") -> pd.DataFrame:
         """Bots by rows, (seats, budget) by columns."""
@@ -127,6 +134,40 @@ class LadderResults:
         state = "complete" if self.complete else "interrupted"
         return (f"LadderResults({len(self.cells)} cells, yardstick {self.config.get('yardstick')!r}, "
                 f"{state})")
+
+
+def prune_limit(config: dict, n_players: int) -> float | None:
+    """The win rate at or below which a bot stops climbing at ``n_players``
+    seats: ``prune`` times the fair share 1/seats (None: never)."""
+    p = config.get("prune")
+    return None if p is None else float(p) / n_players
+
+
+def _stopped_by(rows, config: dict, budget: float, n_players: int, bot: str):
+    """The finished cell of a smaller budget that prunes (budget, seats, bot), or None."""
+    limit = prune_limit(config, n_players)
+    if limit is None:
+        return None
+    for r in sorted(rows, key=lambda r: float(r["budget"])):
+        if (int(r["seats"]) == n_players and str(r["bot"]) == bot
+                and float(r["budget"]) < budget and float(r["win_rate"]) <= limit + 1e-12):
+            return r
+    return None
+
+
+def pruned_cells(cells: pd.DataFrame, config: dict) -> pd.DataFrame:
+    """The (budget, seats, bot) cells of ``config`` that its ``prune`` skips,
+    given the finished ``cells`` (docs/tournaments.md, ladder section)."""
+    rows = cells.to_dict("records") if not cells.empty else []
+    out = []
+    for n in config.get("seats", []):
+        for b in sorted(config.get("budgets", [])):
+            for bot in config.get("bots", []):
+                r = _stopped_by(rows, config, float(b), int(n), bot)
+                if r is not None:
+                    out.append({"budget": float(b), "seats": int(n), "bot": bot,
+                                "by_budget": float(r["budget"]), "by_rate": float(r["win_rate"])})
+    return pd.DataFrame(out, columns=["budget", "seats", "bot", "by_budget", "by_rate"])
 
 
 def _cell_row(res, bot_name: str, budget, n_players: int, seconds: float) -> dict:
@@ -187,7 +228,7 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
            games: int = 48, seed: int = 0, budget_param: str | None = None,
            rules: Rules | None = None, workers: int | None = None, progress: bool = True,
            out=None, design: str = "balanced", rate_decisions: int = 30,
-           extra: dict | None = None) -> LadderResults:
+           prune: float | None = None, extra: dict | None = None) -> LadderResults:
     """Place ``bots`` (default: every built-in but the yardstick and the search
     bots) against ``yardstick`` at each of ``budgets`` (values of its budget
     parameter: ``budget_param``, default ``iterations`` or ``rollouts``) and
@@ -197,8 +238,12 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     rewritten after every cell; a rerun with the same settings and ``out``
     skips the finished cells. Ctrl-C stops after keeping the finished cells
     (``complete`` False, with a warning). ``rate_decisions``: yardstick
-    decisions timed per budget and seat count (``search_rate``). ``extra``:
-    more entries for the config and run.json (e.g. the command)."""
+    decisions timed per budget and seat count (``search_rate``). ``prune``:
+    a bot whose win rate at a budget is at most ``prune`` x its fair share
+    (1/seats) is not placed at the larger budgets of that seat count (the
+    yardstick only gets stronger; ``LadderResults.pruned`` lists the skipped
+    cells); None plays every cell. ``extra``: more entries for the config and
+    run.json (e.g. the command)."""
     rules = rules or Rules.default()
     if not isinstance(yardstick, str) or not yardstick.strip():
         raise ConfigError("yardstick must be a bot spec such as 'ismcts'")
@@ -211,8 +256,9 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     if len(set(labels)) != len(labels):
         raise ConfigError(f"ladder bots must be distinct, got {labels}")
     try:
-        budgets = [float(b) for b in budgets]
+        budgets = sorted(float(b) for b in budgets)     # ascending: pruning looks back
         seats = [int(n) for n in seats]
+        prune = None if prune is None else float(prune)
     except (TypeError, ValueError):
         raise ConfigError("budgets must be numbers and seats whole numbers") from None
     if not budgets or not seats:
@@ -223,12 +269,14 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
         parse_player(yardstick_at(yardstick, budget_param, b))
     if not whole(games) or games < 1:
         raise ConfigError(f"games must be a whole number >= 1, got {games!r}")
+    if prune is not None and not 0 <= prune < 1:
+        raise ConfigError(f"prune must be a fraction of the fair share in [0, 1), got {prune:g}")
     check_seed(seed)
     out = Path(out) if out is not None else None
     config = {"yardstick": yardstick, "budget_param": budget_param, "budgets": budgets,
               "seats": seats, "bots": labels, "games": int(games), "seed": int(seed),
               "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions),
-              "bots_digest": bots_digest(bots)}
+              "bots_digest": bots_digest(bots), "prune": prune}
     config.update(extra or {})
     done_cells, done_rates = _load_done(out, config)
     rows = done_cells.to_dict("records") if not done_cells.empty else []
@@ -245,7 +293,7 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
                 r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules)
                 rate_rows.append({"budget": b, "seats": n, **r})
                 have_rate.add((b, n))
-            if (b, n, lab) in have:
+            if (b, n, lab) in have or _stopped_by(rows, config, b, n, lab) is not None:
                 continue
             if progress:
                 print(f"[ladder {i + 1}/{len(todo)}] {lab} vs {ys} at {n} seats "

@@ -67,3 +67,21 @@ def test_cli_writes_report(tmp_path, capsys):
     assert cli_main(["ladder", "--report-only", "--out", str(out)]) == 0
     assert cli_main(["ladder", "--yardstick", "greedy", "--budgets", "x"]) == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_prune_skips_a_beaten_bot_at_larger_budgets(tmp_path):
+    from analyses.ladder import report_markdown
+    r = lad.ladder(["random", "expert_v1"], out=tmp_path, prune=0.5, **YARD)
+    c = r.cells.set_index(["budget", "bot"])
+    # random wins nothing against greedy: at most 0.5 x 1/2, so it stops at budget 0
+    assert c.loc[(0.0, "random"), "win_rate"] <= 0.25 < c.loc[(0.0, "expert_v1"), "win_rate"]
+    assert len(r.cells) == 3 and (2.0, "random") not in c.index
+    assert r.pruned.to_dict("records") == [
+        {"budget": 2.0, "seats": 2, "bot": "random", "by_budget": 0.0,
+         "by_rate": c.loc[(0.0, "random"), "win_rate"]}]
+    assert "not played (0.00 at 0)" in report_markdown(r)
+    # without pruning the same folder plays just the missing cell
+    full = lad.ladder(["random", "expert_v1"], out=tmp_path, **YARD)
+    assert len(full.cells) == 4 and full.pruned.empty
+    with pytest.raises(ConfigError, match="prune"):
+        lad.ladder(["random"], prune=1.5, **YARD)
