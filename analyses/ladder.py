@@ -7,7 +7,6 @@ a folder.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -114,13 +113,18 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
                   f"{int(c['games'].max())}.", ""]
     if not res.rates.empty:
         lines += ["## Speed of the yardstick", "",
-                  f"Its own decisions (every kind) timed one at a time through the forward model, "
-                  f"at seat 0 against `greedy`, one thread.", "",
-                  f"| {cfg['budget_param']} | seats | decisions timed | decisions per second |",
-                  "|---|---|---|---|"]
+                  "Decisions per second: its own decisions (every kind) from the start of a "
+                  "game, timed one at a time through the forward model, at seat 0 against "
+                  "`greedy`, one thread. Seconds per game: the ladder's own games at that "
+                  "budget (wall clock, all cores, the yardstick in half the seats).", "",
+                  f"| {cfg['budget_param']} | seats | decisions timed | decisions per second "
+                  f"| seconds per game |",
+                  "|---|---|---|---|---|"]
         for _, r in res.rates.sort_values(["seats", "budget"]).iterrows():
+            c = cells[(cells["budget"] == r["budget"]) & (cells["seats"] == r["seats"])]
+            per_game = c["seconds"].sum() / c["games"].sum() if len(c) else float("nan")
             lines.append(f"| {r['budget']:g} | {int(r['seats'])} | {int(r['decisions'])} | "
-                         f"{r['per_second']:.3g} |")
+                         f"{r['per_second']:.3g} | {per_game:.3g} |")
         lines.append("")
     lines += ["## Reproduce", "", "```sh", command or "cargo-sim ladder", "```", "",
               f"Source: {cfg.get('source', '')}; rules digest {cfg['rules_digest']}. "

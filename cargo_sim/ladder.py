@@ -18,7 +18,6 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .games.cargo_noir.bots.registry import BUILTIN, BUILTIN_ORDER, parse_player
