@@ -42,11 +42,13 @@ reports: $(STAMP)
 	$(PY) reports/balance/make_report.py
 
 # The strength ladder (reports/ladder/): every built-in against ismcts at 3 budgets.
-# LADDER_GAMES games per cell; the 10000-iteration cells take hours on 2 cores.
-LADDER_GAMES ?= 48
+# LADDER_GAMES games per cell; a bot at most LADDER_PRUNE x its fair share at a budget
+# is not placed at larger ones (the 10000-iteration cells take ~1 h on 2 cores).
+LADDER_GAMES ?= 36
+LADDER_PRUNE ?= 0.1
 
 ladder: $(STAMP)
-	$(VENV)/bin/cargo-sim ladder --out reports/ladder --games $(LADDER_GAMES) --seed 1
+	$(VENV)/bin/cargo-sim ladder --out reports/ladder --games $(LADDER_GAMES) --seed 1 --prune $(LADDER_PRUNE)
 
 bench: $(STAMP)
 	$(PY) -m cargo_sim.bench
