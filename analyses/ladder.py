@@ -84,8 +84,8 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
     if cfg.get("prune") is not None:
         lines += [f"Pruned (`prune` {cfg['prune']:g}): a bot whose win rate at a budget is at most "
                   f"{cfg['prune']:g} x its fair share (1/seats) is not placed at the larger "
-                  f"budgets of that seat count, since the yardstick only gets stronger with "
-                  f"budget; such cells read \"not played\".", ""]
+                  f"budgets of that seat count, on the assumption that the yardstick is no "
+                  f"weaker with budget; such cells read \"not played\".", ""]
     skipped = {(float(r.budget), int(r.seats), r.bot): r for r in pruned.itertuples()}
     for n in sorted(cells["seats"].unique()):
         c = cells[cells["seats"] == n]

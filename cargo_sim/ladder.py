@@ -240,8 +240,8 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     decisions timed per budget and seat count (``search_rate``). ``prune``:
     a bot whose win rate at a budget is at most ``prune`` x its fair share
     (1/seats) is not placed at the larger budgets of that seat count (the
-    yardstick only gets stronger; ``LadderResults.pruned`` lists the skipped
-    cells); None plays every cell. ``extra``: more entries for the config and
+    yardstick is assumed no weaker with budget; ``LadderResults.pruned``
+    lists the skipped cells); None plays every cell. ``extra``: more entries for the config and
     run.json (e.g. the command)."""
     rules = rules or Rules.default()
     if not isinstance(yardstick, str) or not yardstick.strip():
