@@ -135,7 +135,7 @@ class LadderResults:
                 f"{state})")
 
 
-def prune_limit(config: dict, n_players: int) -> float | None:
+def _prune_limit(config: dict, n_players: int) -> float | None:
     """The win rate at or below which a bot stops climbing at ``n_players``
     seats: ``prune`` times the fair share 1/seats (None: never)."""
     p = config.get("prune")
@@ -144,7 +144,7 @@ def prune_limit(config: dict, n_players: int) -> float | None:
 
 def _stopped_by(rows, config: dict, budget: float, n_players: int, bot: str):
     """The finished cell of a smaller budget that prunes (budget, seats, bot), or None."""
-    limit = prune_limit(config, n_players)
+    limit = _prune_limit(config, n_players)
     if limit is None:
         return None
     for r in sorted(rows, key=lambda r: float(r["budget"])):
@@ -241,8 +241,8 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     a bot whose win rate at a budget is at most ``prune`` x its fair share
     (1/seats) is not placed at the larger budgets of that seat count (the
     yardstick is assumed no weaker with budget; ``LadderResults.pruned``
-    lists the skipped cells); None plays every cell. ``extra``: more entries for the config and
-    run.json (e.g. the command)."""
+    lists the skipped cells); None plays every cell. ``extra``: more entries
+    for the config and run.json (e.g. the command)."""
     rules = rules or Rules.default()
     if not isinstance(yardstick, str) or not yardstick.strip():
         raise ConfigError("yardstick must be a bot spec such as 'ismcts'")
@@ -287,13 +287,13 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     t0 = time.time()
     try:
         for i, (b, n, lab, bot) in enumerate(todo):
+            if (b, n, lab) in have or _stopped_by(rows, config, b, n, lab) is not None:
+                continue
             ys = yardstick_at(yardstick, budget_param, b)
-            if (b, n) not in have_rate:
+            if (b, n) not in have_rate:       # timed once a cell of (b, n) is to be played
                 r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules)
                 rate_rows.append({"budget": b, "seats": n, **r})
                 have_rate.add((b, n))
-            if (b, n, lab) in have or _stopped_by(rows, config, b, n, lab) is not None:
-                continue
             if progress:
                 print(f"[ladder {i + 1}/{len(todo)}] {lab} vs {ys} at {n} seats "
                       f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
