@@ -12,23 +12,43 @@ Quick start::
     agg.win_rates()            # win rate by seat with 95% CIs
 
 The game-specific code lives in ``cargo_sim.games.cargo_noir``.
+
+The names below are loaded on first use (PEP 562): ``import cargo_sim`` and the
+commands that only print (``cargo-sim --version``, ``bots``, ``rules``) import
+neither numba, pandas nor scipy (docs/performance.md, "Start-up").
 """
-from .core import cache  # noqa: F401  (first: numba's cache folder for this source version)
-from . import compat
-from .games.cargo_noir import (Rules, SimResults, best_split, bot_names, plan_trade, play_one,
-                               trade_value)
-from .games.cargo_noir.aggregates import Aggregates
-from .api import aggregate, load_aggregates, load_results, simulate
-from .games.cargo_noir.forward import Decision, GameState
-from .games.cargo_noir.bots.registry import bot, parse_player as player, unregister as unregister_bot
-from .core.errors import (BotError, CargoSimError, ClusterError, ConfigError,
-                          IllegalDecisionError, RulesError)
+import importlib
+
 from .core.version import __version__
-from . import tournament  # the module; calling it plays a tournament
-from .tournament import TournamentResults
 
-
-compat.install()   # old module paths (cargo_sim.games.cargo_noir...) still import
+# public name -> (module, attribute); None: the module itself
+_LAZY = {
+    "Rules": (".games.cargo_noir.rules", "Rules"),
+    "SimResults": (".games.cargo_noir.simulate", "SimResults"),
+    "play_one": (".games.cargo_noir.simulate", "play_one"),
+    "trade_value": (".games.cargo_noir.trade.api", "trade_value"),
+    "best_split": (".games.cargo_noir.trade.api", "best_split"),
+    "plan_trade": (".games.cargo_noir.trade.api", "plan_trade"),
+    "bot_names": (".games.cargo_noir.bots.registry", "bot_names"),
+    "bot": (".games.cargo_noir.bots.registry", "bot"),
+    "player": (".games.cargo_noir.bots.registry", "parse_player"),
+    "unregister_bot": (".games.cargo_noir.bots.registry", "unregister"),
+    "Aggregates": (".games.cargo_noir.aggregates", "Aggregates"),
+    "GameState": (".games.cargo_noir.forward", "GameState"),
+    "Decision": (".games.cargo_noir.forward", "Decision"),
+    "simulate": (".api", "simulate"),
+    "aggregate": (".api", "aggregate"),
+    "load_results": (".api", "load_results"),
+    "load_aggregates": (".api", "load_aggregates"),
+    "tournament": (".tournament", None),        # the module; calling it plays a tournament
+    "TournamentResults": (".tournament", "TournamentResults"),
+    "CargoSimError": (".core.errors", "CargoSimError"),
+    "RulesError": (".core.errors", "RulesError"),
+    "BotError": (".core.errors", "BotError"),
+    "IllegalDecisionError": (".core.errors", "IllegalDecisionError"),
+    "ConfigError": (".core.errors", "ConfigError"),
+    "ClusterError": (".core.errors", "ClusterError"),
+}
 
 __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_split",
            "plan_trade", "bot_names", "bot", "player", "unregister_bot", "tournament",
@@ -36,3 +56,23 @@ __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_s
            "IllegalDecisionError", "ConfigError", "ClusterError", "aggregate", "Aggregates",
            "load_aggregates", "load_results",
            "__version__"]
+
+
+def __getattr__(name):
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'cargo_sim' has no attribute {name!r}") from None
+    mod = importlib.import_module(module, __name__)
+    value = mod if attr is None else getattr(mod, attr)
+    globals()[name] = value            # later lookups skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
+from . import compat  # noqa: E402  (old module paths; a finder, imports nothing heavy)
+
+compat.install()

@@ -16,8 +16,10 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -117,9 +119,9 @@ def cmd_rules(args, argv) -> int:
     if args.toml:
         sys.stdout.write(rules.to_toml())
         return 0
-    prov = rules.provenance
+    prov = rules.provenance_rows()
     if args.estimated:
-        prov = prov[prov["status"] == "estimated"]
+        prov = [r for r in prov if r["status"] == "estimated"]
     print(f"{rules['name']} (digest {rules.digest})"
           + (f", overrides: {', '.join(f'{k}={v!r}' for k, v in rules.overrides.items())}"
              if rules.overrides else ""))
@@ -127,11 +129,11 @@ def cmd_rules(args, argv) -> int:
         print(f"{len(prov)} estimated values (our estimates, not printed in the rule texts); "
               f"change them with --set name=value or --rules FILE.toml")
     rows = [("parameter", "value", "status", "source")]
-    for r in prov.itertuples(index=False):
-        flag = "ESTIMATED" if r.status == "estimated" else r.status
-        value = json.dumps(r.value) if isinstance(r.value, (list, str, bool)) else str(r.value)
-        source = r.source.split(":", 1)[1].strip() if ":" in r.source else ""
-        rows.append((r.parameter, value, flag, source))
+    for r in prov:
+        flag = "ESTIMATED" if r["status"] == "estimated" else r["status"]
+        value = json.dumps(r["value"]) if isinstance(r["value"], (list, str, bool)) else str(r["value"])
+        source = r["source"].split(":", 1)[1].strip() if ":" in r["source"] else ""
+        rows.append((r["parameter"], value, flag, source))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
@@ -350,6 +352,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def interrupted() -> bool:
+    from .core.interrupt import REQUESTED
+    return REQUESTED.is_set()
+
+
 def _one_line(e: BaseException) -> str:
     msg = str(e) or e.__class__.__name__
     if isinstance(e, OSError) and e.filename is not None and e.strerror:
@@ -358,7 +365,29 @@ def _one_line(e: BaseException) -> str:
 
 
 def main(argv=None) -> int:
-    """Entry point of ``cargo-sim``; returns the exit status (0, 2 on a user error, 130 on Ctrl-C)."""
+    """Entry point of ``cargo-sim``; returns the exit status (0, 2 on a user error, 130 on Ctrl-C).
+    Ctrl-C at any moment, the first imports included, ends with one line, not a traceback."""
+    from .core.interrupt import REQUESTED
+
+    def on_sigint(signum, frame):
+        REQUESTED.set()
+        raise KeyboardInterrupt
+    old = None
+    REQUESTED.clear()
+    if threading.current_thread() is threading.main_thread():
+        old = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+        REQUESTED.clear()
+
+
+def run(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
@@ -381,9 +410,13 @@ def main(argv=None) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (CargoSimError, ValueError, OSError) as e:
+        if interrupted():        # a C extension's import turns Ctrl-C into an ImportError
+            raise KeyboardInterrupt from None
         print(f"{PROG}: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USER_ERROR
     except Exception as e:                       # a fault, not the user's: one line, traceback on request
+        if interrupted():        # a C extension's import turns Ctrl-C into an ImportError
+            raise KeyboardInterrupt from None
         if os.environ.get("CARGO_SIM_TRACEBACK"):
             raise
         print(f"{PROG}: internal error: {type(e).__name__}: {_one_line(e)} "

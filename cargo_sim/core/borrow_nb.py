@@ -12,6 +12,7 @@ borrow inside the function that owns the array.
 """
 import threading
 
+from . import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import cfunc, types
 from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed

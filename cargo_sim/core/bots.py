@@ -21,12 +21,21 @@ PARAM_MAX = 1e6
 @dataclass(frozen=True)
 class BotSpec:
     name: str
-    decide: object                      # compiled dispatcher: decide(kind, s, seat)
+    decide: object                      # compiled dispatcher decide(kind, s, seat), or its
+                                        # "module:name" (a built-in: imported by resolve())
     params: dict = field(default_factory=dict)   # parameter name -> default value
     doc: str = ""
     search: int = 0                     # the game's search-bot kind (slow bots), 0: not a search bot
     bot_params: tuple = ()              # parameters whose value is a bot, given by name ...
     models: tuple = ()                  # ... one of these (the value is its index)
+
+    def resolve(self):
+        """The compiled decide function (importing its module when named)."""
+        if isinstance(self.decide, str):
+            import importlib
+            module, _, attr = self.decide.partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return self.decide
 
     def show(self, name: str, value: float) -> str:
         """A parameter's value as a user writes it (a bot's name for bot_params)."""

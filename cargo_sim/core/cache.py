@@ -120,12 +120,61 @@ def announce_first_compile(folder: Path, stream=None) -> bool:
     return cold
 
 
+def package_locator(folder: Path):
+    """A numba cache locator for this package's kernels: the cache path is the
+    version folder plus the module's folder *relative to the package*, and the
+    source stamp is the file's content hash. numba's own locator keys the path
+    by the source's absolute path, so a second environment (a new venv, another
+    checkout) of the same version compiled everything again; with this one all
+    installs of a version share one cache (the version folder is a hash of the
+    whole numba source, so sharing is safe)."""
+    from numba.core import caching
+
+    class PackageLocator(caching._CacheLocator):
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            rel = Path(py_file).resolve().parent.relative_to(_PKG)
+            self._cache_path = str(folder / ("cargo_sim_" + "_".join(rel.parts)))
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        def get_source_stamp(self):
+            return hashlib.sha256(Path(self._py_file).read_bytes()).hexdigest()
+
+        def get_disambiguator(self):
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            try:
+                Path(py_file).resolve().relative_to(_PKG)
+            except (ValueError, OSError):
+                return None                    # not ours: numba's own locators
+            self = cls(py_func, py_file)
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return None
+            return self
+
+    return PackageLocator
+
+
 def configure_numba_cache() -> Path:
-    """Point numba's cache at this source version's folder (call before any
-    kernel module is imported). Returns the folder."""
+    """Point numba's cache at this source version's folder (before any kernel
+    module decorates a function: each kernel module imports this one first).
+    Returns the folder."""
     import numba
     folder = cache_folder()
     numba.config.CACHE_DIR = str(folder)
+    from numba.core import caching           # numba internals: else its own locators
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    classes = getattr(impl, "_locator_classes", None)
+    if isinstance(classes, list) and hasattr(caching, "_CacheLocator") and not any(
+            getattr(c, "__name__", "") == "PackageLocator" for c in classes):
+        classes.insert(0, package_locator(folder))
     if folder.parent.name == SUBFOLDER:      # a persistent cache (not the no-cache fallback)
         announce_first_compile(folder)
         prune(folder.parent, keep=folder.name)

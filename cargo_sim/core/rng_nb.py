@@ -5,6 +5,7 @@ the same whichever thread or worker plays it and whatever else runs beside it
 (numba's np.random keeps one state per thread, which would break that).
 """
 import numpy as np
+from . import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

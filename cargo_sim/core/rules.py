@@ -217,10 +217,8 @@ class RulesBase:
                     best, best_score = source, score
         return best
 
-    @property
-    def provenance(self):
-        """DataFrame: parameter, value, status (rulebook/review/estimated/decision/override), source."""
-        import pandas as pd
+    def provenance_rows(self) -> list[dict]:
+        """``provenance`` as plain rows (what ``cargo-sim rules`` prints, without pandas)."""
         rows = []
         for name, value in self.flat().items():
             if name in self.LABEL_KEYS:
@@ -228,7 +226,13 @@ class RulesBase:
             src = self.source_of(name)
             status = src.split(":", 1)[0].strip()
             rows.append({"parameter": name, "value": value, "status": status, "source": src})
-        return pd.DataFrame(rows)
+        return rows
+
+    @property
+    def provenance(self):
+        """DataFrame: parameter, value, status (rulebook/review/estimated/decision/override), source."""
+        import pandas as pd
+        return pd.DataFrame(self.provenance_rows())
 
     @property
     def ranges(self) -> dict:

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from numba.core.errors import NumbaError
 
+from . import interrupt
 from .checks import check_games, check_number, check_seed
 from .errors import BotError, ConfigError
 from .progress import Progress
@@ -57,7 +58,7 @@ def run_jobs(jobs, work, take, workers: int, interruptible: bool = True) -> bool
             if not window:
                 return False
             job, fut = window.popleft()
-            take(job, fut.result())
+            take(job, interrupt.wait(fut))
     except KeyboardInterrupt:
         if not interruptible:
             raise

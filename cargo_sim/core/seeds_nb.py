@@ -1,5 +1,6 @@
 """The seeds of a run's games, compiled (a run of 10^7 games needs 10^7 of them)."""
 import numpy as np
+from . import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from .rng_nb import game_seed_nb

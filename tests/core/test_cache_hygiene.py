@@ -13,7 +13,7 @@ def _import_with(env_extra, tmp_path):
     env = {k: v for k, v in os.environ.items()
            if k not in ("NUMBA_CACHE_DIR", "CARGO_SIM_CACHE_ROOT", "XDG_CACHE_HOME")}
     env.update(env_extra)
-    return subprocess.run([sys.executable, "-c", "import cargo_sim; print(cargo_sim.core.cache.CACHE_DIR)"],
+    return subprocess.run([sys.executable, "-c", "import cargo_sim.core.cache as c; print(c.CACHE_DIR)"],
                           env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
 
 

@@ -26,6 +26,7 @@ Python side (``cargo_noir.aggregates``) labels them.
 import hashlib
 
 import numpy as np
+from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
 from ...core.borrow_nb import state_ptr_nb

@@ -23,6 +23,7 @@ Python layer can raise a clear error. It never corrects an answer silently.
 Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``).
 """
 import numpy as np
+from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
 from ...core.borrow_nb import state_array_nb, state_ptr_nb

@@ -11,6 +11,7 @@ for the rules, so states of one table share them). The rules themselves are in
 See docs/contract.md.
 """
 import numpy as np
+from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
 from .engine_nb import (DecideType, answer_nb, begin_game_nb, failed_nb, hand_i, n_tok_nb,

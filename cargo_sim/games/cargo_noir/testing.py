@@ -20,6 +20,7 @@ illegal raises ``IllegalDecisionError`` -- the engine's own check.
 from __future__ import annotations
 
 import numpy as np
+from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ...core.errors import IllegalDecisionError

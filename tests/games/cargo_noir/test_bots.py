@@ -18,12 +18,12 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_builtin_table_order_matches_dispatch():
     # dispatch_nb sends index 0 to random and every other built-in to the heuristic family
     assert registry.BUILTIN_ORDER[0] == "random"
-    assert registry.BUILTIN["random"].decide is random_decide_nb
+    assert registry.BUILTIN["random"].resolve() is random_decide_nb
     # ... except the search bots, registered last and marked for the table (s[R_SEARCH])
     plain = registry.bot_names(search=False)
     assert plain == registry.BUILTIN_ORDER[:len(plain)]
     for name in plain[1:]:
-        assert registry.BUILTIN[name].decide is heur
+        assert registry.BUILTIN[name].resolve() is heur
     assert set(plain[1:]) == set(STRATEGIES)
     assert [b for b in registry.BUILTIN_ORDER if registry.BUILTIN[b].search] == ["flatmc", "ismcts"]
 

@@ -8,6 +8,7 @@ utilities it hands to ``plan_trade_answer_nb`` (``utility_buffer_nb(s)`` gives
 them room in the state, so a trade decision need not allocate).
 """
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ..engine_nb import (card_buyable_nb, card_i, cards_i, hand_i, hand_size_nb, n_tok_nb, param_nb,

@@ -11,6 +11,7 @@ table does not compile them in (nor recurse: their rollouts use
 (``registry.user_table``): a table with a user bot compiles that bot alone, not
 the engine again.
 """
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.borrow_nb import LazyAddress, call_int64_fn_nb, state_ptr_nb

@@ -8,6 +8,7 @@ same chance stream), so the options are compared on the same futures. The
 option with the highest mean reward is answered (the first one on a tie).
 """
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.rng_nb import seat_stream_nb

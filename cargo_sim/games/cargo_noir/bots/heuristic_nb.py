@@ -19,6 +19,7 @@ building blocks:
 * **discards**: drop the tokens whose loss lowers the hand's score least.
 """
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.borrow_nb import bits_float_nb, float_bits_nb

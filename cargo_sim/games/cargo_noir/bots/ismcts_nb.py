@@ -17,6 +17,7 @@ proposals. The answer is the most visited root option (ties: the best mean).
 See docs/forward.md, "Search agents".
 """
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.rng_nb import seat_stream_nb

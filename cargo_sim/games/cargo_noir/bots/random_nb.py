@@ -8,6 +8,7 @@ taken one at a time uniformly among those still affordable (or stop); a
 trade that buys nothing is not made. Bids: uniform between the least legal
 bid and all the coins in the safe.
 """
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ..engine_nb import (card_buyable_nb, card_i, hand_i, least_card_cost_nb, n_tok_nb, pl_i,

@@ -10,9 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.errors import BotError
-from ....core.runner import bot_compile_error
-from numba.core.errors import NumbaError
-
 from ....core.bots import PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value
 from ..enums import N_PARAMS
 
@@ -32,16 +29,25 @@ def register_builtin(spec: BotSpec) -> None:
     REGISTRY.register_builtin(spec)
 
 
+# the built-ins' kernels, named rather than imported: listing the bots (`cargo-sim
+# bots`) compiles and imports no kernel (BotSpec.resolve() imports one when asked)
+_KERNELS = "cargo_sim.games.cargo_noir.bots."
+RANDOM_DOC = """At every decision, a uniformly random legal answer. It is the baseline every
+strategy must beat and the engine's fuzzer: it explores odd corners (huge raises,
+black-market swaps of Wilds, selling tokens for cheap cards) that sensible bots never
+reach. Trades: each held token is offered with probability 1/2, then cards are taken one
+at a time uniformly among those still affordable (or stop); a trade that buys nothing is
+not made. Bids: uniform between the least legal bid and all the coins in the safe."""
+
+
 def _load_builtins():
-    from . import random_nb
-    from .heuristic_nb import heuristic_decide_nb
     from .strategies import STRATEGIES, strategy_doc, strategy_params
-    register_builtin(BotSpec("random", random_nb.random_decide_nb, {},
-                             " ".join((random_nb.__doc__ or "").split())))
+    register_builtin(BotSpec("random", _KERNELS + "random_nb:random_decide_nb", {},
+                             " ".join(RANDOM_DOC.split())))
     for name in STRATEGIES:
-        register_builtin(BotSpec(name, heuristic_decide_nb, strategy_params(name), strategy_doc(name)))
+        register_builtin(BotSpec(name, _KERNELS + "heuristic_nb:heuristic_decide_nb",
+                                 strategy_params(name), strategy_doc(name)))
     # the search bots come last: the bots before them are their models (model_rows)
-    from .dispatch_nb import builtin_decide_nb
     from ..enums import SEARCH_FLATMC, SEARCH_ISMCTS
     models = tuple(BUILTIN_ORDER)       # the non-search built-ins, in their table order
     for name, kind in (("flatmc", SEARCH_FLATMC), ("ismcts", SEARCH_ISMCTS)):
@@ -51,7 +57,8 @@ def _load_builtins():
                 default = float(models.index(default))
                 bot_params.append(k)
             params[k] = float(default)
-        register_builtin(BotSpec(name, builtin_decide_nb, params, " ".join(SEARCH_DOCS[name].split()),
+        register_builtin(BotSpec(name, _KERNELS + "dispatch_nb:builtin_decide_nb", params,
+                                 " ".join(SEARCH_DOCS[name].split()),
                                  search=kind, bot_params=tuple(bot_params), models=models))
 
 
@@ -232,6 +239,8 @@ def decision_table(players: list[Player], check: bool = False):
     decide = random_table_decide_nb if set(idx) == {0} else builtin_decide_nb
     if not users:
         return decide, np.asarray(idx, dtype=np.int64), None
+    from numba.core.errors import NumbaError
+    from ....core.runner import bot_compile_error
     try:
         kernel = user_table(tuple(users), check)
     except (NumbaError, TypeError) as exc:

@@ -15,6 +15,7 @@ parameters from the table's model rows): the search never reads who the
 other seats really are, nor the game's chance stream (``determinize_nb``).
 """
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.borrow_nb import state_ptr_nb

@@ -3,6 +3,7 @@ loop-interchanged twin (docs/trade_algorithms.md, "Planner")."""
 from __future__ import annotations
 
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from .consts import EPS, NEG

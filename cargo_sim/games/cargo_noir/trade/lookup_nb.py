@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from .recursion_nb import (enumerate_states_nb, find_nb, pack_sorted_nb, slot_find_nb,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import cfunc, njit, types
 
 from ....core.borrow_nb import call_int64_fn_nb, state_array_nb, state_ptr_nb

@@ -3,6 +3,7 @@ answers as the reference enumeration (docs/trade_algorithms.md, "Search")."""
 from __future__ import annotations
 
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.borrow_nb import borrow_nb

@@ -4,6 +4,7 @@ that fills the lookup table (docs/trade_algorithms.md, "Exact recursion",
 from __future__ import annotations
 
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 # ----------------------------------------------------------------------------

@@ -3,6 +3,7 @@ the fallback of the branch and bound (docs/trade_algorithms.md, "Planner")."""
 from __future__ import annotations
 
 import numpy as np
+from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from .consts import EPS, PLAN_EXACT_LIMIT

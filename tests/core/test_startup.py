@@ -1,0 +1,101 @@
+"""Start-up: commands that only print load no heavy library, Ctrl-C at any moment
+is one line, and a second install of the same version reuses the compiled kernels."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+HEAVY = ("numba", "pandas", "scipy")
+PROBE = """
+import sys
+from cargo_sim.cli import main
+try:
+    rc = main(sys.argv[1:])
+except SystemExit as e:
+    rc = e.code
+print("HEAVY", sorted(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)
+sys.exit(rc)
+"""
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["bots"], ["bots", "-v"],
+                                  ["rules"], ["rules", "--estimated"], ["rules", "--toml"],
+                                  ["rules", "--set", "turns.4=11"], ["simulate", "--help"]])
+def test_printing_commands_import_no_heavy_library(argv):
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *argv],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip()
+    assert "HEAVY []" in proc.stderr, proc.stderr
+
+
+def test_import_cargo_sim_is_light_and_names_load_on_use():
+    code = ("import sys, cargo_sim; assert not any(m in sys.modules for m in %r); "
+            "assert 'simulate' in dir(cargo_sim); cargo_sim.Rules.default(); "
+            "assert 'numba' not in sys.modules; print(cargo_sim.__version__)") % (HEAVY,)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    import cargo_sim
+    with pytest.raises(AttributeError):
+        cargo_sim.no_such_name  # noqa: B018
+
+
+@pytest.mark.parametrize("delay", [0.6, 1.2, 2.5, 3.5, 5.0])
+def test_ctrl_c_at_any_moment_is_one_line(delay, tmp_path):
+    """SIGINT while the command imports, compiles or plays: status 130 (or 0 if it
+    finished first) and never a traceback. (Before 0.1 s or so the interpreter
+    itself is still starting: no code of ours runs yet.)"""
+    proc = subprocess.Popen([sys.executable, "-m", "cargo_sim.cli", "simulate", "-n", "50000000",
+                             "-p", "random,random", "--seed", "1", "--workers", "1"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode in (0, 130), err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_second_install_of_the_same_version_reuses_compiled_kernels(tmp_path):
+    """The numba cache is keyed by the source version and the module's place in the
+    package, not by where the package is installed."""
+    import cargo_sim
+    src = os.path.dirname(cargo_sim.__file__)
+    copies = [tmp_path / "a", tmp_path / "b"]
+    for c in copies:
+        shutil.copytree(src, c / "cargo_sim", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k not in ("CARGO_SIM_CACHE_ROOT", "XDG_CACHE_HOME")}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
+    code = ("import cargo_sim.core.rng_nb as r; r.game_seed_nb(1, 2); "
+            "print(sum(r.game_seed_nb.stats.cache_hits.values()), "
+            "sum(r.game_seed_nb.stats.cache_misses.values()))")
+    seen = []
+    for c in copies:
+        proc = subprocess.run([sys.executable, "-c", code], env={**env, "PYTHONPATH": str(c)},
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        seen.append((proc.stdout.split(), "compiling" in proc.stderr))
+    assert seen[0] == (["0", "1"], True)       # the first install compiles, and says so
+    assert seen[1] == (["1", "0"], False)      # the second loads what the first compiled
+
+
+def test_every_kernel_module_sets_the_cache_folder_first():
+    """numba fixes a cached function's folder when the decorator runs: each module
+    that imports numba's decorators at its top imports core.cache before them."""
+    import pathlib
+    import re
+    import cargo_sim
+    root = pathlib.Path(cargo_sim.__file__).parent
+    missing = []
+    for path in root.rglob("*.py"):
+        lines = path.read_text().splitlines()
+        deco = [i for i, ln in enumerate(lines) if re.match(r"from numba import .*\b(njit|cfunc)\b", ln)]
+        if not deco or path.name == "cache.py":
+            continue
+        first = [i for i, ln in enumerate(lines) if re.match(r"from \.+(core)? import cache\b", ln)]
+        if not first or first[0] > deco[0]:
+            missing.append(str(path.relative_to(root)))
+    assert missing == []
