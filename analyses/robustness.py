@@ -338,7 +338,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rules", metavar="FILE.toml", help="rules file overriding the defaults")
     a = ap.parse_args(argv)
     from cargo_sim.cli import load_rules
-    from .robustness_report import write_report
+    from .robustness_report import claim_report_folder, write_report
     try:
         counts = tuple(int(x) for x in a.players.split(",") if x)
     except ValueError:
@@ -346,6 +346,7 @@ def main(argv=None) -> int:
     rules = load_rules(a.rules, [])
     for n in counts:
         rules.check_players(n)
+    claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
     design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
                     tuple(a.param) if a.param else None)
     res = run(rules, design, log=lambda m: print(m, file=sys.stderr, flush=True))

@@ -210,6 +210,38 @@ def cmd_tournament(args, argv) -> int:
                           f"the number of seats is --seats {args.players.strip()}")
     rules = load_rules(args.rules, args.set)
     bots = [b for b in args.players.split(",") if b]
+    lock = claim_tournament_folder(args.out) if args.out else None    # before any game
+    try:
+        return _tournament(args, argv, tournament, bots, rules)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+TOURNAMENT_KIND = "cargo_sim.tournament/1"
+TOURNAMENT_FILES = ("standings.csv", "head_to_head.csv", "ratings.csv", "significance.csv",
+                    "win_rates.png", "run.json", "run.lock")
+
+
+def _tournament_run_json(d: dict) -> bool:
+    """A run.json a tournament wrote (with its kind, or from before it was recorded)."""
+    return d.get("kind") == TOURNAMENT_KIND or (
+        str(d.get("command", "")).startswith(f"{PROG} tournament") and "design" in d and "bots" in d)
+
+
+def claim_tournament_folder(out):
+    """Claim ``--out`` of a tournament before it plays: new, empty, or an earlier
+    tournament's own folder (only its files; run.json says so); then lock it,
+    so a second tournament writing there is refused. Returns the held lock."""
+    from .core.fileio import claim_folder, own_output
+    from .runfolder import RunLock
+    folder, _ = claim_folder(out, "tournament output",
+                             own_output(TOURNAMENT_FILES, "run.json", _tournament_run_json))
+    return RunLock(folder).acquire()
+
+
+def _tournament(args, argv, tournament, bots, rules) -> int:
+    from .core.errors import ConfigError
     res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
                      workers=args.workers, progress=not args.no_progress, design=args.design)
     if res.standings is None:
@@ -227,10 +259,9 @@ def cmd_tournament(args, argv) -> int:
         print(res.significance.to_string())
     if args.out:
         out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
         run_json = out / "run.json"
-        if run_json.exists():
-            run_json.unlink()
+        with contextlib.suppress(FileNotFoundError):
+            run_json.unlink()                    # ours (claimed); written last: present = complete
         for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
                          ("ratings", res.ratings), ("significance", res.significance)):
             atomic_write(out / f"{name}.csv", lambda f, df=df: df.to_csv(f))
@@ -238,7 +269,7 @@ def cmd_tournament(args, argv) -> int:
         matplotlib.use("Agg")
         ax = res.plot_win_rates()
         atomic_write(out / "win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
-        meta = dict(res.config, command=" ".join([PROG] + list(argv)))
+        meta = dict(res.config, kind=TOURNAMENT_KIND, command=" ".join([PROG] + list(argv)))
         atomic_write_text(run_json, json.dumps(jsonable(meta), indent=2) + "\n")
         print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
               f"win_rates.png, run.json")
