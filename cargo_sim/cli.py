@@ -258,19 +258,21 @@ def _tournament(args, argv, tournament, bots, rules) -> int:
         print("\ntop two (paired by deal):")
         print(res.significance.to_string())
     if args.out:
+        from .core.fileio import Staged
         out = Path(args.out)
-        run_json = out / "run.json"
-        with contextlib.suppress(FileNotFoundError):
-            run_json.unlink()                    # ours (claimed); written last: present = complete
-        for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
-                         ("ratings", res.ratings), ("significance", res.significance)):
-            atomic_write(out / f"{name}.csv", lambda f, df=df: df.to_csv(f))
         import matplotlib
         matplotlib.use("Agg")
         ax = res.plot_win_rates()
-        atomic_write(out / "win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
         meta = dict(res.config, kind=TOURNAMENT_KIND, command=" ".join([PROG] + list(argv)))
-        atomic_write_text(run_json, json.dumps(jsonable(meta), indent=2) + "\n")
+        with Staged(out) as files:               # all six files or none (a full disk: none)
+            for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
+                             ("ratings", res.ratings), ("significance", res.significance)):
+                files.write(f"{name}.csv", lambda f, df=df: df.to_csv(f))
+            files.write("win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
+            files.write("run.json", lambda f: Path(f).write_text(
+                json.dumps(jsonable(meta), indent=2) + "\n", encoding="utf-8"))
+            with contextlib.suppress(FileNotFoundError):
+                (out / "run.json").unlink()      # an earlier one (ours: claimed) goes first
         print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
               f"win_rates.png, run.json")
     return 0

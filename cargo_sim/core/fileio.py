@@ -233,3 +233,34 @@ def own_output(names, record: str, is_ours, subfolders=None):
             return False
         return isinstance(d, dict) and bool(is_ours(d))
     return owned
+
+
+class Staged:
+    """Several output files that appear together or not at all: each is written
+    to a temp name in ``folder`` (``write(name, fn)``), and only when all are
+    written are they renamed into place, in the order written (put the record,
+    e.g. run.json, last). An exception inside the ``with`` block removes the
+    temp files and leaves every final name as it was."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.temps = []
+
+    def write(self, name: str, write) -> None:
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{name}.", suffix=TMP_SUFFIX)
+        os.close(fd)
+        self.temps.append((tmp, name))
+        write(tmp)
+
+    def __enter__(self) -> "Staged":
+        return self
+
+    def __exit__(self, kind, value, tb):
+        try:
+            if kind is None:
+                for tmp, name in self.temps:
+                    publish(tmp, self.folder / name)
+        finally:
+            for tmp, _ in self.temps:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)                # (gone already once published)
