@@ -83,6 +83,8 @@ def cmd_play(args, argv) -> int:
     import numpy as np
     from . import play_one
     rules = load_rules(args.rules, args.set)
+    if args.events:
+        _check_new_file(args.events, "--events")
     players = parse_players(args.players)
     seed = args.seed
     from .core.checks import MAX_GAME, check_number, check_seed
@@ -136,6 +138,19 @@ def cmd_rules(args, argv) -> int:
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
     return 0
+
+
+def _check_new_file(path, option: str) -> None:
+    """An output file option: a new file in a writable folder, checked before
+    any game (an existing file is never replaced: it is not this run's)."""
+    from .core.errors import ConfigError
+    from .core.fileio import probe_writable
+    p = Path(path)
+    if p.exists() or p.is_symlink():
+        raise ConfigError(f"{option} {p} already exists: give a new file name (it is not replaced)")
+    if not p.parent.is_dir():
+        raise ConfigError(f"{option} {p}: the folder {p.parent} does not exist")
+    probe_writable(p.parent, option)
 
 
 def _bot_spec(name):
@@ -233,10 +248,13 @@ def claim_tournament_folder(out):
     """Claim ``--out`` of a tournament before it plays: new, empty, or an earlier
     tournament's own folder (only its files; run.json says so); then lock it,
     so a second tournament writing there is refused. Returns the held lock."""
-    from .core.fileio import claim_folder, own_output
+    from .core.fileio import claim_folder, is_temp_name, own_output
     from .runfolder import RunLock
-    folder, _ = claim_folder(out, "tournament output",
-                             own_output(TOURNAMENT_FILES, "run.json", _tournament_run_json))
+    own = own_output(TOURNAMENT_FILES, "run.json", _tournament_run_json)
+
+    def owned(folder):          # or one a tournament is just starting in (its lock alone)
+        return own(folder) or all(n == "run.lock" or is_temp_name(n) for n in os.listdir(folder))
+    folder, _ = claim_folder(out, "tournament output", owned)
     return RunLock(folder).acquire()
 
 

@@ -177,6 +177,7 @@ def claim_folder(path, what: str = "output", owned=None, option: str = "--out") 
         raise ConfigError(f"cannot create or open {option} folder {folder}: "
                           f"{e.strerror or e}") from None
     reused = False
+    names = [n for n in names if not is_temp_name(n)]     # a killed writer's leftovers: left alone
     if names:
         if owned is None or not owned(folder):
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
