@@ -202,6 +202,8 @@ class Counters:
         fault is one ConfigError line."""
         from ....core.errors import RulesError
         path = Path(path)
+        if not path.exists() and not path.is_symlink():
+            raise ConfigError(f"no aggregates file {path}")
         data = read_bytes(path, LOAD_LIMIT, "aggregates file")
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
