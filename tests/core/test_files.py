@@ -636,3 +636,55 @@ def test_sigkill_in_the_files_layout_leaves_no_partial_final_file(tmp_path):
     assert main(["simulate", "-n", "50", "--out", str(out), "--layout", "files", "--no-progress"]) == 0
     assert len(__import__("pandas").read_parquet(out / "games.parquet")) == 50
     assert set(names) <= set(os.listdir(out))
+
+
+# ---------------------------------------------------------------------------
+# memory of an interrupted tournament
+def test_interrupted_tournament_does_not_keep_its_games(monkeypatch):
+    """The KeyboardInterrupt's traceback (sys.last_traceback, a notebook) used to
+    hold every game played: ~33 MB here, several GB for a long tournament."""
+    import gc
+    import tracemalloc
+    import cargo_sim.tournament as T
+    real = T.run_jobs
+
+    def stop_after_16_jobs(jobs, work, take, workers, interruptible=True):
+        n = {"k": 0}
+
+        def take_then_stop(job, out):
+            take(job, out)
+            n["k"] += 1
+            if n["k"] == 16:
+                raise KeyboardInterrupt
+        return real(jobs, work, take_then_stop, workers, interruptible)
+
+    T.tournament(["random", "random"], 4, games=100, progress=False, workers=2)    # compiled
+    monkeypatch.setattr(T, "run_jobs", stop_after_16_jobs)
+    tracemalloc.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as kept:        # the exception, kept alive
+            T.tournament(["random", "random"], 4, games=10**6, progress=False, workers=2)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert kept.value is not None
+    assert held < 16 * 2**20, held     # 16 jobs of 2048 games: ~24 MB of results, + ~9 in flight
+
+
+def test_tournament_that_cannot_fit_in_memory_is_refused_up_front(no_games):
+    with pytest.raises(ConfigError, match="GiB in memory"):
+        cargo_sim.tournament(["random", "random"], 4, games=10**12, progress=False)
+
+
+def test_claim_folder_refusals(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(ConfigError, match="not a folder"):
+        claim_folder(f)
+    link = tmp_path / "broken"
+    link.symlink_to(tmp_path / "nowhere")
+    with pytest.raises(ConfigError, match="broken symlink"):
+        claim_folder(link)
+    assert claim_folder(tmp_path / "new" / "deep") == (tmp_path / "new" / "deep", False)
+    assert f.read_text() == "x" and link.is_symlink()
