@@ -280,7 +280,7 @@ def test_duplicated_or_stray_marker_refused(reference, tmp_path, name, why):
     assert files(run) == before
 
 
-def test_swapped_rules_toml_refused(reference, tmp_path):
+def test_swapped_rules_toml_refused(reference, tmp_path, capsys):
     run = copy_of(reference, tmp_path)
     m = json.loads((run / "manifest.json").read_text())
     m["rules_toml"] = Rules.default().replace(start_coins=9).to_toml()
@@ -289,7 +289,25 @@ def test_swapped_rules_toml_refused(reference, tmp_path):
     for call in (cargo_sim.load_results, resume):
         with pytest.raises(ConfigError, match="rebuilds with digest .* not the recorded"):
             call(run)
+    cli_error(capsys, ["simulate", "-n", N, "-p", ",".join(PLAYERS), "--seed", SEED, "--chunk-games",
+                       CHUNK, "--out", run, "--resume", "--no-progress"], "not the recorded")
     assert files(run) == before
+
+
+V1 = Path(__file__).parent / "data" / "run_folder_v1"
+
+
+@pytest.mark.filterwarnings("ignore:.*another version of the engine source")
+def test_folder_from_before_run_ids_loads_and_checks_what_its_markers_hold(tmp_path):
+    run = tmp_path / "v1"
+    shutil.copytree(V1, run)
+    assert "run_id" not in json.loads((run / "manifest.json").read_text())
+    assert len(cargo_sim.load_results(run).games) == 30
+    d = json.loads((run / "chunk-00001.done").read_text())
+    d["seed"] = 6                             # a chunk of another seed: still caught
+    (run / "chunk-00001.done").write_text(json.dumps(d))
+    with pytest.raises(ConfigError, match="chunk 1 is damaged.*seed"):
+        cargo_sim.load_results(run)
 
 
 def test_counts_stay_whole_with_a_duplicate(reference, tmp_path):
