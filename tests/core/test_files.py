@@ -585,6 +585,25 @@ def test_disk_full_in_the_files_layout_fault_injected(tmp_path, capsys, monkeypa
     assert os.listdir(out) == []             # nothing final-named, no temp left
 
 
+def test_disk_full_in_an_aggregate_run_fault_injected(tmp_path, capsys, monkeypatch):
+    real, calls = np.savez_compressed, {"n": 0}
+
+    def fills_up(f, **arrays):
+        calls["n"] += 1
+        if calls["n"] == 2:                  # chunk 1's counters
+            f.write(b"PK half")
+            enospc()
+        return real(f, **arrays)
+
+    monkeypatch.setattr(np, "savez_compressed", fills_up)
+    out = tmp_path / "agg"
+    cli_error(capsys, ["simulate", "-n", 60, "--chunk-games", 20, "--aggregate", "--out", out,
+                       "--no-progress"], "No space left on device")
+    assert sorted(os.listdir(out)) == ["agg-00000.done", "agg-00000.npz", "manifest.json"]
+    monkeypatch.setattr(np, "savez_compressed", real)
+    assert cargo_sim.load_aggregates(out).n_games == 20      # the finished chunk, complete
+
+
 def test_disk_full_for_the_tournament_fault_injected(tmp_path, capsys, monkeypatch):
     import matplotlib.figure
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", enospc)
