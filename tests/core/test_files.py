@@ -208,6 +208,25 @@ def test_unusable_out_fails_before_any_game(capsys, no_games, argv):
     cli_error(capsys, argv, "cargo_sim_no_such_dir")
 
 
+@pytest.mark.parametrize("argv", [
+    ["simulate", "-n", 10, "--out"],
+    ["simulate", "-n", 10, "--layout", "files", "--out"],
+    ["simulate", "-n", 10, "--aggregate", "--out"],
+    ["tournament", "-p", "random,random", "--seats", 2, "-n", 10, "--out"],
+    ["robustness", "--games", 20, "--trajectories", 0, "--players", 2, "--out"],
+    ["sweep", "--set", "start_coins=6,7", "--games", 10, "--out"],
+    ["ladder", "--bots", "random", "--seats", 2, "--budgets", 10, "--games", 2, "--out"],
+    ["report", "--games", 10, "--out"],
+    ["tune", "--bot", "greedy", "--out"],
+    ["play", "--seed", 1, "--events"],
+], ids=lambda a: " ".join(map(str, a[:1] + a[-2:])))
+def test_a_users_file_as_out_is_refused_and_kept(tmp_path, capsys, no_games, argv):
+    f = tmp_path / "mine.csv"
+    f.write_text("my data")
+    cli_error(capsys, argv + [f], "mine.csv")
+    assert f.read_text() == "my data"
+
+
 def test_out_on_a_read_only_folder(tmp_path, capsys, no_games):
     if os.geteuid() == 0:
         pytest.skip("root writes into read-only folders")
@@ -446,12 +465,16 @@ def test_manifest_that_is_not_a_regular_file(reference, tmp_path, capsys, which)
         resume(run)
 
 
-@pytest.mark.parametrize("marker", ["fifo", "nested", "dev-zero"])
+@pytest.mark.parametrize("marker", ["fifo", "nested", "dev-zero", "data-fifo", "huge"])
 def test_marker_that_is_a_fifo_or_nested_deeply(reference, tmp_path, marker):
     run = copy_of(reference, tmp_path)
     m = run / "chunk-00001.done"
+    if marker == "data-fifo":                # the chunk's data file, not its marker
+        m = run / "players-00001.parquet"
     m.unlink()
-    if marker == "fifo":
+    if marker == "huge":
+        m.write_bytes(b" " * (2 * 2**20))
+    elif marker in ("fifo", "data-fifo"):
         fifo(m)
     elif marker == "dev-zero":
         m.symlink_to("/dev/zero")
@@ -462,6 +485,14 @@ def test_marker_that_is_a_fifo_or_nested_deeply(reference, tmp_path, marker):
     with pytest.warns(UserWarning, match="chunk 1 is damaged"):
         info = resume(run)                   # its own marker's name: replayed
     assert info.games_played == CHUNK and files(run) == reference[1]
+
+
+def test_manifest_too_large(reference, tmp_path):
+    run = copy_of(reference, tmp_path)
+    with open(run / "manifest.json", "ab") as f:
+        f.write(b" " * (17 * 2**20))
+    with pytest.raises(ConfigError, match="too large"):
+        cargo_sim.load_results(run)
 
 
 def test_lock_path_that_is_a_folder(reference, tmp_path, capsys):
