@@ -225,6 +225,11 @@ def cmd_tournament(args, argv) -> int:
                           f"the number of seats is --seats {args.players.strip()}")
     rules = load_rules(args.rules, args.set)
     bots = [b for b in args.players.split(",") if b]
+    if args.out:                 # the common mistakes first, so they leave no empty folder
+        from .games.cargo_noir.bots.registry import parse_player
+        for b in bots:
+            parse_player(b)
+        rules.check_players(args.seats)
     lock = claim_tournament_folder(args.out) if args.out else None    # before any game
     try:
         return _tournament(args, argv, tournament, bots, rules)
