@@ -613,7 +613,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                     part = r if part is None else part + r
                     bar.update(b - a)
                 part.config["n_games"] = hi - lo
-                part.save(folder / agg_chunk_file(k))
+                part.save(folder / agg_chunk_file(k), temp_tag(manifest))
                 write_marker(folder, agg_done_file(k), k, lo, hi, binding(manifest), AGG.files(k),
                              temp_tag(manifest))
                 done.add(k)
@@ -627,7 +627,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                 bar.close()
         if done or n_chunks == 0:
             merged = load_aggregate_dir(folder, warn=False)
-            merged.save(folder / AGG_FILE)
+            merged.save(folder / AGG_FILE, temp_tag(manifest))
         seconds = time.perf_counter() - t0
     finally:
         lock.release()

@@ -186,6 +186,19 @@ def test_resume_sweeps_only_its_own_temp_files(reference, tmp_path):
     assert {k: v for k, v in files(run).items() if k in theirs} == theirs
 
 
+def test_aggregate_resume_sweeps_its_own_temp_files(tmp_path):
+    out = tmp_path / "agg"
+    runs.aggregate_to_dir(out, 40, ["random"] * 3, seed=1, chunk_games=20, progress=False)
+    (out / "agg-00001.done").unlink()
+    tag = runs.temp_tag(json.loads((out / "manifest.json").read_text()))
+    ours, theirs = out / f".agg-00001.npz.{tag}.x1y2z3.tmp", out / ".agg-00001.npz.x1y2z3.tmp"
+    ours.write_bytes(b"PK half")
+    theirs.write_bytes(b"not ours")
+    info = runs.aggregate_to_dir(out, 40, ["random"] * 3, seed=1, chunk_games=20, progress=False,
+                                 resume=True)
+    assert info.games_played == 20 and not ours.exists() and theirs.read_bytes() == b"not ours"
+
+
 # ---------------------------------------------------------------------------
 # output folders checked before any game, for every command with --out
 PROC = "/proc/cargo_sim_no_such_dir"

@@ -179,8 +179,9 @@ class Counters:
                 and self.config.get("players") == other.config.get("players")
                 and self.config.get("rules_digest") == other.config.get("rules_digest"))
 
-    def save(self, path) -> Path:
-        """Write ``path`` (.npz: counters, configuration, rules TOML) atomically."""
+    def save(self, path, tag: str = "") -> Path:
+        """Write ``path`` (.npz: counters, configuration, rules TOML) atomically
+        (``tag``: in the temp file's name, so a run folder's resume can sweep it)."""
         meta = {"format": FORMAT, "config": self.config, "interrupted": bool(self.interrupted),
                 "sections": [[n, list(s)] for n, s, _ in K.SECTIONS]}
 
@@ -188,7 +189,7 @@ class Counters:
             with open(tmp, "wb") as f:     # a file object: np.savez would append ".npz" to a name
                 np.savez_compressed(f, counts=self.counts, meta=np.array(json.dumps(meta)),
                                     rules_toml=np.array(self.rules.to_toml()))
-        return atomic_write(path, write)
+        return atomic_write(path, write, tag=tag)
 
     def _seats(self):
         return range(self.n_players)
