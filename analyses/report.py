@@ -563,6 +563,21 @@ def _md_code_to_html(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------
+REPORT_NAMES = ("index.md", "index.html", "figures", "tables")
+
+
+def claim_report_folder(out) -> Path:
+    """``--out`` of a report: new, empty, or an earlier report (index.md and
+    only the report's files and folders), checked before any game."""
+    from cargo_sim.fileio import claim_folder
+
+    def own(folder: Path) -> bool:
+        names = {p.name for p in folder.iterdir()}
+        return "index.md" in names and all(n in REPORT_NAMES or (n.startswith(".") and n.endswith(".tmp"))
+                                           for n in names)
+    return claim_folder(out, "report", own)[0]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m analyses.report", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="output folder (index.md, index.html, figures/, tables/)")
@@ -597,6 +612,7 @@ def main(argv=None) -> int:
         (QUICK_EVENTS_GAMES if a.quick else DEFAULT_EVENTS_GAMES)
     command = "python -m analyses.report " + " ".join(shlex.quote(x) for x in
                                                       (argv if argv is not None else sys.argv[1:]))
+    claim_report_folder(a.out)                  # before any game: an unusable --out fails now
     path = build_report(a.out, n_games=games, player_counts=counts, players=players, seed=a.seed,
                         command=command, events_games=ev, workers=a.workers,
                         formats=("png",) if a.no_svg else ("png", "svg"), progress=a.progress,

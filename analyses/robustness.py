@@ -34,7 +34,7 @@ from cargo_sim.games.cargo_noir.aggregates import aggregate
 from cargo_sim.games.cargo_noir.rules import Rules
 from cargo_sim.checks import whole
 from cargo_sim.errors import ConfigError
-from cargo_sim.fileio import atomic_write_text
+from cargo_sim.fileio import atomic_write_text, read_json
 
 from .stats import half_width
 
@@ -260,10 +260,14 @@ def headline_mark(verdict_table: pd.DataFrame | dict, headline: str) -> str:
 def load_marks(folder) -> dict:
     """headline -> mark from a written robustness report ({} if there is none)."""
     path = Path(folder) / VERDICTS_FILE
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))["marks"]
-    except (OSError, ValueError, KeyError):
+    if not path.exists():
         return {}
+    try:                              # a regular file, capped: a FIFO or /dev/zero cannot hang it
+        d = read_json(path, 2**20, "robustness verdicts")
+    except ConfigError:
+        return {}
+    marks = d.get("marks") if isinstance(d, dict) else None
+    return {str(k): str(v) for k, v in marks.items()} if isinstance(marks, dict) else {}
 
 
 REPORT_DIR = Path(__file__).resolve().parents[1] / "reports" / "robustness"
@@ -338,7 +342,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rules", metavar="FILE.toml", help="rules file overriding the defaults")
     a = ap.parse_args(argv)
     from cargo_sim.cli import load_rules
-    from .robustness_report import write_report
+    from .robustness_report import claim_report_folder, write_report
     try:
         counts = tuple(int(x) for x in a.players.split(",") if x)
     except ValueError:
@@ -346,6 +350,7 @@ def main(argv=None) -> int:
     rules = load_rules(a.rules, [])
     for n in counts:
         rules.check_players(n)
+    claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
     design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
                     tuple(a.param) if a.param else None)
     res = run(rules, design, log=lambda m: print(m, file=sys.stderr, flush=True))

@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from cargo_sim.fileio import claim_folder, own_output
+
 from .plots import save_figure
 from .report import markdown_table
 from .robustness import FIELD, MIRROR_BOT, VERDICTS_FILE
@@ -137,10 +139,32 @@ def _index(res, command: str, figs: list[str]) -> str:
     return "\n".join(md)
 
 
+REPORT_KIND = "cargo_sim.robustness/1"
+REPORT_FILES = ("index.md", "verdicts.csv", "one_at_a_time.csv", "morris.csv", "defaults.json",
+                VERDICTS_FILE, "figures")
+
+
+def _verdicts_json(d: dict) -> bool:
+    """verdicts.json of a robustness report (with its kind, or from before it was recorded)."""
+    return d.get("kind") == REPORT_KIND or (isinstance(d.get("rules_digest"), str)
+                                            and isinstance(d.get("marks"), dict))
+
+
+def claim_report_folder(out) -> Path:
+    """Check ``--out`` before the sweeps run: a new or empty folder, or an
+    earlier robustness report (only its files; verdicts.json says so), which
+    ``write_report`` replaces whole. A file, or a folder with anything else in
+    it, is refused with one line and never touched."""
+    folder, _ = claim_folder(out, "robustness report",
+                             own_output(REPORT_FILES, VERDICTS_FILE, _verdicts_json,
+                                        {"figures": r"(tornado|morris)_[^/]*\.png"}))
+    return folder
+
+
 def write_report(res, out, command: str = "") -> Path:
-    """Write the report into ``out`` (replaced whole); returns index.md's path."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    """Write the report into ``out`` (see ``claim_report_folder``: an earlier
+    report there is replaced whole, anything else refused); returns index.md's path."""
+    out = claim_report_folder(out)
     tmp = Path(tempfile.mkdtemp(prefix=".robustness-", dir=out.parent))
     try:
         figs = []
@@ -159,19 +183,21 @@ def write_report(res, out, command: str = "") -> Path:
             indent=1,
             default=float) + "\n", encoding="utf-8")
         (tmp / VERDICTS_FILE).write_text(json.dumps(
-            {"rules_digest": res["rules"].digest,
+            {"kind": REPORT_KIND, "rules_digest": res["rules"].digest,
              "marks": dict(zip(res["verdicts"]["headline"], res["verdicts"]["mark"]))},
             indent=1) + "\n", encoding="utf-8")
         (tmp / "index.md").write_text(_index(res, command, figs), encoding="utf-8")
         os.chmod(tmp, 0o755)
-        if out.exists():
-            old = out.with_name(out.name + ".old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(out, old)
+        # the claimed folder (empty, or our earlier report) moves to a fresh name of
+        # our own, the new one takes its place, then the old one goes
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        os.replace(out, old)
+        try:
             os.replace(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, out)
+        except BaseException:
+            os.replace(old, out)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

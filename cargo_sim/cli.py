@@ -85,6 +85,8 @@ def cmd_play(args, argv) -> int:
     import numpy as np
     from . import play_one
     rules = load_rules(args.rules, args.set)
+    if args.events:
+        _check_new_file(args.events, "--events")
     players = parse_players(args.players)
     seed = args.seed
     from .core.checks import MAX_GAME, check_number, check_seed
@@ -138,6 +140,19 @@ def cmd_rules(args, argv) -> int:
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
     return 0
+
+
+def _check_new_file(path, option: str) -> None:
+    """An output file option: a new file in a writable folder, checked before
+    any game (an existing file is never replaced: it is not this run's)."""
+    from .core.errors import ConfigError
+    from .core.fileio import probe_writable
+    p = Path(path)
+    if p.exists() or p.is_symlink():
+        raise ConfigError(f"{option} {p} already exists: give a new file name (it is not replaced)")
+    if not p.parent.is_dir():
+        raise ConfigError(f"{option} {p}: the folder {p.parent} does not exist")
+    probe_writable(p.parent, option)
 
 
 def _bot_spec(name):
@@ -212,6 +227,46 @@ def cmd_tournament(args, argv) -> int:
                           f"the number of seats is --seats {args.players.strip()}")
     rules = load_rules(args.rules, args.set)
     bots = [b for b in args.players.split(",") if b]
+    if args.out:                 # the common mistakes first, so they leave no empty folder
+        from .games.cargo_noir.bots.registry import parse_player
+        for b in bots:
+            parse_player(b)
+        rules.check_players(args.seats)
+    lock = claim_tournament_folder(args.out) if args.out else None    # before any game
+    try:
+        return _tournament(args, argv, tournament, bots, rules)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+TOURNAMENT_KIND = "cargo_sim.tournament/1"
+TOURNAMENT_FILES = ("standings.csv", "head_to_head.csv", "ratings.csv", "significance.csv",
+                    "win_rates.png", "run.json", "run.lock")
+
+
+def _tournament_run_json(d: dict) -> bool:
+    """A run.json a tournament wrote (with its kind, or from before it was recorded)."""
+    return d.get("kind") == TOURNAMENT_KIND or (
+        str(d.get("command", "")).startswith(f"{PROG} tournament") and "design" in d and "bots" in d)
+
+
+def claim_tournament_folder(out):
+    """Claim ``--out`` of a tournament before it plays: new, empty, or an earlier
+    tournament's own folder (only its files; run.json says so); then lock it,
+    so a second tournament writing there is refused. Returns the held lock."""
+    from .core.fileio import claim_folder, is_temp_name, own_output
+    from .runfolder import RunLock
+    own = own_output(TOURNAMENT_FILES, "run.json", _tournament_run_json)
+
+    def owned(folder):          # or one a tournament is just starting in (its lock alone)
+        return own(folder) or all(n == "run.lock" or is_temp_name(n) for n in os.listdir(folder))
+    folder, _ = claim_folder(out, "tournament output", owned)
+    return RunLock(folder).acquire()
+
+
+def _tournament(args, argv, tournament, bots, rules) -> int:
+    from .core.errors import ConfigError
     res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
                      workers=args.workers, progress=not args.no_progress, design=args.design)
     if res.standings is None:
@@ -228,20 +283,21 @@ def cmd_tournament(args, argv) -> int:
         print("\ntop two (paired by deal):")
         print(res.significance.to_string())
     if args.out:
+        from .core.fileio import Staged
         out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        run_json = out / "run.json"
-        if run_json.exists():
-            run_json.unlink()
-        for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
-                         ("ratings", res.ratings), ("significance", res.significance)):
-            atomic_write(out / f"{name}.csv", lambda f, df=df: df.to_csv(f))
         import matplotlib
         matplotlib.use("Agg")
         ax = res.plot_win_rates()
-        atomic_write(out / "win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
-        meta = dict(res.config, command=" ".join([PROG] + list(argv)))
-        atomic_write_text(run_json, json.dumps(jsonable(meta), indent=2) + "\n")
+        meta = dict(res.config, kind=TOURNAMENT_KIND, command=" ".join([PROG] + list(argv)))
+        with Staged(out) as files:               # all six files or none (a full disk: none)
+            for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
+                             ("ratings", res.ratings), ("significance", res.significance)):
+                files.write(f"{name}.csv", lambda f, df=df: df.to_csv(f))
+            files.write("win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
+            files.write("run.json", lambda f: Path(f).write_text(
+                json.dumps(jsonable(meta), indent=2) + "\n", encoding="utf-8"))
+            with contextlib.suppress(FileNotFoundError):
+                (out / "run.json").unlink()      # an earlier one (ours: claimed) goes first
         print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
               f"win_rates.png, run.json")
     return 0

@@ -22,7 +22,8 @@ import pandas as pd
 from .cli_common import (EXIT_INTERRUPTED, PROG, bank_line, format_summary_of, jsonable,
                          load_rules, parse_players, run_headline, seat_table, versions)
 from .core.errors import ConfigError
-from .core.fileio import atomic_write, atomic_write_text
+from .core.fileio import (atomic_write, atomic_write_text, claim_folder, own_output,
+                          publish)
 from .core.progress import Progress
 from .tablefiles import arrow_table, canonical, parquet_options
 from . import runs
@@ -144,14 +145,39 @@ def _write_run_json(path: Path, meta: dict) -> None:
     atomic_write_text(path, json.dumps(jsonable(meta), indent=2) + "\n")
 
 
+FILES_KIND = "cargo_sim.files/1"          # run.json of a --layout files folder
+FILES_NAMES = ("games.parquet", "players.parquet", "games.csv", "players.csv", "run.json")
+
+
+def _files_run_json(d: dict) -> bool:
+    """A run.json this layout wrote (with its kind, or from before it was recorded)."""
+    if d.get("kind") == FILES_KIND:
+        return True
+    return (str(d.get("command", "")).startswith(f"{PROG} simulate") and isinstance(d.get("files"), list)
+            and "n_games_requested" in d)
+
+
+def claim_files_folder(out_dir) -> Path:
+    """The --layout files folder: new, empty, or an earlier --layout files run's
+    own (only its files and its run.json); anything else is refused before play."""
+    folder, _ = claim_folder(out_dir, "--layout files output",
+                             own_output(FILES_NAMES, "run.json", _files_run_json))
+    return folder
+
+
 class _FilesSink:
     """games.<fmt> and players.<fmt> written chunk by chunk to temp files (Parquet
     row groups at the run folder's column widths, or CSV rows) and renamed into
     place at the end: complete or absent, like every output file."""
 
     def __init__(self, out_dir: Path, fmt: str):
+        import tempfile
         self.out_dir, self.fmt = out_dir, fmt
-        self.tmp = {t: out_dir / f".{t}.{fmt}.{os.getpid()}{runs.TMP_SUFFIX}" for t in runs.TABLES}
+        self.tmp = {}
+        for t in runs.TABLES:                    # fresh names of our own, never a user's file
+            fd, name = tempfile.mkstemp(dir=out_dir, prefix=f".{t}.{fmt}.", suffix=runs.TMP_SUFFIX)
+            os.close(fd)
+            self.tmp[t] = Path(name)
         self.writers = {}
         self.tally = Tally()
 
@@ -180,8 +206,9 @@ class _FilesSink:
             if w is None:                         # no chunk finished: an empty table
                 atomic_write(dest, lambda f: pd.DataFrame().to_csv(f, index=False)
                              if self.fmt == "csv" else pd.DataFrame().to_parquet(f))
+                self.tmp[t].unlink()
             else:
-                os.replace(self.tmp[t], dest)
+                publish(self.tmp[t], dest)        # on disk before it takes its final name
             out.append(dest)
         return out
 
@@ -197,15 +224,13 @@ class _FilesSink:
 
 def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
     """One file per table, streamed; returns (tally, files, interrupted, manifest)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if not os.access(out_dir, os.W_OK):
-        raise ConfigError(f"--out {out_dir} is not writable")
     if args.resume:
         raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
     manifest, rules = runs.plan(args.games, players, args.seed, rules,
                                 args.chunk_games or DEFAULT_CHUNK_GAMES)
+    claim_files_folder(out_dir)
     with contextlib.suppress(FileNotFoundError):
-        (out_dir / "run.json").unlink()         # written last: its presence means complete
+        (out_dir / "run.json").unlink()         # ours (claimed); written last: present = complete
     sink = _FilesSink(out_dir, fmt)
     bar = Progress(args.games, label=f"simulate to {out_dir.name}: {len(manifest['players'])} players",
                    enabled=_progress(args) and args.games > 0)
@@ -231,6 +256,8 @@ def cli_out(args, argv) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError(f"--out {out_dir} exists and is not a folder")
     layout = _layout(args)
+    if layout == "files" and args.resume:
+        raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
     tally, tallied = Tally(), set()
 
     def tally_chunk(k, games, players):       # the summary of a chunk played now, from memory
@@ -265,7 +292,8 @@ def cli_out(args, argv) -> int:
                             interrupted, rules, elapsed, workers, played=played,
                             short_games=tally.short))
     if layout == "files":
-        meta = _meta(args, argv, cfg_players, rules, workers, tally.n, interrupted, elapsed)
+        meta = {"kind": FILES_KIND,
+                **_meta(args, argv, cfg_players, rules, workers, tally.n, interrupted, elapsed)}
         meta["files"] = [p.name for p in files] + ["run.json"]
         _write_run_json(out_dir / "run.json", meta)
         files.append(out_dir / "run.json")

@@ -18,13 +18,15 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .games.cargo_noir.bots.registry import BUILTIN, BUILTIN_ORDER, parse_player
 from .games.cargo_noir.rules import Rules
 from .core.checks import check_seed, whole
 from .core.errors import ConfigError
-from .core.fileio import atomic_write, atomic_write_text
+from .core.fileio import (atomic_write, atomic_write_text, claim_folder, decode_text, own_output,
+                          read_bytes, read_json)
 from .core.ratings import significance
 from .tournament import tournament
 
@@ -200,21 +202,85 @@ def _load_done(out: Path | None, config: dict) -> tuple[pd.DataFrame, pd.DataFra
     return old.cells, old.rates
 
 
+# what a report needs of run.json and of the tables (numbers finite, seats whole)
+CONFIG_KEYS = {"yardstick": str, "budget_param": str, "design": str, "rules_digest": str,
+               "bots": list, "budgets": list, "seats": list, "games": int, "seed": int}
+CELL_COLUMNS = ("budget", "seats", "bot", "games", "deals", "win_rate", "win_lo", "win_hi",
+                "diff", "diff_lo", "diff_hi", "seconds")
+RATE_COLUMNS = ("budget", "seats", "decisions", "per_second")
+FILE_LIMIT = 64 * 2**20
+
+
+LADDER_FILES = ("run.json", "cells.csv", "rates.csv", "index.md", "ladder.png")
+
+
+def claim_ladder_folder(out) -> Path:
+    """``out`` of a ladder, checked before it plays: new, empty, or a ladder's
+    own folder (only its files; its run.json says so), which a rerun continues."""
+    folder, _ = claim_folder(out, "ladder output", own_output(
+        LADDER_FILES, "run.json", lambda d: "yardstick" in d and "bots_digest" in d))
+    return folder
+
+
 def load_ladder(out) -> LadderResults:
-    """The results a ladder wrote to the folder ``out``."""
+    """The results a ladder wrote to the folder ``out``, checked: a missing,
+    damaged or foreign file is one ConfigError line, never a traceback."""
     out = Path(out)
-    try:
-        config = json.loads((out / "run.json").read_text())
-        cells = _order(_read_csv(out / "cells.csv"), config)
-        rates = _read_csv(out / "rates.csv")
-    except (OSError, ValueError, KeyError) as e:
-        raise ConfigError(f"{out} holds no ladder results (run.json, cells.csv): {e}") from None
+    config = read_json(out / "run.json", FILE_LIMIT, "ladder run.json")
+    bad = _config_problem(config)
+    if bad:
+        raise ConfigError(f"{out / 'run.json'} is not a ladder's run.json: {bad}")
+    cells = _read_csv(out / "cells.csv", CELL_COLUMNS, ("bot",))
+    rates = _read_csv(out / "rates.csv", RATE_COLUMNS)
+    if not cells.empty and (cells["seats"] < 1).any():
+        raise ConfigError(f"{out / 'cells.csv'}: seats must be at least 1")
+    cells = _order(cells, config)
     return LadderResults(cells, rates, config, bool(config.pop("complete", True)))
 
 
-def _read_csv(path: Path) -> pd.DataFrame:
-    """A CSV the ladder wrote; an empty table for an empty file (nothing finished)."""
-    return pd.read_csv(path) if path.stat().st_size > 1 else pd.DataFrame()
+def _config_problem(config) -> str | None:
+    if not isinstance(config, dict):
+        return "not a JSON object"
+    for key, kind in CONFIG_KEYS.items():
+        v = config.get(key)
+        if not isinstance(v, kind) or isinstance(v, bool):
+            return f"{key} {v!r}"
+    if not all(isinstance(b, str) for b in config["bots"]):
+        return "bots"
+    if config.get("prune") is not None and not isinstance(config["prune"], (int, float)):
+        return f"prune {config['prune']!r}"
+    return None
+
+
+def _read_csv(path: Path, columns=(), text=()) -> pd.DataFrame:
+    """A CSV the ladder wrote (a regular file, at most FILE_LIMIT bytes); an empty
+    table for an empty file (nothing finished). Every column in ``columns`` must
+    be there, numeric and finite where not in ``text`` (NaN allowed in diff_lo/hi)."""
+    import io
+    data = decode_text(read_bytes(path, FILE_LIMIT, "ladder table"), path, "ladder table")
+    if len(data.strip()) == 0:
+        return pd.DataFrame()
+    try:
+        df = pd.read_csv(io.StringIO(data))
+    except (ValueError, pd.errors.ParserError) as e:
+        raise ConfigError(f"ladder table {path} is not a CSV table the ladder wrote: "
+                          f"{' '.join(str(e).split())}") from None
+    if df.empty:
+        return pd.DataFrame()
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ConfigError(f"ladder table {path} lacks the columns {', '.join(missing)}")
+    for c in columns:
+        if c in text:
+            df[c] = df[c].astype(str)
+            continue
+        v = pd.to_numeric(df[c], errors="coerce")
+        bad = v.isna() if c not in ("diff_lo", "diff_hi") else v.isna() & df[c].notna()
+        if bad.any() or np.isinf(v).any():
+            raise ConfigError(f"ladder table {path}: column {c} holds a value that is not a "
+                              f"finite number (row {int(np.argmax(bad | np.isinf(v)))})")
+        df[c] = v
+    return df
 
 
 def _save(out: Path, cells: pd.DataFrame, rates: pd.DataFrame, config: dict, complete: bool) -> None:
@@ -271,7 +337,7 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     if prune is not None and not 0 <= prune < 1:
         raise ConfigError(f"prune must be a fraction of the fair share in [0, 1), got {prune:g}")
     check_seed(seed)
-    out = Path(out) if out is not None else None
+    out = claim_ladder_folder(out) if out is not None else None      # before any game
     config = {"yardstick": yardstick, "budget_param": budget_param, "budgets": budgets,
               "seats": seats, "bots": labels, "games": int(games), "seed": int(seed),
               "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions),

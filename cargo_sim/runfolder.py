@@ -1,11 +1,13 @@
 """Run folders: the manifest, the writer's lock and the chunk markers.
 
 A run folder (``cargo_sim.runs``) holds ``manifest.json``, per-chunk data files
-and one marker per finished chunk. A marker records the chunk's game range, the
-run seed and the size and SHA-256 of each of its files; a chunk counts as done
-only when its marker matches its files, so a truncated, damaged or swapped file
-is never read as data. ``run.lock`` (pid, host) keeps a second writer out.
-docs/runs.md describes the format.
+and one marker per finished chunk. The manifest names the run (a random
+``run_id``); a marker binds its chunk to the run (run id, seed, players, rules
+digest, game range) and records the size and SHA-256 of each of its files; a
+chunk counts as done only when its marker matches the manifest and its files,
+so a truncated, damaged, swapped or foreign file is never read as data.
+``run.lock`` (pid, host) keeps a second writer out. Every file is read as a
+regular file with a size cap (core.fileio). docs/runs.md describes the format.
 """
 from __future__ import annotations
 
@@ -15,22 +17,35 @@ import json
 import os
 import re
 import socket
+import stat
+import tempfile
 import time
 from pathlib import Path
 
 from .core.errors import ConfigError
 from .core.checks import whole
-from .core.fileio import atomic_write
+from .core.fileio import MB, TMP_SUFFIX, atomic_write, read_json
 
 MANIFEST = "manifest.json"
 LOCK = "run.lock"
-TMP_SUFFIX = ".tmp"
 MAX_SEED = 2**64 - 1
+MANIFEST_LIMIT = 16 * MB          # the rules TOML is ~10 KB
+MARKER_LIMIT = MB
+LOCK_LIMIT = 64 * 2**10
+RUN_ID_RX = re.compile(r"[0-9a-f]{32}")
 
 
-def atomic_text(path: Path, text: str) -> None:
+def temp_tag(manifest: dict) -> str:
+    """The tag in this run's temporary file names (``.NAME.<tag>.XXXX.tmp``):
+    resume sweeps only temp files that carry it."""
+    rid = manifest.get("run_id")
+    return f"run{rid[:12]}" if isinstance(rid, str) else ""
+
+
+def atomic_text(path: Path, text: str, tag: str = "") -> None:
     """Write ``text`` to ``path`` atomically (temp names end in TMP_SUFFIX)."""
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"), suffix=TMP_SUFFIX)
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"), suffix=TMP_SUFFIX,
+                 tag=tag)
 
 
 # ---------------------------------------------------------------------------
@@ -42,12 +57,9 @@ def _whole(v, lo, hi=None) -> bool:
 def read_manifest(folder: Path, fmt: str | None = None) -> dict:
     """The folder's manifest, checked field by field (a crafted or damaged one
     is a ConfigError naming the field, never a TypeError later)."""
-    try:
-        m = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{folder} is not a cargo_sim run folder (no {MANIFEST})") from None
-    except (OSError, ValueError, RecursionError) as e:
-        raise ConfigError(f"cannot read {folder / MANIFEST}: {e}") from None
+    if not (folder / MANIFEST).exists() and not (folder / MANIFEST).is_symlink():
+        raise ConfigError(f"{folder} is not a cargo_sim run folder (no {MANIFEST})")
+    m = read_json(folder / MANIFEST, MANIFEST_LIMIT, "run manifest")
     bad = _manifest_problem(m)
     if bad:
         raise ConfigError(f"{folder / MANIFEST} is damaged or not a cargo_sim manifest: {bad}")
@@ -74,6 +86,8 @@ def _manifest_problem(m) -> str | None:
     players = m.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
         return "players"
+    if "run_id" in m and not (isinstance(m["run_id"], str) and RUN_ID_RX.fullmatch(m["run_id"])):
+        return f"run_id {m['run_id']!r}"
     if "codec" in m and not isinstance(m["codec"], str):
         return f"codec {m['codec']!r}"
     for key in ("rules_toml", "rules_digest"):
@@ -95,11 +109,22 @@ def _alive(pid: int) -> bool:
 
 
 def _read_lock(path: Path):
-    with contextlib.suppress(OSError, ValueError):
-        d = json.loads(path.read_text(encoding="utf-8"))
+    with contextlib.suppress(ConfigError):
+        d = read_json(path, LOCK_LIMIT, "lock file")
         if isinstance(d, dict) and _whole(d.get("pid"), 1) and isinstance(d.get("host"), str):
             return d
     return None
+
+
+def _check_lock_path(path: Path) -> None:
+    """A lock path that exists must be a regular file (never a folder, FIFO or link)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(st.st_mode):
+        raise ConfigError(f"the lock file {path} is not a regular file: move it away "
+                          "(cargo_sim creates and removes it)")
 
 
 class RunLock:
@@ -115,6 +140,7 @@ class RunLock:
 
     def acquire(self) -> "RunLock":
         for _ in range(3):
+            _check_lock_path(self.path)
             if self._try_link():
                 self.held = True
                 return self
@@ -130,9 +156,14 @@ class RunLock:
 
     def _try_link(self) -> bool:
         text = json.dumps(self.me) + "\n"
-        tmp = self.path.with_name(f".{LOCK}.{os.getpid()}{TMP_SUFFIX}")
+        try:                                 # a fresh name of our own: never a user's file
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{LOCK}.", suffix=TMP_SUFFIX)
+        except OSError as e:
+            raise ConfigError(f"cannot write in {self.path.parent}: {e.strerror or e}") from None
+        tmp = Path(tmp)
         try:
-            tmp.write_text(text, encoding="utf-8")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
             os.link(tmp, self.path)
             return True
         except FileExistsError:
@@ -185,59 +216,102 @@ def file_sha256(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def write_marker(folder: Path, marker: str, k: int, lo: int, hi: int, seed: int,
-                 data_files) -> None:
-    """The marker of chunk ``k`` (games lo..hi-1 of the run seed ``seed``),
-    written after its data files, with their sizes and checksums."""
+# what binds a chunk to its run: these manifest fields are copied into every
+# marker and compared on load and resume (a folder from before run ids: seed only)
+BINDING = ("run_id", "seed", "players", "rules_digest", "start", "layout")
+
+
+def binding(manifest: dict) -> dict:
+    if "run_id" not in manifest:             # written before run ids: what its markers hold
+        return {"seed": manifest["seed"]}
+    return {k: manifest[k] for k in BINDING if k in manifest}
+
+
+def write_marker(folder: Path, marker: str, k: int, lo: int, hi: int, bound: dict,
+                 data_files, tag: str = "") -> None:
+    """The marker of chunk ``k`` (games lo..hi-1 of the run ``bound``: its
+    ``binding``), written after its data files, with their sizes and checksums."""
     files = {name: {"bytes": (folder / name).stat().st_size, "sha256": file_sha256(folder / name)}
              for name in data_files}
-    atomic_text(folder / marker, json.dumps({"chunk": k, "first_game": lo, "n_games": hi - lo,
-                                             "seed": seed, "files": files}) + "\n")
+    d = {"chunk": k, "first_game": lo, "n_games": hi - lo, **bound, "files": files}
+    atomic_text(folder / marker, json.dumps(d) + "\n", tag)
 
 
-def marked_chunks(folder: Path, pattern: str, n_chunks: int) -> list[int]:
-    """Chunk numbers < n_chunks that have a marker named like ``pattern``
-    (a regex with one group for the number), from one listing of the folder:
-    a manifest claiming 10^12 chunks costs nothing."""
+def marked_chunks(folder: Path, pattern: str, n_chunks: int, name=None) -> list[int]:
+    """Chunk numbers that have a marker named like ``pattern`` (a regex with
+    one group for the number), from one listing of the folder: a manifest
+    claiming 10^12 chunks costs nothing. With ``name`` (chunk -> its marker's
+    name) a marker under another spelling (a duplicate: ``chunk-000001.done``)
+    or beyond the run's last chunk is a ConfigError: it is not this run's."""
     rx = re.compile(pattern)
-    out = []
+    out = set()
     with os.scandir(folder) as it:
         for e in it:
             m = rx.fullmatch(e.name)
-            if m and int(m.group(1)) < n_chunks:
-                out.append(int(m.group(1)))
+            if not m:
+                continue
+            k = int(m.group(1))
+            if name is not None and (name(k) != e.name or k >= n_chunks):
+                why = ("a second marker for chunk {k}" if name(k) != e.name
+                       else f"a marker beyond the run's {n_chunks} chunks")
+                raise ConfigError(f"run folder {folder}: {e.name} is {why.format(k=k)}, not a file "
+                                  "this run wrote: move it out of the folder")
+            if k < n_chunks:
+                out.add(k)
     return sorted(out)
 
 
-def marker_problem(folder: Path, marker: str, k: int, lo: int, hi: int, seed: int,
+def marker_problem(folder: Path, marker: str, k: int, lo: int, hi: int, bound: dict,
                    data_files, checksums: bool = True) -> str | None:
-    """Why chunk ``k``'s marker does not vouch for its files (None if it does)."""
+    """Why chunk ``k``'s marker does not vouch for its files as games lo..hi-1
+    of the run ``bound`` (None if it does)."""
     try:
-        d = json.loads((folder / marker).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        return f"marker {marker} unreadable ({e.__class__.__name__})"
+        d = read_json(folder / marker, MARKER_LIMIT, "marker")
+    except ConfigError as e:
+        return f"marker {marker} unreadable: {e}"
     if not isinstance(d, dict) or not isinstance(d.get("files"), dict):
         return f"marker {marker} has no checksums (damaged, or written by an older cargo_sim)"
-    if (d.get("chunk"), d.get("first_game"), d.get("n_games"), d.get("seed")) != (k, lo, hi - lo, seed):
-        return (f"marker {marker} is for another chunk or run (chunk {d.get('chunk')}, first game "
-                f"{d.get('first_game')}, seed {d.get('seed')})")
+    if (d.get("chunk"), d.get("first_game"), d.get("n_games")) != (k, lo, hi - lo):
+        return (f"marker {marker} is for another chunk (chunk {d.get('chunk')!r}, first game "
+                f"{d.get('first_game')!r}, {d.get('n_games')!r} games; this chunk is games "
+                f"{lo}..{hi - 1})")
+    for key, want in bound.items():
+        if d.get(key) != want:
+            return (f"marker {marker} belongs to another run ({key} {d.get(key)!r}, "
+                    f"this run's {want!r})")
     for name in data_files:
         want = d["files"].get(name)
         path = folder / name
         if not isinstance(want, dict):
             return f"marker {marker} does not list {name}"
         try:
-            size = path.stat().st_size
+            st = os.stat(path)
         except OSError:
             return f"{name} is missing"
-        if size != want.get("bytes"):
-            return f"{name} has {size} bytes, its marker says {want.get('bytes')} (truncated or replaced)"
+        if not stat.S_ISREG(st.st_mode):
+            return f"{name} is not a regular file"
+        if st.st_size != want.get("bytes"):
+            return (f"{name} has {st.st_size} bytes, its marker says {want.get('bytes')} "
+                    "(truncated or replaced)")
         if checksums and file_sha256(path) != want.get("sha256"):
             return f"{name} does not match its marker's checksum (damaged or replaced)"
     return None
 
 
-def clean_temps(folder: Path) -> None:
-    for p in folder.glob(f".*{TMP_SUFFIX}"):
+# the names a run writes; only its own temp files (with its tag) are ever swept
+_OWN_NAME = r"(manifest\.json|run\.lock|(games|players|chunk|agg)-\d{5,}\.(parquet|done|npz)|aggregates\.npz)"
+
+
+def clean_temps(folder: Path, tag: str) -> None:
+    """Remove the temporary files an interrupted writer of this run left:
+    ``.NAME.<tag>.XXXX.tmp`` with NAME one of the run's own file names. Any
+    other file (a user's ``.notes.tmp``) is left alone; so is everything in a
+    folder whose run has no tag (written before run ids)."""
+    if not tag:
+        return
+    rx = re.compile(r"\." + _OWN_NAME + r"\." + re.escape(tag) + r"\.[A-Za-z0-9_]+" + re.escape(TMP_SUFFIX))
+    with os.scandir(folder) as it:
+        names = [e.name for e in it if rx.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
+    for name in names:
         with contextlib.suppress(OSError):
-            p.unlink()
+            os.unlink(folder / name)

@@ -10,9 +10,11 @@ is written under a temporary name in the same folder and renamed into place
 never leaves a half-written file under a final name. Memory stays flat: only
 one chunk's tables are held at a time.
 
-``manifest.json`` (written first) records the configuration: game count,
-players, seed, chunk size, the rules' digest and full TOML, and the library
-version. ``run_to_dir(..., resume=True)`` on the same folder skips the chunks
+``manifest.json`` (written first) records the configuration: a random run id,
+game count, players, seed, chunk size, the rules' digest and full TOML, and the
+library version. Each marker repeats the run id, seed, players and rules digest
+(runfolder.binding) and is checked against the manifest on load and resume: a
+chunk of another run is never read as this run's games. ``run_to_dir(..., resume=True)`` on the same folder skips the chunks
 whose marker matches their files and plays the rest; since game i depends only on
 (seed, i), the folder ends up with exactly the files of an uninterrupted run.
 
@@ -26,9 +28,9 @@ import json
 import os
 import signal
 import sys
-import tempfile
 import threading
 import time
+import uuid
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -40,11 +42,11 @@ import pandas as pd
 from .core.checks import check_games, check_number, check_seed
 from .core.columns import concat_columns, narrow
 from .core.errors import ConfigError
-from .core.fileio import atomic_write
+from .core.fileio import atomic_write, claim_folder, is_temp_name
 from .core.progress import Progress
 from .tablefiles import CODEC, LEGACY_CODEC, arrow_table, check_codec, parquet_options
-from .runfolder import (LOCK, MANIFEST, TMP_SUFFIX, RunLock, atomic_text, clean_temps,
-                        marked_chunks, marker_problem, read_manifest, write_marker)
+from .runfolder import (LOCK, MANIFEST, TMP_SUFFIX, RunLock, atomic_text, binding, clean_temps,
+                        marked_chunks, marker_problem, read_manifest, temp_tag, write_marker)
 
 FORMAT = "cargo_sim.run/1"
 TABLES = ("games", "players")
@@ -70,10 +72,10 @@ def chunk_range(k: int, chunk_games: int, n_games: int) -> tuple[int, int]:
 
 # Output files store every integer column at the engine's own width, in the
 # codec their folder's manifest names: cargo_sim.tablefiles.
-def _write_parquet(path: Path, table, codec: str = CODEC) -> None:
+def _write_parquet(path: Path, table, codec: str = CODEC, tag: str = "") -> None:
     import pyarrow.parquet as pq
     atomic_write(path, lambda tmp: pq.write_table(table, tmp, **parquet_options(table.schema, codec)),
-                 suffix=TMP_SUFFIX)
+                 suffix=TMP_SUFFIX, tag=tag)
 
 
 # ---------------------------------------------------------------------------
@@ -81,6 +83,21 @@ def rules_from_toml(text: str):
     """Rules from TOML text (as written by ``Rules.to_toml``)."""
     from .games.cargo_noir.rules import Rules
     return Rules.from_toml(text)
+
+
+def manifest_rules(folder: Path, manifest: dict):
+    """The rules a manifest stores, refused unless they rebuild with the digest
+    it records (a swapped rules TOML would otherwise pass as the run's rules)."""
+    from .core.errors import RulesError
+    try:
+        rules = rules_from_toml(manifest["rules_toml"])
+    except RulesError as e:
+        raise ConfigError(f"run folder {folder}: its manifest's rules are invalid ({e})") from None
+    if rules.digest != manifest["rules_digest"]:
+        raise ConfigError(f"run folder {folder}: the manifest's rules TOML rebuilds with digest "
+                          f"{rules.digest}, not the recorded {manifest['rules_digest']} (edited or "
+                          "swapped): its games were not played under these rules")
+    return rules
 
 
 def _version() -> str:
@@ -104,7 +121,7 @@ def plan(n_games: int, players, seed, rules, chunk_games) -> dict:
     seed = check_seed(seed)
     chunk_games = check_chunk_games(chunk_games)
     n_chunks = -(-int(n_games) // chunk_games)
-    return {"format": FORMAT, "n_games": int(n_games), "players": [p.label for p in seated],
+    return {"format": FORMAT, "run_id": uuid.uuid4().hex, "n_games": int(n_games), "players": [p.label for p in seated],
             "seed": int(seed), "chunk_games": chunk_games, "n_chunks": n_chunks,
             "rules_digest": rules.digest, "rules_toml": rules.to_toml(), "codec": CODEC,
             "version": _version(), "engine_source": _engine_source()}, rules
@@ -124,14 +141,27 @@ def _step(workers):
     return workers, max(2048 * 8 * int(workers), 100_000)
 
 
+def _is_run_folder(folder: Path) -> bool:
+    return (folder / MANIFEST).exists() or (folder / MANIFEST).is_symlink()
+
+
+def _run_folder_or_starting(folder: Path) -> bool:
+    """A run folder, or one a writer is just starting (only its lock and temp files)."""
+    if _is_run_folder(folder):
+        return True
+    with os.scandir(folder) as it:
+        return all(e.name == LOCK or is_temp_name(e.name) for e in it)
+
+
 def open_run_folder(folder: Path, manifest: dict, resume: bool, extra_keys=()) -> RunLock:
-    """Lock the folder (a second writer is refused) and check it: a new (or
-    empty) folder gets the run's manifest; a folder with files is only accepted
-    with ``resume`` and when it holds the same kind of run with the same
-    settings (``extra_keys`` of the manifest included). Returns the held lock."""
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"{folder} exists and is not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    """Claim, lock and check the folder: a new (or empty) folder gets the run's
+    manifest; a folder holding a run is only accepted with ``resume`` and when
+    it is the same kind of run with the same settings (``extra_keys`` of the
+    manifest included), and ``manifest`` takes its run id; a folder holding
+    anything else is refused before a file is written in it. A second writer
+    is refused. Returns the held lock."""
+    folder, _ = claim_folder(folder, "run folder", owned=_run_folder_or_starting,
+                             option="output folder")
     lock = RunLock(folder).acquire()
     try:
         _check_folder(folder, manifest, resume, extra_keys)
@@ -142,9 +172,12 @@ def open_run_folder(folder: Path, manifest: dict, resume: bool, extra_keys=()) -
 
 
 def _check_folder(folder: Path, manifest: dict, resume: bool, extra_keys) -> None:
-    others = [p for p in folder.iterdir() if p.name != LOCK and not p.name.endswith(TMP_SUFFIX)]
-    if not others:
-        atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    if not _is_run_folder(folder):
+        others = [p.name for p in folder.iterdir() if p.name != LOCK and not is_temp_name(p.name)]
+        if others:                       # a file appeared after the claim: not ours
+            raise ConfigError(f"output folder {folder} holds files that are not a cargo_sim run "
+                              f"({', '.join(sorted(others)[:3])}): give a new or empty folder")
+        atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n", temp_tag(manifest))
         return
     if not resume:
         raise ConfigError(f"output folder {folder} is not empty: use --resume (resume=True) "
@@ -158,7 +191,12 @@ def _check_folder(folder: Path, manifest: dict, resume: bool, extra_keys) -> Non
         if old.get(key) != manifest[key]:
             raise ConfigError(f"{folder} holds a different run ({key} {old.get(key)!r} there, "
                               f"{manifest[key]!r} here): use another folder")
-    clean_temps(folder)
+    manifest_rules(folder, old)
+    if "run_id" in old:                  # the chunks played now belong to the run on disk
+        manifest["run_id"] = old["run_id"]
+    else:                                # written before run ids: its markers bind the seed
+        manifest.pop("run_id", None)
+    clean_temps(folder, temp_tag(manifest))
 
 
 def _check_same(old: dict, new: dict, folder: Path) -> None:
@@ -179,11 +217,12 @@ def _verified(folder: Path, manifest: dict, kind: "_Kind", on_bad: str,
     """Chunks whose marker vouches for their files. ``on_bad``: "replay" (resume:
     drop the marker with a warning, the chunk is played again) or "raise" (load:
     a ConfigError naming the chunk)."""
-    n, cg, seed = manifest["n_games"], manifest["chunk_games"], manifest["seed"]
+    n, cg = manifest["n_games"], manifest["chunk_games"]
+    bound = binding(manifest)
     good = []
-    for k in marked_chunks(folder, kind.marker_rx, manifest["n_chunks"]):
+    for k in marked_chunks(folder, kind.marker_rx, manifest["n_chunks"], kind.marker):
         lo, hi = chunk_range(k, cg, n)
-        bad = marker_problem(folder, kind.marker(k), k, lo, hi, seed, kind.files(k), checksums)
+        bad = marker_problem(folder, kind.marker(k), k, lo, hi, bound, kind.files(k), checksums)
         if bad is None:
             good.append(k)
         elif on_bad == "raise":
@@ -354,13 +393,18 @@ def folder_codec(folder: Path) -> str:
 
 def rows_chunk_writer(folder: Path, seed: int, on_chunk=None):
     """``write(k, lo, hi, games, players)``: chunk k's two files in the folder's
-    codec, then its marker; then ``on_chunk(k, games, players)`` if given."""
-    codec = folder_codec(folder)
+    codec, then its marker (bound to the folder's run: its manifest); then
+    ``on_chunk(k, games, players)`` if given."""
+    manifest = read_manifest(folder)
+    if manifest["seed"] != seed:
+        raise ConfigError(f"run folder {folder} holds seed {manifest['seed']}, not {seed}")
+    codec = check_codec(manifest.get("codec", LEGACY_CODEC))
+    bound, tag = binding(manifest), temp_tag(manifest)
 
     def write(k, lo, hi, g, p):
-        _write_parquet(folder / chunk_file("games", k), arrow_table(g, "games", codec), codec)
-        _write_parquet(folder / chunk_file("players", k), arrow_table(p, "players", codec), codec)
-        write_marker(folder, done_file(k), k, lo, hi, seed, ROWS.files(k))
+        _write_parquet(folder / chunk_file("games", k), arrow_table(g, "games", codec), codec, tag)
+        _write_parquet(folder / chunk_file("players", k), arrow_table(p, "players", codec), codec, tag)
+        write_marker(folder, done_file(k), k, lo, hi, bound, ROWS.files(k), tag)
         if on_chunk is not None:
             on_chunk(k, g, p)
     return write
@@ -465,10 +509,7 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
     if not complete:
         warnings.warn(f"{folder}: run not finished ({len(ks)} of {n_chunks} chunks); "
                       "loading the finished chunks", stacklevel=2)
-    rules = rules_from_toml(manifest["rules_toml"])
-    if rules.digest != manifest["rules_digest"]:
-        warnings.warn(f"{folder}: the stored rules rebuild with digest {rules.digest}, "
-                      f"not {manifest['rules_digest']}", stacklevel=2)
+    rules = manifest_rules(folder, manifest)
     config = {k: v for k, v in manifest.items() if k != "rules_toml"}
     config.update(path=str(folder), chunks_done=len(ks), complete=complete,
                   games_done=games_done_in(ks, manifest["chunk_games"], manifest["n_games"]))
@@ -572,8 +613,9 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                     part = r if part is None else part + r
                     bar.update(b - a)
                 part.config["n_games"] = hi - lo
-                part.save(folder / agg_chunk_file(k))
-                write_marker(folder, agg_done_file(k), k, lo, hi, manifest["seed"], AGG.files(k))
+                part.save(folder / agg_chunk_file(k), temp_tag(manifest))
+                write_marker(folder, agg_done_file(k), k, lo, hi, binding(manifest), AGG.files(k),
+                             temp_tag(manifest))
                 done.add(k)
                 played += hi - lo
                 games_done += hi - lo
@@ -585,7 +627,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                 bar.close()
         if done or n_chunks == 0:
             merged = load_aggregate_dir(folder, warn=False)
-            merged.save(folder / AGG_FILE)
+            merged.save(folder / AGG_FILE, temp_tag(manifest))
         seconds = time.perf_counter() - t0
     finally:
         lock.release()
@@ -608,7 +650,7 @@ def load_aggregate_dir(path, warn: bool = True):
     manifest = read_manifest(folder, AGG_FORMAT)
     n_chunks = manifest["n_chunks"]
     ks = _verified(folder, manifest, AGG, "raise")
-    rules = rules_from_toml(manifest["rules_toml"])
+    rules = manifest_rules(folder, manifest)
     config = new_config([parse_player(p) for p in manifest["players"]], rules, manifest["seed"],
                         manifest["n_games"])
     out = Aggregates(np.zeros(ACC_SIZE, np.int64), rules, config)

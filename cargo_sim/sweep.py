@@ -474,6 +474,15 @@ def parse_set_args(items) -> dict:
     return grid
 
 
+def _own_sweep_folder(folder: Path) -> bool:
+    """An earlier sweep's --out: sweep.csv and its figures, nothing else."""
+    import re
+    names = [p.name for p in folder.iterdir()]
+    return "sweep.csv" in names and all(
+        n == "sweep.csv" or re.fullmatch(r"[\w.]+_(vs_[\w]+|heatmap)\.png", n)
+        or (n.startswith(".") and n.endswith(".tmp")) for n in names)
+
+
 def sweep_main(argv=None) -> int:
     """``cargo-sim sweep --set start_coins=6,7,8 --set casino_payout=2,3 ...``:
     run a sweep, print its table, optionally write sweep.csv and figures to --out."""
@@ -494,14 +503,17 @@ def sweep_main(argv=None) -> int:
     check_measures(measures)                      # before the sweep is played, not after
     grid = parse_set_args(a.set) if a.set else None
     base = Rules.from_file(a.rules) if a.rules else Rules.default()
+    if a.out:                                     # checked before the sweep is played
+        from .core.fileio import claim_folder
+        claim_folder(a.out, "sweep output", _own_sweep_folder)
     res = sweep(base, grid, [q for q in a.players.split(",") if q], games=a.games, seed=a.seed,
                 workers=a.workers, progress=not a.quiet, keep_runs=False)
     with pd.option_context("display.width", 250, "display.max_columns", 50):
         print(res.summary(measures).to_string(index=False))
     if a.out:
+        from .core.fileio import atomic_write
         out = Path(a.out)
-        out.mkdir(parents=True, exist_ok=True)
-        res.table.to_csv(out / "sweep.csv", index=False)
+        atomic_write(out / "sweep.csv", lambda f: res.table.to_csv(f, index=False))
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -509,12 +521,14 @@ def sweep_main(argv=None) -> int:
             for q in res.params:
                 ax = plot_measure(res, m, q)
                 ax.figure.tight_layout()
-                ax.figure.savefig(out / f"{m}_vs_{q.replace('.', '_')}.png", dpi=110)
+                atomic_write(out / f"{m}_vs_{q.replace('.', '_')}.png",
+                             lambda f, fig=ax.figure: fig.savefig(f, dpi=110, format="png"))
                 plt.close(ax.figure)
             if len(res.params) >= 2:
                 ax = plot_heatmap(res, m, res.params[0], res.params[1])
                 ax.figure.tight_layout()
-                ax.figure.savefig(out / f"{m}_heatmap.png", dpi=110)
+                atomic_write(out / f"{m}_heatmap.png",
+                             lambda f, fig=ax.figure: fig.savefig(f, dpi=110, format="png"))
                 plt.close(ax.figure)
         print(f"wrote {out / 'sweep.csv'} and figures", file=sys.stderr)
     return 0

@@ -53,11 +53,15 @@ from .core.errors import BotError, ConfigError, IllegalDecisionError
 from .core.progress import Progress
 from .core.ratings import (ELO_PER_NAT, bradley_terry, head_to_head, meetings, pairwise_counts,
                            significance, standings_table)
-from .core.runner import Table, run_jobs
+from .core.runner import Table, check_fits, run_jobs
 from .core.seeds_nb import game_seeds
 from .core.stats import wilson_interval
 
 PIECE = 2048          # games per job on the thread pool (the unit of parallel work)
+# peak bytes per game and seat while a tournament builds its tables (measured:
+# ~190 of raw results and ~110 of DataFrames per seat, the raw ones twice
+# during the concatenation); check_fits adds its own margin
+TOURNAMENT_BYTES_PER_SEAT = 600
 
 __all__ = ["tournament", "TournamentResults", "seating_plan", "seat_maps", "DESIGNS", "wilson_interval",
            "standings_table", "pairwise_counts", "head_to_head", "bradley_terry",
@@ -278,6 +282,10 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
 
     plan = seating_plan(len(names), n_players, design)
     n_tables = len(plan)
+    # every game is held in memory (raw results, then the tables built from them):
+    # refuse up front what cannot fit instead of growing until the machine swaps
+    total = -(-int(games) // n_tables) * n_tables
+    check_fits(TOURNAMENT_BYTES_PER_SEAT * n_players * total, total)
     n_combos = int(plan["combo"].nunique())
     deals = -(-int(games) // n_tables)                   # round up
     gpt = np.full(n_tables, deals, dtype=np.int64)       # games per table
@@ -311,8 +319,17 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
         results.append(out)
         bar.update(len(out[0]))
 
-    run_jobs(jobs, work, take, min(workers, len(jobs)), interruptible=False)
-    bar.close()
+    try:
+        run_jobs(jobs, work, take, min(workers, len(jobs)), interruptible=False)
+    except BaseException:
+        # Ctrl-C (or a fault) ends the tournament: drop the games played so far at
+        # once. The traceback keeps this frame alive (sys.last_traceback, a notebook's
+        # history), and with it every game played: repeated interrupted tournaments
+        # held several GB.
+        results.clear()
+        raise
+    finally:
+        bar.close()
 
     # jobs are in (table, deal) order, so row i of the arrays is game i of the tournament
     games_arr = np.concatenate([r[0] for r in results])

@@ -42,6 +42,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -345,10 +346,25 @@ def tune_main(argv=None) -> int:
             k, _, rng = item.partition("=")
             lo, _, hi = rng.partition(":")
             space[k.strip()] = (float(lo), float(hi))
+    if a.out:                                     # checked before the search runs
+        _check_out_file(a.out)
     r = tune(a.bot, a.opponents, a.seats, a.budget, a.games_per_eval, a.seed, space, a.method,
              a.start, fresh_games=a.fresh_games)
     print(r)
     print(r.finalists.to_string(index=False))
     if a.out:
-        r.history.to_csv(a.out, index=False)
+        from .core.fileio import atomic_write
+        atomic_write(a.out, lambda f: r.history.to_csv(f, index=False))
     return 0
+
+
+def _check_out_file(path) -> None:
+    """``--out FILE.csv``: a new file in a writable folder (an existing file is
+    never replaced: it is not this run's)."""
+    from .core.fileio import probe_writable
+    p = Path(path)
+    if p.exists() or p.is_symlink():
+        raise ConfigError(f"--out {p} already exists: give a new file name (it is not replaced)")
+    if not p.parent.is_dir():
+        raise ConfigError(f"--out {p}: the folder {p.parent} does not exist")
+    probe_writable(p.parent)

@@ -27,6 +27,9 @@ import numpy as np
 
 from .checks import whole
 from .errors import RulesError
+from .fileio import read_text
+
+RULES_FILE_LIMIT = 4 * 2**20      # bytes; the default rules file is ~10 KB
 
 META = ("provenance", "range")
 
@@ -89,10 +92,8 @@ class RulesBase:
     def from_file(cls, path):
         """Default rules with the overrides of a TOML file (same layout as the default file)."""
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise RulesError(f"cannot read rules file {path}: {e.strerror}") from None
+        # a regular file of at most RULES_FILE_LIMIT bytes, UTF-8 (a FIFO or /dev/zero would hang)
+        text = read_text(path, RULES_FILE_LIMIT, "rules file", RulesError)
         return cls.from_toml(text, f"rules file {path}")
 
     @classmethod

@@ -2,6 +2,7 @@
 resume after a crash gives exactly the files of an uninterrupted run; a folder
 of another run is refused; writes are atomic."""
 import json
+import re
 import os
 import shutil
 import signal
@@ -21,6 +22,13 @@ N, CHUNK, SEED = 1000, 300, 7          # 4 chunks, the last one short
 
 def files(folder: Path) -> dict:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def without_run_id(data: dict) -> dict:
+    """A folder's files with the run id blanked in its manifest and markers: two
+    runs with the same settings differ in nothing else (their games are equal)."""
+    rx = re.compile(rb'"run_id": ?"[0-9a-f]{32}"')
+    return {k: rx.sub(b'"run_id": "-"', v) for k, v in data.items()}
 
 
 @pytest.fixture(scope="module")
@@ -61,11 +69,15 @@ def test_resume_after_deleting_last_chunk(reference, tmp_path):
         (run / name).write_bytes(b)
     for name in ("chunk-00003.done", "games-00003.parquet", "players-00003.parquet"):
         (run / name).unlink()
-    (run / ".games-00003.parquet.999.tmp").write_bytes(b"half a file")   # a crash mid-write
+    tag = runs.temp_tag(json.loads(data["manifest.json"]))
+    (run / f".games-00003.parquet.{tag}.k2x_9q.tmp").write_bytes(b"half a file")   # a crash mid-write
+    users = {".games-00003.parquet.999.tmp": b"not ours", ".notes.tmp": b"the user's"}
+    for name, b in users.items():                # temp-looking files of someone else: kept
+        (run / name).write_bytes(b)
     info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True,
                       progress=False)
     assert info.games_played == N - 3 * CHUNK and info.complete
-    assert files(run) == data
+    assert files(run) == {**data, **users}
 
 
 def test_crash_then_resume(reference, tmp_path, monkeypatch):
@@ -91,7 +103,7 @@ def test_crash_then_resume(reference, tmp_path, monkeypatch):
     info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True,
                       progress=False)
     assert info.games_played == N - CHUNK
-    assert files(run) == data
+    assert without_run_id(files(run)) == without_run_id(data)
 
 
 def raise_interrupt():
@@ -128,7 +140,7 @@ def test_interrupt_keeps_finished_chunks_then_resume(reference, tmp_path, monkey
     assert "resume" in capsys.readouterr().err
     monkeypatch.setattr(runs, "_play_chunk", real)
     run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True, progress=False)
-    assert files(run) == data
+    assert without_run_id(files(run)) == without_run_id(data)
 
 
 def encodings(path: Path) -> dict:
@@ -269,10 +281,11 @@ def test_non_empty_folder_needs_resume(reference, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("mine")
-    with pytest.raises(ConfigError, match="resume"):
-        run_to_dir(other, N, PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False)
-    with pytest.raises(ConfigError, match="not a cargo_sim run folder"):
-        run_to_dir(other, N, PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False, resume=True)
+    for resume in (False, True):             # not a run: refused, with or without resume
+        with pytest.raises(ConfigError, match="not a cargo_sim run folder.*notes.txt"):
+            run_to_dir(other, N, PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False,
+                       resume=resume)
+    assert files(other) == {"notes.txt": b"mine"}
     # resume on a finished run plays nothing and changes nothing
     before = files(folder)
     info = run_to_dir(folder, N, PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False, resume=True)

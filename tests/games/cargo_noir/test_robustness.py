@@ -92,7 +92,12 @@ def test_written_report_and_marks(result, tmp_path):
     # written whole: a second write replaces the folder
     write_report(result, out, command="again")
     assert "again" in (out / "index.md").read_text()
-    assert not list(tmp_path.glob(".robustness-*"))
+    assert not list(tmp_path.glob(".robustness-*")) and not list(tmp_path.glob(".robustness.old-*"))
+    # a user's file in it: the folder is not only the report any more, so it is refused whole
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(ConfigError, match="not a cargo_sim robustness report"):
+        write_report(result, out, command="third")
+    assert (out / "notes.txt").read_text() == "mine" and "again" in (out / "index.md").read_text()
 
 
 def test_bad_design_and_unknown_parameter_are_clear_errors():

@@ -5,6 +5,7 @@ agg.bidding, agg.casino, agg.trading) to this class.
 """
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from dataclasses import dataclass, field
@@ -14,12 +15,48 @@ import numpy as np
 import pandas as pd
 
 from ....core.errors import ConfigError
-from ....core.fileio import atomic_write
+from ....core.fileio import atomic_write, read_bytes
 from ....core.stats import proportion
 from .. import aggregate_nb as K
 from ..rules import Rules
 
 FORMAT = "cargo_sim.aggregates/1"
+LOAD_LIMIT = 256 * 2**20          # bytes; a saved aggregate is ~200 KB
+
+
+def _whole(v, lo=0) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= 2**64 - 1
+
+
+def _config_problem(cfg: dict, counts: np.ndarray) -> str | None:
+    """What is wrong with a loaded aggregate's configuration and counts (None: nothing)."""
+    players = cfg.get("players")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        return "players"
+    if cfg.get("n_players") != len(players):
+        return f"n_players {cfg.get('n_players')!r} for {len(players)} players"
+    if not isinstance(cfg.get("rules_digest"), str):
+        return "rules_digest"
+    if not _whole(cfg.get("n_games")):
+        return f"n_games {cfg.get('n_games')!r}"
+    if cfg.get("seed") is not None and not _whole(cfg["seed"]):
+        return f"seed {cfg['seed']!r}"
+    parts = cfg.get("parts")
+    if not isinstance(parts, list) or not all(
+            isinstance(p, list) and len(p) == 3 and all(_whole(x) for x in p) and p[1] <= p[2]
+            for p in parts):
+        return "parts (game ranges [seed, first, stop])"
+    games = sum(p[2] - p[1] for p in parts)
+    if int(counts[K.O_GAMES]) != games:
+        return f"{int(counts[K.O_GAMES])} games counted, its game ranges hold {games}"
+    for name, shape, _ in K.SECTIONS:      # counts of events can never be negative
+        if name in ("games", "ties", "wins", "tied_wins") or name.endswith("_hist"):
+            at = K.OFFSETS[name]
+            if (counts[at:at + int(np.prod(shape))] < 0).any():
+                return f"negative counts in {name}"
+    if int(counts[K.O_TIES]) > games:
+        return f"{int(counts[K.O_TIES])} ties in {games} games"
+    return None
 
 
 def hist_quantiles(counts, qs=(0.1, 0.25, 0.5, 0.75, 0.9)):
@@ -142,8 +179,9 @@ class Counters:
                 and self.config.get("players") == other.config.get("players")
                 and self.config.get("rules_digest") == other.config.get("rules_digest"))
 
-    def save(self, path) -> Path:
-        """Write ``path`` (.npz: counters, configuration, rules TOML) atomically."""
+    def save(self, path, tag: str = "") -> Path:
+        """Write ``path`` (.npz: counters, configuration, rules TOML) atomically
+        (``tag``: in the temp file's name, so a run folder's resume can sweep it)."""
         meta = {"format": FORMAT, "config": self.config, "interrupted": bool(self.interrupted),
                 "sections": [[n, list(s)] for n, s, _ in K.SECTIONS]}
 
@@ -151,28 +189,50 @@ class Counters:
             with open(tmp, "wb") as f:     # a file object: np.savez would append ".npz" to a name
                 np.savez_compressed(f, counts=self.counts, meta=np.array(json.dumps(meta)),
                                     rules_toml=np.array(self.rules.to_toml()))
-        return atomic_write(path, write)
+        return atomic_write(path, write, tag=tag)
 
     def _seats(self):
         return range(self.n_players)
 
     @classmethod
     def load(cls, path):
-        """Read an ``Aggregates.save`` file."""
+        """Read an ``Aggregates.save`` file, checked: a regular file of at most
+        LOAD_LIMIT bytes; whole non-negative counts (never a NaN turned into
+        -9.2e18 games); metadata of the right shape; as many games counted as
+        its game ranges hold; rules that rebuild with the recorded digest. Any
+        fault is one ConfigError line."""
+        from ....core.errors import RulesError
         path = Path(path)
+        if not path.exists() and not path.is_symlink():
+            raise ConfigError(f"no aggregates file {path}")
+        data = read_bytes(path, LOAD_LIMIT, "aggregates file")
         try:
-            with np.load(path, allow_pickle=False) as z:
-                counts = z["counts"].astype(np.int64)
+            with np.load(io.BytesIO(data), allow_pickle=False) as z:
+                raw = z["counts"]
                 meta = json.loads(str(z["meta"]))
                 toml = str(z["rules_toml"])
-        except FileNotFoundError:
-            raise ConfigError(f"no aggregates file {path}") from None
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        except (OSError, ValueError, KeyError, EOFError, RecursionError, zipfile.BadZipFile) as e:
             raise ConfigError(f"{path} is not a cargo_sim aggregates file (damaged or another kind): "
-                              f"{e}") from None
-        if meta.get("format") != FORMAT or meta["config"].get("layout") != K.LAYOUT_ID \
-                or counts.shape != (K.ACC_SIZE,):
+                              f"{' '.join(str(e).split())[:200]}") from None
+        cfg = meta.get("config") if isinstance(meta, dict) else None
+        if not isinstance(cfg, dict) or meta.get("format") != FORMAT \
+                or cfg.get("layout") != K.LAYOUT_ID or raw.shape != (K.ACC_SIZE,):
+            fmt = meta.get("format") if isinstance(meta, dict) else None
+            layout = cfg.get("layout") if isinstance(cfg, dict) else None
             raise ConfigError(f"{path}: aggregates of another format or counter layout "
-                              f"({meta.get('format')}, {meta.get('config', {}).get('layout')}; "
-                              f"this version reads {FORMAT}, {K.LAYOUT_ID})")
-        return cls(counts, Rules.from_toml(toml), meta["config"], bool(meta.get("interrupted")))
+                              f"({fmt}, {layout}; this version reads {FORMAT}, {K.LAYOUT_ID})")
+        if raw.dtype.kind not in "iu" or (raw.dtype.kind == "u" and raw.dtype.itemsize >= 8
+                                          and raw.max(initial=0) > np.iinfo(np.int64).max):
+            raise ConfigError(f"{path}: the counts are {raw.dtype}, not whole numbers (damaged)")
+        counts = raw.astype(np.int64)
+        bad = _config_problem(cfg, counts)
+        if bad:
+            raise ConfigError(f"{path}: damaged aggregates metadata or counts: {bad}")
+        try:
+            rules = Rules.from_toml(toml, f"the rules TOML in {path}")
+        except RulesError as e:
+            raise ConfigError(str(e)) from None
+        if rules.digest != cfg["rules_digest"]:
+            raise ConfigError(f"{path}: its rules rebuild with digest {rules.digest}, not the "
+                              f"recorded {cfg['rules_digest']} (edited or swapped)")
+        return cls(counts, rules, cfg, bool(meta.get("interrupted")))
