@@ -10,6 +10,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from .errors import ConfigError
+
 
 def _fsync_path(path) -> None:
     with contextlib.suppress(OSError):
@@ -48,3 +50,31 @@ def atomic_write(path, write, suffix: str = ".tmp") -> Path:
 
 def atomic_write_text(path, text: str) -> Path:
     return atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
+def check_owned(path, marker: str) -> None:
+    """ConfigError unless ``path`` is free or a file whose first 4 KB hold
+    ``marker`` (a file this library wrote, so it may be replaced)."""
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{path} is a folder, not a file")
+    if not (path.exists() or path.is_symlink()):
+        return
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8", "replace")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path} to check it is ours: {exc.strerror}") from None
+    if path.is_symlink() or marker not in head:
+        raise ConfigError(f"{path} exists and was not written by cargo-sim: "
+                          f"not overwritten (remove it or choose another name)")
+
+
+def atomic_write_owned(path, text: str, marker: str) -> Path:
+    """``atomic_write_text``, but an existing ``path`` is replaced only when it
+    is ours (``check_owned``); any other file is left alone with a ConfigError.
+    ``text`` must hold ``marker`` in its first 4 KB."""
+    if marker not in text[:4096]:
+        raise ValueError("the text must carry its marker in its first 4 KB")
+    check_owned(path, marker)
+    return atomic_write_text(path, text)
