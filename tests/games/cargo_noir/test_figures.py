@@ -221,6 +221,8 @@ def test_report_html_comes_from_its_markdown():
     assert '<a href="../robustness/index.md">the robustness report</a>' in page
     assert 'id="a-b"' in page and "](" not in page
     assert '<td style="text-align: right;">3</td><td>Rio</td>' in page.replace("\n", "")
+    # figures keep their pixel size (a wide one scrolls): not squeezed to the column
+    assert "img { max-width: none; }" in page and "p:has(> img) { overflow-x: auto; }" in page
 
 
 def test_robustness_link_works_wherever_the_report_is(tmp_path):
