@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from ...core.checks import check_seed
 from ...core.errors import ConfigError
@@ -57,7 +58,7 @@ def _snapshot(s: np.ndarray, n: int, nt: int, n_ports: int, n_cards: int) -> dic
 
 
 def replay_steps(seed: int, players, rules=None, max_events: int = 20000,
-                 check_bots: bool = False) -> tuple[dict, "pd.DataFrame"]:
+                 check_bots: bool = False) -> tuple[dict, pd.DataFrame]:
     """Play the game of seed ``seed`` decision by decision with the table's bots.
     Returns (the page's data: one board per decision with the events that led
     to it, in plain English; the event log, as ``play_one`` gives it)."""
@@ -67,8 +68,7 @@ def replay_steps(seed: int, players, rules=None, max_events: int = 20000,
     ports, cards = rules.open_ports(n), list(rules.card_names)
     labels = [pl.label for pl in seated]
     tok_names = rules.cargo_types + ["wild"]
-    template, decide = table_template(rules, seated, check_bots)
-    s = template
+    s, decide = table_template(rules, seated, check_bots)       # a fresh state of this table
     log = np.full((max_events, e.N_EVENT_FIELDS), -1, dtype=np.int64)
     begin_nb(s, log, np.uint64(seed % 2**64), 0, solver_address())
     scratch = s.copy()
@@ -101,10 +101,9 @@ def replay_steps(seed: int, players, rules=None, max_events: int = 20000,
         st["events"] = [sentences[i] for i in st["events"]]
     scores = [{"seat": int(r["seat"]), "bot": labels[int(r["seat"])], "vp": int(r["value"]),
                "won": bool(r["count"])} for r in rows if r["action"] == "score"]
+    slots = [int(x) for x in s[e.PORT_SLOTS:e.PORT_SLOTS + len(ports)]]
     data = {"generator": GENERATOR, "seed": str(seed), "rules": rules.digest,
-            "players": labels, "ports": ports, "slots": [int(x) for x in
-                                                         template[e.PORT_SLOTS:e.PORT_SLOTS + len(ports)]],
-            "tokens": tok_names, "cards": cards, "turns": int(template[e.R_N_TURNS]),
+            "players": labels, "ports": ports, "slots": slots, "tokens": tok_names, "cards": cards, "turns": int(s[e.R_N_TURNS]),
             "decisions": list(e.DECISION_NAMES), "steps": steps, "scores": scores}
     return data, events
 

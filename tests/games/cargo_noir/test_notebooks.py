@@ -2,7 +2,6 @@
 seconds (once the engine is compiled): no error, no progress-bar warning, no
 stray ``<Axes ...>`` line, and what they say they write is written."""
 import json
-import sys
 from pathlib import Path
 
 import pytest
