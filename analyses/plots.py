@@ -57,8 +57,8 @@ def legend(fig, note=None, handles=None, labels=None):
                 if lab not in labels:
                     handles.append(h)
                     labels.append(lab)
-    return fig.legend(handles, labels, loc="outside right upper", fontsize=7, title=note,
-                      title_fontsize=7, alignment="left")
+    return fig.legend(handles, labels, loc="outside right upper", fontsize=8, title=note,
+                      title_fontsize=8, alignment="left")
 
 
 MAX_BARS = 40      # more distinct values than this are grouped into equal bins
