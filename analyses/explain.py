@@ -71,22 +71,36 @@ def figure_note(name: str, df: pd.DataFrame) -> str:
     if name == "trade_value_distribution" and {"value", "share"} <= set(df.columns):
         zero = df[df["value"] == 0]
         if len(zero):
-            shares = ", ".join(f"{_pct(r.share)} at {int(r.n_players)} players"
+            shares = ", ".join(f"{_pct(r.share)} of trades at {int(r.n_players)} players"
                                for r in zero.itertuples())
-            return (f"Trades of value 0 ({shares} of trades; the first bar) are final-turn "
+            return (f"Trades of value 0 (in the first bar: {shares}) are final-turn "
                     "purchases: on the last turn a coin is worth a point of smuggling value, and a player buys a card with "
                     "coins alone, selling no tokens.")
         return ""
-    if name == "purchases_by_turn" and "turn" in df.columns:
-        last = int(df["turn"].max())
-        per = df.groupby("turn")["per_game"].sum()
-        share = per.get(last, 0) / per.sum() if per.sum() else 0
-        return (f"The spike on the last turn (turn {last}: {_pct(share)} of all copies bought) is "
-                "the end of the game: every player sells what it still holds and spends its "
-                "coins, worth a point each on that turn only, on cards.")
-    if name == "coins_by_turn":
-        return ("Coins fall on the last turn: there they buy cards (a coin is worth a point of "
-                "smuggling value) and are worth nothing after the game.")
+    if name == "purchases_by_turn" and {"turn", "per_game", "n_players"} <= set(df.columns):
+        parts = []
+        for n, d in df.groupby("n_players"):     # the last turn depends on the player count
+            per = d.groupby("turn")["per_game"].sum()
+            last = int(per.index.max())
+            if per.sum() > 0 and per[last] >= per.max():
+                parts.append(f"turn {last} at {int(n)} players: {_pct(per[last] / per.sum())} "
+                             "of the copies bought")
+        if not parts:
+            return ""
+        return ("The spike on the last turn (" + "; ".join(parts) + ") is the end of the game: "
+                "every player sells what it still holds and spends its coins, worth a point each "
+                "on that turn only, on cards.")
+    if name == "coins_by_turn" and {"turn", "mean", "n_players"} <= set(df.columns):
+        parts = []
+        for n, d in df.groupby("n_players"):
+            d = d.sort_values("turn")
+            if len(d) > 1 and d["mean"].iloc[-1] < 0.5 * d["mean"].iloc[-2]:
+                parts.append(f"{d['mean'].iloc[-2]:.1f} to {d['mean'].iloc[-1]:.1f} at {int(n)} players")
+        if not parts:
+            return ""
+        return ("Coins fall on the last turn (" + "; ".join(parts) + "): there they buy cards, a "
+                "coin being worth a point of smuggling value, and after the game they are worth "
+                "nothing.")
     if name == "casino_use_vs_win":
         return "Each bin is drawn over its own range of ships; the last bin is open-ended."
     if name == "purchases_by_card":
