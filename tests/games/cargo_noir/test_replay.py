@@ -147,6 +147,7 @@ def dump(browser, url):
     return out.stdout, out.stderr
 
 
+@pytest.mark.slow               # two browser launches, ~5 s each on a busy machine
 def test_page_in_headless_chromium(game, tmp_path):
     browser = chromium()
     data, events = game
