@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast demo bench reports ladder clean
+.PHONY: install test test-fast browser demo bench reports ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,18 @@ install: $(STAMP)
 # fixtures are built once); the session first warms numba's cache (tests/warmup.py).
 TEST_JOBS ?= 2
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m pytest tests -n $(TEST_JOBS) --dist loadfile
+
+# Headless Chromium for the replay page's test (tests/games/cargo_noir/test_replay.py):
+# installed from the system's packages when missing and apt-get is there (as root,
+# or through sudo); otherwise that one test skips and says why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && \
+	    { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo -n"; fi; \
+	      $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; } ; } || \
+	  echo "make: Chromium not installed: the replay page's browser test will skip"
 
 # The everyday loop (under a minute with a warm cache): everything not marked slow.
 test-fast: $(STAMP)

@@ -19,6 +19,12 @@ from .stats import MIN_N  # noqa: E402
 
 DPI = 90
 FIGSIZE = (7.0, 4.2)
+# 16 colours told apart at a glance (tab10, then black, light blue, yellow, teal,
+# dark green, navy): for many categories such as the 13 victory cards, where
+# tab20's paired light/dark shades look like 6 colours
+CATEGORY_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#a6cee3",
+                    "#ffd92f", "#66c2a5", "#00441b", "#08306b"]
 
 
 def new_figure(title: str, figsize=FIGSIZE):
@@ -51,26 +57,60 @@ def legend(fig, note=None, handles=None, labels=None):
                 if lab not in labels:
                     handles.append(h)
                     labels.append(lab)
-    return fig.legend(handles, labels, loc="outside right upper", fontsize=7, title=note,
-                      title_fontsize=7, alignment="left")
+    return fig.legend(handles, labels, loc="outside right upper", fontsize=8, title=note,
+                      title_fontsize=8, alignment="left")
+
+
+MAX_BARS = 40      # more distinct values than this are grouped into equal bins
+
+
+def value_bins(values, max_bars: int = MAX_BARS):
+    """(bin width, left edges) for a discrete distribution over whole-number
+    ``values``: width 1 (a bar per value) while the range fits ``max_bars``,
+    else the smallest width of 2, 5, 10, 20, 50... that does. Edges start at a
+    multiple of the width, so a bar's position and width are in value units."""
+    lo, hi = int(np.floor(np.min(values))), int(np.floor(np.max(values)))
+    width = 1
+    steps = iter([2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000])
+    while (hi - lo) // width + 1 > max_bars:
+        width = next(steps)
+    start = lo - lo % width
+    return width, np.arange(start, hi + 1, width)
 
 
 def _bars_by_count(df, x, y, title, xlabel, ylabel, note=None):
-    """A discrete distribution: one panel per player count, one bar per value
-    of ``x`` (with its CI when the table has one)."""
+    """A discrete distribution: one panel per player count. Up to MAX_BARS
+    values, one bar per value of ``x`` with its CI (when the table has one);
+    a wider range is grouped into equal bins drawn edge to edge (a bar per
+    value would be a pixel wide, its whisker hiding its top), without whiskers:
+    the per-value intervals are in the table."""
     counts = sorted(df["n_players"].unique())
     fig, axes = plt.subplots(1, len(counts), figsize=(3.4 * len(counts) + 1.6, 3.6), sharey=True,
                              constrained_layout=True, squeeze=False)
+    binned = []
     for i, (ax, n) in enumerate(zip(axes[0], counts)):
         d = df[df["n_players"] == n].sort_values(x)
-        err = _yerr(d, y) if "ci_lo" in d.columns else None
-        ax.bar(d[x], d[y], 0.9, yerr=err, capsize=0, color=f"C{i}", ecolor="0.45",
-               error_kw={"lw": 0.5}, label=f"{n} players")
-        ax.set_title(f"{n} players")
+        width, edges = value_bins(d[x].to_numpy())
+        if width == 1:
+            err = _yerr(d, y) if "ci_lo" in d.columns else None
+            ax.bar(d[x], d[y], 0.9, yerr=err, capsize=0, color=f"C{i}", ecolor="0.3",
+                   error_kw={"lw": 0.8}, label=f"{n} players")
+        else:
+            binned.append(n)
+            idx = (d[x].to_numpy() - edges[0]) // width
+            heights = np.bincount(idx.astype(int), weights=d[y].to_numpy(), minlength=len(edges))
+            ax.bar(edges, heights[:len(edges)], width, align="edge", color=f"C{i}",
+                   edgecolor="white", linewidth=0.3, label=f"{n} players")
+            ax.set_title(f"{n} players (bins of {width})")
+        if width == 1:
+            ax.set_title(f"{n} players")
         ax.set_xlabel(xlabel)
         ax.grid(True, axis="y", alpha=0.3)
     axes[0][0].set_ylabel(ylabel)
     fig.suptitle(title)
+    if binned:           # binned panels have no whiskers: the note says where the intervals are
+        whiskers = f"\n{note} (panels not binned)" if note and len(binned) < len(counts) else ""
+        note = "wide ranges grouped in equal bins\n(their intervals: see the table)" + whiskers
     if note:
         legend(fig, note)
     return fig
@@ -100,24 +140,37 @@ def _whole(v):
 
 
 # ---- balance ----------------------------------------------------------------
-def win_rate_by_seat(df: pd.DataFrame):
-    """balance.win_rate_by_seat: win rate per seat, one group of bars per player
-    count, Wilson 95% CI bars, dashed line at the equal share 1/n."""
-    fig, ax = new_figure("Win rate by seat (shared wins split)")
-    df = enough(df)
+def _seat_panels(df, title):
+    """One panel per player count with a seat axis whose ticks name the bot in
+    each seat ("seat 0\nexpert")."""
     counts = sorted(df["n_players"].unique())
-    width = 0.8 / max(df["seat"].max() + 1, 1)
-    for n_i, n in enumerate(counts):
-        d = df[df["n_players"] == n].sort_values("seat")
-        x = n_i + (d["seat"].to_numpy() - (n - 1) / 2) * width
-        ax.bar(x, d["win_rate"], width * 0.9, yerr=_yerr(d, "win_rate"), capsize=2,
-               color=[f"C{s}" for s in d["seat"]])
-        ax.hlines(1 / n, n_i - 0.45, n_i + 0.45, colors="k", linestyles="--", lw=1)
-    ax.set_xticks(range(len(counts)), [f"{n} players" for n in counts])
-    ax.set_ylabel("win rate (share of games)")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=f"C{s}") for s in range(int(df["seat"].max()) + 1)]
-    legend(fig, f"bars: 95% Wilson CI\ndashed: equal share 1/n\n{SMALL_NOTE}", handles,
-            [f"seat {s}" for s in range(len(handles))])
+    fig, axes = plt.subplots(1, len(counts), figsize=(2.2 * len(counts) + 2.6, 3.8), sharey=True,
+                             constrained_layout=True, squeeze=False)
+    for ax, n in zip(axes[0], counts):
+        d = df[df["n_players"] == n].drop_duplicates("seat").sort_values("seat")
+        names = d["bot"].astype(str) if "bot" in d.columns else pd.Series([""] * len(d))
+        ax.set_xticks(d["seat"].to_numpy(), [f"seat {int(s)}\n{b}" if b else f"seat {int(s)}"
+                                             for s, b in zip(d["seat"], names)], fontsize=8)
+        ax.set_xlim(-0.6, n - 0.4)
+        ax.set_title(f"{n} players")
+        ax.grid(True, axis="y", alpha=0.3)
+    fig.suptitle(title)
+    return fig, dict(zip(counts, axes[0]))
+
+
+def win_rate_by_seat(df: pd.DataFrame):
+    """balance.win_rate_by_seat: win rate per seat, a panel per player count
+    (the tick names the seat's bot), Wilson 95% CI bars, dashed line at the
+    equal share 1/n."""
+    fig, panels = _seat_panels(df, "Win rate by seat (shared wins split)")
+    for n, ax in panels.items():
+        d = enough(df[df["n_players"] == n]).sort_values("seat")
+        ax.bar(d["seat"], d["win_rate"], 0.7, yerr=_yerr(d, "win_rate"), capsize=3,
+               color=[f"C{int(s)}" for s in d["seat"]], ecolor="0.2")
+        ax.axhline(1 / n, color="k", ls="--", lw=1)
+    next(iter(panels.values())).set_ylabel("win rate (share of games)")
+    legend(fig, f"bars: 95% Wilson CI\ndashed: equal share 1/n\n{SMALL_NOTE}",
+           [plt.Line2D([], [], color="k", ls="--")], ["equal share"])
     return fig
 
 
@@ -144,16 +197,19 @@ def vp_distribution(df: pd.DataFrame):
 
 
 def vp_by_seat(df: pd.DataFrame):
-    """balance.vp_summary: mean final VP per seat and player count (t CI)."""
-    fig, ax = new_figure("Mean final VP by seat")
-    for n, d in enough(df).groupby("n_players"):
-        d = d.sort_values("seat")
+    """balance.vp_summary: mean final VP per seat (t CI), a panel per player
+    count, the tick naming the seat's bot. Points are joined by a line only
+    when every seat holds the same bot (a seat trend); different bots are
+    separate points."""
+    fig, panels = _seat_panels(df, "Mean final VP by seat")
+    for n, ax in panels.items():
+        d = enough(df[df["n_players"] == n]).sort_values("seat")
+        same = "bot" not in d.columns or d["bot"].astype(str).nunique() <= 1
         ax.errorbar(d["seat"], d["mean"], yerr=_yerr(d, "mean"), marker="o", capsize=3,
-                    label=f"{n} players")
-    ax.set_xticks(sorted(df["seat"].unique()))          # seats are whole numbers
-    ax.set_xlabel("seat (0 = first player)")
-    ax.set_ylabel("mean VP (points)")
-    legend(fig, f"bars: 95% t CI\n{SMALL_NOTE}")
+                    ls="-" if same else "none", color="C0", ecolor="0.3")
+    next(iter(panels.values())).set_ylabel("mean VP (points)")
+    legend(fig, f"bars: 95% t CI\n{SMALL_NOTE}\nline: same bot in every seat",
+           [plt.Line2D([], [], color="C0", marker="o")], ["mean VP"])
     return fig
 
 
@@ -331,20 +387,39 @@ def coins_by_turn(df: pd.DataFrame):
                                 "turn", "mean coins in the safe")
 
 
+def casino_bin_edges(df: pd.DataFrame) -> dict:
+    """bin_lo -> (lo, hi) of each Casino bin from its label ("3-5" is [3, 6));
+    the open-ended last one ("20+") is drawn as wide as the one before it."""
+    bins = df.drop_duplicates("bin_lo").dropna(subset=["bin_lo"]).sort_values("bin_lo")
+    out, width = {}, 3.0
+    for lo, label in zip(bins["bin_lo"].astype(float), bins["casino_bin"].astype(str)):
+        top = label.partition("-")[2]
+        hi = float(top) + 1 if top.isdigit() else lo + width
+        width = hi - lo
+        out[lo] = (lo, hi)
+    return out
+
+
 def casino_use_vs_win(df: pd.DataFrame):
-    """casino.casino_use_vs_win: win rate by ships sent to the Casino."""
+    """casino.casino_use_vs_win: win rate by ships sent to the Casino. The bins
+    are unequal (0-2, ..., 15-19, 20+), so each is drawn over its own range of
+    ships (a line across the bin, the Wilson CI at its middle) on a numeric
+    axis: evenly spaced categories would stretch the narrow bins."""
     fig, ax = new_figure("Casino use and winning")
-    shown = enough(df)
-    # bins in their natural order on one shared axis (string categories would be
-    # placed in order of first appearance across the series)
-    bins = shown.drop_duplicates("casino_bin").sort_values("bin_lo")["casino_bin"].tolist()
-    pos = {b: i for i, b in enumerate(bins)}
-    for n, d in shown.groupby("n_players"):
+    edges = casino_bin_edges(df)
+    for i, (n, d) in enumerate(enough(df).groupby("n_players")):
         d = d.sort_values("bin_lo")
-        ax.errorbar(d["casino_bin"].map(pos), d["win_rate"], yerr=_yerr(d, "win_rate"), marker="o",
-                    capsize=3, label=f"{n} players")
-    ax.set_xticks(range(len(bins)), bins)
-    ax.set_xlabel("ships sent to the Casino in the game")
+        lo = np.asarray([edges[float(v)][0] for v in d["bin_lo"]])
+        hi = np.asarray([edges[float(v)][1] for v in d["bin_lo"]])
+        ax.errorbar((lo + hi) / 2, d["win_rate"], yerr=_yerr(d, "win_rate"), fmt="o", capsize=3,
+                    color=f"C{i}", label=f"{n} players")
+        ax.hlines(d["win_rate"], lo, hi, colors=f"C{i}", lw=2, alpha=0.6)
+    labels = df.drop_duplicates("bin_lo").set_index("bin_lo")["casino_bin"]
+    mids = [(a + b) / 2 for a, b in edges.values()]
+    ax.set_xticks(mids, [str(labels.get(lo, labels.get(int(lo), ""))) for lo in edges], fontsize=8)
+    ax.set_xticks(sorted({e for pair in edges.values() for e in pair}), minor=True)
+    ax.grid(True, which="minor", axis="x", alpha=0.3)
+    ax.set_xlabel("ships sent to the Casino in the game (each bin over its own range)")
     ax.set_ylabel("win rate")
     legend(fig, f"bars: 95% Wilson CI\nbins with n < {MIN_N} not shown")
     return fig
@@ -378,7 +453,7 @@ def purchases_by_turn(df: pd.DataFrame):
     events)."""
     counts = sorted(df["n_players"].unique())
     cards = list(dict.fromkeys(df["card"]))
-    colours = {c: plt.cm.tab20(i % 20) for i, c in enumerate(cards)}
+    colours = {c: CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)] for i, c in enumerate(cards)}
     fig, axes = plt.subplots(1, len(counts), figsize=(3.0 * len(counts) + 2.2, 3.8), sharey=True,
                              constrained_layout=True, squeeze=False)
     for ax, n in zip(axes[0], counts):

@@ -67,6 +67,55 @@ def fmt(v) -> str:
     return str(v)
 
 
+def decimals(values) -> int:
+    """Decimals that show a column's numbers alike: by the largest magnitude
+    (>= 100: 0, >= 10: 1, > 1: 2, else 3: shares up to 1 keep 3), so 0.9996 and 0.0004 in one column
+    print as 1.000 and < 0.001, not as 0.9996 beside 4.26e-04."""
+    a = np.abs(np.asarray([float(v) for v in values if v is not None and v == v], dtype=float))
+    a = a[np.isfinite(a)]
+    top = a.max() if len(a) else 0.0
+    return 0 if top >= 100 else 1 if top >= 10 else 2 if top > 1 else 3
+
+
+def fmt_fixed(v, places: int) -> str:
+    """``v`` with ``places`` decimals and thousands separators; a value that
+    would print as zero but is not says so ("< 0.001")."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    v = float(v)
+    if not math.isfinite(v):
+        return "inf" if v > 0 else "-inf"
+    if v != 0 and abs(v) < 0.5 * 10 ** -places:
+        return f"< {10 ** -places:.{places}f}" if v > 0 else f"> -{10 ** -places:.{places}f}"
+    return f"{v:,.{places}f}"
+
+
+def format_column(col: pd.Series) -> list[str]:
+    """A table column as text: whole numbers with thousands separators (from
+    10,000), fractional ones with the column's decimals (``decimals``),
+    anything else as it is."""
+    vals = list(col)
+
+    def present_(v):
+        return v is not None and not (isinstance(v, float) and math.isnan(v)) and v is not pd.NA
+
+    nums = [v for v in vals if isinstance(v, (int, float, np.integer, np.floating))
+            and not isinstance(v, (bool, np.bool_)) and present_(v)]
+    if not nums or len(nums) < sum(1 for v in vals if present_(v)):
+        return [fmt(v) if present_(v) else "" for v in vals]
+    if all(float(v) == int(v) for v in nums if v == v and math.isfinite(float(v))):
+        return [fmt(int(v)) if v == v and math.isfinite(float(v)) else fmt(v) for v in vals]
+    places = decimals(nums)
+    return [fmt_fixed(v, places) if isinstance(v, (int, float, np.integer, np.floating)) else fmt(v)
+            for v in vals]
+
+
+def format_p(col: pd.Series) -> list[str]:
+    """p-values: three decimals, and "< 0.001" below (a p of 0 is a number too
+    small for a float, not an impossibility)."""
+    return ["" if v is None or v != v else "< 0.001" if v < 0.001 else f"{float(v):.3f}" for v in col]
+
+
 def header(col: str, table: str | None = None) -> str:
     return TABLE_HEADERS.get(table, {}).get(col) or HEADERS.get(col) or col.replace("_", " ")
 
@@ -94,6 +143,7 @@ def readable(df: pd.DataFrame, table: str | None = None) -> pd.DataFrame:
             prefix = col[:-5]
             lo, hi = df[col], df[prefix + "ci_hi"]
             sizes = _sizes(df, prefix)
+            places = decimals(list(lo) + list(hi))
             cells = []
             for i in range(len(df)):
                 if sizes is not None and sizes.iloc[i] < MIN_N:
@@ -101,10 +151,33 @@ def readable(df: pd.DataFrame, table: str | None = None) -> pd.DataFrame:
                 elif pd.isna(lo.iloc[i]) or pd.isna(hi.iloc[i]):
                     cells.append("")
                 else:
-                    cells.append(f"[{fmt(lo.iloc[i])}, {fmt(hi.iloc[i])}]")
+                    cells.append(f"[{fmt_fixed(lo.iloc[i], places)}, {fmt_fixed(hi.iloc[i], places)}]")
             what = prefix.rstrip("_")
             name = (f"{CI_OF.get(what) or header(what, table)} " if what else "") + "95% CI"
             out[name] = pd.Series(cells, index=df.index, dtype=object)
         else:
             out[header(col, table)] = df[col]
     return pd.DataFrame(out, index=df.index)
+
+
+# each report table's title (the pipelines' names are for files, not readers)
+TABLE_TITLES = {
+    "win_rate_by_seat": "Win rate by seat", "seat_chi2": "Do all seats win equally often?",
+    "win_rate_by_bot": "Win rate by bot", "vp_by_seat": "Final victory points by seat",
+    "margin_summary": "Margin of victory", "tie_rate": "Shared wins and ties",
+    "edge_card_effect": "Smuggler's Edge cards and winning",
+    "price_by_players": "Winning price of a port", "price_by_slots": "Winning price by port size",
+    "price_by_port": "Winning price by port", "port_popularity": "Ships sent to each port",
+    "bidding_rates": "Contests, raises and abandons", "overpayment": "Overpayment of contested wins",
+    "syndicate_income": "Syndicate income", "casino_share_by_bot": "Share of ships sent to the Casino",
+    "casino_income": "Casino income", "casino_use_vs_win": "Casino use and winning",
+    "bank_shortfall": "Bank shortfalls", "trade_summary": "Trades",
+    "combination_mix": "Combinations in optimal splits", "value_lost": "Value lost to no change",
+    "vp_per_token_players": "Victory points per token sold",
+    "purchases_by_card": "Victory cards bought", "holder_win_rates": "Card holders' win rates",
+}
+
+
+def title(table: str) -> str:
+    """The heading of a report table."""
+    return TABLE_TITLES.get(table) or table.replace("_", " ").capitalize()

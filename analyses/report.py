@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import html
 import re
 import math
 import os
@@ -29,7 +28,8 @@ from cargo_sim.core.columns import narrow
 from cargo_sim.fileio import atomic_write_text
 
 from . import balance, bidding, casino, plots, trade
-from .present import TOO_SMALL, fmt, readable
+from . import explain
+from .present import TOO_SMALL, format_column, format_p, readable, title as table_title
 from .stats import MIN_N
 from .data import Tables, combine
 
@@ -49,26 +49,20 @@ ROW_LEVEL = {"episodes", "trades"}   # per-row tables: used for figures, not wri
 # ---------------------------------------------------------------------------
 # tables as text (cells formatted by present.fmt)
 def markdown_table(df: pd.DataFrame) -> str:
-    """A GitHub-flavoured markdown table (no dependency on tabulate)."""
+    """A GitHub-flavoured markdown table (no dependency on tabulate): numbers
+    and intervals right-aligned with one number of decimals per column
+    (``present.format_column``), text left-aligned."""
     if df is None or len(df) == 0:
         return "_(no data)_\n"
     cols = [str(c) for c in df.columns]
     esc = lambda s: s.replace("|", "\\|")  # noqa: E731
+    cells = [format_p(df[c]) if str(c) == "p-value" else format_column(df[c]) for c in df.columns]
+    right = [pd.api.types.is_numeric_dtype(df[c]) or "95% CI" in str(c) for c in df.columns]
     lines = ["| " + " | ".join(esc(c) for c in cols) + " |",
-             "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---"
-                            for c in df.columns) + "|"]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(esc(fmt(v)) for v in row) + " |")
+             "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+    for row in zip(*cells):
+        lines.append("| " + " | ".join(esc(v) for v in row) + " |")
     return "\n".join(lines) + "\n"
-
-
-def html_table(df: pd.DataFrame) -> str:
-    if df is None or len(df) == 0:
-        return "<p><em>(no data)</em></p>\n"
-    shown = df.copy()
-    for c in shown.columns:
-        shown[c] = [fmt(v) for v in shown[c]]
-    return shown.to_html(index=False, border=0, classes="tbl", escape=True) + "\n"
 
 
 # ---------------------------------------------------------------------------
@@ -336,6 +330,11 @@ def highlights(tables: dict) -> list[str]:
     out = []
 
     def pct(x):
+        # 0.9996 is not "100.0%": only all or nothing prints as 100% or 0%
+        if 0.999 <= x < 1:
+            return "> 99.9%"
+        if 0 < x <= 0.001:
+            return "< 0.1%"
         return f"{100 * x:.1f}%"
 
     w, c = tables.get("win_rate_by_seat"), tables.get("seat_chi2")
@@ -344,9 +343,11 @@ def highlights(tables: dict) -> list[str]:
             top = d.sort_values("win_rate").iloc[-1]
             same_bot = d["bot"].astype(str).nunique() == 1
             if not same_bot:              # each bot in a fixed seat: compares bots, not seats
-                out.append(f"{n} players (per-bot comparison: each bot keeps its seat): best "
-                           f"{top['bot']} (seat {int(top['seat'])}) wins {pct(top['win_rate'])} "
-                           f"[{pct(top['ci_lo'])}, {pct(top['ci_hi'])}] of {int(top['n']):,} games")
+                share = ("every one" if top["win_rate"] == 1 else pct(top["win_rate"]))
+                out.append(f"{n} players, different bots (this ranks bots, not seats): "
+                           f"{top['bot']} in seat {int(top['seat'])} won {share} of "
+                           f"{int(top['n']):,} games (95% CI {pct(top['ci_lo'])} to "
+                           f"{pct(top['ci_hi'])}; an equal share would be {pct(1 / n)})")
                 continue
             line = (f"{n} players: best seat {int(top['seat'])} ({top['bot']}) wins {pct(top['win_rate'])} "
                     f"[{pct(top['ci_lo'])}, {pct(top['ci_hi'])}] of {int(top['n']):,} games (equal share "
@@ -503,63 +504,68 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
 
 
 def _render(meta, players_df, notes, tables, made, rules, heads=()):
+    """index.md, and index.html rendered from it by Python-Markdown (tables,
+    heading anchors) inside a page of its own style."""
     md = ["# Cargo Noir simulation report", ""]
-    ht = ["<!doctype html><html><head><meta charset='utf-8'><title>Cargo Noir simulation report</title>",
-          "<style>body{font-family:sans-serif;max-width:1100px;margin:auto;padding:1em}"
-          ".tbl{border-collapse:collapse;font-size:12px;margin-bottom:1em}"
-          ".tbl td,.tbl th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-          "img{max-width:100%}figcaption{font-size:13px;color:#444}"
-          ".est{color:#b00;font-weight:bold}</style></head><body>",
-          "<h1>Cargo Noir simulation report</h1>"]
     md += ["## Run", ""] + [f"- **{k}**: {v}" for k, v in meta] + [""]
-    ht += ["<h2 id='run'>Run</h2><ul>"] + [f"<li><b>{html.escape(k)}</b>: {_md_code_to_html(v)}</li>"
-                                  for k, v in meta] + ["</ul>"]
-    players_df = readable(players_df)
-    md += ["### Players", "", markdown_table(players_df), "### Notes", ""] + [f"- {n}" for n in notes] + [""]
-    ht += ["<h3>Players</h3>", html_table(players_df), "<h3>Notes</h3><ul>"] + \
-          [f"<li>{_md_code_to_html(n)}</li>" for n in notes] + ["</ul>"]
+    md += ["### Players", "", markdown_table(readable(players_df)), "### Notes", ""] + \
+        [f"- {n}" for n in notes] + [""]
     toc = ["Run"] + (["Highlights"] if heads else []) + [t for t, *_ in SECTIONS] + ["Rules"]
     md += ["## Contents", ""] + [f"- [{t}](#{_slug(t)})" for t in toc] + [""]
-    ht += ["<h2>Contents</h2><ul>"] + [f"<li><a href='#{_slug(t)}'>{html.escape(t)}</a></li>"
-                                       for t in toc] + ["</ul>"]
     if heads:
         md += ["## Highlights", ""] + [f"- {h}" for h in heads] + [""]
-        ht += ["<h2 id='highlights'>Highlights</h2><ul>"] + [f"<li>{html.escape(h)}</li>" for h in heads] + ["</ul>"]
     for title, intro, tabs, figs in SECTIONS:
         md += [f"## {title}", "", intro, ""]
-        ht += [f"<h2 id='{_slug(title)}'>{html.escape(title)}</h2>", f"<p>{_md_code_to_html(intro)}</p>"]
         for name, cols, caption in tabs:
             df = tables.get(name)
             if df is None:
                 continue
+            note = explain.table_note(name, df)
             if cols is not None:
                 df = df[[c for c in cols if c in df.columns]]
-            df, head = readable(df, name), name.replace("_", " ").capitalize()
-            md += [f"**{head}** — {caption}", "", markdown_table(df), ""]
-            ht += [f"<h4>{html.escape(head)}</h4><p>{_md_code_to_html(caption)}</p>", html_table(df)]
+            md += [f"### {table_title(name)}", "", caption + (f" {note}" if note else ""), "",
+                   markdown_table(readable(df, name)), ""]
         for f in figs:
             if f in made:
-                md += [f"![{f}](figures/{f}.png)", "", f"*{made[f]}*", ""]
-                ht += [f"<figure><img src='figures/{f}.png' alt='{f}'><figcaption>"
-                       f"{html.escape(made[f])}</figcaption></figure>"]
+                note = explain.figure_note(f, tables.get(plots.FIGURES[f][1]))
+                md += [f"![{made[f]}](figures/{f}.png)", "",
+                       f"*{made[f]}*" + (f" {note}" if note else ""), ""]
     rt = _rules_table(rules)
     md += ["## Rules", "", f"Digest `{rules.digest}`. Rows flagged ESTIMATED are estimates, not printed values.",
            "", markdown_table(rt)]
-    ht += ["<h2 id='rules'>Rules</h2>", f"<p>Digest <code>{rules.digest}</code>. Rows flagged "
-           "<span class='est'>ESTIMATED</span> are estimates, not printed values.</p>",
-           html_table(rt).replace("<td>ESTIMATED</td>", "<td class='est'>ESTIMATED</td>"),
-           "</body></html>"]
-    return "\n".join(md) + "\n", "\n".join(ht) + "\n"
+    text = "\n".join(md) + "\n"
+    return text, to_html(text, "Cargo Noir simulation report")
+
+
+PAGE_STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; max-width: 1400px; margin: auto; padding: 1em; color: #222; }
+table { border-collapse: collapse; font-size: 13px; margin-bottom: 1em; }
+td, th { border: 1px solid #ccc; padding: 2px 6px; font-variant-numeric: tabular-nums; }
+th { background: #f3f3f3; }
+p:has(> img) { overflow-x: auto; }
+img { max-width: none; }
+code { background: #f4f4f4; padding: 0 3px; }
+td.est { color: #b00; font-weight: bold; }
+"""
+
+
+def to_html(md_text: str, page_title: str) -> str:
+    """A markdown report as a standalone HTML page (Python-Markdown with its
+    tables and toc extensions; heading ids are those of ``_slug``, as on
+    GitHub, so the contents links work in both files). Figures keep their
+    size: a wide one scrolls instead of shrinking its legend to a few pixels."""
+    import markdown
+    body = markdown.markdown(md_text, extensions=["tables", "toc"], output_format="html",
+                             extension_configs={"toc": {"slugify": lambda value, sep: _slug(value)}})
+    body = body.replace("<td>ESTIMATED</td>", '<td class="est">ESTIMATED</td>')
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{page_title}</title><style>{PAGE_STYLE}</style></head>\n<body>\n"
+            f"{body}\n</body></html>\n")
 
 
 def _slug(title: str) -> str:
     """The anchor GitHub-style Markdown gives a heading (used by the contents list)."""
     return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
-
-
-def _md_code_to_html(text: str) -> str:
-    parts = html.escape(text).split("`")
-    return "".join(p if i % 2 == 0 else f"<code>{p}</code>" for i, p in enumerate(parts))
 
 
 # ---------------------------------------------------------------------------

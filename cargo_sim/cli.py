@@ -97,16 +97,19 @@ def cmd_play(args, argv) -> int:
         seed = int(game_seed_nb(np.uint64(args.seed), args.game))
     else:
         check_seed(seed, "--seed")
+    if args.html:           # refuse a file we did not write before playing anything
+        from .games.cargo_noir.replay import check_page_path
+        check_page_path(args.html)
     events, text = play_one(seed, players, rules=rules, check_bots=args.check_bots)
     what = f"game {args.game} of run seed {args.seed} (game seed {seed})" if args.game is not None \
         else f"game seed {seed}"
     print(f"Cargo Noir, {len(players)} players, {what}, rules {rules.digest}")
-    print(text)
-    scores = events[events["action"] == "score"]
-    print("\nFinal scores:")
-    for r in scores.itertuples(index=False):
-        label = players[r.seat] if 0 <= r.seat < len(players) else "?"
-        print(f"  seat {r.seat} ({label}): {r.value} VP" + ("  WINNER" if r.count else ""))
+    print(text)                              # ends with the final scores
+    if args.html:
+        from .games.cargo_noir.replay import replay_steps, write_page
+        data, _ = replay_steps(seed, players, rules=rules, check_bots=args.check_bots)
+        path = write_page(args.html, data)
+        print(f"wrote {path} (open it in a browser: {len(data['steps']) - 1:,} decisions)")
     if args.events:
         path = Path(args.events)
         atomic_write(path, lambda tmp: events.to_csv(tmp, index=False))
@@ -360,6 +363,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one bot per seat, comma-separated (default random,random,random)")
     _add_rules_options(p)
     p.add_argument("--events", metavar="FILE.csv", help="also write the event log as CSV")
+    p.add_argument("--html", metavar="FILE.html",
+                   help="also write a replay page: one self-contained HTML file that steps "
+                        "through the game (no server or network needed)")
     p.add_argument("--check-bots", action="store_true",
                    help="run user bots with bounds checking (see simulate --check-bots)")
     p.set_defaults(func=cmd_play)

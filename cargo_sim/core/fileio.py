@@ -265,3 +265,32 @@ class Staged:
             for tmp, _ in self.temps:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)                # (gone already once published)
+
+
+MAX_OWNED = 64 * MB     # a page of ours is far smaller; a bigger file is not ours
+
+
+def check_owned(path, marker: str) -> None:
+    """ConfigError unless ``path`` is free or a file whose first 4 KB hold
+    ``marker`` (a file this library wrote, so it may be replaced)."""
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{path} is a folder, not a file")
+    if not (path.exists() or path.is_symlink()):
+        return
+    if path.is_symlink():
+        raise ConfigError(f"{path} is a symbolic link: not overwritten (choose another name)")
+    head = read_bytes(path, MAX_OWNED, "file").decode("utf-8", "replace")[:4096]
+    if marker not in head:
+        raise ConfigError(f"{path} exists and was not written by cargo-sim: "
+                          f"not overwritten (remove it or choose another name)")
+
+
+def atomic_write_owned(path, text: str, marker: str) -> Path:
+    """``atomic_write_text``, but an existing ``path`` is replaced only when it
+    is ours (``check_owned``); any other file is left alone with a ConfigError.
+    ``text`` must hold ``marker`` in its first 4 KB."""
+    if marker not in text[:4096]:
+        raise ValueError("the text must carry its marker in its first 4 KB")
+    check_owned(path, marker)
+    return atomic_write_text(path, text)

@@ -6,19 +6,57 @@ import sys
 import time
 
 
+def in_notebook() -> bool:
+    """True inside a Jupyter kernel (IPython's kernel app), as tqdm.auto decides."""
+    ipython = sys.modules.get("IPython")
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None
+        return shell is not None and "IPKernelApp" in shell.config
+    except Exception:                            # an IPython without a shell or config
+        return False
+
+
+def has_widgets() -> bool:
+    import importlib.util
+    try:
+        return importlib.util.find_spec("ipywidgets") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class LineBar:
+    """A bar for a notebook without ipywidgets: one line when the work starts
+    and one when it ends. A text bar there is saved as every refresh it drew,
+    and tqdm.auto warns "IProgress not found" on import."""
+
+    def __init__(self, total, desc, file, **_):
+        self.desc, self.file, self.n = desc, file, 0
+        self.start = time.perf_counter()
+        print(f"{desc}: started", file=file, flush=True)
+
+    def update(self, n):
+        self.n += n
+
+    def close(self):
+        took = time.perf_counter() - self.start
+        print(f"{self.desc}: {self.n:,} done in {took:.1f} s ({self.n / max(took, 1e-9):,.0f} games/s)",
+              file=self.file, flush=True)
+
+
 def _bar_class(stream):
-    """tqdm's notebook widget when running in a notebook kernel with ipywidgets
-    (and no explicit stream), else the text bar."""
+    """The text bar in a terminal or for an explicit stream; in a notebook
+    tqdm's widget when ipywidgets is installed, else LineBar (ipywidgets is
+    looked for before tqdm.auto is imported: that import is what warns)."""
     from tqdm.std import tqdm as text_bar
-    if stream is not None:
+    if stream is not None or not in_notebook():
         return text_bar
+    if not has_widgets():
+        return LineBar
     try:
         from tqdm.auto import tqdm as auto_bar
-        if auto_bar is not text_bar:
-            import ipywidgets  # noqa: F401  (tqdm's notebook bar fails without it)
         return auto_bar
     except ImportError:
-        return text_bar
+        return LineBar
 
 
 class Progress:

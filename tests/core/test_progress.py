@@ -43,3 +43,32 @@ def test_default_bar_writes_to_stderr(capsys):
     bar.update(5)
     bar.close()
     assert "aggregate: 3 players, 5 games" in capsys.readouterr().err
+
+
+def test_notebook_without_ipywidgets_gets_two_lines_and_no_warning(monkeypatch, capsys):
+    """In a Jupyter kernel without ipywidgets: no TqdmWarning, no refreshes saved
+    into the notebook, one line at the start and one at the end."""
+    import sys
+    import warnings
+    from cargo_sim.core import progress
+    monkeypatch.setattr(progress, "in_notebook", lambda: True)
+    monkeypatch.setattr(progress, "has_widgets", lambda: False)
+    monkeypatch.delitem(sys.modules, "tqdm.auto", raising=False)
+    monkeypatch.delitem(sys.modules, "tqdm.autonotebook", raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bar = progress.Progress(2000, label="simulate: 2 players (random, random)", every=0)
+        for _ in range(20):
+            bar.update(100)
+        bar.close()
+    err = capsys.readouterr().err
+    assert "\r" not in err and err.count("\n") == 2
+    first, last = err.splitlines()
+    assert first == "simulate: 2 players (random, random), 2,000 games: started"
+    assert last.startswith("simulate: 2 players (random, random), 2,000 games: 2,000 done in ")
+    assert "tqdm.auto" not in sys.modules           # never imported: that import is what warns
+
+
+def test_in_notebook_is_false_outside_a_kernel():
+    from cargo_sim.core import progress
+    assert progress.in_notebook() is False

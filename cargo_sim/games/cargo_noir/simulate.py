@@ -31,6 +31,7 @@ from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS
                     R_USER_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     MAX_TOK, N_EVENT_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
+from . import narrate
 from .rules import Rules
 
 NAME = "cargo_noir"          # this game's key in the game registry (game.py)
@@ -335,48 +336,6 @@ def events_frame(log: np.ndarray, rules: Rules, n_players: int, labels=None) -> 
     return df
 
 
-def _cargo_text(row, tok_names) -> str:
-    parts = []
-    for t in tok_names:
-        v = row[t]
-        if v:
-            parts.append(f"{'' if v > 0 else '-'}{abs(v)} {t}" if abs(v) > 1 or v < 0 else f"{t}")
-    return ", ".join(parts) if parts else "nothing"
-
-
 def render_events(events: pd.DataFrame, rules: Rules) -> str:
-    """A readable text rendering of a game's event log."""
-    tok_names = rules.cargo_types + ["wild"]
-    lines = []
-    last = None
-    for r in events.itertuples(index=False):
-        row = r._asdict()
-        head = (row["turn"], row["seat"])
-        if head != last and row["seat"] >= 0:
-            who = row.get("bot", "")
-            lines.append(f"-- turn {row['turn']}, seat {row['seat']}" + (f" ({who})" if who else ""))
-            last = head
-        a, loc = row["action"], row["loc"]
-        cargo = _cargo_text(row, tok_names)
-        msg = {
-            "send casino": "sends a ship to the Casino",
-            "send black market": "sends a ship to the Black Market",
-            "send port": f"sends a ship to {loc} on {row['amount']} coins",
-            "casino": f"Casino: {row['count']} ship(s), +{row['amount']} coins",
-            "black market swap": f"Black Market swap: {cargo}",
-            "black market draw": f"Black Market draw: {cargo}",
-            "port win": f"wins {loc} for {row['amount']} coins: {cargo}",
-            "raise": f"raises at {loc} by {row['amount']} to {row['value']}",
-            "abandon": f"abandons {loc}, takes back {row['amount']} coins",
-            "syndicate": f"Syndicate pays {row['amount']} coins",
-            "trade": f"sells {cargo} for {row['value']} points"
-                     + (f" + {row['amount']} coins" if row["amount"] else ""),
-            "buy": f"takes {row['count']} x {row['card']} ({row['value']} VP)",
-            "discard": f"discards {cargo}",
-            "bag refill": f"discard pile ({row['count']} tokens) goes back into the bag",
-            "bank shortfall": f"the bank is {row['amount']} coins short",
-            "score": f"final score {row['value']} VP" + (" - WINNER" if row["count"] else ""),
-        }[a]
-        coins = f"  [safe {row['coins']}]" if row["seat"] >= 0 and a != "score" else ""
-        lines.append(f"   {msg}{coins}")
-    return "\n".join(lines)
+    """A game's event log in plain English, then the final scores (narrate.render)."""
+    return narrate.render(events, rules.cargo_types + ["wild"])

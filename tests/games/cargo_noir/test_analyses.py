@@ -263,7 +263,7 @@ def test_markdown_table_and_players_arg():
     md = report.markdown_table(pd.DataFrame({"a": [1, 2], "b": ["x|y", "z"], "c": [0.123456, np.nan]}))
     lines = md.strip().split("\n")
     assert lines[0] == "| a | b | c |" and lines[1] == "|---:|---|---:|"
-    assert lines[2] == "| 1 | x\\|y | 0.1235 |" and lines[3] == "| 2 | z |  |"
+    assert lines[2] == "| 1 | x\\|y | 0.123 |" and lines[3] == "| 2 | z |  |"
     assert report.parse_players_arg(["3=a,b,c", "x,y"]) == {3: ["a", "b", "c"], 2: ["x", "y"]}
     with pytest.raises(SystemExit):
         report.parse_players_arg(["4=a,b"])
@@ -291,7 +291,8 @@ def test_report_builds(tmp_path):
     assert len(heads) > 20 and not [h for h in heads if "_" in h]
     # a table of contents whose links reach the sections
     assert "## Contents" in md and "- [Rules](#rules)" in md and "(#balance-seats-and-bots)" in md
-    assert "href='#balance-seats-and-bots'" in html_text and "id='balance-seats-and-bots'" in html_text
+    assert 'href="#balance-seats-and-bots"' in html_text and 'id="balance-seats-and-bots"' in html_text
+    assert "](" not in html_text                 # every markdown link rendered as a link
     pngs = {p.stem for p in (out / "figures").glob("*.png")}
     svgs = {p.stem for p in (out / "figures").glob("*.svg")}
     assert "win_rate_by_seat" in pngs and pngs == svgs and len(pngs) >= 10
@@ -325,23 +326,27 @@ def test_seat_headline_only_from_seat_separable_tables():
     heads = report.highlights({"win_rate_by_seat": w, "seat_chi2": c})
     two = next(h for h in heads if h.startswith("2 players"))
     three = next(h for h in heads if h.startswith("3 players"))
-    assert "per-bot comparison" in two and "best seat" not in two and "chi-square" not in two
+    assert "ranks bots, not seats" in two and "best seat" not in two and "chi-square" not in two
+    assert "won every one of 100 games" in two and "won 100.0%" not in two
     assert "best seat 0 (random)" in three and "chi-square" in three
 
 
-def test_casino_use_vs_win_draws_bins_in_natural_order():
+def test_casino_use_vs_win_spaces_bins_by_their_ranges():
     from analyses import plots
     import matplotlib.pyplot as plt
-    # the 2-player series lacks the first bin: categories must still run 0-2, 3-5, ...
-    rows = [(2, "3-5", 3, 100, 0.5), (2, "6-8", 6, 100, 0.6), (2, "9-11", 9, 100, 0.7),
+    # unequal bins (3 ships, then 5, then open-ended); the 2-player series lacks the first
+    rows = [(2, "3-5", 3, 100, 0.5), (2, "15-19", 15, 100, 0.6), (2, "20+", 20, 100, 0.7),
             (3, "0-2", 0, 100, 0.2), (3, "3-5", 3, 100, 0.3), (3, "12-14", 12, 5, 0.9)]
     df = pd.DataFrame(rows, columns=["n_players", "casino_bin", "bin_lo", "n", "win_rate"])
     df["ci_lo"], df["ci_hi"] = df["win_rate"] - 0.05, df["win_rate"] + 0.05
     fig = plots.casino_use_vs_win(df)
     ax = fig.axes[0]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["0-2", "3-5", "6-8", "9-11"]   # n = 5 hidden
+    # labels in natural order, each at the middle of its own range of ships
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0-2", "3-5", "12-14", "15-19", "20+"]
+    assert list(ax.get_xticks()) == [1.5, 4.5, 13.5, 17.5, 22.5]
     xs = [list(line.get_xdata()) for line in ax.lines if len(line.get_xdata()) > 1]
-    assert [1, 2, 3] in xs and [0, 1] in xs                # each series at its bins' positions
+    assert [4.5, 17.5, 22.5] in xs and [1.5, 4.5] in xs          # the n = 5 bin left out
+    assert not [ln for ln in ax.lines if ln.get_linestyle() not in ("None", "none", "")]
     plt.close(fig)
 
 
