@@ -76,15 +76,59 @@ def _client(scheduler, n_workers):
         client = distributed.Client(cluster)
         return client, [client, cluster]
     if isinstance(scheduler, str):
+        probe_scheduler(scheduler)
         try:
-            client = distributed.Client(scheduler, timeout="30s")
-        except (OSError, ValueError) as e:
+            client = distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
+        except (OSError, ValueError, TimeoutError) as e:
             raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         return client, [client]
     if hasattr(scheduler, "scheduler_address"):          # a cluster object
         client = distributed.Client(scheduler)
         return client, [client]
     raise ConfigError(f"scheduler must be an address, a distributed.Client or a cluster, got {scheduler!r}")
+
+
+CONNECT_TIMEOUT = 10      # seconds to reach a scheduler by address
+MAX_FRAME = 1 << 26       # a Dask handshake's first frame is a few hundred bytes
+
+
+def probe_scheduler(address: str) -> None:
+    """ClusterError unless a Dask scheduler answers at a tcp:// address. A Dask
+    peer sends its handshake as soon as a connection opens: a uint64 total
+    length, then the frame count. A silent server (an HTTP port) would keep the client
+    waiting; one that talks another protocol would have it read a garbage
+    length and try to allocate exabytes. Other protocols (tls://, inproc://)
+    are left to distributed."""
+    import socket
+    import struct
+    rest = address[len("tcp://"):] if address.startswith("tcp://") else (
+        address if "://" not in address else None)
+    if rest is None:
+        return
+    host, _, port = rest.rpartition(":")
+    try:
+        port = int(port.rstrip("/"))
+    except ValueError:
+        raise ClusterError(f"the Dask scheduler address {address!r} needs a port (tcp://host:8786)") from None
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", port),
+                                      timeout=CONNECT_TIMEOUT) as sock:
+            head = b""
+            while len(head) < 16:
+                got = sock.recv(16 - len(head))
+                if not got:
+                    break
+                head += got
+    except socket.timeout:
+        raise ClusterError(f"no Dask scheduler answered at {address} within {CONNECT_TIMEOUT} s "
+                           f"(is it a Dask scheduler's address?)") from None
+    except OSError as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e.strerror or e}") from None
+    # distributed.comm.tcp: uint64 total length, uint64 frame count, lengths, frames
+    if len(head) < 16 or not 0 < struct.unpack("<Q", head[:8])[0] <= MAX_FRAME \
+            or not 0 < struct.unpack("<Q", head[8:16])[0] <= 64:
+        raise ClusterError(f"the server at {address} does not speak Dask's protocol "
+                           f"(not a Dask scheduler)")
 
 
 RETRIES = 3          # submissions of a chunk whose worker was lost, before giving up
@@ -192,10 +236,14 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     ``n_workers`` single-threaded processes (closed at the end). Chunks of
     ``chunk_games`` games are the tasks; results are merged in game order.
     """
-    from .games.cargo_noir.simulate import SimResults, check_request, simulate
-    from .runs import narrow
+    from .games.cargo_noir.simulate import SimResults, check_request, simulate, table_bytes
+    from .core.runner import check_fits
+    from .runs import check_chunk_games, narrow
     seated, rules = check_request(n_games, players, rules)
     labels = [p.label for p in seated]
+    # the results come back into this process: refused up front if they cannot fit
+    check_fits(table_bytes(n_games, len(seated)), n_games)
+    check_chunk_games(chunk_games)
     parts = {}
 
     def keep(i, lo, hi, result):

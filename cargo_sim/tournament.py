@@ -376,6 +376,68 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     return TournamentResults(names, n_players, players_df, games_df, plan, rules, config)
 
 
+# ---------------------------------------------------------------------------
+# printing
+def format_p(p) -> str:
+    """A p-value as printed: 3 significant digits, "< 1e-16" below double precision's
+    resolution of 1 - p (a smaller p means only "very small"), "" if not defined."""
+    if p is None or not np.isfinite(p):
+        return ""
+    return "< 1e-16" if p < 1e-16 else f"{p:.3g}"
+
+
+def _num(x, digits: int = 3) -> str:
+    """A number as printed: whole numbers without a decimal point, others rounded;
+    "n/a" for one that is not finite (a rating not estimable: the note says why)."""
+    if x is None or (isinstance(x, float) and not np.isfinite(x)):
+        return "n/a"
+    x = float(x)
+    return f"{int(x):,}" if x.is_integer() and abs(x) < 1e15 else f"{x:,.{digits}f}"
+
+
+def _text(df: pd.DataFrame, ints=(), fmt=None) -> str:
+    fmt = fmt or {}
+    out = pd.DataFrame(index=df.index)
+    for c in df.columns:
+        col = df[c]
+        if c in fmt:
+            out[c] = [fmt[c](v) for v in col]
+        elif c in ints or pd.api.types.is_integer_dtype(col):
+            out[c] = [_num(v) for v in col]
+        elif pd.api.types.is_float_dtype(col):
+            out[c] = [_num(v) if float(v).is_integer() and c in ints else
+                      ("n/a" if not np.isfinite(v) else f"{v:,.3f}") for v in col]
+        else:
+            out[c] = col.astype(str)
+    return out.to_string()
+
+
+def format_results(res: "TournamentResults") -> str:
+    """The tables ``cargo-sim tournament`` prints: counts as whole numbers,
+    p-values as ``format_p``, ratings that cannot be estimated as "n/a" with
+    the reason below the table (never inf or NaN)."""
+    st, r = res.standings, res.ratings
+    lines = [f"{len(res.games):,} games, design {res.config['design']}: "
+             f"{res.config['tables']} seatings, {res.config['deals_per_table']:,} deals each",
+             _text(st, ints=("games", "wins", "clusters"), fmt={"wins": _num}),
+             "", "head to head (share of meetings the row bot finished ahead):",
+             _text(res.head_to_head, fmt={c: (lambda v: "" if not np.isfinite(v) else f"{v:.3f}")
+                                          for c in res.head_to_head.columns}),
+             "", "ratings (Bradley-Terry, standard errors clustered by deal):",
+             _text(r, fmt={"meetings": _num})]
+    why = r.attrs.get("note") or ""
+    if not np.isfinite(r[["log_strength", "elo"]].to_numpy(float)).all() or why:
+        lines.append(f"n/a: not estimable from these games ({why or 'too few games'}); more "
+                     f"games, or bradley_terry(..., pseudo=0.5) for a regularised fit")
+    lines += ["", "top two (paired by deal):",
+              _text(res.significance.set_index("test"), ints=("n",),
+                    fmt={"p_value": format_p, "statistic": lambda v: _num(v, 3),
+                         "estimate": lambda v: "" if not np.isfinite(v) else f"{v:.3f}",
+                         "ci_lo": lambda v: "" if not np.isfinite(v) else f"{v:.3f}",
+                         "ci_hi": lambda v: "" if not np.isfinite(v) else f"{v:.3f}"})]
+    return "\n".join(lines)
+
+
 class _CallableModule(type(os)):
     """``cargo_sim.tournament`` is this module; calling it runs ``tournament``."""
 

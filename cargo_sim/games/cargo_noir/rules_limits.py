@@ -15,10 +15,10 @@ MAX_TURNS = 1000
 MAX_TOKENS_PER_TYPE = 1000
 MAX_WILDS = 30            # the trade tables cover at most 30 Wilds
 MAX_SHIPS = 20            # the heuristic bots' game time grows steeply beyond (30: > 30 s)
-MAX_TAKE = 32             # cargo a player can win in one turn (hands beyond need the slow exact solver)
+MAX_TAKE = 24             # cargo a player can win in one turn (hands beyond need the slow exact solver)
 MAX_COPIES = 1000
 MAX_PLAN_BUDGET = 20_000   # trade value of all tokens + coins' worth (default rules: 10,671)
-MAX_WAREHOUSE = 32        # tokens a player can keep between turns (default rules: 22)
+MAX_WAREHOUSE = 24        # tokens a player can keep between turns (default rules: 22)
 
 
 def tokens_in_play(d: dict) -> int:
