@@ -17,7 +17,7 @@ MAX_WILDS = 30            # the trade tables cover at most 30 Wilds
 MAX_SHIPS = 20            # the heuristic bots' game time grows steeply beyond (30: > 30 s)
 MAX_TAKE = 24             # cargo a player can win in one turn (hands beyond need the slow exact solver)
 MAX_COPIES = 1000
-MAX_PLAN_BUDGET = 20_000   # trade value of all tokens + coins' worth (default rules: 10,671)
+MAX_PLAN_BUDGET = 12_000  # trade value of all tokens + coins' worth (default rules: 10,671; 20,000: 20 s games)
 MAX_WAREHOUSE = 24        # tokens a player can keep between turns (default rules: 22)
 
 
