@@ -58,8 +58,8 @@ def _budget_param(yardstick: str, budget_param: str | None) -> str:
 
 
 def _check_budgets(budgets, budget_param: str) -> list[float]:
-    """The budgets, ascending (pruning looks back): distinct finite numbers > 0,
-    whole numbers for an iteration or rollout count."""
+    """The budgets, ascending (pruning looks back): distinct finite numbers,
+    whole numbers > 0 for an iteration or rollout count."""
     if isinstance(budgets, str):
         budgets = [b for b in budgets.split(",") if b.strip()]
     try:
@@ -68,11 +68,11 @@ def _check_budgets(budgets, budget_param: str) -> list[float]:
         raise ConfigError(f"budgets must be numbers, got {short_repr(budgets)}") from None
     if not vals:
         raise ConfigError("the ladder needs at least one budget")
-    whole_only = budget_param in BUDGET_PARAMS
+    counts = budget_param in BUDGET_PARAMS       # iterations, rollouts: whole and > 0
     for b in vals:
-        if not (math.isfinite(b) and b > 0) or (whole_only and not b.is_integer()):
-            kind = f"whole numbers of {budget_param}" if whole_only else "numbers"
-            raise ConfigError(f"budgets must be {kind} > 0, got {b:g}")
+        if not math.isfinite(b) or (counts and not (b > 0 and b.is_integer())):
+            kind = f"whole numbers of {budget_param} > 0" if counts else "finite numbers"
+            raise ConfigError(f"budgets must be {kind}, got {b:g}")
     dup = sorted({b for b in vals if vals.count(b) > 1})
     if dup:
         raise ConfigError(f"budgets must be distinct, got {', '.join(f'{b:g}' for b in dup)} twice")

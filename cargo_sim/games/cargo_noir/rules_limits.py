@@ -17,7 +17,8 @@ MAX_WILDS = 30            # the trade tables cover at most 30 Wilds
 MAX_SHIPS = 20            # the heuristic bots' game time grows steeply beyond (30: > 30 s)
 MAX_TAKE = 24             # cargo a player can win in one turn (hands beyond need the slow exact solver)
 MAX_COPIES = 1000
-MAX_PLAN_BUDGET = 12_000  # trade value of all tokens + coins' worth (default rules: 10,671; 20,000: 20 s games)
+MAX_HAND_VALUE = 12_000    # tokens in play x top combination value (default rules: 10,611; 20,000: 20 s games)
+MAX_COIN_WORTH = 100_000   # coins in play x final_coin_value (default rules: 60)
 MAX_WAREHOUSE = 24        # tokens a player can keep between turns (default rules: 22)
 
 
@@ -133,13 +134,17 @@ def limit_problems(d: dict) -> list[str]:
     if p:
         return p
     # a bot's trade planner runs a knapsack over every budget up to the hand's
-    # trade value plus its coins' worth (int64 rows of ~70 x budget): bounded
-    # so one plan stays within tens of MB and milliseconds
-    budget = {"value_same" if d["value_same"][-1] >= d["value_different"][-1] else "value_different":
-              tok * vmax, "final_coin_value": sum(coins.values()) * d["final_coin_value"]}
-    if sum(budget.values()) > MAX_PLAN_BUDGET:
-        p.append(f"{_worst(budget)}: too large, the trade budget a player can hold (trade value "
-                 f"of every token in play + coins x final_coin_value) could reach "
-                 f"{sum(budget.values())}, beyond {MAX_PLAN_BUDGET:,} (the trade planner's "
-                 f"memory grows with it)")
+    # trade value plus (last turn) its coins' worth: int64 rows of ~70 x budget,
+    # each cell visited per plan. The hand's part is the costly one (with big
+    # hands, 20,000 made 20 s games); coins count on the last turn only.
+    vname = "value_same" if d["value_same"][-1] >= d["value_different"][-1] else "value_different"
+    if tok * vmax > MAX_HAND_VALUE:
+        p.append(f"{vname}: too large, a hand's trade value (tokens in play x top combination "
+                 f"value) could reach {tok * vmax}, beyond {MAX_HAND_VALUE:,} (the trade "
+                 f"planner's time and memory grow with it)")
+    worth = sum(coins.values()) * d["final_coin_value"]
+    if worth > MAX_COIN_WORTH:
+        p.append(f"final_coin_value: too large, a player's coins could be worth {worth} in a "
+                 f"trade (coins in play x final_coin_value), beyond {MAX_COIN_WORTH:,} (the "
+                 f"trade planner's memory grows with it)")
     return p
