@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 
 import pandas as pd
 
@@ -146,6 +147,32 @@ def _lost(exc) -> bool:
     return isinstance(exc, tuple(kinds))
 
 
+LOST_AFTER = CONNECT_TIMEOUT + 5     # seconds without a scheduler before giving up
+
+
+def _arrivals(pending, client):
+    """The futures of ``pending`` (a distributed.as_completed, added to while
+    iterating) as they finish; a ClusterError once the client has had no
+    scheduler for LOST_AFTER seconds: a scheduler killed mid-run closes the
+    client after its reconnection timeout, and a plain ``for fut in pending``
+    would then wait forever."""
+    lost_since = None
+    while not pending.is_empty():
+        if pending.has_ready():
+            lost_since = None
+            yield from pending.next_batch(block=False)
+            continue
+        if client.status != "running":
+            lost_since = lost_since or time.monotonic()
+            if time.monotonic() - lost_since > LOST_AFTER:
+                raise ClusterError(f"Dask: lost the scheduler mid-run (client {client.status} for "
+                                   f"{LOST_AFTER} s); the chunks that arrived are kept only in a "
+                                   f"run folder (--out), which a rerun resumes")
+        else:
+            lost_since = None
+        time.sleep(0.02)
+
+
 def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
                 progress, on_result, start=0, todo=None):
     """Send chunks of ``chunk_games`` games to the cluster as ``task(n, labels,
@@ -190,7 +217,7 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
         total = n_games if isinstance(todo, range) else sum(bounds(i)[1] - bounds(i)[0] for i in todo)
         bar = Progress(total, label=f"dask cluster: {len(labels)} players", enabled=progress and total > 0)
         try:
-            for fut in pending:
+            for fut in _arrivals(pending, client):
                 i = futures.pop(fut)
                 try:
                     result = fut.result()
@@ -216,6 +243,14 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
         except KeyboardInterrupt:
             interrupted = True
             client.cancel(list(futures))
+        except ClusterError:
+            raise
+        except Exception as e:                      # noqa: BLE001 - a closed client: one line
+            if client.status == "running":
+                raise
+            raise ClusterError(f"Dask: lost the scheduler mid-run ({e.__class__.__name__}: the "
+                               f"client is {client.status}); the chunks that arrived are kept only "
+                               f"in a run folder (--out), which a rerun resumes") from None
         finally:
             if bar.enabled:
                 bar.close()

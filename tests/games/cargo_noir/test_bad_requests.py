@@ -350,3 +350,73 @@ def test_dask_refused_port_is_one_line():
     from cargo_sim.dask_backend import simulate_dask
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         simulate_dask(10, P3, scheduler="tcp://127.0.0.1:1", progress=False)
+
+
+def test_dask_scheduler_lost_mid_run_ends_in_bounded_time(monkeypatch):
+    """The waiting loop gives up once the client has had no scheduler for
+    LOST_AFTER seconds (a fake: a future that never arrives, a closed client)."""
+    pytest.importorskip("distributed")
+    from cargo_sim import dask_backend
+
+    class Pending:
+        def is_empty(self):
+            return False
+
+        def has_ready(self):
+            return False
+
+    class Client:
+        status = "running"
+
+    client = Client()
+    monkeypatch.setattr(dask_backend, "LOST_AFTER", 0.3)
+    it = dask_backend._arrivals(Pending(), client)
+    threading.Timer(0.2, lambda: setattr(client, "status", "closed")).start()
+    t = time.perf_counter()
+    with pytest.raises(ClusterError, match="lost the scheduler mid-run"):
+        next(it)
+    assert 0.4 < time.perf_counter() - t < 3
+
+
+SCHEDULER_KILL = textwrap.dedent("""
+    import subprocess, sys, threading, time
+    port = int(sys.argv[1])
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    sched = subprocess.Popen(dask + ["--port", str(port), "--no-dashboard", "--host", "127.0.0.1"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    work = None
+    try:
+        time.sleep(4)
+        work = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                 f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--no-dashboard"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(4)
+        from cargo_sim import ClusterError
+        from cargo_sim.dask_backend import simulate_dask
+        threading.Timer(15, sched.kill).start()
+        try:
+            simulate_dask(10**6, ["greedy"] * 3, scheduler=f"tcp://127.0.0.1:{port}",
+                          chunk_games=1000, progress=False)
+            print("FINISHED")
+        except ClusterError as e:
+            print("CLUSTER", e)
+        print("ENDED", time.time())
+    finally:
+        for p in (work, sched):
+            if p is not None:
+                p.kill()
+""")
+
+
+@pytest.mark.slow
+def test_dask_scheduler_killed_mid_run_is_one_line_within_seconds():
+    pytest.importorskip("distributed")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t = time.time()
+    proc = subprocess.run([sys.executable, "-c", SCHEDULER_KILL, str(port)], capture_output=True,
+                          text=True, timeout=240)
+    assert "CLUSTER Dask: lost the scheduler mid-run" in proc.stdout, proc.stdout + proc.stderr[-2000:]
+    ended = float(proc.stdout.split("ENDED")[1].split()[0])
+    assert ended - (t + 8 + 15) < 60          # measured: ~12 s after the kill
