@@ -18,6 +18,7 @@ import json
 import os
 import signal
 import sys
+import warnings
 import tempfile
 import threading
 import time
@@ -223,13 +224,17 @@ def _delegate(target: str):
 
 
 def cmd_tournament(args, argv) -> int:
-    from .tournament import tournament
+    from .tournament import format_results, tournament
     from .core.errors import ConfigError
     if args.players.strip().isdigit():
         raise ConfigError(f"--players lists the entrants (e.g. greedy,expert); "
                           f"the number of seats is --seats {args.players.strip()}")
     rules = load_rules(args.rules, args.set)
-    bots = [b for b in args.players.split(",") if b]
+    bots = [b.strip() for b in args.players.split(",") if b.strip()]
+    dup = sorted({b for b in bots if bots.count(b) > 1})
+    if dup:        # a typo far more often than an A/A test (the API's tournament(["random"] * 2, ...))
+        raise ConfigError(f"--players names {', '.join(dup)} more than once; entrants must differ "
+                          f"(an A/A test of one bot: cargo_sim.tournament([bot, bot], ...))")
     if args.out:                 # the common mistakes first, so they leave no empty folder
         from .games.cargo_noir.bots.registry import parse_player
         for b in bots:
@@ -270,21 +275,14 @@ def claim_tournament_folder(out):
 
 def _tournament(args, argv, tournament, bots, rules) -> int:
     from .core.errors import ConfigError
-    res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
-                     workers=args.workers, progress=not args.no_progress, design=args.design)
+    with warnings.catch_warnings(record=True) as caught:     # said once, in words, below
+        warnings.simplefilter("always")
+        res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
+                         workers=args.workers, progress=not args.no_progress, design=args.design)
     if res.standings is None:
-        raise ConfigError("the tournament was played but its analysis failed (see the warning)")
-    import pandas as pd
-    with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print(f"{len(res.games):,} games, design {res.config['design']}: "
-              f"{res.config['tables']} seatings, {res.config['deals_per_table']:,} deals each")
-        print(res.standings.round(3).to_string())
-        print("\nhead to head (share of meetings the row bot finished ahead):")
-        print(res.head_to_head.round(3).to_string())
-        print("\nratings (Bradley-Terry, standard errors clustered by deal):")
-        print(res.ratings.round(3).to_string())
-        print("\ntop two (paired by deal):")
-        print(res.significance.to_string())
+        failed = next((str(w.message) for w in caught if "analysis failed" in str(w.message)), "")
+        raise ConfigError("the tournament was played but its analysis failed" + (f": {failed}" if failed else ""))
+    print(format_results(res))
     if args.out:
         from .core.fileio import Staged
         out = Path(args.out)

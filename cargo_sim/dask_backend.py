@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 
 import pandas as pd
 
@@ -76,15 +77,59 @@ def _client(scheduler, n_workers):
         client = distributed.Client(cluster)
         return client, [client, cluster]
     if isinstance(scheduler, str):
+        probe_scheduler(scheduler)
         try:
-            client = distributed.Client(scheduler, timeout="30s")
-        except (OSError, ValueError) as e:
+            client = distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
+        except (OSError, ValueError, TimeoutError) as e:
             raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         return client, [client]
     if hasattr(scheduler, "scheduler_address"):          # a cluster object
         client = distributed.Client(scheduler)
         return client, [client]
     raise ConfigError(f"scheduler must be an address, a distributed.Client or a cluster, got {scheduler!r}")
+
+
+CONNECT_TIMEOUT = 10      # seconds to reach a scheduler by address
+MAX_FRAME = 1 << 26       # a Dask handshake's first frame is a few hundred bytes
+
+
+def probe_scheduler(address: str) -> None:
+    """ClusterError unless a Dask scheduler answers at a tcp:// address. A Dask
+    peer sends its handshake as soon as a connection opens: a uint64 total
+    length, then the frame count. A silent server (an HTTP port) would keep the client
+    waiting; one that talks another protocol would have it read a garbage
+    length and try to allocate exabytes. Other protocols (tls://, inproc://)
+    are left to distributed."""
+    import socket
+    import struct
+    rest = address[len("tcp://"):] if address.startswith("tcp://") else (
+        address if "://" not in address else None)
+    if rest is None:
+        return
+    host, _, port = rest.rpartition(":")
+    try:
+        port = int(port.rstrip("/"))
+    except ValueError:
+        raise ClusterError(f"the Dask scheduler address {address!r} needs a port (tcp://host:8786)") from None
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", port),
+                                      timeout=CONNECT_TIMEOUT) as sock:
+            head = b""
+            while len(head) < 16:
+                got = sock.recv(16 - len(head))
+                if not got:
+                    break
+                head += got
+    except socket.timeout:
+        raise ClusterError(f"no Dask scheduler answered at {address} within {CONNECT_TIMEOUT} s "
+                           f"(is it a Dask scheduler's address?)") from None
+    except OSError as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e.strerror or e}") from None
+    # distributed.comm.tcp: uint64 total length, uint64 frame count, lengths, frames
+    if len(head) < 16 or not 0 < struct.unpack("<Q", head[:8])[0] <= MAX_FRAME \
+            or not 0 < struct.unpack("<Q", head[8:16])[0] <= 64:
+        raise ClusterError(f"the server at {address} does not speak Dask's protocol "
+                           f"(not a Dask scheduler)")
 
 
 RETRIES = 3          # submissions of a chunk whose worker was lost, before giving up
@@ -100,6 +145,32 @@ def _lost(exc) -> bool:
         if isinstance(k, type):
             kinds.append(k)
     return isinstance(exc, tuple(kinds))
+
+
+LOST_AFTER = CONNECT_TIMEOUT + 5     # seconds without a scheduler before giving up
+
+
+def _arrivals(pending, client):
+    """The futures of ``pending`` (a distributed.as_completed, added to while
+    iterating) as they finish; a ClusterError once the client has had no
+    scheduler for LOST_AFTER seconds: a scheduler killed mid-run closes the
+    client after its reconnection timeout, and a plain ``for fut in pending``
+    would then wait forever."""
+    lost_since = None
+    while not pending.is_empty():
+        if pending.has_ready():
+            lost_since = None
+            yield from pending.next_batch(block=False)
+            continue
+        if client.status != "running":
+            lost_since = lost_since or time.monotonic()
+            if time.monotonic() - lost_since > LOST_AFTER:
+                raise ClusterError(f"Dask: lost the scheduler mid-run (client {client.status} for "
+                                   f"{LOST_AFTER} s); the chunks that arrived are kept only in a "
+                                   f"run folder (--out), which a rerun resumes")
+        else:
+            lost_since = None
+        time.sleep(0.02)
 
 
 def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
@@ -146,7 +217,7 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
         total = n_games if isinstance(todo, range) else sum(bounds(i)[1] - bounds(i)[0] for i in todo)
         bar = Progress(total, label=f"dask cluster: {len(labels)} players", enabled=progress and total > 0)
         try:
-            for fut in pending:
+            for fut in _arrivals(pending, client):
                 i = futures.pop(fut)
                 try:
                     result = fut.result()
@@ -172,6 +243,14 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
         except KeyboardInterrupt:
             interrupted = True
             client.cancel(list(futures))
+        except ClusterError:
+            raise
+        except Exception as e:                      # noqa: BLE001 - a closed client: one line
+            if client.status == "running":
+                raise
+            raise ClusterError(f"Dask: lost the scheduler mid-run ({e.__class__.__name__}: the "
+                               f"client is {client.status}); the chunks that arrived are kept only "
+                               f"in a run folder (--out), which a rerun resumes") from None
         finally:
             if bar.enabled:
                 bar.close()
@@ -192,10 +271,14 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     ``n_workers`` single-threaded processes (closed at the end). Chunks of
     ``chunk_games`` games are the tasks; results are merged in game order.
     """
-    from .games.cargo_noir.simulate import SimResults, check_request, simulate
-    from .runs import narrow
+    from .games.cargo_noir.simulate import SimResults, check_request, simulate, table_bytes
+    from .core.runner import check_fits
+    from .runs import check_chunk_games, narrow
     seated, rules = check_request(n_games, players, rules)
     labels = [p.label for p in seated]
+    # the results come back into this process: refused up front if they cannot fit
+    check_fits(table_bytes(n_games, len(seated)), n_games)
+    check_chunk_games(chunk_games)
     parts = {}
 
     def keep(i, lo, hi, result):

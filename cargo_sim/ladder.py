@@ -12,6 +12,7 @@ seat count. docs/tournaments.md (ladder section) says how to read it.
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 import warnings
@@ -23,12 +24,13 @@ import pandas as pd
 
 from .games.cargo_noir.bots.registry import BUILTIN, BUILTIN_ORDER, parse_player
 from .games.cargo_noir.rules import Rules
+from .core.bots import short_repr
 from .core.checks import check_seed, whole
 from .core.errors import ConfigError
 from .core.fileio import (atomic_write, atomic_write_text, claim_folder, decode_text, own_output,
                           read_bytes, read_json)
 from .core.ratings import significance
-from .tournament import tournament
+from .tournament import check_size, seating_plan, tournament
 
 __all__ = ["ladder", "load_ladder", "LadderResults", "search_rate", "default_ladder_bots", "BUDGET_PARAMS"]
 
@@ -55,6 +57,42 @@ def _budget_param(yardstick: str, budget_param: str | None) -> str:
         raise ConfigError(f"yardstick {spec.name!r} has no parameter {budget_param!r} "
                           f"(parameters: {', '.join(spec.params) or 'none'})")
     return budget_param
+
+
+def _check_budgets(budgets, budget_param: str) -> list[float]:
+    """The budgets, ascending (pruning looks back): distinct finite numbers,
+    whole numbers > 0 for an iteration or rollout count."""
+    if isinstance(budgets, str):
+        budgets = [b for b in budgets.split(",") if b.strip()]
+    try:
+        vals = [float(b) for b in budgets]
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(f"budgets must be numbers, got {short_repr(budgets)}") from None
+    if not vals:
+        raise ConfigError("the ladder needs at least one budget")
+    counts = budget_param in BUDGET_PARAMS       # iterations, rollouts: whole and > 0
+    for b in vals:
+        if not math.isfinite(b) or (counts and not (b > 0 and b.is_integer())):
+            kind = f"whole numbers of {budget_param} > 0" if counts else "finite numbers"
+            raise ConfigError(f"budgets must be {kind}, got {b:g}")
+    dup = sorted({b for b in vals if vals.count(b) > 1})
+    if dup:
+        raise ConfigError(f"budgets must be distinct, got {', '.join(f'{b:g}' for b in dup)} twice")
+    return sorted(vals)
+
+
+def _check_seats(seats) -> list[int]:
+    if isinstance(seats, str):
+        seats = [n for n in seats.split(",") if n.strip()]
+    try:
+        vals = [int(n) if not isinstance(n, float) or n.is_integer() else None for n in seats]
+    except (TypeError, ValueError):
+        raise ConfigError(f"seats must be whole numbers, got {short_repr(seats)}") from None
+    if not vals or None in vals:
+        raise ConfigError(f"seats must be whole numbers (at least one), got {seats!r}")
+    if len(set(vals)) != len(vals):
+        raise ConfigError(f"seats must be distinct, got {vals}")
+    return vals
 
 
 def bots_digest(bots) -> str:
@@ -320,20 +358,24 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     labels = [parse_player(b).label for b in bots]
     if len(set(labels)) != len(labels):
         raise ConfigError(f"ladder bots must be distinct, got {labels}")
+    ys_name = parse_player(yardstick).spec.name
+    same = [lab for b, lab in zip(bots, labels) if parse_player(b).spec.name == ys_name]
+    if same:      # a cell would be the yardstick against itself at another budget
+        raise ConfigError(f"ladder bots must not include the yardstick's own bot {ys_name!r}, "
+                          f"got {', '.join(same)}")
+    budgets, seats = _check_budgets(budgets, budget_param), _check_seats(seats)
     try:
-        budgets = sorted(float(b) for b in budgets)     # ascending: pruning looks back
-        seats = [int(n) for n in seats]
         prune = None if prune is None else float(prune)
     except (TypeError, ValueError):
-        raise ConfigError("budgets must be numbers and seats whole numbers") from None
-    if not budgets or not seats:
-        raise ConfigError("the ladder needs at least one budget and one seat count")
+        raise ConfigError(f"prune must be a number, got {prune!r}") from None
     for n in seats:
         rules.check_players(n)
     for b in budgets:
         parse_player(yardstick_at(yardstick, budget_param, b))
     if not whole(games) or games < 1:
         raise ConfigError(f"games must be a whole number >= 1, got {games!r}")
+    for n in seats:           # every cell is a tournament of bot and yardstick: refused before any plays
+        check_size(-(-int(games) // len(seating_plan(2, n, design))) * len(seating_plan(2, n, design)), n)
     if prune is not None and not 0 <= prune < 1:
         raise ConfigError(f"prune must be a fraction of the fair share in [0, 1), got {prune:g}")
     check_seed(seed)

@@ -110,8 +110,24 @@ def _engine_source() -> str:
     return source_hash()
 
 
+# A chunk is played in memory (its tables, ~300 MB for 10^6 games at 5 seats)
+# and the run keeps one entry per chunk: both bounded, so any run to disk has
+# bounded memory (10^12 games = 10^6 chunks of 10^6).
+MAX_CHUNK_GAMES = 1_000_000
+MAX_CHUNKS = 1_000_000
+
+
 def check_chunk_games(chunk_games) -> int:
-    return check_number("chunk_games", chunk_games, 1)
+    return check_number("chunk_games", chunk_games, 1, MAX_CHUNK_GAMES)
+
+
+def check_n_chunks(n_games: int, chunk_games: int) -> int:
+    n_chunks = -(-int(n_games) // chunk_games)
+    if n_chunks > MAX_CHUNKS:
+        raise ConfigError(f"{n_games:,} games in chunks of {chunk_games:,} make {n_chunks:,} chunk "
+                          f"files, more than {MAX_CHUNKS:,}: use larger chunks (chunk_games, "
+                          f"--chunk-games up to {MAX_CHUNK_GAMES:,})")
+    return n_chunks
 
 
 def plan(n_games: int, players, seed, rules, chunk_games) -> dict:
@@ -120,7 +136,7 @@ def plan(n_games: int, players, seed, rules, chunk_games) -> dict:
     seated, rules = check_request(n_games, players, rules)
     seed = check_seed(seed)
     chunk_games = check_chunk_games(chunk_games)
-    n_chunks = -(-int(n_games) // chunk_games)
+    n_chunks = check_n_chunks(n_games, chunk_games)
     return {"format": FORMAT, "run_id": uuid.uuid4().hex, "n_games": int(n_games), "players": [p.label for p in seated],
             "seed": int(seed), "chunk_games": chunk_games, "n_chunks": n_chunks,
             "rules_digest": rules.digest, "rules_toml": rules.to_toml(), "codec": CODEC,

@@ -56,7 +56,8 @@ import pandas as pd
 
 from .games.cargo_noir.bots.registry import parse_player
 from .games.cargo_noir.rules import Rules
-from .games.cargo_noir.simulate import SimResults, simulate
+from .games.cargo_noir.simulate import SimResults, simulate, table_bytes
+from .core.runner import check_fits
 from .core.stats import chi2_equal, mean_ci, wilson_interval
 from .core.checks import whole
 from .core.errors import ConfigError, RulesError
@@ -65,6 +66,7 @@ __all__ = ["sweep", "SweepResults", "paired_diff_ci", "variant_measures", "plot_
            "plot_heatmap", "parse_set_args", "sweep_main", "MEASURES"]
 
 DEFAULT_GRID = {"start_coins": [6, 7, 8], "casino_payout": [2, 3]}
+MAX_VARIANTS = 10_000     # each variant is a full simulate: a bigger grid is a mistake, not a sweep
 DEFAULT_PLAYERS = ["greedy", "syndicate", "fleet", "expert"]
 
 # measure -> (description, interval kind of its own CI)
@@ -273,6 +275,14 @@ def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=Non
     for pl in players:
         parse_player(pl)                            # BotError before any game
     params = list(grid)
+    if not params:
+        raise ConfigError("an empty sweep grid compares nothing: give {parameter: [values]}")
+    n_variants = 1
+    for v in grid.values():
+        n_variants *= len(v)
+        if n_variants > MAX_VARIANTS:
+            raise ConfigError(f"the sweep grid has more than {MAX_VARIANTS:,} variants "
+                              f"({' x '.join(str(len(v)) for v in grid.values())}); sweep fewer values")
     variants = [("base", {}, base_rules)]
     for values in itertools.product(*grid.values()):
         combo = dict(zip(params, values))
@@ -285,6 +295,12 @@ def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=Non
     if not whole(games) or games < 2:
         raise ConfigError(f"a sweep needs games >= 2 per variant, got {games!r}")
     base_rules.check_players(len(players))
+    if all(r.digest == base_rules.digest for _, _, r in variants[1:]):
+        raise ConfigError(f"every sweep variant equals the base rules "
+                          f"({', '.join(name for name, _, _ in variants[1:])}): it compares nothing")
+    # every kept run stays in memory (its tables); refused up front if they cannot fit
+    kept = len({r.digest for _, _, r in variants}) if keep_runs else 1
+    check_fits(table_bytes(games, len(players)) * kept, int(games) * kept)
 
     rows, runs, base_units, played = [], {}, None, {}
     t0 = time.time()
@@ -464,6 +480,9 @@ def parse_set_args(items) -> dict:
                     lo, hi = int(a), int(b)
                 except ValueError:
                     raise RulesError(f"--set {item!r}: a range is integer..integer, got {tok!r}") from None
+                if hi - lo + 1 > MAX_VARIANTS:        # listed below: refused before it is built
+                    raise ConfigError(f"--set {name}: the range {tok} has {hi - lo + 1:,} values, more "
+                                      f"than a sweep can play ({MAX_VARIANTS:,} variants at most)")
                 values += list(range(lo, hi + 1))
             else:
                 values.append(_toml_value(tok))
@@ -501,7 +520,10 @@ def sweep_main(argv=None) -> int:
     a = ap.parse_args(argv)
     measures = a.measures.split(",") if a.measures else None
     check_measures(measures)                      # before the sweep is played, not after
-    grid = parse_set_args(a.set) if a.set else None
+    if not a.set:
+        raise ConfigError("sweep compares variants of the rules: give at least one --set PARAM=V1,V2 "
+                          "(e.g. --set start_coins=6,7,8)")
+    grid = parse_set_args(a.set)
     base = Rules.from_file(a.rules) if a.rules else Rules.default()
     if a.out:                                     # checked before the sweep is played
         from .core.fileio import claim_folder

@@ -53,15 +53,11 @@ from .core.errors import BotError, ConfigError, IllegalDecisionError
 from .core.progress import Progress
 from .core.ratings import (ELO_PER_NAT, bradley_terry, head_to_head, meetings, pairwise_counts,
                            significance, standings_table)
-from .core.runner import Table, check_fits, run_jobs
+from .core.runner import Table, available_memory, run_jobs
 from .core.seeds_nb import game_seeds
 from .core.stats import wilson_interval
 
 PIECE = 2048          # games per job on the thread pool (the unit of parallel work)
-# peak bytes per game and seat while a tournament builds its tables (measured:
-# ~190 of raw results and ~110 of DataFrames per seat, the raw ones twice
-# during the concatenation); check_fits adds its own margin
-TOURNAMENT_BYTES_PER_SEAT = 600
 
 __all__ = ["tournament", "TournamentResults", "seating_plan", "seat_maps", "DESIGNS", "wilson_interval",
            "standings_table", "pairwise_counts", "head_to_head", "bradley_terry",
@@ -148,6 +144,22 @@ def seating_plan(n_entrants: int, n_players: int, design: str = "balanced") -> p
                 rows.append((len(rows), ci, oi, seats))
     plan = pd.DataFrame(rows, columns=["table", "combo", "order", "seats"])
     return plan
+
+
+# A tournament keeps every game in memory (its players and games tables) and
+# its statistics pair up seats: peak memory measured at ~1.1 KB per seat and
+# game (60,000 games at 3 seats: 200 MB above the interpreter's own).
+BYTES_PER_SEAT_GAME = 1200
+
+
+def check_size(n_games: int, n_players: int) -> None:
+    """ConfigError up front for a tournament too big for the memory available."""
+    need = int(n_games) * int(n_players) * BYTES_PER_SEAT_GAME
+    avail = available_memory()
+    if avail is not None and need > avail:
+        raise ConfigError(f"a tournament of {n_games:,} games at {n_players} seats needs about "
+                          f"{need / 2**30:,.1f} GiB in memory and {avail / 2**30:.1f} GiB is "
+                          f"available: play fewer games")
 
 
 def _combo_seed(seed: int, combo: int) -> int:
@@ -282,12 +294,9 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
 
     plan = seating_plan(len(names), n_players, design)
     n_tables = len(plan)
-    # every game is held in memory (raw results, then the tables built from them):
-    # refuse up front what cannot fit instead of growing until the machine swaps
-    total = -(-int(games) // n_tables) * n_tables
-    check_fits(TOURNAMENT_BYTES_PER_SEAT * n_players * total, total)
     n_combos = int(plan["combo"].nunique())
     deals = -(-int(games) // n_tables)                   # round up
+    check_size(deals * n_tables, n_players)
     gpt = np.full(n_tables, deals, dtype=np.int64)       # games per table
     plan["seed"] = [_combo_seed(seed, c) for c in plan["combo"]]
     plan["games"] = gpt
@@ -374,6 +383,68 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
               "tables": n_tables, "design": design, "deals_per_table": deals, "seed": seed,
               "rules_digest": rules.digest}
     return TournamentResults(names, n_players, players_df, games_df, plan, rules, config)
+
+
+# ---------------------------------------------------------------------------
+# printing
+def format_p(p) -> str:
+    """A p-value as printed: 3 significant digits, "< 1e-16" below double precision's
+    resolution of 1 - p (a smaller p means only "very small"), "" if not defined."""
+    if p is None or not np.isfinite(p):
+        return ""
+    return "< 1e-16" if p < 1e-16 else f"{p:.3g}"
+
+
+def _num(x, digits: int = 3) -> str:
+    """A number as printed: whole numbers without a decimal point, others rounded;
+    "n/a" for one that is not finite (a rating not estimable: the note says why)."""
+    if x is None or (isinstance(x, float) and not np.isfinite(x)):
+        return "n/a"
+    x = float(x)
+    return f"{int(x):,}" if x.is_integer() and abs(x) < 1e15 else f"{x:,.{digits}f}"
+
+
+def _text(df: pd.DataFrame, ints=(), fmt=None) -> str:
+    fmt = fmt or {}
+    out = pd.DataFrame(index=df.index)
+    for c in df.columns:
+        col = df[c]
+        if c in fmt:
+            out[c] = [fmt[c](v) for v in col]
+        elif c in ints or pd.api.types.is_integer_dtype(col):
+            out[c] = [_num(v) for v in col]
+        elif pd.api.types.is_float_dtype(col):
+            out[c] = [_num(v) if float(v).is_integer() and c in ints else
+                      ("n/a" if not np.isfinite(v) else f"{v:,.3f}") for v in col]
+        else:
+            out[c] = col.astype(str)
+    return out.to_string()
+
+
+def format_results(res: "TournamentResults") -> str:
+    """The tables ``cargo-sim tournament`` prints: counts as whole numbers,
+    p-values as ``format_p``, ratings that cannot be estimated as "n/a" with
+    the reason below the table (never inf or NaN)."""
+    st, r = res.standings, res.ratings
+    lines = [f"{len(res.games):,} games, design {res.config['design']}: "
+             f"{res.config['tables']} seatings, {res.config['deals_per_table']:,} deals each",
+             _text(st, ints=("games", "wins", "clusters"), fmt={"wins": _num}),
+             "", "head to head (share of meetings the row bot finished ahead):",
+             _text(res.head_to_head, fmt={c: (lambda v: "" if not np.isfinite(v) else f"{v:.3f}")
+                                          for c in res.head_to_head.columns}),
+             "", "ratings (Bradley-Terry, standard errors clustered by deal):",
+             _text(r, fmt={"meetings": _num})]
+    why = r.attrs.get("note") or ""
+    if not np.isfinite(r[["log_strength", "elo"]].to_numpy(float)).all() or why:
+        lines.append(f"n/a: not estimable from these games ({why or 'too few games'}); more "
+                     f"games, or bradley_terry(..., pseudo=0.5) for a regularised fit")
+    lines += ["", "top two (paired by deal):",
+              _text(res.significance.set_index("test"), ints=("n",),
+                    fmt={"p_value": format_p, "statistic": lambda v: _num(v, 3),
+                         "estimate": lambda v: "" if not np.isfinite(v) else f"{v:.3f}",
+                         "ci_lo": lambda v: "" if not np.isfinite(v) else f"{v:.3f}",
+                         "ci_hi": lambda v: "" if not np.isfinite(v) else f"{v:.3f}"})]
+    return "\n".join(lines)
 
 
 class _CallableModule(type(os)):

@@ -52,6 +52,7 @@ from .games.cargo_noir.bots.strategies import PARAMS
 from .games.cargo_noir.enums import GAME_FIELDS, PLAYER_FIELDS
 from .games.cargo_noir.rules import Rules
 from .core.stats import newcombe_diff_ci, wilson_interval
+from .core.bots import param_value, short_repr
 from .core.checks import check_number
 from .core.errors import BotError, ConfigError
 from .games.cargo_noir.simulate import NAME
@@ -187,9 +188,11 @@ def _check_space(family: str, space) -> dict:
         if k not in spec.params:
             raise BotError(f"bot {family!r} has no parameter {k!r} (parameters: {', '.join(spec.params)})")
         try:
-            lo, hi = (float(b[0]), float(b[1]))
-        except (TypeError, ValueError, IndexError):
-            raise ConfigError(f"space[{k!r}] must be (low, high), got {b!r}") from None
+            lo, hi = b
+        except (TypeError, ValueError):
+            raise ConfigError(f"space[{k!r}] must be (low, high), got {short_repr(b)}") from None
+        # each bound is a value of the parameter: finite and within the bots' range
+        lo, hi = param_value(family, k, lo), param_value(family, k, hi)
         if not lo < hi:
             raise ConfigError(f"space[{k!r}]: low must be below high, got {b!r}")
         out[k] = (lo, hi)
@@ -343,9 +346,11 @@ def tune_main(argv=None) -> int:
     if a.space:
         space = {}
         for item in a.space:
-            k, _, rng = item.partition("=")
-            lo, _, hi = rng.partition(":")
-            space[k.strip()] = (float(lo), float(hi))
+            k, eq, rng = item.partition("=")
+            lo, colon, hi = rng.partition(":")
+            if not eq or not colon:
+                raise ConfigError(f"--space {item!r}: expected PARAM=LO:HI")
+            space[k.strip()] = (lo.strip(), hi.strip())
     if a.out:                                     # checked before the search runs
         _check_out_file(a.out)
     r = tune(a.bot, a.opponents, a.seats, a.budget, a.games_per_eval, a.seed, space, a.method,

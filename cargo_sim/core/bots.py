@@ -79,12 +79,19 @@ def param_value(bot: str, name: str, v) -> float:
     """A bot parameter as a float, refused unless finite and within +-PARAM_MAX."""
     try:
         x = float(v) if not isinstance(v, (bool, bytes)) else float("nan")
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):     # 10**400 overflows a float
         x = float("nan")
     if not -PARAM_MAX <= x <= PARAM_MAX:        # also refuses nan
         raise BotError(f"bot {bot!r} parameter {name!r} must be a number from {-PARAM_MAX:g} "
-                       f"to {PARAM_MAX:g}, got {v!r}")
+                       f"to {PARAM_MAX:g}, got {short_repr(v)}")
     return x
+
+
+def short_repr(v, width: int = 40) -> str:
+    """repr(v) cut to ``width`` characters (10**400 is 401 digits: one line stays short)."""
+    r = repr(v)
+    return r if len(r) <= width else r[:width - 3] + "..."
+
 
 
 def check_bot_name(name) -> None:
@@ -172,9 +179,14 @@ class BotRegistry:
         if len(params) > self.n_params:
             raise BotError(f"bot {name!r}: at most {self.n_params} parameters")
         for k, v in params.items():
-            if not isinstance(v, (int, float)):
+            if not isinstance(k, str) or not k or any(c in k for c in "&=?"):
+                raise BotError(f"bot {name!r}: a parameter name must be a non-empty string "
+                               f"without '&', '=' or '?', got {k!r}")
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
                 raise BotError(f"bot {name!r}: parameter {k!r} needs a number as default, got {v!r}")
-        return {k: float(v) for k, v in params.items()}
+        # a default is stored in fixed point like any given value: nan, inf or
+        # 1e306 would wrap to nonsense, so defaults obey the same range
+        return {k: param_value(name, k, v) for k, v in params.items()}
 
     def unregister(self, name: str) -> BotSpec | None:
         spec = self.user.pop(name, None)

@@ -32,6 +32,8 @@ from .fileio import read_text
 RULES_FILE_LIMIT = 4 * 2**20      # bytes; the default rules file is ~10 KB
 
 META = ("provenance", "range")
+STATUSES = ("rulebook", "review", "estimated", "decision")   # a [provenance] row's first word
+MAX_RANGE_VALUES = 1000       # values of one [range] row (each may be played: keep it finite)
 
 
 def type_name(t) -> str:
@@ -53,6 +55,26 @@ def check_type(name, value, t, problems) -> bool:
     if not ok:
         problems.append(f"{name}: must be {type_name(t)}, got {value!r}")
     return ok
+
+
+# tomllib's memory and time grow with the square of a dotted key's depth
+# (10^4 parts: 0.4 GB, 5 s; 10^5: killed), so dots are bounded before parsing.
+# Counting every dot of a line over-counts (values, prose): a rules file has a
+# few dozen, the bound is 10^6 squared dots (a few MB, a tenth of a second).
+MAX_DOTS_SQUARED = 10**6
+
+
+def check_key_depth(text: str, what: str) -> None:
+    """RulesError for TOML text whose dotted keys are too deep to parse in bounded memory."""
+    cost, worst, worst_line = 0, 0, 0
+    for i, line in enumerate(text.splitlines(), 1):
+        d = line.count(".")
+        cost += d * d
+        if d > worst:
+            worst, worst_line = d, i
+    if cost > MAX_DOTS_SQUARED:
+        raise RulesError(f"{what} is nested too deeply to be a rules file (line {worst_line} "
+                         f"has {worst} dots; keys of a few parts are all a rules file needs)")
 
 
 class RulesBase:
@@ -99,13 +121,29 @@ class RulesBase:
     @classmethod
     def from_toml(cls, text: str, what: str = "rules TOML"):
         """Default rules with the overrides of TOML text (``to_toml`` gives it back)."""
+        check_key_depth(text, what)
         try:
             user = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise RulesError(f"{what} is not valid TOML: {e}") from None
         except RecursionError:
             raise RulesError(f"{what} is nested too deeply to be a rules file") from None
-        return cls.default().replace(cls.flatten(user, drop_provenance=True))
+        rules = cls.default().replace(cls.flatten(user, drop_provenance=True))
+        meta = {k: user[k] for k in META if k in user}
+        return rules.with_meta(meta, what) if meta else rules
+
+    def with_meta(self, meta: dict, what: str = "rules"):
+        """These rules with rows of [provenance] and [range] added or replaced
+        (``meta``: {"provenance": {...}, "range": {...}}), checked like the rest."""
+        data = copy.deepcopy(self._data)
+        for k, rows in meta.items():
+            if not isinstance(rows, dict):
+                raise RulesError(f"invalid rules in {what}: {k}: must be a table")
+            data.setdefault(k, {}).update(rows)
+        problems = self.validate(data)
+        if problems:
+            raise RulesError(f"invalid rules in {what}: " + "; ".join(problems))
+        return type(self)(data, self.overrides)
 
     def replace(self, overrides: dict | None = None, **kw):
         """A new rules object with some parameters changed, by flat name:
@@ -267,8 +305,32 @@ class RulesBase:
             elif is_int(flat[name]):
                 if len(spec) != 2 or not all(is_int(x) for x in spec) or spec[0] > spec[1]:
                     p.append(f"range.{name}: must be [lo, hi], whole numbers with lo <= hi, got {spec}")
+                elif spec[1] - spec[0] >= MAX_RANGE_VALUES:     # Rules.ranges lists every value
+                    p.append(f"range.{name}: at most {MAX_RANGE_VALUES} values, got {spec}")
             elif not all(type(x) is type(flat[name]) for x in spec):
                 p.append(f"range.{name}: alternatives must be of the parameter's type, got {spec}")
+            elif len(spec) > MAX_RANGE_VALUES:
+                p.append(f"range.{name}: at most {MAX_RANGE_VALUES} alternatives, got {len(spec)}")
+        return p
+
+    @classmethod
+    def provenance_problems(cls, d: dict) -> list[str]:
+        """[provenance]: each row a flat name or pattern of a parameter (``*``
+        for one part of a name) -> "status" or "status: source", with status
+        one of ``STATUSES``."""
+        prov = d.get("provenance", {})
+        if not isinstance(prov, dict):
+            return ["provenance: must be a table"]
+        names = [n for n in cls.flatten(d, drop_provenance=True) if n not in cls.LABEL_KEYS]
+        p = []
+        for pattern, source in prov.items():
+            status = source.split(":", 1)[0].strip() if isinstance(source, str) else None
+            if status not in STATUSES:
+                p.append(f"provenance.{pattern}: must be a string 'status' or 'status: source' with "
+                         f"status one of {', '.join(STATUSES)}, got {source!r}")
+            elif not any(n == pattern or fnmatch.fnmatchcase(n, pattern.replace("*", "[!.]*"))
+                         for n in names):
+                p.append(f"provenance: {pattern!r} names no rules parameter")
         return p
 
     @property

@@ -332,7 +332,7 @@ def test_internal_fault_is_one_line_not_a_traceback(capsys, monkeypatch):
     def broken(*a, **k):
         raise RuntimeError("Bradley-Terry fit did not converge")
     monkeypatch.setattr(tm, "tournament", broken)
-    rc = main(["tournament", "--players", "random,random", "--seats", "2", "--games", "4",
+    rc = main(["tournament", "--players", "random,greedy", "--seats", "2", "--games", "4",
                "--no-progress"])
     err = capsys.readouterr().err
     assert rc == 1 and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -27,13 +27,15 @@ def test_state_pointer_views_and_float_bits():
 
 
 def test_holdings_beyond_the_value_table_in_whole_games():
-    """With a 36-token warehouse, bots that hold their cargo until the last turn
-    sell more tokens than the trade table covers (32): every such trade's value,
+    """With a 24-token warehouse (the most rules_limits allows) and a big port,
+    bots that hold their cargo until the last turn sell more tokens than the
+    trade table covers (32): every such trade's value,
     computed in the kernels by the exact solver called through its address (on
     2 threads; the bots value such holdings the same way), equals the
     independent Python trade_value of the tokens sold."""
-    rules = Rules.default().replace(start_warehouse=36)
-    res = cargo_sim.simulate(4, ["greedy?sell_at=1000"] * 2, seed=5, rules=rules, events=True,
+    rules = Rules.default().replace({"start_warehouse": 24, "card.Warehouses.warehouse": 0,
+                                     "port.Rio.slots": 8})
+    res = cargo_sim.simulate(40, ["greedy?sell_at=1000"] * 2, seed=5, rules=rules, events=True,
                              progress=False, workers=2)
     ev = res.events
     types = rules.cargo_types

@@ -239,8 +239,7 @@ def validate_data(d: dict) -> list[str]:
                 p.append(f"card.{name}.{f}: must be >= {lo}, got {card[f]}")
         if card.get("kind") not in CARD_KINDS:
             p.append(f"card.{name}.kind: must be one of {', '.join(CARD_KINDS)}, got {card.get('kind')!r}")
-    if isinstance(d.get("provenance", {}), dict) is False:
-        p.append("provenance: must be a table")
+    p += Rules.provenance_problems(d)
     p += Rules.range_problems(d)
     return p or limit_problems(d)
 

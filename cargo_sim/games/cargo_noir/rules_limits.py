@@ -14,8 +14,12 @@ INT_MAX = 2**31 - 1       # per-player table cells are int32
 MAX_TURNS = 1000
 MAX_TOKENS_PER_TYPE = 1000
 MAX_WILDS = 30            # the trade tables cover at most 30 Wilds
-MAX_SHIPS = 100
+MAX_SHIPS = 20            # the heuristic bots' game time grows steeply beyond (30: > 30 s)
+MAX_TAKE = 24             # cargo a player can win in one turn (hands beyond need the slow exact solver)
 MAX_COPIES = 1000
+MAX_HAND_VALUE = 12_000    # tokens in play x top combination value (default rules: 10,611; 20,000: 20 s games)
+MAX_COIN_WORTH = 100_000   # coins in play x final_coin_value (default rules: 60)
+MAX_WAREHOUSE = 24        # tokens a player can keep between turns (default rules: 22)
 
 
 def tokens_in_play(d: dict) -> int:
@@ -80,6 +84,23 @@ def limit_problems(d: dict) -> list[str]:
         cap(f"card.{name}.warehouse", card["warehouse"], tok, why)
     if p:
         return p
+    keep = {f"card.{n}.warehouse": c["copies"] * c["warehouse"] for n, c in d["card"].items()}
+    keep["start_warehouse"] = d["start_warehouse"]
+    if sum(keep.values()) > MAX_WAREHOUSE:
+        p.append(f"{_worst(keep)}: too large, a player could keep {sum(keep.values())} tokens "
+                 f"(start_warehouse + sum of copies x warehouse), beyond {MAX_WAREHOUSE} (bigger "
+                 f"hands make a trade's value take seconds to compute)")
+    for k in range(d["min_players"], d["max_players"] + 1):
+        slots = sorted((port["slots"] for port in d["port"].values() if k in port["players"]),
+                       reverse=True)
+        take = sum(slots[:d["ships_per_player"]])     # a ship wins at most one port
+        if take > MAX_TAKE:
+            p.append(f"port.*.slots: too large, a player could win {take} cargo tokens in one turn "
+                     f"at {k} players (its ships_per_player ships on the largest ports), beyond "
+                     f"{MAX_TAKE} (bigger hands make a trade's value take seconds to compute)")
+            break
+    if p:
+        return p
 
     def total(what, terms, base=0):
         s = base + sum(terms.values())
@@ -110,4 +131,20 @@ def limit_problems(d: dict) -> list[str]:
              T * tok * vmax,
              "final_coin_value": sum(coins.values()) * d["final_coin_value"]}
     total("a player's trade value", trade)
+    if p:
+        return p
+    # a bot's trade planner runs a knapsack over every budget up to the hand's
+    # trade value plus (last turn) its coins' worth: int64 rows of ~70 x budget,
+    # each cell visited per plan. The hand's part is the costly one (with big
+    # hands, 20,000 made 20 s games); coins count on the last turn only.
+    vname = "value_same" if d["value_same"][-1] >= d["value_different"][-1] else "value_different"
+    if tok * vmax > MAX_HAND_VALUE:
+        p.append(f"{vname}: too large, a hand's trade value (tokens in play x top combination "
+                 f"value) could reach {tok * vmax}, beyond {MAX_HAND_VALUE:,} (the trade "
+                 f"planner's time and memory grow with it)")
+    worth = sum(coins.values()) * d["final_coin_value"]
+    if worth > MAX_COIN_WORTH:
+        p.append(f"final_coin_value: too large, a player's coins could be worth {worth} in a "
+                 f"trade (coins in play x final_coin_value), beyond {MAX_COIN_WORTH:,} (the "
+                 f"trade planner's memory grows with it)")
     return p

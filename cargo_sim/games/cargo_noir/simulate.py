@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from ...core import runner
-from ...core.checks import check_seed
+from ...core.checks import check_number, check_seed
 from ...core.columns import narrowest
 from ...core.contract import get_game
-from ...core.errors import BotError, IllegalDecisionError
+from ...core.errors import BotError, ConfigError, IllegalDecisionError
 from ...core.runner import (DEFAULT_CHUNK, Table, first_compile,  # noqa: F401  (old homes)
                             numba_first_message, seat_players)
 from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
@@ -298,21 +298,40 @@ def table_bytes(n_games: int, n_players: int) -> int:
 
 
 # ---------------------------------------------------------------------------
-def play_one(seed: int, players, rules: Rules | None = None, max_events: int = 20000,
+MAX_EVENTS = 1_000_000     # play_one's log: 216 MB of int64 rows; a game at the rules' limits logs ~42,000
+FIRST_LOG = 20_000         # play_one's first log; a longer game is replayed with a larger one
+
+
+def play_one(seed: int, players, rules: Rules | None = None, max_events: int | None = None,
              check_bots: bool = False):
     """Play one game with the given game seed and return ``(events, text)``:
     a DataFrame of every event (turn, seat, phase, action, loc, port, coins, amount,
     value, card, count, cargo...) and a readable move-by-move rendering.
     ``play_one(results.games.seed[i], players)`` replays game i of a run;
-    ``check_bots`` as in ``simulate``."""
+    ``check_bots`` as in ``simulate``. ``max_events``: refuse (ConfigError) a
+    game with more events, 1 to MAX_EVENTS; None: the whole game, whatever its
+    length up to MAX_EVENTS. The log is never cut short silently."""
     seated, rules = check_request(1, players, rules)
     seed = check_seed(seed, "a game seed")   # numpy uint64 from games.seed included
+    if max_events is not None:
+        max_events = check_number("max_events", max_events, 1, MAX_EVENTS)
+    cap = MAX_EVENTS if max_events is None else max_events
     table = Table.build(get_game(NAME), rules, seated, check_bots)
-    log = np.full((max_events, N_EVENT_FIELDS), -1, dtype=np.int64)
     seeds = np.asarray([seed % 2**64], dtype=np.uint64)
     table.compile(seeds)
-    table.play(seeds, 0, log)
-    n_events = int(np.count_nonzero(log[:, E.action] >= 0))
+    rows = min(FIRST_LOG, cap) + 1
+    while True:         # a full log may have dropped events: replay (games are deterministic)
+        log = np.full((rows, N_EVENT_FIELDS), -1, dtype=np.int64)
+        table.play(seeds, 0, log)
+        n_events = int(np.count_nonzero(log[:, E.action] >= 0))
+        if n_events < rows:
+            break
+        if rows > cap:
+            raise ConfigError(f"this game has more than {cap:,} events"
+                              + (f" (max_events); pass a larger max_events (up to {MAX_EVENTS:,})"
+                                 " or None" if max_events is not None else
+                                 "; play_one cannot show it"))
+        rows = min(rows * 4, cap + 1)
     events = events_frame(log[:n_events], rules, len(seated), table.labels)
     return events, render_events(events, rules)
 

@@ -42,7 +42,8 @@ def test_the_issue_reproduction_is_refused_in_one_line(capsys):
 
 
 def test_unlimited_coins_at_the_limit_keeps_coins_exact():
-    base = DEFAULT.replace(unlimited_coins=True)
+    # final_coin_value 0: the coins' trade worth (bounded lower) does not bind first
+    base = DEFAULT.replace(unlimited_coins=True, final_coin_value=0)
     # the coin bound grows linearly with casino_payout: find its last accepted value
     lo, hi = 0, INT_MAX
     while lo < hi:
@@ -62,7 +63,7 @@ def test_unlimited_coins_at_the_limit_keeps_coins_exact():
 
 @pytest.mark.parametrize("name, value, limit", [
     ("black_market_slots", 10**9, "131"), ("port.Rio.slots", 10**9, "131"),
-    ("turns.3", MAX_TURNS + 1, str(MAX_TURNS)), ("ships_per_player", 10**6, "100"),
+    ("turns.3", MAX_TURNS + 1, str(MAX_TURNS)), ("ships_per_player", 10**6, "20"),
     ("wilds_total", 31, "30"), ("tokens_per_type", 10**6, "1000"),
     ("card.Villa.copies", 10**6, "1000"), ("card.Villa.cost", 2**63, str(INT_MAX)),
     ("value_same", [0, 1, 4, 9, 16, 25, 36, 49, 64, 2**70], str(INT_MAX)),
@@ -70,14 +71,6 @@ def test_unlimited_coins_at_the_limit_keeps_coins_exact():
 def test_sizes_the_game_cannot_use_are_refused(name, value, limit):
     with pytest.raises(RulesError, match=rf"{name.split('.')[0]}.*at most {limit}"):
         DEFAULT.replace({name: value})
-
-
-@pytest.mark.slow               # hands beyond the trade tables: compiles the exact solver
-def test_a_port_may_hold_every_token_in_play():
-    tok = tokens_in_play(DEFAULT.to_dict())
-    rules = DEFAULT.replace({"port.Rio.slots": tok, "black_market_slots": tok})
-    res = cargo_sim.simulate(5, P3, seed=3, rules=rules, progress=False)
-    check_tables(res, rules, 3)
 
 
 def test_rules_file_with_huge_integer_or_deep_nesting(tmp_path):

@@ -16,10 +16,10 @@ import functools
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import cargo_sim
-from cargo_sim import Rules
+from cargo_sim import Rules, RulesError
 from cargo_sim.games.cargo_noir import enums as e
 from cargo_sim.games.cargo_noir.testing import run_phase_nb
 from cargo_sim.games.cargo_noir.simulate import table_template
@@ -207,7 +207,7 @@ variant = st.fixed_dictionaries({}, optional={
     "card.Villa.cost": st.integers(1, 40),
     "card.Dive Bar.cost": st.integers(1, 15),
     "card.Cargo Ship.cost": st.integers(1, 20),
-    "card.Warehouses.warehouse": st.integers(1, 4),
+    "card.Warehouses.warehouse": st.integers(1, 2),     # tokens kept <= 24 (rules_limits)
     "card.Syndicate.syndicate": st.integers(1, 5),
     "edge_limit_per_type": st.integers(1, 4),
     "unlimited_coins": st.booleans(),
@@ -223,7 +223,11 @@ variant = st.fixed_dictionaries({}, optional={
           suppress_health_check=[HealthCheck.too_slow])
 @given(overrides=variant, n=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_random_games_invariants_rule_variants(overrides, n, seed):
-    rules = DEFAULT.replace(overrides)
+    try:
+        rules = DEFAULT.replace(overrides)
+    except RulesError as e:         # unlimited coins x final_coin_value beyond rules_limits
+        assert "final_coin_value" in str(e)
+        assume(False)
     res = cargo_sim.simulate(400, ["random"] * n, seed=seed, rules=rules, progress=False)
     check_tables(res, rules, n)
 
