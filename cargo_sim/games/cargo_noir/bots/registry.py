@@ -165,13 +165,15 @@ def unregister(name: str) -> None:
         _CHECKED.pop(spec.decide, None)
 
 
-def checked(decide):
-    """The bot's function compiled again with numba's bounds checking: an index
-    outside an array raises IndexError (reported as a bot fault) instead of
-    reading or writing stray memory."""
-    from numba import njit
+def checked(decide, label: str = ""):
+    """The bot's function compiled again for the checked mode (instrument.py):
+    numba's bounds checking (an index outside an array raises IndexError,
+    reported as a bot fault, instead of reading or writing stray memory) and a
+    budget of loop steps per decision (a runaway loop becomes a bot fault), in
+    the bot and in the user functions it calls."""
     if decide not in _CHECKED:
-        _CHECKED[decide] = njit(boundscheck=True)(decide.py_func)
+        from .instrument import checked_copy
+        _CHECKED[decide] = checked_copy(decide, label)
     return _CHECKED[decide]
 
 
@@ -188,7 +190,10 @@ def user_table(user_specs: tuple, check: bool = False):
     table with user bots compiles only them (the engine and the built-ins come
     from the cache). An exception a user bot raises stops the game as a bot fault
     (the engine's illegal-answer path: the error names bot, decision, turn and
-    game seed). Compiled on first use in each process (generated source is not
+    game seed). During the call the other seats' bots and parameters read 0
+    (guard_nb.hide_nb); with ``check`` the bot is the checked copy (bounds,
+    loop budget: ``checked``) and its writes outside its own area are faults
+    (guard_nb). Compiled on first use in each process (generated source is not
     cached)."""
     key = (tuple(id(sp) for sp in user_specs), check)
     if key in _TABLES:
@@ -196,15 +201,26 @@ def user_table(user_specs: tuple, check: bool = False):
     from numba import cfunc
     from ....core.borrow_nb import INT64_FN_SIG, state_array_nb
     from ..engine_nb import bot_fault_nb
-    from ..enums import R_LEN
-    lines = ["def user_table(p, kind, seat, j):", "    s = state_array(p, p[R_LEN])"]
-    glb = {"R_LEN": R_LEN, "state_array": state_array_nb, "fault": bot_fault_nb}
+    from ..enums import BOT_FAULT, R_LEN
+    from . import guard_nb
+    from .budget_nb import BUDGET_ADDR
+    lines = ["def user_table(p, kind, seat, j):", "    s = state_array(p, p[R_LEN])",
+             "    keep = hide(p, seat)", "    ans = -999999"]
+    if check:
+        lines.append(f"    snap = begin_check(p, {BUDGET_ADDR})")
+    fail = f"checked_fault(kind, p, seat, {BUDGET_ADDR})" if check else "fault(kind, p, seat)"
+    glb = {"R_LEN": R_LEN, "state_array": state_array_nb, "fault": bot_fault_nb,
+           "hide": guard_nb.hide_nb, "show": guard_nb.show_nb, "begin_check": guard_nb.begin_check_nb,
+           "end_check": guard_nb.end_check_nb, "checked_fault": guard_nb.checked_fault_nb,
+           "BOT_FAULT": BOT_FAULT}
     for j, sp in enumerate(user_specs):
         lines += [f"    if j == {j}:", "        try:",
-                  f"            return user_{j}(kind, s, seat)", "        except Exception:",
-                  "            return fault(kind, s, seat)"]
-        glb[f"user_{j}"] = checked(sp.decide) if check else sp.decide
-    lines.append("    return -999999")
+                  f"            ans = user_{j}(kind, s, seat)", "        except Exception:",
+                  f"            ans = {fail}"]
+        glb[f"user_{j}"] = checked(sp.decide, sp.name) if check else sp.decide
+    if check:
+        lines += ["    if ans != BOT_FAULT:", "        ans = end_check(p, snap, kind, seat, ans)"]
+    lines += ["    show(p, seat, keep)", "    return ans"]
     exec("\n".join(lines), glb)
     fn = cfunc(INT64_FN_SIG)(glb["user_table"])
     _TABLES[key] = (user_specs, fn)
