@@ -911,8 +911,10 @@ def answer_nb(s, log, ans):
             phase1_step_nb(s, log)
     elif kind == D_TRADE:
         s[M_STEP] = ST_P2_DISCARD
-        if ans != 0:
+        if ans == 1:
             apply_trade_nb(s, log, seat)
+        elif ans != 0:
+            illegal_nb(s, D_TRADE, seat, ans, -2)
     elif kind == D_DISCARD:
         s[M_STEP] = ST_P2_END
         discard_answer_nb(s, log, seat)

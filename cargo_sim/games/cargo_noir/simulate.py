@@ -141,12 +141,13 @@ def illegal_error(players: list[Player], kind, seat, value, aux, turn, index, se
     by_caller: the answer came from the caller (GameState.step), not the seat's bot."""
     bot = players[seat].label if 0 <= seat < len(players) else "?"
     what = DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"decision {kind}"
-    if value == BOT_FAULT and not by_caller:
+    if value == BOT_FAULT:       # a bot's fault (no caller's answer can be BOT_FAULT: forward.ANSWER_MAX)
         return fault_error(players, kind, seat, aux, turn, index, seed)
     detail = f"answer {value}"
     if kind == D_TRADE:
         detail = (f"sold {value} tokens but took no card (rules option trade_without_card)"
                   if aux == -1 else
+                  f"answer {value} (1 to trade, 0 for none)" if aux == -2 else
                   f"card count {value} for card #{aux - 100}" if 100 <= aux < 1000 else
                   f"cards costing {value} but the tokens sold are worth {aux - 1000}"
                   if aux >= 1000 else f"{value} tokens of type #{aux} (more than held or negative)")

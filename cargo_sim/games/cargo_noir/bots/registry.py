@@ -52,7 +52,8 @@ def _load_builtins():
                 bot_params.append(k)
             params[k] = float(default)
         register_builtin(BotSpec(name, builtin_decide_nb, params, " ".join(SEARCH_DOCS[name].split()),
-                                 search=kind, bot_params=tuple(bot_params), models=models))
+                                 search=kind, bot_params=tuple(bot_params), models=models,
+                                 ranges={k: r for k, r in SEARCH_RANGES.items() if k in params}))
 
 
 # the search bots' parameters in their slot order (searchkit_nb.SP_*): default, meaning
@@ -73,6 +74,14 @@ SEARCH_PARAMS = {
                "opp_widen": (2.0, "widen for the other seats' decisions in the tree, "
                                   "the opponent bot's answer first (0: not in the tree)"),
                "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer")},
+}
+# the search parameters' ranges (lo, hi, whole numbers only), checked when a player is
+# parsed: every accepted value plays (the tests play each end); the work per decision
+# grows with rollouts and iterations, and the tree's memory with iterations (~200 bytes each)
+SEARCH_RANGES = {
+    "rollouts": (1, 100_000, True), "iterations": (1, 100_000, True), "bids": (1, 8, True),
+    "vp_weight": (-1000, 1000, False), "c": (0, 100, False), "widen": (0, 100, False),
+    "widen_exp": (0, 1, False), "opp_widen": (0, 100, False), "bias": (-1000, 1000, False),
 }
 SEARCH_DOCS = {
     "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
