@@ -147,8 +147,10 @@ class GameState:
         """Make this state the same game as `other` (same table): copies the game part only."""
         if not isinstance(other, GameState):
             raise ConfigError(f"copy_from takes a GameState, got {type(other).__name__}")
+        lo, hi = int(self.s[e.R_WORK]), int(self.s[e.R_WORK] + self.s[e.R_WORK_LEN])
         if other.s.shape != self.s.shape or not np.array_equal(other.s[:e.MISC], self.s[:e.MISC]) \
-                or not np.array_equal(other.s[e.STATE_SIZE:], self.s[e.STATE_SIZE:]):
+                or not np.array_equal(other.s[e.STATE_SIZE:lo], self.s[e.STATE_SIZE:lo]) \
+                or not np.array_equal(other.s[hi:], self.s[hi:]):     # (the bots' workspace may differ)
             raise ConfigError("copy_from needs a state of the same table (the same rules, players "
                               "and parameters): use clone() to copy a state of another table")
         clone_into_nb(self.s, other.s)

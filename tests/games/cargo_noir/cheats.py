@@ -89,7 +89,7 @@ def t_cheat(kind, s, seat):
     elif mode == WRITE_COINS:
         s[e.PLAYER + seat * e.PLAYER_W + e.PL_COINS] += 100
     elif mode == WRITE_TURN:
-        s[e.M_TURN] = 1
+        s[e.M_TURN] = 0                        # the game would never end
     elif mode == WRITE_HAND:
         s[e.HAND + ((seat + 1) % 2) * e.MAX_TOK] += 1
     elif mode == WRITE_RNG:

@@ -96,7 +96,8 @@ def test_another_seats_parameters_are_refused_or_read_zero():
 ])
 def test_checked_mode_stops_a_bot_writing_the_state(mode, what):
     with pytest.raises(BotError, match=rf"bot 't_cheat\?mode={mode}' \(seat 0\) {what} \(state word "
-                                       r"\d+\) in its send ship decision; turn 1 of game 0"):
+                                       r"\d+\) in its send ship decision: a bot may write only its "
+                                       r"answer .*; turn 1 of game 0"):
         cargo_sim.simulate(2, [label(mode), "greedy"], seed=1, progress=False, check_bots=True)
 
 

@@ -168,3 +168,11 @@ def test_search_parameters_out_of_range_are_refused_with_the_range(bad, rng):
 def test_the_ends_of_the_search_parameters_ranges_play(mix):
     res = cargo_sim.simulate(1, mix, seed=4, progress=False)
     assert res.games["winners_mask"].gt(0).all()
+
+
+def test_cli_refuses_a_search_parameter_out_of_range_in_one_line(capsys):
+    from cargo_sim.cli import main
+    rc = main(["simulate", "-n", "1", "-p", "ismcts?widen_exp=50,greedy"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1
+    assert err.startswith("cargo-sim: error: bot 'ismcts' parameter 'widen_exp' must be a number from 0 to 1")

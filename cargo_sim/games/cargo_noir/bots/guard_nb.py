@@ -70,9 +70,12 @@ def own_area_nb(i):
 @njit(cache=True)
 def end_check_nb(p, snap, kind, seat, ans):
     """Checked mode, after the call: the answer, or a bot fault at the first
-    word written outside the bot's own area."""
+    word written outside the bot's own area (the game part put back as it was
+    before the call, so the error reports the game's turn, not the bot's)."""
     for i in range(STATE_SIZE):
         if p[i] != snap[i] and not own_area_nb(i):
+            for j in range(STATE_SIZE):
+                p[j] = snap[j]
             p[M_FAULT] = FAULT_WRITE
             p[M_FAULT_ARG] = i
             return bot_fault_nb(kind, p, seat)
