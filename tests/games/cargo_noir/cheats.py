@@ -50,6 +50,7 @@ def t_cheat(kind, s, seat):
         s[NOTE + 1] = total
         s[NOTE + 2] = s[e.M_RNG]
         s[NOTE + 3] = s[e.M_BOT_SEED]
+        s[NOTE + 7] = s[e.M_SEAT_KEY]           # a search seat's key (invertible): not for this bot
         return ans
     if mode == STEER:                          # burn draws of the real state to move the bag
         for _ in range(1 + turn_nb(s) % 5):

@@ -60,6 +60,7 @@ def test_a_copy_of_the_state_does_not_predict_the_next_bag_draw():
             hits += int(st.s[NOTE]) == truth
             tries += 1
             assert st.s[NOTE + 2] == 0 and st.s[NOTE + 3] == 0     # M_RNG, M_BOT_SEED read 0
+            assert st.s[NOTE + 7] == 0                              # and so does M_SEAT_KEY
         st.step_vector(*ans)
     assert tries > 50
     assert hits / tries < 0.1, (hits, tries)      # chance: about 1 / (tokens in the bag)
