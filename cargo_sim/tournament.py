@@ -305,7 +305,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
             g, pl, _ = table.play(seeds, lo)
         except (IllegalDecisionError, BotError) as e:   # a bot fault too: named as before
             who = " | ".join(names[i] for i in seatings[t])
-            raise IllegalDecisionError(f"{e} [tournament table {t}: {who}; replay with "
+            raise type(e)(f"{e} [tournament table {t}: {who}; replay with "
                                        f"play_one(seed, players)]") from None
         return g, pl, seeds
 

@@ -186,3 +186,12 @@ def test_checked_mode_turns_bad_indices_and_runaway_loops_into_bot_errors():
     for m in (cheats.LOOP, cheats.LOOP_IN_HELPER):
         assert f"'t_cheat?mode={m}' (seat 0) ran more than 1,000,000,000 loop steps in its send ship " \
                "decision (a runaway loop?)" in got[m], got[m]
+
+
+def test_a_tournament_with_a_user_bot_checks_it_by_default():
+    with pytest.raises(BotError, match=r"wrote to coins of seat \d"):
+        cargo_sim.tournament([label(cheats.WRITE_COINS), "greedy"], 2, games=2, seed=1, progress=False)
+    # trusted on request: the writes go unnoticed (the fast mode trusts a bot's writes)
+    res = cargo_sim.tournament([label(cheats.WRITE_COINS), "greedy"], 2, games=2, seed=1,
+                               progress=False, check_bots=False)
+    assert res.config["games_played"] == 2
