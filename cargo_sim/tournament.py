@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .games.cargo_noir.bots.registry import Player, parse_player
+from .games.cargo_noir.bots.registry import REGISTRY, Player, parse_player
 from .games.cargo_noir.rules import Rules
 # simulate()'s building blocks: a tournament is many small tables, and one
 # simulate() call per table would spend most of its time building DataFrames.
@@ -258,7 +258,8 @@ class TournamentResults:
 
 def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
                rules: Rules | None = None, workers: int | None = None,
-               progress: bool = True, design: str = "balanced") -> TournamentResults:
+               progress: bool = True, design: str = "balanced",
+               check_bots: bool | None = None) -> TournamentResults:
     """Play a seat-fair round robin between ``bots`` at tables of ``n_players``.
 
     ``bots``: a list of bot specs (names such as ``"greedy?bid_margin=2"``,
@@ -272,6 +273,9 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     Ctrl-C stops the tournament (KeyboardInterrupt: a partial tournament
     would not be balanced). See the module docstring for the seating, common
     random numbers and statistics, and ``TournamentResults`` for the tables.
+    ``check_bots``: user bots in the checked mode (docs/safety.md: a user bot
+    cannot win by writing the state, and a bad index or a runaway loop is a
+    BotError); None (the default) checks whenever a user bot takes part.
 
     >>> r = tournament(["greedy", "banker", "collector"], 3, games=6000)  # doctest: +SKIP
     >>> r.standings; r.head_to_head; r.ratings; r.significance  # doctest: +SKIP
@@ -282,6 +286,8 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     if not isinstance(rules, Rules):
         raise ConfigError("rules must be a cargo_sim.Rules")
     names, players = _entrants(bots)
+    if check_bots is None:
+        check_bots = any(REGISTRY.user.get(p.spec.name) is p.spec for p in players)
     rules.check_players(n_players)
     n_players = int(n_players)
     if not whole(games) or games < 1:
@@ -311,12 +317,12 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
         # exactly simulate(gpt[t], seated[t], seed=table seed), split with start=lo
         t, lo, hi = job
         seeds = game_seeds(int(plan.at[t, "seed"]), lo, hi - lo)
-        table = Table.build(game, rules, seated[t])   # per job: ~6 MB each, never all at once
+        table = Table.build(game, rules, seated[t], bool(check_bots))   # per job: ~6 MB each, never all at once
         try:
             g, pl, _ = table.play(seeds, lo)
         except (IllegalDecisionError, BotError) as e:   # a bot fault too: named as before
             who = " | ".join(names[i] for i in seatings[t])
-            raise IllegalDecisionError(f"{e} [tournament table {t}: {who}; replay with "
+            raise type(e)(f"{e} [tournament table {t}: {who}; replay with "
                                        f"play_one(seed, players)]") from None
         return g, pl, seeds
 

@@ -28,6 +28,7 @@ class BotSpec:
     search: int = 0                     # the game's search-bot kind (slow bots), 0: not a search bot
     bot_params: tuple = ()              # parameters whose value is a bot, given by name ...
     models: tuple = ()                  # ... one of these (the value is its index)
+    ranges: dict = field(default_factory=dict)   # parameter name -> (lo, hi, whole numbers only)
 
     def resolve(self):
         """The compiled decide function (importing its module when named)."""
@@ -46,7 +47,14 @@ class BotSpec:
     def value(self, name: str, v) -> float:
         """A given parameter value as the float the bot reads (checked)."""
         if name not in self.bot_params:
-            return param_value(self.name, name, v)
+            x = param_value(self.name, name, v)
+            if name in self.ranges:
+                lo, hi, whole = self.ranges[name]
+                if not lo <= x <= hi or (whole and not x.is_integer()):
+                    kind = "a whole number" if whole else "a number"
+                    raise BotError(f"bot {self.name!r} parameter {name!r} must be {kind} from "
+                                   f"{lo:g} to {hi:g}, got {v!r}")
+            return x
         if isinstance(v, str) and v in self.models:
             return float(self.models.index(v))
         if isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer() \

@@ -44,11 +44,43 @@ def bot_seed_nb(game_seed):
 
 
 @njit(cache=True)
+def seat_key_nb(bot_seed, seat):
+    """A seat's key from the bots' seed: seat_stream_nb(bot_seed, seat, key) is
+    keyed_stream_nb(seat_key_nb(bot_seed, seat), key). Invertible (mix64_nb is a
+    bijection): whoever holds it can recover the bots' seed, so only trusted
+    built-in bots are handed it (enums.M_SEAT_KEY)."""
+    return np.int64(mix64_nb(np.uint64(bot_seed) + np.uint64(seat + 1) * _GOLDEN))
+
+
+@njit(cache=True)
+def keyed_stream_nb(seat_key, key):
+    """seat_stream_nb from a seat's key."""
+    return np.int64(mix64_nb(np.uint64(seat_key) ^ np.uint64(key)))
+
+
+@njit(cache=True)
 def seat_stream_nb(bot_seed, seat, key):
     """A seat's stream start from the bots' seed, a seat and a key (e.g. a
     digest of what the seat sees)."""
-    x = mix64_nb(np.uint64(bot_seed) + np.uint64(seat + 1) * _GOLDEN)
-    return np.int64(mix64_nb(x ^ np.uint64(key)))
+    return keyed_stream_nb(seat_key_nb(bot_seed, seat), key)
+
+
+_ONEWAY = np.uint64(0x6A09E667F3BCC909)
+
+
+@njit(cache=True)
+def bot_stream_nb(seat_key, decision):
+    """The stream a seat's bot draws from at its `decision`-th decision of the
+    game (enums.M_BOT_RNG). The seat's key goes through a feed-forward step,
+    mix64(k ^ c) ^ k, which (unlike mix64 alone) is not simply inverted: a bot
+    that reads its stream learns the stream of its own later decisions, not its
+    seat's key, the bots' seed, the game's seed or another seat's stream.
+    (Not a cryptographic guarantee: nobody has analysed the construction.)
+    Decision d's draws start at x + d * G * 2**32 with x the one-way key, so the
+    decisions' draws never overlap (a decision drawing fewer than 2**32 numbers)."""
+    k = np.uint64(seat_key)
+    x = mix64_nb(k ^ _ONEWAY) ^ k
+    return np.int64(x + np.uint64(decision) * (_GOLDEN << _S32))
 
 
 @njit(cache=True)

@@ -122,7 +122,7 @@ def test_files_layout_rerun_into_its_own_folder_and_no_temps(tmp_path, capsys):
 def test_tournament_out_keeps_a_users_files(tmp_path, capsys, no_games):
     d = user_folder(tmp_path)
     before = files(d)
-    cli_error(capsys, ["tournament", "-p", "random,random", "--seats", 2, "-n", 10, "--out", d],
+    cli_error(capsys, ["tournament", "-p", "random,greedy", "--seats", 2, "-n", 10, "--out", d],
               "not a cargo_sim tournament output")
     assert files(d) == before
 
@@ -131,7 +131,7 @@ def test_second_tournament_writer_refused(tmp_path, capsys, no_games):
     out = tmp_path / "t"
     out.mkdir()
     with RunLock(out):                       # a tournament is writing there
-        cli_error(capsys, ["tournament", "-p", "random,random", "--seats", 2, "-n", 10,
+        cli_error(capsys, ["tournament", "-p", "random,greedy", "--seats", 2, "-n", 10,
                            "--out", out, "--no-progress"], "in use by process")
     assert os.listdir(out) == []
 
@@ -209,7 +209,7 @@ PROC = "/proc/cargo_sim_no_such_dir"
     ["simulate", "-n", 10, "--out", PROC, "--layout", "files"],
     ["simulate", "-n", 10, "--out", PROC, "--format", "csv"],
     ["simulate", "-n", 10, "--aggregate", "--out", PROC],
-    ["tournament", "-p", "random,random", "--seats", 2, "-n", 10, "--out", PROC],
+    ["tournament", "-p", "random,greedy", "--seats", 2, "-n", 10, "--out", PROC],
     ["robustness", "--games", 20, "--trajectories", 0, "--players", 2, "--out", PROC],
     ["sweep", "--set", "start_coins=6,7", "--games", 10, "--out", PROC],
     ["ladder", "--bots", "random", "--seats", 2, "--budgets", 10, "--games", 2, "--out", PROC],
@@ -225,7 +225,7 @@ def test_unusable_out_fails_before_any_game(capsys, no_games, argv):
     ["simulate", "-n", 10, "--out"],
     ["simulate", "-n", 10, "--layout", "files", "--out"],
     ["simulate", "-n", 10, "--aggregate", "--out"],
-    ["tournament", "-p", "random,random", "--seats", 2, "-n", 10, "--out"],
+    ["tournament", "-p", "random,greedy", "--seats", 2, "-n", 10, "--out"],
     ["robustness", "--games", 20, "--trajectories", 0, "--players", 2, "--out"],
     ["sweep", "--set", "start_coins=6,7", "--games", 10, "--out"],
     ["ladder", "--bots", "random", "--seats", 2, "--budgets", 10, "--games", 2, "--out"],
@@ -652,7 +652,7 @@ def test_disk_full_for_the_tournament_fault_injected(tmp_path, capsys, monkeypat
     import matplotlib.figure
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", enospc)
     out = tmp_path / "t"
-    cli_error(capsys, ["tournament", "-p", "random,random", "--seats", 2, "-n", 8, "--out", out,
+    cli_error(capsys, ["tournament", "-p", "random,greedy", "--seats", 2, "-n", 8, "--out", out,
                        "--no-progress"], "No space left on device")
     assert os.listdir(out) == []             # the six files appear together or not at all
 
@@ -689,7 +689,7 @@ def test_disk_full_on_a_real_small_file_system(small_fs, capsys):
         shutil.rmtree(out)
     (small_fs / "fill").write_bytes(b"\0" * (298 * 1024))
     out = small_fs / "t"                     # no room even for the probe: refused before play
-    cli_error(capsys, ["tournament", "-p", "random,random", "--seats", 2, "-n", 8, "--out", out],
+    cli_error(capsys, ["tournament", "-p", "random,greedy", "--seats", 2, "-n", 8, "--out", out],
               "No space left on device")
 
 

@@ -194,7 +194,8 @@ def test_chunk_columns_at_file_widths():
         assert small.players["vp"].dtype == np.int8                   # in memory: narrowed
 
 
-# written by cargo_sim at commit 151cc32, before the manifest named a codec
+# written by cargo_sim at commit 151cc32, before the manifest named a codec; its chunks were
+# played again in that codec when the random bot got its own stream (the manifest is the original)
 V0 = Path(__file__).parent / "data" / "run_folder_v0"
 
 
@@ -220,7 +221,8 @@ def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_p
         assert encodings(new) == encodings(old)
 
 
-# written by cargo_sim at commit 52f9787 (codec zstd-delta)
+# written by cargo_sim at commit 52f9787 (codec zstd-delta); its chunks were played again
+# in that codec when the random bot got its own stream (the manifest is the original)
 V1 = Path(__file__).parent / "data" / "run_folder_v1"
 
 

@@ -20,7 +20,10 @@ lists the decisions and their answers). The engine checks each answer; on an ill
 one it stops the game and records the decision, value and seat (``M_ERR_*``) so the
 Python layer can raise a clear error. It never corrects an answer silently.
 
-Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``).
+Chance: every draw comes from the game's own splitmix64 stream (``M_RNG``),
+which no bot can read or move: ``ask_nb`` hides it for the duration of every
+bot call and hands the seat its own stream instead (docs/safety.md, "What a
+bot can see").
 """
 import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
@@ -45,8 +48,10 @@ from .enums import (
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
     M_ASK, M_AUX, M_BOT_SEED, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
     ST_P2_DISCARD, ST_P2_END, ST_P3, ST_SCORE, ST_TURN, ST_WAIT,
+    M_BOT_RNG, M_DECISIONS, M_FAULT, M_FAULT_ARG, M_SEAT_KEY, M_TABLE_SUM, R_SEARCH, R_WORK,
+    R_WORK_LEN, FAULT_TABLES,
 )
-from ...core.rng_nb import bot_seed_nb, rand_below_at_nb, rand_float_at_nb
+from ...core.rng_nb import bot_seed_nb, bot_stream_nb, rand_below_at_nb, seat_key_nb
 from .trade.packed_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 
@@ -97,17 +102,11 @@ def stat_i(seat, f):
 
 
 # ---------------------------------------------------------------------------
-# chance: the game's own stream
+# chance: the game's own stream (the engine's; bots draw from their seat's, botkit_nb)
 @njit(cache=True)
-def rand_below_nb(s, n):
+def chance_below_nb(s, n):
     """Uniform integer in [0, n) from the game's stream."""
     return rand_below_at_nb(s, M_RNG, n)
-
-
-@njit(cache=True)
-def rand_float_nb(s):
-    """Uniform float in [0, 1) from the game's stream."""
-    return rand_float_at_nb(s, M_RNG)
 
 
 # ---------------------------------------------------------------------------
@@ -153,8 +152,27 @@ def log_event_nb(s, log, action, seat, loc, amount, value, card, count, tok_at, 
 
 @njit(cache=True)
 def ask_nb(decide, kind, s, seat):
-    """Ask the seat's bot for a decision: bots see the state as an array."""
-    return decide(kind, state_array_nb(s, s[R_LEN]), seat)
+    """Ask the seat's bot for a decision (the state as an array). For the call
+    the game's chance stream and the bots' seed read 0, and the seat gets its
+    own stream for this decision (M_BOT_RNG, from the bots' seed, the seat and
+    the decisions answered so far) and, a search seat only, its key
+    (M_SEAT_KEY); afterwards both are put back and the bot's slots cleared, so
+    what a bot writes there is undone."""
+    rng = s[M_RNG]
+    bot_seed = s[M_BOT_SEED]
+    key = seat_key_nb(bot_seed, seat)
+    s[M_BOT_RNG] = bot_stream_nb(key, s[M_DECISIONS])
+    s[M_SEAT_KEY] = key if (s[R_SEARCH] >> (2 * seat)) & 3 else 0
+    s[M_RNG] = 0
+    s[M_BOT_SEED] = 0
+    ans = decide(kind, state_array_nb(s, s[R_LEN]), seat)
+    s[M_RNG] = rng
+    s[M_BOT_SEED] = bot_seed
+    s[M_BOT_RNG] = 0
+    s[M_SEAT_KEY] = 0
+    s[M_FAULT] = 0
+    s[M_FAULT_ARG] = 0
+    return ans
 
 
 @njit(cache=True)
@@ -168,11 +186,34 @@ def illegal_nb(s, kind, seat, value, aux):
 
 
 @njit(cache=True)
+def fault_aux_nb(reason, arg):
+    """M_ERR_AUX of a bot fault: the reason (enums.FAULT_*) in the low 8 bits,
+    the value at fault (clamped to +-2**40) above them."""
+    arg = min(max(arg, -(1 << 40)), 1 << 40)
+    return arg * 256 + reason
+
+
+@njit(cache=True)
 def bot_fault_nb(kind, s, seat):
-    """A user bot raised an exception (its own, or IndexError in check mode):
-    stop the game as for an illegal answer, with value BOT_FAULT."""
-    illegal_nb(s, kind, seat, BOT_FAULT, 0)
+    """A user bot raised an exception (its own, a refused botkit call, or in
+    checked mode an index out of bounds, a write outside its area or a runaway
+    loop): stop the game as for an illegal answer, with value BOT_FAULT and the
+    reason the bot's tools left in M_FAULT."""
+    illegal_nb(s, kind, seat, BOT_FAULT, fault_aux_nb(s[M_FAULT], s[M_FAULT_ARG]))
     return BOT_FAULT
+
+
+@njit(cache=True)
+def tables_sum_nb(s):
+    """Checked mode: a checksum (never 0) of everything after the game state
+    except the bots' workspace (trade tables, the search models' rows): a
+    change of any one word changes it."""
+    h = np.uint64(0)
+    lo, hi = s[R_WORK], s[R_WORK] + s[R_WORK_LEN]
+    for i in range(STATE_SIZE, s[R_LEN]):
+        if i < lo or i >= hi:
+            h += np.uint64(s[i]) * np.uint64(2 * i + 1)
+    return np.int64(h | np.uint64(1))
 
 
 @njit(cache=True)
@@ -228,7 +269,7 @@ def draw_token_nb(s, log):
             return -1
         s[M_BAG_REFILLS] += 1
         log_event_nb(s, log, A_BAG_REFILL, -1, -1, 0, 0, -1, total, BAG, 1)
-    r = rand_below_nb(s, total)
+    r = chance_below_nb(s, total)
     for t in range(nt):
         if r < s[BAG + t]:
             s[BAG + t] -= 1
@@ -851,6 +892,7 @@ def answer_nb(s, log, ans):
     kind = s[M_ASK]
     seat = s[M_SEAT]
     s[M_ASK] = -1
+    s[M_DECISIONS] += 1
     # After the frequent answers the next step is known: it is run at once, so
     # advance_nb's dispatch (a hard-to-predict branch per decision) is skipped.
     if kind == D_SEND:
@@ -870,8 +912,10 @@ def answer_nb(s, log, ans):
             phase1_step_nb(s, log)
     elif kind == D_TRADE:
         s[M_STEP] = ST_P2_DISCARD
-        if ans != 0:
+        if ans == 1:
             apply_trade_nb(s, log, seat)
+        elif ans != 0:
+            illegal_nb(s, D_TRADE, seat, ans, -2)
     elif kind == D_DISCARD:
         s[M_STEP] = ST_P2_END
         discard_answer_nb(s, log, seat)
@@ -886,6 +930,9 @@ def play_on_nb(s, log, decide):
     advance_nb(s, log)
     while s[M_ASK] >= 0:
         answer_nb(s, log, ask_nb(decide, s[M_ASK], s, s[M_SEAT]))
+    if s[M_TABLE_SUM] != 0 and tables_sum_nb(s) != s[M_TABLE_SUM]:
+        # checked mode (registry.user_table noted the sum): a user bot wrote there
+        illegal_nb(s, 0, -1, BOT_FAULT, fault_aux_nb(FAULT_TABLES, 0))
 
 
 @njit(cache=True)

@@ -165,7 +165,26 @@ OUT_CARDS = OUT + MAX_TOK
 OUT_W = MAX_TOK + MAX_CARDS
 SCRATCH = OUT + OUT_W                        # [SCRATCH_W] free for bots (token vectors etc.)
 SCRATCH_W = 4 * MAX_TOK + MAX_PORTS + 8
-STATE_SIZE = SCRATCH + SCRATCH_W
+# what a bot is handed for one decision (engine_nb.ask_nb sets these before the
+# call and clears them after; docs/safety.md, "What a bot can see")
+BOTVIEW = SCRATCH + SCRATCH_W
+M_DECISIONS = BOTVIEW + 0  # decisions answered so far in this game (public; engine_nb.answer_nb)
+M_BOT_RNG = BOTVIEW + 1    # the asked seat's own random stream for this decision (botkit rand_below_nb)
+M_SEAT_KEY = BOTVIEW + 2   # a search seat's key (rng_nb.seat_key_nb; 0 for every other bot)
+M_FAULT = BOTVIEW + 3      # why a user bot was stopped (FAULT_*), set before the exception
+M_FAULT_ARG = BOTVIEW + 4  # ... and the value at fault (a seat, an index, an offset)
+M_TABLE_SUM = BOTVIEW + 5  # checked mode: checksum of the tables after the state (0: not checked)
+BOTVIEW_W = 8
+STATE_SIZE = BOTVIEW + BOTVIEW_W
+# why a user bot was stopped (enums.M_FAULT; simulate.illegal_error words them)
+FAULT_NONE = 0             # its own exception (or, checked, numba's bounds check)
+FAULT_PARAM = 1            # param_nb of another seat
+FAULT_INDEX = 2            # a botkit function called with an index out of range
+FAULT_BUDGET = 3           # checked mode: the decision's loop budget ran out
+FAULT_WRITE = 4            # checked mode: a write to the state outside the bot's own area
+FAULT_TABLES = 5           # checked mode: the tables after the state changed during the game
+FAULT_RAND = 6             # rand_below_nb(s, n) with n out of 1..2**32-1
+FAULT_KIND = 7             # random_decide_nb / heuristic_decide_nb of a decision not asked
 # the packed trade-value tables (trade.packed_nb.pack_trade_tables) follow the state
 TRADE_TABLES = STATE_SIZE
 # then the bots' workspace (Rules.state_template): the planner's buffers live

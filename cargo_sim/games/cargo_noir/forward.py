@@ -29,6 +29,28 @@ from .simulate import (check_request, illegal_error, load_solver, solver_address
                        table_template)
 
 
+# answers and counts given to step: far beyond any legal one, far inside int64
+ANSWER_MAX = 2**31 - 1
+
+
+def _count(name: str, v) -> int:
+    if not whole(v) or not -ANSWER_MAX <= v <= ANSWER_MAX:
+        raise ConfigError(f"{name} must be a whole number from {-ANSWER_MAX} to {ANSWER_MAX}, got {v!r}")
+    return int(v)
+
+
+def _counts(name: str, v, n: int, per: str) -> np.ndarray:
+    """v as n whole numbers (a list or an integer numpy array of exactly n), checked."""
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
+        raise ConfigError(f"{name} must be a list of {n} whole numbers (one per {per}), got {v!r}")
+    if len(v) != n:
+        raise ConfigError(f"{name} must hold exactly {n} whole numbers (one per {per}), got {len(v)}")
+    out = np.zeros(n, dtype=np.int64)
+    for i, x in enumerate(v):
+        out[i] = _count(f"{name}[{i}]", x)
+    return out
+
+
 @dataclass(frozen=True)
 class Decision:
     """The decision a game waits for: its kind (``enums.DECISION_NAMES``), the
@@ -52,7 +74,7 @@ class GameState:
         self.players, self.rules = check_request(1, players, rules)
         if not whole(game) or not 0 <= game <= MAX_GAME:
             raise ConfigError(f"game must be a whole number >= 0, got {game!r}")
-        self.seed, self.game = seed, int(game)
+        self.seed, self.game = check_seed(seed), int(game)
         self.game_seed = int(game_seed_nb(np.uint64(seed), self.game))
         template, self.decide = table_template(self.rules, self.players)
         self.s = template
@@ -123,14 +145,27 @@ class GameState:
 
     def copy_from(self, other: "GameState") -> None:
         """Make this state the same game as `other` (same table): copies the game part only."""
+        if not isinstance(other, GameState):
+            raise ConfigError(f"copy_from takes a GameState, got {type(other).__name__}")
+        lo, hi = int(self.s[e.R_WORK]), int(self.s[e.R_WORK] + self.s[e.R_WORK_LEN])
+        if other.s.shape != self.s.shape or not np.array_equal(other.s[:e.MISC], self.s[:e.MISC]) \
+                or not np.array_equal(other.s[e.STATE_SIZE:lo], self.s[e.STATE_SIZE:lo]) \
+                or not np.array_equal(other.s[hi:], self.s[hi:]):     # (the bots' workspace may differ)
+            raise ConfigError("copy_from needs a state of the same table (the same rules, players "
+                              "and parameters): use clone() to copy a state of another table")
         clone_into_nb(self.s, other.s)
 
     def bot_answer(self) -> tuple[int, np.ndarray]:
-        """Ask the pending seat's bot: (answer, its vector s[OUT...]). As in a simulated
-        game, what the bot leaves in the state (its notes, and the draws a random bot
-        takes from the game's stream) stays: step with this answer next."""
+        """Ask the pending seat's bot: (answer, its vector s[OUT...]), as the engine
+        asks it (the bot sees what its seat may see and draws from its seat's own
+        stream). As in a simulated game, what the bot leaves in its notes stays:
+        step with this answer next."""
         self._need_decision()
         ans = int(bot_answer_nb(self.s, self.decide))
+        if self.s[e.M_ERR_KIND] >= 0:       # the bot faulted (a user bot's exception): say so now
+            trial = self.s.copy()
+            self.s[e.M_ERR_KIND:e.M_ERR_AUX + 1] = (-1, 0, 0, 0)
+            self._raise_stopped(trial)
         return ans, self.s[e.OUT:e.OUT + e.OUT_W].copy()
 
     def step(self, answer: int, bid: int | None = None, tokens=None, cards=None) -> "GameState":
@@ -141,17 +176,19 @@ class GameState:
         d = self._need_decision()
         vec = np.zeros(e.OUT_W, dtype=np.int64)
         if bid is not None:
-            vec[0] = bid
+            vec[0] = _count("bid", bid)
+        n_tok, n_cards = len(self.rules.cargo_types) + 1, len(self.rules.card_names)
         if tokens is not None:
-            vec[:len(tokens)] = tokens
+            vec[:n_tok] = _counts("tokens", tokens, n_tok, "token type (Wild last)")
         if cards is not None:
-            vec[e.MAX_TOK:e.MAX_TOK + len(cards)] = cards
+            vec[e.MAX_TOK:e.MAX_TOK + n_cards] = _counts("cards", cards, n_cards, "card")
         self._apply(d, answer, vec)
         return self
 
     def step_vector(self, answer: int, out: np.ndarray) -> "GameState":
         """Answer with a raw s[OUT...] vector (as bot_answer returns it)."""
-        self._apply(self._need_decision(), answer, out)
+        d = self._need_decision()
+        self._apply(d, answer, _counts("out", out, e.OUT_W, "word of s[OUT...]"))
         return self
 
     def apply(self, answer) -> "GameState":
@@ -175,8 +212,9 @@ class GameState:
         return d
 
     def _apply(self, d: Decision, answer: int, vec: np.ndarray) -> None:
-        if not whole(answer):
-            raise ConfigError(f"an answer is a whole number, got {answer!r}")
+        if not whole(answer) or not -ANSWER_MAX <= answer <= ANSWER_MAX:
+            raise ConfigError(f"an answer is a whole number from {-ANSWER_MAX} to {ANSWER_MAX}, "
+                              f"got {answer!r}")
         if self._scratch is None:
             self._scratch = self.s.copy()
         for attempt in range(2):
@@ -190,7 +228,7 @@ class GameState:
             if trial[e.M_ERR_KIND] < 0 and attempt == 0:
                 load_solver()       # a holding beyond the tables: step again with the solver
                 continue
-            self._raise_stopped(trial)
+            self._raise_stopped(trial, by_caller=True)
 
     def _retry_with_solver(self, trial) -> bool:
         if trial[e.M_ERR_KIND] >= 0:
@@ -200,10 +238,11 @@ class GameState:
         playout_nb(trial, self._log, self.decide, solver_address())
         return not stopped_nb(trial)
 
-    def _raise_stopped(self, trial) -> None:
+    def _raise_stopped(self, trial, by_caller: bool = False) -> None:
         raise illegal_error(self.players, int(trial[e.M_ERR_KIND]), int(trial[e.M_ERR_SEAT]),
                             int(trial[e.M_ERR_VALUE]), int(trial[e.M_ERR_AUX]),
-                            int(trial[e.M_TURN]), self.game, self.game_seed, self.rules)
+                            int(trial[e.M_TURN]), self.game, self.game_seed, self.rules,
+                            by_caller=by_caller)
 
     def __repr__(self) -> str:
         d = self.decision

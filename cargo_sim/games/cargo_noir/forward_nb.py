@@ -14,13 +14,13 @@ import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
-from .engine_nb import (DecideType, answer_nb, begin_game_nb, failed_nb, hand_i, n_tok_nb,
+from .engine_nb import (DecideType, answer_nb, ask_nb, begin_game_nb, failed_nb, hand_i, n_tok_nb,
                         needed_solver_nb, pl_i, play_on_nb, port_min_bid_nb, start_state_nb,
                         top_bid_nb, port_bid_i)
-from ...core.rng_nb import mix64_nb, seat_stream_nb
+from ...core.rng_nb import keyed_stream_nb, mix64_nb, seat_stream_nb
 from .enums import (BLACK_MARKET, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_ORDER, D_RAISE,
                     D_SEND, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, M_ASK, M_AUX, M_BOT_SEED,
-                    M_GAME, M_N_EVENTS, M_RNG, M_SEAT, M_STEP, MISC, OUT, P, PL_COINS, R_N_PLAYERS,
+                    M_GAME, M_N_EVENTS, M_RNG, M_SEAT, M_SEAT_KEY, M_STEP, MISC, OUT, P, PL_COINS, R_N_PLAYERS,
                     R_N_PORTS, ST_OVER, STATE_SIZE, STATS, STATS_W)
 
 # legal_nb's rows: (answer, lo, hi). For D_SEND to a port the bid in s[OUT] ranges over
@@ -55,8 +55,9 @@ def playout_nb(s, log, decide, exact_fn):
 
 @njit(types.int64(types.int64[::1], DecideType), cache=True)
 def bot_answer_nb(s, decide):
-    """What the pending seat's bot answers (its vector answer is left in s[OUT...])."""
-    return decide(s[M_ASK], s, s[M_SEAT])
+    """What the pending seat's bot answers (its vector answer is left in s[OUT...]),
+    asked as the engine asks (engine_nb.ask_nb: what a bot can see)."""
+    return ask_nb(decide, s[M_ASK], s, s[M_SEAT])
 
 
 @njit(cache=True)
@@ -149,13 +150,15 @@ def returns_nb(s, seat):
 def view_digest_nb(s, seat):
     """A digest of what `seat` may know of the game (everything from the clock to
     the decision context, except the chance stream and the log's bookkeeping),
-    keyed by the bots' seed of the game and the seat: the start of the seat's
-    own random stream at this decision (never the game's M_RNG)."""
+    keyed by the seat's key: the start of a search seat's own random stream at
+    this decision (never the game's M_RNG). The key is s[M_SEAT_KEY], which
+    engine_nb.ask_nb hands a search seat only (rng_nb.seat_key_nb: the same
+    stream as seat_stream_nb of the bots' seed). `seat` must be the asked seat."""
     h = np.uint64(0x243F6A8885A308D3)
     for i in range(MISC, OUT):
         if i != M_RNG and i != M_N_EVENTS and i != M_GAME and i != M_BOT_SEED:
             h = mix64_nb(h ^ np.uint64(s[i])) + np.uint64(i)
-    return seat_stream_nb(s[M_BOT_SEED], seat, np.int64(h))
+    return keyed_stream_nb(s[M_SEAT_KEY], np.int64(h))
 
 
 @njit(cache=True)

@@ -26,6 +26,9 @@ from .bots.registry import (BUILTIN_ORDER, REGISTRY, Player, decision_table, mod
 from .bots.dispatch_nb import builtin_fn
 from .engine_nb import run_games_nb
 from .trade.packed_nb import exact_value_fn
+from .slots import slot_name
+from .enums import (FAULT_BUDGET, FAULT_INDEX, FAULT_KIND, FAULT_PARAM, FAULT_RAND, FAULT_TABLES,
+                    FAULT_WRITE)
 from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS,
                     R_BUILTIN_FN, R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, R_USER_BASE,
                     R_USER_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
@@ -94,20 +97,58 @@ def check_request(n_games, players, rules):
     return seat_players(get_game(NAME), n_games, players, rules)
 
 
-def illegal_error(players: list[Player], kind, seat, value, aux, turn, index, seed, rules):
-    """The one-line error for an illegal answer or a bot fault (the kernel's err slots)."""
+def fault_error(players: list[Player], kind, seat, aux, turn, index, seed) -> BotError:
+    """The one-line error for a bot fault: what the bot did (enums.FAULT_*, in
+    the low 8 bits of aux, the value at fault above them), its seat, decision and game."""
+    reason, arg = aux & 255, aux >> 8
     bot = players[seat].label if 0 <= seat < len(players) else "?"
     what = DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"decision {kind}"
-    if value == BOT_FAULT:
-        return BotError(
-            f"bot {bot!r} (seat {seat}) raised an exception in its {what} decision; turn {turn} "
-            f"of game {index} (game seed {seed}; play_one({seed}, players) replays it); with "
-            "check_bots=True (--check-bots) an index out of bounds also stops here instead of "
-            "crashing the process")
+    where = f"turn {turn} of game {index} (game seed {seed}; play_one({seed}, players) replays it)"
+    if reason == FAULT_TABLES:
+        users = sorted({p.label for p in players if p.spec.name in REGISTRY.user})
+        return BotError(f"a user bot at this table ({', '.join(users)}) wrote into the trade tables "
+                        f"or the search models after the game state during game {index} (game seed "
+                        f"{seed}; found by check_bots at the game's end)")
+    head = f"bot {bot!r} (seat {seat})"
+    if reason == FAULT_PARAM:
+        return BotError(f"{head} asked for the parameters of seat {arg} in its {what} decision: a bot "
+                        f"reads only its own seat's (param_nb(s, seat, i) with the seat it is asked "
+                        f"for); {where}")
+    if reason == FAULT_INDEX:
+        return BotError(f"{head} called a botkit function with an index out of range ({arg}) in its "
+                        f"{what} decision; {where}")
+    if reason == FAULT_RAND:
+        return BotError(f"{head} called rand_below_nb(s, n) with n = {arg} in its {what} decision "
+                        f"(n must be 1 to 2**32 - 1); {where}")
+    if reason == FAULT_KIND:
+        return BotError(f"{head} handed a built-in bot decision kind {arg} (0 to 5) in its {what} "
+                        f"decision; {where}")
+    if reason == FAULT_BUDGET:
+        return BotError(f"{head} ran more than {arg:,} loop steps in its {what} decision (a runaway "
+                        f"loop?) and was stopped by check_bots; {where}")
+    if reason == FAULT_WRITE:
+        return BotError(f"{head} wrote to {slot_name(arg)} (state word {arg}) in its {what} decision: "
+                        f"a bot may write only its answer (OUT...), its notes (SCRATCH...) and the "
+                        f"workspace; {where}")
+    return BotError(
+        f"{head} raised an exception in its {what} decision; {where}; with "
+        "check_bots=True (--check-bots) an index out of bounds or a runaway loop also stops here "
+        "instead of crashing or hanging the process")
+
+
+def illegal_error(players: list[Player], kind, seat, value, aux, turn, index, seed, rules,
+                  by_caller: bool = False):
+    """The one-line error for an illegal answer or a bot fault (the kernel's err slots);
+    by_caller: the answer came from the caller (GameState.step), not the seat's bot."""
+    bot = players[seat].label if 0 <= seat < len(players) else "?"
+    what = DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"decision {kind}"
+    if value == BOT_FAULT:       # a bot's fault (no caller's answer can be BOT_FAULT: forward.ANSWER_MAX)
+        return fault_error(players, kind, seat, aux, turn, index, seed)
     detail = f"answer {value}"
     if kind == D_TRADE:
         detail = (f"sold {value} tokens but took no card (rules option trade_without_card)"
                   if aux == -1 else
+                  f"answer {value} (1 to trade, 0 for none)" if aux == -2 else
                   f"card count {value} for card #{aux - 100}" if 100 <= aux < 1000 else
                   f"cards costing {value} but the tokens sold are worth {aux - 1000}"
                   if aux >= 1000 else f"{value} tokens of type #{aux} (more than held or negative)")
@@ -117,6 +158,10 @@ def illegal_error(players: list[Player], kind, seat, value, aux, turn, index, se
         detail = f"raise of {value} coins (needs 0 to abandon, or {aux} up to the coins in the safe)"
     elif kind == D_DISCARD:
         detail = f"discard total {value} (must discard exactly {aux})" if aux >= 0 else detail
+    if by_caller:
+        return IllegalDecisionError(
+            f"illegal answer to the {what} decision of seat {seat}: {detail}; "
+            f"turn {turn} of game {index} (game seed {seed}); the state is unchanged")
     return IllegalDecisionError(
         f"bot {bot!r} (seat {seat}) made an illegal {what} decision: {detail}; "
         f"turn {turn} of game {index} (game seed {seed})")

@@ -140,3 +140,39 @@ def test_the_tree_can_always_follow_the_rollout_bot():
         twin.step_vector(a, out)
     # banker bids above the least legal bid late in the game: an option of its own
     assert {e.D_SEND, e.D_TRADE} <= {k for k, _ in kinds} and (e.D_SEND, True) in kinds
+
+
+@pytest.mark.parametrize("bad, rng", [
+    ("ismcts?widen_exp=50", "from 0 to 1"), ("ismcts?widen_exp=-0.1", "from 0 to 1"),
+    ("ismcts?iterations=0", "whole number from 1 to 100000"),
+    ("ismcts?iterations=1e6", "whole number from 1 to 100000"),
+    ("ismcts?iterations=2.5", "whole number from 1 to 100000"),
+    ("ismcts?bids=9", "whole number from 1 to 8"), ("flatmc?bids=0", "whole number from 1 to 8"),
+    ("flatmc?rollouts=-1", "whole number from 1 to 100000"), ("ismcts?c=-1", "from 0 to 100"),
+    ("ismcts?widen=1e5", "from 0 to 100"), ("ismcts?opp_widen=-2", "from 0 to 100"),
+    ("ismcts?bias=1e4", "from -1000 to 1000"), ("flatmc?vp_weight=-2000", "from -1000 to 1000"),
+])
+def test_search_parameters_out_of_range_are_refused_with_the_range(bad, rng):
+    name = bad.split("=")[0].split("?")[1]
+    with pytest.raises(BotError, match=rf"parameter '{name}' must be .*{rng}, got"):
+        cargo_sim.player(bad)
+
+
+@pytest.mark.parametrize("mix", [
+    ["ismcts?iterations=3&widen_exp=1&widen=100&opp_widen=100&c=100&bids=8&bias=1000&vp_weight=1000",
+     "greedy"],
+    ["ismcts?iterations=1&widen_exp=0&widen=0&opp_widen=0&c=0&bids=1&bias=-1000&vp_weight=-1000",
+     "greedy"],
+    ["flatmc?rollouts=1&bids=8&vp_weight=-1000", "flatmc?rollouts=1&bids=1&vp_weight=1000"],
+])
+def test_the_ends_of_the_search_parameters_ranges_play(mix):
+    res = cargo_sim.simulate(1, mix, seed=4, progress=False)
+    assert res.games["winners_mask"].gt(0).all()
+
+
+def test_cli_refuses_a_search_parameter_out_of_range_in_one_line(capsys):
+    from cargo_sim.cli import main
+    rc = main(["simulate", "-n", "1", "-p", "ismcts?widen_exp=50,greedy"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1
+    assert err.startswith("cargo-sim: error: bot 'ismcts' parameter 'widen_exp' must be a number from 0 to 1")

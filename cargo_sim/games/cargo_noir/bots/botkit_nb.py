@@ -1,6 +1,8 @@
-"""What a bot may read, and the tools it may use: the bot-writer's API.
+"""What a bot may read, and the tools it may use: the built-in bots' kit.
 
-A bot is a numba function ``decide(kind, s, seat) -> int`` (see ``enums.D_*``
+These are the fast, unchecked versions the built-in bots use; user bots get
+the same names from ``userkit_nb`` (``cargo_sim.botkit``), which check their
+arguments first. A bot is a numba function ``decide(kind, s, seat) -> int`` (see ``enums.D_*``
 for the decisions, their context ``s[CTX + i]`` and their answers). It reads
 the game through the functions below -- never by writing into ``s``, except
 its answer in ``s[OUT + i]``, its own notes in ``s[SCRATCH + i]`` and the card
@@ -12,15 +14,16 @@ from ....core import cache  # noqa: F401  (first: numba's cache folder for this 
 from numba import njit
 
 from ..engine_nb import (card_buyable_nb, card_i, cards_i, hand_i, hand_size_nb, n_tok_nb, param_nb,
-                         pl_i, port_bid_i, port_min_bid_nb, port_tok_i, rand_below_nb,
-                         rand_float_nb, top_bid_nb, trade_budget_extra_nb, trade_value_at_nb)
+                         pl_i, port_bid_i, port_min_bid_nb, port_tok_i,
+                         top_bid_nb, trade_budget_extra_nb, trade_value_at_nb)
 from ..enums import (ABANDONED, BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE,
                      M_BANK, M_FINAL, M_TURN, OUT, OUT_CARDS, PL_CASINO_SHIPS, PL_COINS, PL_SHIPS,
                      PL_WAREHOUSE, PORT_SLOTS, R_UNLIMITED_COINS,
                      R_LEN, R_WORK, R_WORK_LEN, MAX_CARDS,
                      R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH,
-                     TRADE_TABLES, MAX_TOK)
+                     TRADE_TABLES, MAX_TOK, M_BOT_RNG)
 from ....core.borrow_nb import state_array_nb
+from ....core.rng_nb import rand_below_at_nb, rand_float_at_nb
 from ..trade.packed_nb import packed_plan_trade_nb
 
 __all__ = [
@@ -33,6 +36,20 @@ __all__ = [
     "plan_trade_answer_nb", "utility_buffer_nb", "trade_budget_extra_nb", "n_tok_nb",
     "bank_nb", "casino_ships_nb", "abandoned_nb",
 ]
+
+
+# ---- the seat's own random numbers -----------------------------------------------
+@njit(cache=True)
+def rand_below_nb(s, n):
+    """Uniform integer in [0, n) from the asked seat's own stream (enums.M_BOT_RNG,
+    set by engine_nb.ask_nb for each decision): never the game's chance stream."""
+    return rand_below_at_nb(s, M_BOT_RNG, n)
+
+
+@njit(cache=True)
+def rand_float_nb(s):
+    """Uniform float in [0, 1) from the asked seat's own stream."""
+    return rand_float_at_nb(s, M_BOT_RNG)
 
 
 # ---- the table and the clock -------------------------------------------------

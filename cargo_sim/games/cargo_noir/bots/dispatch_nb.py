@@ -15,9 +15,9 @@ from ....core import cache  # noqa: F401  (first: numba's cache folder for this 
 from numba import njit
 
 from ....core.borrow_nb import LazyAddress, call_int64_fn_nb, state_ptr_nb
-from ..enums import BOTS, R_BUILTIN_FN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN
+from ..enums import BOTS, M_RNG, R_BUILTIN_FN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN
 from .heuristic_nb import heuristic_decide_nb
-from .random_nb import random_decide_nb
+from .random_nb import random_decide_at_nb, random_decide_nb
 
 
 @njit(cache=True)
@@ -27,6 +27,17 @@ def rollout_decide_nb(kind, s, seat):
     p = state_ptr_nb(s)
     if p[BOTS + seat] == 0:
         return random_decide_nb(kind, p, seat)
+    return heuristic_decide_nb(kind, p, seat)
+
+
+@njit(cache=True)
+def search_model_nb(kind, s, seat):
+    """rollout_decide_nb as a search bot's model in its determinized copies: a
+    `random` model draws from the copy's chance stream (which the search set
+    from its own stream, forward_nb.determinize_nb), as it always has."""
+    p = state_ptr_nb(s)
+    if p[BOTS + seat] == 0:
+        return random_decide_at_nb(kind, p, seat, M_RNG)
     return heuristic_decide_nb(kind, p, seat)
 
 
@@ -65,7 +76,7 @@ ENTRY_MODEL, ENTRY_HEURISTIC = 0, 1
 def builtin_entry_nb(p, kind, seat, which):
     if which == ENTRY_HEURISTIC:
         return heuristic_decide_nb(kind, p, seat)
-    return rollout_decide_nb(kind, p, seat)
+    return search_model_nb(kind, p, seat)
 
 
 # builtin_fn(): address of the built-ins' kernel (compiled, or loaded from the cache, on first use)
@@ -74,7 +85,7 @@ builtin_fn = LazyAddress(builtin_entry_nb)
 
 @njit(cache=True)
 def model_decide_nb(kind, s, seat):
-    """``rollout_decide_nb`` through s[R_BUILTIN_FN] (the search bots' models)."""
+    """``search_model_nb`` through s[R_BUILTIN_FN] (the search bots' models)."""
     p = state_ptr_nb(s)
     if p[R_BUILTIN_FN] == 0:
         return -999999          # not set up by table_template: the engine stops the game

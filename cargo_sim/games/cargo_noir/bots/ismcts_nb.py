@@ -98,7 +98,9 @@ def ismcts_decide_nb(p, kind, seat):
             # more options (in option order) as the node's visits grow
             allowed = n
             if node > 0:
-                allowed = 1 + int((widen if q == seat else opp_widen) * visits[node] ** widen_exp)
+                # (clamped at n: the same options for every larger value, and no overflow)
+                allowed = 1 + int(min((widen if q == seat else opp_widen) * visits[node] ** widen_exp,
+                                      float(n)))
             chosen = -1
             chosen_k = 0
             best = -1e300

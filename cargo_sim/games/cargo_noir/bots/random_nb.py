@@ -7,16 +7,20 @@ Trades: each held token is offered with probability 1/2, then cards are
 taken one at a time uniformly among those still affordable (or stop); a
 trade that buys nothing is not made. Bids: uniform between the least legal
 bid and all the coins in the safe.
+Its coin flips come from its seat's own stream (enums.M_BOT_RNG, a new one at
+each decision), never the game's chance stream; as a search bot's model it
+draws from the search's copy's stream instead (``at``: the slot drawn from).
 """
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
+from ....core.rng_nb import rand_below_at_nb
 from ..engine_nb import (card_buyable_nb, card_i, hand_i, least_card_cost_nb, n_tok_nb, pl_i,
-                         port_min_bid_nb, rand_below_nb, trade_budget_extra_nb,
+                         port_min_bid_nb, trade_budget_extra_nb,
                          trade_value_at_nb, trade_value_bound_nb)
 from ..enums import (BLACK_MARKET, BM_CODE, BM_DRAW, C_COST, CTX, D_BLACK_MARKET, D_DISCARD,
                      D_ORDER, D_RAISE, D_SEND, D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
-                     MAX_CARDS, MAX_PORTS, OUT, OUT_CARDS, PL_COINS, R_N_CARDS, R_N_PORTS,
+                     MAX_CARDS, MAX_PORTS, M_BOT_RNG, OUT, OUT_CARDS, PL_COINS, R_N_CARDS, R_N_PORTS,
                      R_N_TYPES, SCRATCH, SCRATCH_W)
 
 # working space in the scratch area (within one decision): least bid per port,
@@ -27,13 +31,13 @@ assert ROOM + MAX_CARDS <= SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
-def random_order_nb(s, seat):
+def random_order_nb(s, seat, at):
     n_locs = LOC_PORT0 + s[R_N_PORTS]
     n = 0
     for loc in range(n_locs):
         if s[CTX + loc] > 0:
             n += 1
-    r = rand_below_nb(s, n)
+    r = rand_below_at_nb(s, at, n)
     for loc in range(n_locs):
         if s[CTX + loc] > 0:
             if r == 0:
@@ -43,14 +47,14 @@ def random_order_nb(s, seat):
 
 
 @njit(cache=True)
-def random_raise_nb(s, seat):
+def random_raise_nb(s, seat, at):
     need = s[CTX + 1]
-    r = rand_below_nb(s, s[pl_i(seat, PL_COINS)] - need + 2)
+    r = rand_below_at_nb(s, at, s[pl_i(seat, PL_COINS)] - need + 2)
     return 0 if r == 0 else need + r - 1
 
 
 @njit(cache=True)
-def random_black_market_nb(s, seat):
+def random_black_market_nb(s, seat, at):
     nt = n_tok_nb(s)
     n_give = 0
     n_take = 0
@@ -59,7 +63,7 @@ def random_black_market_nb(s, seat):
             n_give += 1
         if s[BLACK_MARKET + t] > 0:
             n_take += 1
-    r = rand_below_nb(s, 1 + n_give * n_take)
+    r = rand_below_at_nb(s, at, 1 + n_give * n_take)
     if r == 0:
         return BM_DRAW
     r -= 1
@@ -80,14 +84,14 @@ def random_black_market_nb(s, seat):
 
 
 @njit(cache=True)
-def random_trade_nb(s, seat):
+def random_trade_nb(s, seat, at):
     nt = n_tok_nb(s)
     n_types = s[R_N_TYPES]
     n_sold = 0
     for t in range(nt):
         k = 0
         for _ in range(s[hand_i(seat, t)]):
-            k += rand_below_nb(s, 2)
+            k += rand_below_at_nb(s, at, 2)
         s[OUT + t] = k
         n_sold += k
     extra = trade_budget_extra_nb(s, seat)
@@ -104,7 +108,7 @@ def random_trade_nb(s, seat):
             n += (s[card_i(c, C_COST)] <= budget) & (s[OUT_CARDS + c] < s[ROOM + c])
         if n == 0:
             break
-        r = rand_below_nb(s, n + 1)
+        r = rand_below_at_nb(s, at, n + 1)
         if r == n:
             break
         for c in range(n_cards):
@@ -119,13 +123,13 @@ def random_trade_nb(s, seat):
 
 
 @njit(cache=True)
-def random_discard_nb(s, seat):
+def random_discard_nb(s, seat, at):
     nt = n_tok_nb(s)
     left = 0
     for t in range(nt):
         left += s[hand_i(seat, t)]
     for _ in range(s[CTX]):
-        r = rand_below_nb(s, left)
+        r = rand_below_at_nb(s, at, left)
         for t in range(nt):
             avail = s[hand_i(seat, t)] - s[OUT + t]
             if r < avail:
@@ -137,7 +141,7 @@ def random_discard_nb(s, seat):
 
 
 @njit(cache=True)
-def random_send_nb(s, seat):
+def random_send_nb(s, seat, at):
     n_ports = s[R_N_PORTS]
     n = 2
     for p in range(n_ports):
@@ -145,7 +149,7 @@ def random_send_nb(s, seat):
         s[NEED + p] = need
         if need > 0:
             n += 1
-    r = rand_below_nb(s, n)
+    r = rand_below_at_nb(s, at, n)
     if r == 0:
         return LOC_CASINO
     if r == 1:
@@ -155,24 +159,31 @@ def random_send_nb(s, seat):
         need = s[NEED + p]
         if need > 0:
             if r == 0:
-                s[OUT] = need + rand_below_nb(s, s[pl_i(seat, PL_COINS)] - need + 1)
+                s[OUT] = need + rand_below_at_nb(s, at, s[pl_i(seat, PL_COINS)] - need + 1)
                 return LOC_PORT0 + p
             r -= 1
     return -1
 
 
 @njit(cache=True)
-def random_decide_nb(kind, s, seat):
+def random_decide_at_nb(kind, s, seat, at):
+    """The random bot drawing from the stream kept in s[at]."""
     if kind == D_ORDER:
-        return random_order_nb(s, seat)
+        return random_order_nb(s, seat, at)
     if kind == D_RAISE:
-        return random_raise_nb(s, seat)
+        return random_raise_nb(s, seat, at)
     if kind == D_BLACK_MARKET:
-        return random_black_market_nb(s, seat)
+        return random_black_market_nb(s, seat, at)
     if kind == D_TRADE:
-        return random_trade_nb(s, seat)
+        return random_trade_nb(s, seat, at)
     if kind == D_DISCARD:
-        return random_discard_nb(s, seat)
+        return random_discard_nb(s, seat, at)
     if kind == D_SEND:
-        return random_send_nb(s, seat)
+        return random_send_nb(s, seat, at)
     return -1
+
+
+@njit(cache=True)
+def random_decide_nb(kind, s, seat):
+    """The random bot at a table: its seat's own stream (enums.M_BOT_RNG)."""
+    return random_decide_at_nb(kind, s, seat, M_BOT_RNG)

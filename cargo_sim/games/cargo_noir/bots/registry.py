@@ -37,7 +37,8 @@ strategy must beat and the engine's fuzzer: it explores odd corners (huge raises
 black-market swaps of Wilds, selling tokens for cheap cards) that sensible bots never
 reach. Trades: each held token is offered with probability 1/2, then cards are taken one
 at a time uniformly among those still affordable (or stop); a trade that buys nothing is
-not made. Bids: uniform between the least legal bid and all the coins in the safe."""
+not made. Bids: uniform between the least legal bid and all the coins in the safe. Its
+coin flips come from its seat's own stream, never the game's chance stream."""
 
 
 def _load_builtins():
@@ -59,7 +60,8 @@ def _load_builtins():
             params[k] = float(default)
         register_builtin(BotSpec(name, _KERNELS + "dispatch_nb:builtin_decide_nb", params,
                                  " ".join(SEARCH_DOCS[name].split()),
-                                 search=kind, bot_params=tuple(bot_params), models=models))
+                                 search=kind, bot_params=tuple(bot_params), models=models,
+                                 ranges={k: r for k, r in SEARCH_RANGES.items() if k in params}))
 
 
 # the search bots' parameters in their slot order (searchkit_nb.SP_*): default, meaning
@@ -80,6 +82,14 @@ SEARCH_PARAMS = {
                "opp_widen": (2.0, "widen for the other seats' decisions in the tree, "
                                   "the opponent bot's answer first (0: not in the tree)"),
                "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer")},
+}
+# the search parameters' ranges (lo, hi, whole numbers only), checked when a player is
+# parsed: every accepted value plays (the tests play each end); the work per decision
+# grows with rollouts and iterations, and the tree's memory with iterations (~200 bytes each)
+SEARCH_RANGES = {
+    "rollouts": (1, 100_000, True), "iterations": (1, 100_000, True), "bids": (1, 8, True),
+    "vp_weight": (-1000, 1000, False), "c": (0, 100, False), "widen": (0, 100, False),
+    "widen_exp": (0, 1, False), "opp_widen": (0, 100, False), "bias": (-1000, 1000, False),
 }
 SEARCH_DOCS = {
     "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
@@ -172,13 +182,15 @@ def unregister(name: str) -> None:
         _CHECKED.pop(spec.decide, None)
 
 
-def checked(decide):
-    """The bot's function compiled again with numba's bounds checking: an index
-    outside an array raises IndexError (reported as a bot fault) instead of
-    reading or writing stray memory."""
-    from numba import njit
+def checked(decide, label: str = ""):
+    """The bot's function compiled again for the checked mode (instrument.py):
+    numba's bounds checking (an index outside an array raises IndexError,
+    reported as a bot fault, instead of reading or writing stray memory) and a
+    budget of loop steps per decision (a runaway loop becomes a bot fault), in
+    the bot and in the user functions it calls."""
     if decide not in _CHECKED:
-        _CHECKED[decide] = njit(boundscheck=True)(decide.py_func)
+        from .instrument import checked_copy
+        _CHECKED[decide] = checked_copy(decide, label)
     return _CHECKED[decide]
 
 
@@ -195,7 +207,10 @@ def user_table(user_specs: tuple, check: bool = False):
     table with user bots compiles only them (the engine and the built-ins come
     from the cache). An exception a user bot raises stops the game as a bot fault
     (the engine's illegal-answer path: the error names bot, decision, turn and
-    game seed). Compiled on first use in each process (generated source is not
+    game seed). During the call the other seats' bots and parameters read 0
+    (guard_nb.hide_nb); with ``check`` the bot is the checked copy (bounds,
+    loop budget: ``checked``) and its writes outside its own area are faults
+    (guard_nb). Compiled on first use in each process (generated source is not
     cached)."""
     key = (tuple(id(sp) for sp in user_specs), check)
     if key in _TABLES:
@@ -203,15 +218,26 @@ def user_table(user_specs: tuple, check: bool = False):
     from numba import cfunc
     from ....core.borrow_nb import INT64_FN_SIG, state_array_nb
     from ..engine_nb import bot_fault_nb
-    from ..enums import R_LEN
-    lines = ["def user_table(p, kind, seat, j):", "    s = state_array(p, p[R_LEN])"]
-    glb = {"R_LEN": R_LEN, "state_array": state_array_nb, "fault": bot_fault_nb}
+    from ..enums import BOT_FAULT, R_LEN
+    from . import guard_nb
+    from .budget_nb import BUDGET_ADDR
+    lines = ["def user_table(p, kind, seat, j):", "    s = state_array(p, p[R_LEN])",
+             "    keep = hide(p, seat)", "    ans = -999999"]
+    if check:
+        lines.append(f"    snap = begin_check(p, {BUDGET_ADDR})")
+    fail = f"checked_fault(kind, p, seat, {BUDGET_ADDR})" if check else "fault(kind, p, seat)"
+    glb = {"R_LEN": R_LEN, "state_array": state_array_nb, "fault": bot_fault_nb,
+           "hide": guard_nb.hide_nb, "show": guard_nb.show_nb, "begin_check": guard_nb.begin_check_nb,
+           "end_check": guard_nb.end_check_nb, "checked_fault": guard_nb.checked_fault_nb,
+           "BOT_FAULT": BOT_FAULT}
     for j, sp in enumerate(user_specs):
         lines += [f"    if j == {j}:", "        try:",
-                  f"            return user_{j}(kind, s, seat)", "        except Exception:",
-                  "            return fault(kind, s, seat)"]
-        glb[f"user_{j}"] = checked(sp.decide) if check else sp.decide
-    lines.append("    return -999999")
+                  f"            ans = user_{j}(kind, s, seat)", "        except Exception:",
+                  f"            ans = {fail}"]
+        glb[f"user_{j}"] = checked(sp.decide, sp.name) if check else sp.decide
+    if check:
+        lines += ["    if ans != BOT_FAULT:", "        ans = end_check(p, snap, kind, seat, ans)"]
+    lines += ["    show(p, seat, keep)", "    return ans"]
     exec("\n".join(lines), glb)
     fn = cfunc(INT64_FN_SIG)(glb["user_table"])
     _TABLES[key] = (user_specs, fn)
