@@ -224,7 +224,7 @@ def _delegate(target: str):
 
 
 def cmd_tournament(args, argv) -> int:
-    from .tournament import format_results, tournament
+    from .tournament import tournament
     from .core.errors import ConfigError
     if args.players.strip().isdigit():
         raise ConfigError(f"--players lists the entrants (e.g. greedy,expert); "
@@ -275,6 +275,7 @@ def claim_tournament_folder(out):
 
 def _tournament(args, argv, tournament, bots, rules) -> int:
     from .core.errors import ConfigError
+    from .tournament import format_results
     with warnings.catch_warnings(record=True) as caught:     # said once, in words, below
         warnings.simplefilter("always")
         res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
