@@ -15,6 +15,7 @@ distributed = pytest.importorskip("distributed")
 
 from cargo_sim import dask_backend  # noqa: E402
 from cargo_sim.dask_backend import simulate_dask  # noqa: E402
+from test_runs import without_run_id  # noqa: E402  (sibling test module)
 
 PLAYERS = ["random"] * 4
 
@@ -58,8 +59,9 @@ def test_cli_dask_run_folder_equals_local_folder(client, tmp_path, capsys):
     rc = main(["simulate", "-n", "1200", "-p", ",".join(PLAYERS), "--seed", "13", "--out", str(out),
                "--chunk-games", "500", "--dask", client.scheduler.address, "--no-progress"])
     assert rc == 0, capsys.readouterr().err
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == \
-        {p.name: p.read_bytes() for p in ref.iterdir()}
+    # the same files but for each run's own id (test_runs.without_run_id)
+    assert without_run_id({p.name: p.read_bytes() for p in out.iterdir()}) == \
+        without_run_id({p.name: p.read_bytes() for p in ref.iterdir()})
 
 
 def _worker_pids(client):
