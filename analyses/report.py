@@ -316,7 +316,7 @@ def source_state() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                               text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cargo_sim/cargo_noir"], cwd=root,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cargo_sim/games/cargo_noir"], cwd=root,
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
