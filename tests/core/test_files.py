@@ -241,15 +241,28 @@ def test_a_users_file_as_out_is_refused_and_kept(tmp_path, capsys, no_games, arg
 
 
 def test_out_on_a_read_only_folder(tmp_path, capsys, no_games):
-    if os.geteuid() == 0:
-        pytest.skip("root writes into read-only folders")
+    """A folder this user cannot write: mode 0555, or for root (who writes through
+    modes, as CI does) a file system mounted read-only."""
     ro = tmp_path / "ro"
     ro.mkdir()
-    ro.chmod(0o555)
+    mounted = False
+    if os.geteuid() == 0:
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(ro)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            pytest.skip(f"root writes through folder modes and cannot mount a read-only tmpfs "
+                        f"here ({r.stderr.strip() or r.returncode})")
+        mounted = True
+    else:
+        ro.chmod(0o555)
     try:
         cli_error(capsys, ["simulate", "-n", 10, "--out", ro / "x"], "cannot")
+        assert not (ro / "x").exists()
     finally:
-        ro.chmod(0o755)
+        if mounted:
+            subprocess.run(["umount", "-l", str(ro)], capture_output=True)
+        else:
+            ro.chmod(0o755)
 
 
 # ---------------------------------------------------------------------------
