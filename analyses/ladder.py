@@ -17,8 +17,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from cargo_sim.errors import ConfigError  # noqa: E402
-from cargo_sim.fileio import atomic_write, atomic_write_text  # noqa: E402
+from cargo_sim.core.errors import ConfigError  # noqa: E402
+from cargo_sim.core.fileio import atomic_write, atomic_write_text  # noqa: E402
 from cargo_sim.ladder import LadderResults, ladder, load_ladder  # noqa: E402
 
 from .report import source_state  # noqa: E402

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from cargo_sim.fileio import atomic_write  # noqa: E402
+from cargo_sim.core.fileio import atomic_write  # noqa: E402
 
 from .stats import MIN_N  # noqa: E402
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from cargo_sim.core.columns import narrow
-from cargo_sim.fileio import atomic_write_text
+from cargo_sim.core.fileio import atomic_write_text
 
 from . import balance, bidding, casino, plots, trade
 from . import explain
@@ -45,7 +45,7 @@ ROW_LEVEL = {"episodes", "trades"}   # per-row tables: used for figures, not wri
 
 
 # ---------------------------------------------------------------------------
-# files: cargo_sim.fileio.atomic_write_text
+# files: cargo_sim.core.fileio.atomic_write_text
 # ---------------------------------------------------------------------------
 # tables as text (cells formatted by present.fmt)
 def markdown_table(df: pd.DataFrame) -> str:
@@ -575,7 +575,7 @@ REPORT_NAMES = ("index.md", "index.html", "figures", "tables")
 def claim_report_folder(out) -> Path:
     """``--out`` of a report: new, empty, or an earlier report (index.md and
     only the report's files and folders), checked before any game."""
-    from cargo_sim.fileio import claim_folder
+    from cargo_sim.core.fileio import claim_folder
 
     def own(folder: Path) -> bool:
         names = {p.name for p in folder.iterdir()}

@@ -32,9 +32,9 @@ import pandas as pd
 
 from cargo_sim.games.cargo_noir.aggregates import aggregate
 from cargo_sim.games.cargo_noir.rules import Rules
-from cargo_sim.checks import whole
-from cargo_sim.errors import ConfigError
-from cargo_sim.fileio import atomic_write_text, read_json
+from cargo_sim.core.checks import whole
+from cargo_sim.core.errors import ConfigError
+from cargo_sim.core.fileio import atomic_write_text, read_json
 
 from .stats import half_width
 

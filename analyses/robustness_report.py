@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cargo_sim.fileio import claim_folder, own_output
+from cargo_sim.core.fileio import claim_folder, own_output
 
 from .plots import save_figure
 from .report import markdown_table

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cargo_sim.stats import (LEVEL, Z95, chi2_equal, mean_ci, mean_from_sums,  # noqa: F401
+from cargo_sim.core.stats import (LEVEL, Z95, chi2_equal, mean_ci, mean_from_sums,  # noqa: F401
                              mean_row, newcombe_diff_ci, proportion, t_quantile,
                              wilson_interval)
 
@@ -33,7 +33,7 @@ MIN_N = 30
 # ---- proportions ------------------------------------------------------------
 def wilson_ci(successes, n, z: float = Z):
     """95% Wilson score interval for ``successes`` out of ``n`` (arrays or scalars):
-    ``cargo_sim.stats.wilson_interval`` (the formula is there). Returns (lo, hi);
+    ``cargo_sim.core.stats.wilson_interval`` (the formula is there). Returns (lo, hi);
     NaN where n == 0."""
     return wilson_interval(successes, n, z)
 

@@ -72,7 +72,3 @@ def __getattr__(name):
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
-
-from . import compat  # noqa: E402  (old module paths; a finder, imports nothing heavy)
-
-compat.install()

@@ -22,7 +22,7 @@ a Student-t interval on the per-game differences, ``paired_diff_ci``):
   the extreme seats, so it is optimistic when the seats are nearly equal (the
   spread itself is then biased upwards: ~sqrt(2 log k / n) even for fair seats).
   ``seat_chi2_p``: Pearson chi-square p-value of the seat wins against equal
-  chances (``cargo_sim.stats.chi2_equal``); no difference column.
+  chances (``cargo_sim.core.stats.chi2_equal``); no difference column.
 * ``win_<bot>``    — win rate of each bot label over the seats it holds; Wilson.
 * ``winner_vp``, ``mean_vp``, ``game_value`` — mean VP of the winner, of all
   players, and the sum of VP of a game; Student-t intervals.
@@ -93,7 +93,7 @@ def check_measures(names, known=MEASURES) -> None:
 # statistics
 def paired_diff_ci(a, b) -> dict:
     """Mean of the paired differences ``a_i - b_i`` with its 95% Student-t
-    interval (``cargo_sim.stats.mean_ci`` of the differences):
+    interval (``cargo_sim.core.stats.mean_ci`` of the differences):
     ``mean(d) +- t(0.975, n-1) * sd(d) / sqrt(n)``. Returns n, diff, sd, se,
     lo, hi. Differences that are all exactly 0 give ``lo == hi == 0``."""
     a = np.asarray(a, dtype=float)

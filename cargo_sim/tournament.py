@@ -28,7 +28,7 @@ A *table* is one (composition, seating); its games are exactly those of
 seeds and games). ``games`` is rounded **up** to a whole number of deals per
 table. Results depend only on ``seed``, never on ``workers``.
 
-**Statistics** come from ``cargo_sim.ratings``; every interval is clustered
+**Statistics** come from ``cargo_sim.core.ratings``; every interval is clustered
 by deal (docs/tournaments.md says what each one means).
 """
 from __future__ import annotations

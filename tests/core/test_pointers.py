@@ -1,11 +1,11 @@
-"""The raw-pointer plumbing under the kernels (cargo_sim.borrow_nb) and the
+"""The raw-pointer plumbing under the kernels (cargo_sim.core.borrow_nb) and the
 exact trade solver they call by address, checked in whole simulations."""
 import numpy as np
 from numba import njit
 
 import cargo_sim
 from cargo_sim import Rules
-from cargo_sim.borrow_nb import bits_float_nb, float_bits_nb, state_array_nb, state_ptr_nb
+from cargo_sim.core.borrow_nb import bits_float_nb, float_bits_nb, state_array_nb, state_ptr_nb
 
 
 @njit(cache=True)

@@ -2,7 +2,7 @@
 import io
 
 from cargo_sim.core import cache as _cache
-from cargo_sim.progress import Progress
+from cargo_sim.core.progress import Progress
 
 
 def test_bar_names_its_work_and_counts_games():

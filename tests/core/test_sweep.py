@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 import cargo_sim
-from cargo_sim.errors import RulesError
+from cargo_sim.core.errors import RulesError
 from cargo_sim.sweep import (paired_diff_ci, parse_set_args, plot_heatmap, plot_measure, sweep,
                              sweep_main)
 

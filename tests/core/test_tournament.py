@@ -276,7 +276,7 @@ def test_bradley_terry_clustered_se_matches_deal_jackknife():
     independent estimate: the delete-one-deal jackknife of the refitted strengths.
     Each deal is played in both seatings of 3 entrants at 2 seats; a deal effect
     makes the seatings of a deal agree, so clustering matters."""
-    from cargo_sim.ratings import meetings as meetings_of
+    from cargo_sim.core.ratings import meetings as meetings_of
     rng = np.random.default_rng(3)
     theta = np.array([0.4, 0.0, -0.4])
     rows, game = [], 0

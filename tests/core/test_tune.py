@@ -1,7 +1,7 @@
 """Parameter tuning: improves a bad start on fresh seeds, reproducible from the seed."""
 import pytest
 
-from cargo_sim.errors import BotError, ConfigError
+from cargo_sim.core.errors import BotError, ConfigError
 from cargo_sim.tune import _seatings, evaluate, tune
 
 KW = dict(bot_family="greedy", opponents=["greedy", "syndicate"], n_players=3, budget=12,

@@ -16,8 +16,8 @@ from numba import njit
 
 from cargo_sim.core.bots import BotRegistry, BotSpec
 from cargo_sim.core.contract import ERR_EVENTS, ERR_GAME, Fields
-from cargo_sim.errors import ConfigError, IllegalDecisionError
-from cargo_sim.rng_nb import game_seed_nb, rand_below_at_nb
+from cargo_sim.core.errors import ConfigError, IllegalDecisionError
+from cargo_sim.core.rng_nb import game_seed_nb, rand_below_at_nb
 
 # state layout
 N_PL, TARGET, DIE, RNG, TURN, SEAT, ASK, WINNER, BOTS, PARAMS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 12

@@ -7,7 +7,7 @@ import pytest
 from analyses import robustness as R
 from analyses.robustness_report import write_report
 from cargo_sim import Rules
-from cargo_sim.errors import ConfigError
+from cargo_sim.core.errors import ConfigError
 
 RULES = Rules.default()
 TINY = R.Design(games=40, morris_games=20, morris_trajectories=1, player_counts=(2,), seed=3,

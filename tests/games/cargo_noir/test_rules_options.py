@@ -8,7 +8,7 @@ import cargo_sim
 from cargo_sim import IllegalDecisionError, Rules
 from cargo_sim.games.cargo_noir import enums as e
 from cargo_sim.games.cargo_noir.testing import ScriptedGame
-from cargo_sim.errors import RulesError
+from cargo_sim.core.errors import RulesError
 
 RULES = Rules.default()
 
