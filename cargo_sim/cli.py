@@ -1,9 +1,10 @@
 """The ``cargo-sim`` command line.
 
     cargo-sim simulate --games 10000 --players random,random,random --seed 1 --out runs/r1
-    cargo-sim play --seed 1 --game 0 --players random,random,random
+    cargo-sim play --seed 1 --index 0 --players random,random,random
     cargo-sim rules --estimated
     cargo-sim bots
+    cargo-sim simulate --game NAME ...      (any registered game; default cargo_noir)
 
 Every mistake the user can make (unknown bot, bad ``--set``, unreadable rules
 file, impossible output folder...) ends with ONE line on stderr,
@@ -27,42 +28,28 @@ from pathlib import Path
 from .core.fileio import atomic_write, atomic_write_text  # noqa: F401  (used by tests too)
 
 from .cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USER_ERROR, PROG,  # noqa: F401
-                         bank_line, format_summary, format_summary_of, jsonable, load_rules,
+                         format_summary, format_summary_of, jsonable, load_rules,
                          parse_players, parse_set, run_headline, seat_table, versions, wilson)
+
+
+def _game(args):
+    """The game a command plays (``--game NAME``; default cargo_noir)."""
+    from .core.contract import get_game
+    return get_game(args.game_name)
 
 
 # ---------------------------------------------------------------------------
 # simulate
-def cmd_other_game(args, game) -> int:
-    """``simulate`` of a game other than Cargo Noir: the core runner and the game's
-    own summary (the other commands are Cargo Noir's so far)."""
-    from .core import runner
-    from .core.errors import ConfigError
-    if args.command != "simulate":
-        raise ConfigError(f"{PROG} {args.command} plays cargo_noir only so far, not {game.name} "
-                          f"(`{PROG} --game {game.name} simulate` plays it)")
-    if args.out or args.aggregate or args.dask or args.rules or args.set:
-        raise ConfigError(f"--out, --aggregate, --dask, --rules and --set are cargo_noir's so far, "
-                          f"not {game.name}'s")
-    t0 = time.perf_counter()
-    res = runner.simulate(game, args.games, parse_players(args.players), seed=args.seed,
-                          workers=args.workers, start=args.start, check_bots=args.check_bots,
-                          progress=not args.no_progress and sys.stderr.isatty())
-    print(f"{game.title} ({game.name}): {len(res.games):,} games in "
-          f"{time.perf_counter() - t0:.1f} s, seed {args.seed}")
-    print(game.summary(res).to_string())
-    return EXIT_INTERRUPTED if res.interrupted else 0
-
-
 def cmd_simulate(args, argv) -> int:
-    from . import simulate
+    from .api import simulate
     from .cli_runs import check_run_options, cli_aggregate, cli_out
     check_run_options(args)
+    game = _game(args)
     if args.aggregate:                           # counters folded in the kernel
         return cli_aggregate(args, argv)
     if args.out is not None:                     # streamed to disk chunk by chunk
         return cli_out(args, argv)
-    rules = load_rules(args.rules, args.set)
+    rules = load_rules(args.rules, args.set, game)
     players = parse_players(args.players)
     workers = args.workers or os.cpu_count() or 1
     progress = not args.no_progress and sys.stderr.isatty()
@@ -70,9 +57,9 @@ def cmd_simulate(args, argv) -> int:
     kw = ({"backend": "dask", "scheduler": args.dask, "chunk_games": args.chunk_games}
           if args.dask else {"workers": workers, "check_bots": args.check_bots})
     res = simulate(args.games, players, seed=args.seed, rules=rules, progress=progress,
-                   start=args.start, **kw)
+                   start=args.start, game=game, **kw)
     elapsed = time.perf_counter() - t0
-    print(format_summary(res, elapsed, workers))
+    print(format_summary(res, elapsed, workers, game))
     if res.interrupted:
         print(f"{PROG}: interrupted after {len(res.games):,} of {args.games:,} games (nothing "
               "saved: --out DIR writes the games to disk as they finish)", file=sys.stderr)
@@ -82,35 +69,54 @@ def cmd_simulate(args, argv) -> int:
 
 # ---------------------------------------------------------------------------
 # play
+def play_game_and_index(args) -> tuple[str | None, int | None]:
+    """(game name, game index) of ``play``: ``--game`` names the game, ``--index``
+    the game of a run; ``--game I`` (a number: never a game's name) is the old
+    spelling of ``--index I`` and still works, with a note on stderr."""
+    from .core.errors import ConfigError
+    name, index = args.game_name, args.index
+    if name is not None and name.strip().lstrip("-").isdigit():
+        if index is not None:
+            raise ConfigError(f"play --game {name} and --index {index}: the game index is "
+                              f"--index (--game names the game, e.g. --game cargo_noir)")
+        print(f"{PROG}: note: play --game {name} is now spelled --index {name} "
+              f"(--game names the game)", file=sys.stderr)
+        name, index = args.global_game, int(name)
+    return name, index
+
+
 def cmd_play(args, argv) -> int:
     import numpy as np
-    from . import play_one
-    rules = load_rules(args.rules, args.set)
+    from .core.runner import play_one
+    from .core.contract import get_game
+    from .core.errors import ConfigError
+    name, index = play_game_and_index(args)
+    game = get_game(name)
+    rules = load_rules(args.rules, args.set, game)
     if args.events:
         _check_new_file(args.events, "--events")
     players = parse_players(args.players)
     seed = args.seed
     from .core.checks import MAX_GAME, check_number, check_seed
-    if args.game is not None:
+    if index is not None:
         from .core.rng_nb import game_seed_nb
         check_seed(args.seed, "--seed")
-        check_number("--game", args.game, 0, MAX_GAME)
-        seed = int(game_seed_nb(np.uint64(args.seed), args.game))
+        check_number("--index", index, 0, MAX_GAME)
+        seed = int(game_seed_nb(np.uint64(args.seed), index))
     else:
         check_seed(seed, "--seed")
     if args.html:           # refuse a file we did not write before playing anything
-        from .games.cargo_noir.replay import check_page_path
-        check_page_path(args.html)
-    events, text = play_one(seed, players, rules=rules, check_bots=args.check_bots)
-    what = f"game {args.game} of run seed {args.seed} (game seed {seed})" if args.game is not None \
+        if game.replay is None:
+            raise ConfigError(f"--html: game {game.name} has no replay page")
+        game.replay.check(args.html)
+    events, text, _, _ = play_one(game, seed, players, rules=rules, check_bots=args.check_bots)
+    what = f"game {index} of run seed {args.seed} (game seed {seed})" if index is not None \
         else f"game seed {seed}"
-    print(f"Cargo Noir, {len(players)} players, {what}, rules {rules.digest}")
+    print(f"{game.title}, {len(players)} players, {what}, rules {rules.digest}")
     print(text)                              # ends with the final scores
     if args.html:
-        from .games.cargo_noir.replay import replay_steps, write_page
-        data, _ = replay_steps(seed, players, rules=rules, check_bots=args.check_bots)
-        path = write_page(args.html, data)
-        print(f"wrote {path} (open it in a browser: {len(data['steps']) - 1:,} decisions)")
+        path, steps = game.replay.write(args.html, seed, players, rules, args.check_bots)
+        print(f"wrote {path} (open it in a browser: {steps:,} decisions)")
     if args.events:
         path = Path(args.events)
         atomic_write(path, lambda tmp: events.to_csv(tmp, index=False))
@@ -121,7 +127,7 @@ def cmd_play(args, argv) -> int:
 # ---------------------------------------------------------------------------
 # rules / bots
 def cmd_rules(args, argv) -> int:
-    rules = load_rules(args.rules, args.set)
+    rules = load_rules(args.rules, args.set, _game(args))
     if args.toml:
         sys.stdout.write(rules.to_toml())
         return 0
@@ -159,20 +165,12 @@ def _check_new_file(path, option: str) -> None:
     probe_writable(p.parent, option)
 
 
-def _bot_spec(name):
-    try:
-        from .games.cargo_noir.bots.registry import get_bot
-    except ImportError:                          # pragma: no cover - older registry
-        from .games.cargo_noir.bots.registry import BUILTIN
-        return BUILTIN.get(name)
-    return get_bot(name)
-
-
 def cmd_bots(args, argv) -> int:
     import textwrap
-    from . import bot_names
+    bots = _game(args).bots
+    bot_names = bots.names
     for name in bot_names():
-        spec = _bot_spec(name)
+        spec = bots.get(name)
         doc = " ".join((getattr(spec, "doc", "") or "").split())
         params = getattr(spec, "params", {}) or {}
         if not args.verbose:                     # first sentence only
@@ -201,6 +199,11 @@ def _add_rules_options(p) -> None:
                         "card.Villa.cost=22, turns.4=11, port.Rio.players=[3,4,5] (repeatable)")
 
 
+def _add_game_option(p) -> None:
+    p.add_argument("--game", dest="game_name", default=None, metavar="NAME",
+                   help="the game (default cargo_noir)")
+
+
 # commands whose options live with their module (`cargo-sim NAME --help`)
 DELEGATED = {
     "ladder": ("analyses.ladder:main", "every bot against a yardstick search bot at several budgets"),
@@ -216,8 +219,11 @@ def _delegate(target: str):
     def run(args, argv):
         import importlib
         module, func = target.split(":")
+        rest = list(args.rest)
+        if args.global_game is not None and "--game" not in rest:
+            rest = ["--game", args.global_game] + rest     # `cargo-sim --game NAME sweep ...`
         try:
-            return getattr(importlib.import_module(module), func)(list(args.rest)) or 0
+            return getattr(importlib.import_module(module), func)(rest) or 0
         except SystemExit as e:                  # the module's own argparse: usage (2) or --help (0)
             return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
     return run
@@ -229,20 +235,20 @@ def cmd_tournament(args, argv) -> int:
     if args.players.strip().isdigit():
         raise ConfigError(f"--players lists the entrants (e.g. greedy,expert); "
                           f"the number of seats is --seats {args.players.strip()}")
-    rules = load_rules(args.rules, args.set)
+    game = _game(args)
+    rules = load_rules(args.rules, args.set, game)
     bots = [b.strip() for b in args.players.split(",") if b.strip()]
     dup = sorted({b for b in bots if bots.count(b) > 1})
     if dup:        # a typo far more often than an A/A test (the API's tournament(["random"] * 2, ...))
         raise ConfigError(f"--players names {', '.join(dup)} more than once; entrants must differ "
                           f"(an A/A test of one bot: cargo_sim.tournament([bot, bot], ...))")
     if args.out:                 # the common mistakes first, so they leave no empty folder
-        from .games.cargo_noir.bots.registry import parse_player
         for b in bots:
-            parse_player(b)
+            game.bots.parse(b)
         rules.check_players(args.seats)
     lock = claim_tournament_folder(args.out) if args.out else None    # before any game
     try:
-        return _tournament(args, argv, tournament, bots, rules)
+        return _tournament(args, argv, tournament, bots, rules, game)
     finally:
         if lock is not None:
             lock.release()
@@ -273,13 +279,14 @@ def claim_tournament_folder(out):
     return RunLock(folder).acquire()
 
 
-def _tournament(args, argv, tournament, bots, rules) -> int:
+def _tournament(args, argv, tournament, bots, rules, game) -> int:
     from .core.errors import ConfigError
     from .tournament import format_results
     with warnings.catch_warnings(record=True) as caught:     # said once, in words, below
         warnings.simplefilter("always")
         res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
-                         workers=args.workers, progress=not args.no_progress, design=args.design)
+                         workers=args.workers, progress=not args.no_progress, design=args.design,
+                         game=game)
     if res.standings is None:
         failed = next((str(w.message) for w in caught if "analysis failed" in str(w.message)), "")
         raise ConfigError("the tournament was played but its analysis failed" + (f": {failed}" if failed else ""))
@@ -307,12 +314,13 @@ def _tournament(args, argv, tournament, bots, rules) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG, description="Monte Carlo strategy analysis of the board game Cargo Noir.",
+        prog=PROG, description="Monte Carlo strategy analysis of board games (Cargo Noir by "
+                               "default; --game NAME plays another registered game).",
         epilog=f"`{PROG} COMMAND --help` for each command's options.")
     from .core.version import __version__
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    parser.add_argument("--game", dest="game_name", default=None, metavar="NAME",
-                        help="the game to play (default cargo_noir); before the COMMAND")
+    parser.add_argument("--game", dest="global_game", default=None, metavar="NAME",
+                        help="the game (default cargo_noir); also accepted after the COMMAND")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("simulate", help="play many games and summarise or save them",
@@ -350,14 +358,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check-bots", action="store_true",
                    help="run user bots with bounds checking: a bad index stops the run naming "
                         "bot, decision and game instead of crashing (slower)")
+    _add_game_option(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play one game and print it move by move",
                        description="Play one game and print it move by move with the final scores.")
     p.add_argument("--seed", "-s", type=int, default=0,
-                   help="the game's seed (a value of the `seed` column of games), or with --game the run seed")
-    p.add_argument("--game", type=int, default=None, metavar="I",
-                   help="replay game I of `simulate --seed SEED` (then --seed is the run seed)")
+                   help="the game's seed (a value of the `seed` column of games), or with --index the run seed")
+    p.add_argument("--index", "-i", type=int, default=None, metavar="I",
+                   help="replay game I of `simulate --seed SEED` (then --seed is the run seed; "
+                        "formerly --game I, still accepted)")
+    _add_game_option(p)
     p.add_argument("--players", "-p", default="random,random,random", metavar="BOTS",
                    help="one bot per seat, comma-separated (default random,random,random)")
     _add_rules_options(p)
@@ -376,6 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--estimated", action="store_true", help="only the estimated values")
     g.add_argument("--toml", action="store_true", help="print the full rules as TOML (a --rules file)")
+    _add_game_option(p)
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("tournament", help="seat-fair round robin between bots, with ratings",
@@ -399,6 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
                         "win_rates.png and run.json in DIR (default: print only)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    _add_game_option(p)
     p.set_defaults(func=cmd_tournament)
 
     for name, (target, text) in DELEGATED.items():
@@ -409,6 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bots", help="list the available bots")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="full descriptions and every parameter with its default")
+    _add_game_option(p)
     p.set_defaults(func=cmd_bots)
     return parser
 
@@ -448,6 +462,27 @@ def main(argv=None) -> int:
         REQUESTED.clear()
 
 
+def merge_game_options(args) -> None:
+    """``--game NAME`` before the command (``cargo-sim --game NAME simulate``) or after
+    it (``cargo-sim simulate --game NAME``): one game, checked before anything runs;
+    both, naming different games, is an error."""
+    from .core.contract import get_game
+    from .core.errors import ConfigError
+    own = getattr(args, "game_name", None)
+    if args.command == "play" and own is not None and own.strip().lstrip("-").isdigit():
+        own = None                       # play's old --game I (an index): play_game_and_index
+    if own is not None and args.global_game is not None and own != args.global_game:
+        raise ConfigError(f"--game {args.global_game} before the command and --game {own} after "
+                          f"it name different games: give one")
+    name = own if own is not None else args.global_game
+    if name is not None:
+        get_game(name)                   # an unknown game: one line listing the known ones
+    if hasattr(args, "game_name") and args.command != "play":
+        args.game_name = name
+    elif args.command == "play" and args.game_name is None:
+        args.game_name = name
+
+
 def run(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -457,11 +492,7 @@ def run(argv=None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
     from .core.errors import CargoSimError
     try:
-        if args.game_name is not None:
-            from .core.contract import get_game
-            game = get_game(args.game_name)
-            if game.name != get_game().name:
-                return cmd_other_game(args, game)
+        merge_game_options(args)
         return args.func(args, argv)
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)

@@ -45,9 +45,10 @@ def parse_set(items) -> dict:
     return out
 
 
-def load_rules(rules_file, sets):
-    """Default rules, then the rules file, then the ``--set`` overrides."""
-    from .games.cargo_noir.rules import Rules
+def load_rules(rules_file, sets, game=None):
+    """The game's default rules, then the rules file, then the ``--set`` overrides."""
+    from .core.contract import get_game
+    Rules = get_game(game).Rules
     rules = Rules.from_file(rules_file) if rules_file else Rules.default()
     overrides = parse_set(sets)
     return rules.replace(overrides) if overrides else rules
@@ -117,32 +118,36 @@ def run_headline(n: int, cfg: dict, interrupted: bool, n_players: int, rules, el
 
 def seat_table(rows: list[tuple]) -> list[str]:
     """Aligned text lines: the first two columns left-aligned, the rest right."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(c.ljust(w) if i < 2 else c.rjust(w)
-                      for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
+    from .core.columns import aligned_rows
+    return aligned_rows(rows)
 
 
-def bank_line(share: float, lo: float, hi: float, rules) -> str:
-    """The summary line every run prints: how often the finite bank ran short."""
-    if rules["unlimited_coins"]:
-        return "bank: unlimited (rules option unlimited_coins), never short"
-    return (f"bank ran short in {100 * share:.1f}% of games [{100 * lo:.1f}%, {100 * hi:.1f}%] "
-            f"(a payment it could not make in full; unlimited_coins=true is the alternative rule)")
+def seat_summary(players):
+    """The per-seat table of a run from its core columns (seat, bot, win_share, vp,
+    rank): games, win_rate, mean_vp, mean_rank by seat."""
+    import pandas as pd
+    g = players.groupby("seat", observed=True)
+    return pd.DataFrame({"bot": g["bot"].first().astype(str), "games": g.size(),
+                         "win_rate": g["win_share"].mean(), "mean_vp": g["vp"].mean(),
+                         "mean_rank": g["rank"].mean()})
 
 
-def format_summary(res, elapsed: float, workers) -> str:
+def format_summary(res, elapsed: float, workers, game=None) -> str:
+    """The summary of a run in memory (``game``'s results; default Cargo Noir)."""
+    from .core.contract import get_game
+    game = get_game(game)
     n = len(res.games)
-    return format_summary_of(res.summary() if n else None, n, int(res.games["tie"].sum()) if n else 0,
-                             res.config, res.interrupted, res.rules, elapsed, workers,
-                             short_games=int((res.games["shortfalls"] > 0).sum()) if n else 0)
+    return format_summary_of(seat_summary(res.players) if n else None, n,
+                             game.summary_counts(res.games) if n else {},
+                             res.config, res.interrupted, res.rules, elapsed, workers, game=game)
 
 
-def format_summary_of(summ, n: int, ties: int, cfg: dict, interrupted: bool, rules,
-                      elapsed: float, workers, played: int | None = None,
-                      short_games: int | None = None) -> str:
-    """The run summary from a per-seat ``summary()`` table (None if no game
-    finished), the game, tie and bank-shortfall counts: in memory or tallied
-    chunk by chunk."""
+def format_summary_of(summ, n: int, counts: dict, cfg: dict, interrupted: bool, rules,
+                      elapsed: float, workers, played: int | None = None, game=None) -> str:
+    """The run summary from a per-seat table (``seat_summary``; None if no game
+    finished), the games and the game's own counts (``Game.summary_counts``, in
+    memory or summed chunk by chunk), which its ``summary_lines`` print."""
+    from .core.contract import get_game
     lines = [run_headline(n, cfg, interrupted, len(cfg.get("players", [])), rules,
                           elapsed, workers, played=played)]
     if n == 0:
@@ -155,11 +160,7 @@ def format_summary_of(summ, n: int, ties: int, cfg: dict, interrupted: bool, rul
                      f"[{100 * lo:.1f}%, {100 * hi:.1f}%]", f"{r['mean_vp']:.2f}",
                      f"{r['mean_rank']:.3f}"))
     lines += seat_table(rows)
-    lines.append(f"ties (win shared after the highest-card tie-break): {ties:,} games "
-                 f"({100 * ties / n:.2f}%); win rates count a shared win as 1/k")
-    if short_games is not None:
-        lo, hi = wilson(short_games / n, n)
-        lines.append(bank_line(short_games / n, lo, hi, rules))
+    lines += get_game(game).summary_lines(counts, n, rules)
     est = rules.estimated
     if est:
         lines.append(f"note: {len(est)} rules values are estimates ({_estimated_groups(est)}); "

@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .cli_common import (EXIT_INTERRUPTED, PROG, bank_line, format_summary_of, jsonable,
-                         load_rules, parse_players, run_headline, seat_table, versions)
+from .cli_common import (EXIT_INTERRUPTED, PROG, format_summary_of, jsonable, load_rules,
+                         parse_players, run_headline, versions)
+from .core.contract import counters_of, get_game
 from .core.errors import ConfigError
 from .core.fileio import (atomic_write, atomic_write_text, claim_folder, own_output,
                           publish)
@@ -74,14 +75,15 @@ def _layout(args) -> str:
 # ---------------------------------------------------------------------------
 # summary of a run on disk, read back one chunk at a time
 class Tally:
-    """Per-seat sums of the summary columns, chunk by chunk (memory flat)."""
+    """Per-seat sums of the summary's core columns and the game's own counts
+    (``Game.summary_counts``), chunk by chunk (memory flat)."""
 
-    def __init__(self):
+    def __init__(self, game=None):
+        self.game = get_game(game)
         self.sums = None                # seat -> [games, win_share, vp, rank] (float64)
         self.bots = None
         self.n = 0
-        self.ties = 0
-        self.short = 0          # games in which the bank ran short
+        self.counts: dict = {}
 
     def add(self, games, players) -> None:
         """Add a chunk's tables (DataFrames, or dicts of columns)."""
@@ -99,9 +101,9 @@ class Tally:
             self.sums = part
         else:
             self.sums = self.sums + part
-        self.n += len(games["tie"])
-        self.ties += int(np.asarray(games["tie"]).sum())
-        self.short += int((np.asarray(games["shortfalls"]) > 0).sum())
+        self.n += len(games["game"])
+        for k, v in self.game.summary_counts(games).items():
+            self.counts[k] = self.counts.get(k, 0) + v
 
     def summary(self) -> pd.DataFrame:
         s = self.sums
@@ -117,12 +119,14 @@ def tally_dir(folder: Path, tally: Tally | None = None, skip=()) -> Tally:
     """The summary sums of a run folder's chunks, read one at a time, added to
     ``tally`` (which already holds the chunks in ``skip``)."""
     import pyarrow.parquet as pq
+    from .core.contract import game_of_manifest
     m = runs.read_manifest(folder, runs.FORMAT)
-    t = tally or Tally()
+    t = tally or Tally(game_of_manifest(m, f"run folder {folder}"))
     for k in runs.chunks_done(folder, m["n_chunks"]):
         if k in skip:
             continue
-        g = pq.read_table(folder / runs.chunk_file("games", k), columns=["tie", "shortfalls"]).to_pandas()
+        # the whole games chunk (a few columns): the game's counts read what they need
+        g = pq.read_table(folder / runs.chunk_file("games", k)).to_pandas()
         p = pq.read_table(folder / runs.chunk_file("players", k),
                           columns=["seat", "bot", "vp", "rank", "win_share"]).to_pandas()
         t.add(g, p)
@@ -131,7 +135,8 @@ def tally_dir(folder: Path, tally: Tally | None = None, skip=()) -> Tally:
 
 # ---------------------------------------------------------------------------
 def _meta(args, argv, cfg_players, rules, workers, n_done, interrupted, elapsed) -> dict:
-    return {"command": shlex.join([PROG] + list(argv)), "seed": args.seed, "start": args.start,
+    return {"command": shlex.join([PROG] + list(argv)), "game": get_game(args.game_name).name,
+            "seed": args.seed, "start": args.start,
             "players": cfg_players, "n_games_requested": args.games, "n_games": n_done,
             "interrupted": bool(interrupted), "workers": workers, "elapsed_s": round(elapsed, 3),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -170,7 +175,7 @@ class _FilesSink:
     row groups at the run folder's column widths, or CSV rows) and renamed into
     place at the end: complete or absent, like every output file."""
 
-    def __init__(self, out_dir: Path, fmt: str):
+    def __init__(self, out_dir: Path, fmt: str, game=None):
         import tempfile
         self.out_dir, self.fmt = out_dir, fmt
         self.tmp = {}
@@ -179,7 +184,7 @@ class _FilesSink:
             os.close(fd)
             self.tmp[t] = Path(name)
         self.writers = {}
-        self.tally = Tally()
+        self.tally = Tally(game)
 
     def __call__(self, k, lo, hi, games, players):
         self.tally.add(games, players)
@@ -227,11 +232,11 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
     if args.resume:
         raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
     manifest, rules = runs.plan(args.games, players, args.seed, rules,
-                                args.chunk_games or DEFAULT_CHUNK_GAMES)
+                                args.chunk_games or DEFAULT_CHUNK_GAMES, args.game_name)
     claim_files_folder(out_dir)
     with contextlib.suppress(FileNotFoundError):
         (out_dir / "run.json").unlink()         # ours (claimed); written last: present = complete
-    sink = _FilesSink(out_dir, fmt)
+    sink = _FilesSink(out_dir, fmt, args.game_name)
     bar = Progress(args.games, label=f"simulate to {out_dir.name}: {len(manifest['players'])} players",
                    enabled=_progress(args) and args.games > 0)
     try:
@@ -249,7 +254,8 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
 
 def cli_out(args, argv) -> int:
     """``cargo-sim simulate --out DIR`` (without --aggregate)."""
-    rules = load_rules(args.rules, args.set)
+    game = get_game(args.game_name)
+    rules = load_rules(args.rules, args.set, game)
     players = parse_players(args.players)
     workers = args.workers or os.cpu_count() or 1
     out_dir = Path(args.out)
@@ -258,7 +264,7 @@ def cli_out(args, argv) -> int:
     layout = _layout(args)
     if layout == "files" and args.resume:
         raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
-    tally, tallied = Tally(), set()
+    tally, tallied = Tally(game), set()
 
     def tally_chunk(k, games, players):       # the summary of a chunk played now, from memory
         tally.add(games, players)
@@ -275,12 +281,13 @@ def cli_out(args, argv) -> int:
             from .dask_backend import run_to_dir_dask
             info = run_to_dir_dask(out_dir, args.games, players, seed=args.seed, rules=rules,
                                    scheduler=args.dask, resume=args.resume, progress=_progress(args),
-                                   chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, quiet=True)
+                                   chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, quiet=True,
+                                   game=game)
         else:
             info = runs.run_to_dir(out_dir, args.games, players, seed=args.seed, rules=rules,
                                    workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
                                    resume=args.resume, progress=_progress(args), quiet=True,
-                                   on_chunk=tally_chunk)
+                                   on_chunk=tally_chunk, game=game)
         interrupted = info.interrupted
         tally = tally_dir(out_dir, tally, skip=tallied)     # chunks on disk before this call
         cfg_players = info.config["players"]
@@ -288,9 +295,8 @@ def cli_out(args, argv) -> int:
         played = info.games_played
     elapsed = time.perf_counter() - t0
     cfg = {"n_games": args.games, "players": cfg_players, "seed": args.seed}
-    print(format_summary_of(tally.summary() if tally.n else None, tally.n, tally.ties, cfg,
-                            interrupted, rules, elapsed, workers, played=played,
-                            short_games=tally.short))
+    print(format_summary_of(tally.summary() if tally.n else None, tally.n, tally.counts, cfg,
+                            interrupted, rules, elapsed, workers, played=played, game=game))
     if layout == "files":
         meta = {"kind": FILES_KIND,
                 **_meta(args, argv, cfg_players, rules, workers, tally.n, interrupted, elapsed)}
@@ -311,29 +317,16 @@ def cli_out(args, argv) -> int:
 
 
 # ---------------------------------------------------------------------------
-def format_aggregate_summary(agg, elapsed: float, workers) -> str:
-    """The ``cargo-sim simulate --aggregate`` report: per seat win rate with
-    95 % Wilson CI and mean VP with t CI, the seat test and ties."""
+def format_aggregate_summary(agg, elapsed: float, workers, game=None) -> str:
+    """The ``cargo-sim simulate --aggregate`` report: the run's headline, then the
+    lines the game's counters print (``counters.summary_lines``)."""
     n = agg.n_games
     lines = [run_headline(n, agg.config, agg.interrupted, agg.n_players, agg.rules, elapsed,
                           workers, kind=" (aggregated)")]
     if n == 0:
         lines.append("no games finished")
         return "\n".join(lines)
-    s = agg.summary()
-    rows = [("seat", "bot", "win rate", "95% CI", "mean VP", "95% CI")]
-    for seat, r in s.iterrows():
-        rows.append((str(seat), str(r["bot"]), f"{100 * r['win_rate']:.2f}%",
-                     f"[{100 * r['ci_lo']:.2f}%, {100 * r['ci_hi']:.2f}%]", f"{r['mean_vp']:.2f}",
-                     f"[{r['vp_ci_lo']:.2f}, {r['vp_ci_hi']:.2f}]"))
-    lines += seat_table(rows)
-    t = agg.seat_test()
-    m = agg.margin_summary()
-    lines.append(f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}; "
-                 f"ties (win shared): {100 * m['tie_rate']:.2f}% of games; win rates count a "
-                 f"shared win as 1/k")
-    b = agg.shortfalls()
-    lines.append(bank_line(b["shortfall_rate"], b["ci_lo"], b["ci_hi"], agg.rules))
+    lines += counters_of(get_game(game)).summary_lines(agg)
     return "\n".join(lines)
 
 
@@ -341,7 +334,9 @@ def cli_aggregate(args, argv) -> int:
     """``cargo-sim simulate --aggregate``: counters only; with --out, chunk files,
     a manifest and the merged aggregates.npz (resumable with --resume)."""
     from .api import aggregate
-    rules = load_rules(args.rules, args.set)
+    game = get_game(args.game_name)
+    counters_of(game)                            # a game without counters: one line, before anything
+    rules = load_rules(args.rules, args.set, game)
     players = parse_players(args.players)
     workers = args.workers or os.cpu_count() or 1
     progress = _progress(args)
@@ -352,20 +347,20 @@ def cli_aggregate(args, argv) -> int:
         info = runs.aggregate_to_dir(args.out, args.games, players, seed=args.seed, rules=rules,
                                      workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
                                      resume=args.resume, progress=progress, start=args.start,
-                                     quiet=True)
+                                     quiet=True, game=game)
         agg = runs.load_aggregate_dir(args.out, warn=False)
         interrupted = info.interrupted
     elif args.dask:
         agg = aggregate(args.games, players, seed=args.seed, rules=rules, progress=progress,
                         start=args.start, backend="dask", scheduler=args.dask,
-                        chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES)
+                        chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, game=game)
         interrupted = agg.interrupted
     else:
         agg = aggregate(args.games, players, seed=args.seed, rules=rules, workers=workers,
-                        progress=progress, start=args.start)
+                        progress=progress, start=args.start, game=game)
         interrupted = agg.interrupted
     elapsed = time.perf_counter() - t0
-    print(format_aggregate_summary(agg, elapsed, workers))
+    print(format_aggregate_summary(agg, elapsed, workers, game))
     if args.out:
         print(f"wrote {Path(args.out) / runs.AGG_FILE} ({agg.n_games:,} games)")
     if interrupted:

@@ -32,32 +32,36 @@ def _require_distributed():
     return distributed
 
 
-def _warm(players, rules) -> str:
+# The game travels with each task as its Game object (pickled by reference to its
+# class: the worker imports the game's module, which a worker must have, as it
+# must have the bots' modules), so a game registered only in the client's
+# process (a test's) plays on the cluster too.
+def _warm(game, players, rules) -> str:
     """Run on each worker once: load (or compile) the engine and the table's bots."""
     import os
-    from .games.cargo_noir.simulate import simulate
-    simulate(2, players, seed=0, rules=rules, workers=1, progress=False)
+    from .core.runner import simulate
+    simulate(game, 2, players, seed=0, rules=rules, workers=1, progress=False)
     return f"pid {os.getpid()}"
 
 
-def _warm_workers(client, labels, rules) -> None:
+def _warm_workers(client, game, labels, rules) -> None:
     """Compile the table on one worker first: it compiles into (or loads) the
     on-disk cache, so the others (sharing the cache folder) only load it. Only
     a head start: a worker lost meanwhile compiles when its first task comes."""
     try:
         addrs = sorted(client.scheduler_info()["workers"])
         if addrs:
-            client.run(_warm, labels, rules, workers=addrs[:1])
-        client.run(_warm, labels, rules, workers=addrs[1:] or None)
+            client.run(_warm, game, labels, rules, workers=addrs[:1])
+        client.run(_warm, game, labels, rules, workers=addrs[1:] or None)
     except Exception as e:                          # noqa: BLE001
         if not _lost(e):
             raise
 
 
-def _task(n, players, seed, rules, start):
+def _task(game, n, players, seed, rules, start):
     """One chunk on a worker: the chunk's (games, players) tables."""
-    from .games.cargo_noir.simulate import simulate
-    res = simulate(n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
+    from .core.runner import simulate
+    res = simulate(game, n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
     if res.interrupted:            # a worker cannot be interrupted by Ctrl-C; be explicit anyway
         raise RuntimeError(f"chunk starting at game {start} was interrupted")
     return res.games, res.players
@@ -173,10 +177,10 @@ def _arrivals(pending, client):
         time.sleep(0.02)
 
 
-def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
+def _run_chunks(task, game, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
                 progress, on_result, start=0, todo=None):
-    """Send chunks of ``chunk_games`` games to the cluster as ``task(n, labels,
-    seed, rules, first_game)`` and call ``on_result(i, lo, hi, result)`` as each
+    """Send chunks of ``chunk_games`` games of ``game`` to the cluster as
+    ``task(game, n, labels, seed, rules, first_game)`` and call ``on_result(i, lo, hi, result)`` as each
     one arrives (progress bar; Ctrl-C cancels the rest and keeps what arrived).
     ``todo``: the chunk numbers to play (default all). The rules travel with
     each task (3 KB; nothing scattered that a lost worker could take with it),
@@ -198,13 +202,13 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
     try:
         distributed = _require_distributed()
         if n_chunks:
-            _warm_workers(client, labels, rules)
+            _warm_workers(client, game, labels, rules)
         tries = {}
 
         def submit(i):
             lo, hi = bounds(i)
             tries[i] = tries.get(i, 0) + 1
-            return client.submit(task, hi - lo, labels, int(seed), rules, start + lo, pure=False)
+            return client.submit(task, game, hi - lo, labels, int(seed), rules, start + lo, pure=False)
 
         futures = {}
         window = 4 * max(len(client.scheduler_info().get("workers", {})), 1) + 4
@@ -263,28 +267,30 @@ def _run_chunks(task, n_games, labels, seed, rules, scheduler, chunk_games, n_wo
 
 def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
                   chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True,
-                  start: int = 0):
-    """``simulate()`` on a Dask cluster; returns the same ``SimResults``.
+                  start: int = 0, game=None):
+    """``simulate()`` of ``game`` (default Cargo Noir) on a Dask cluster; returns
+    the same results object.
 
     ``scheduler``: the scheduler's address (``"tcp://host:8786"``), an existing
     ``distributed.Client`` (left open), or None for a ``LocalCluster`` of
     ``n_workers`` single-threaded processes (closed at the end). Chunks of
     ``chunk_games`` games are the tasks; results are merged in game order.
     """
-    from .games.cargo_noir.simulate import SimResults, check_request, simulate, table_bytes
-    from .core.runner import check_fits
+    from .core.contract import get_game
+    from .core.runner import check_fits, seat_players, simulate
     from .runs import check_chunk_games, narrow
-    seated, rules = check_request(n_games, players, rules)
+    game = get_game(game)
+    seated, rules = seat_players(game, n_games, players, rules)
     labels = [p.label for p in seated]
     # the results come back into this process: refused up front if they cannot fit
-    check_fits(table_bytes(n_games, len(seated)), n_games)
+    check_fits(game.table_bytes(n_games, len(seated)), n_games)
     check_chunk_games(chunk_games)
     parts = {}
 
     def keep(i, lo, hi, result):
         parts[i] = result
 
-    interrupted = _run_chunks(_task, n_games, labels, seed, rules, scheduler, chunk_games,
+    interrupted = _run_chunks(_task, game, n_games, labels, seed, rules, scheduler, chunk_games,
                               n_workers, progress, keep, start=start)
     k = 0
     while k in parts:                                # the finished prefix, in game order
@@ -293,17 +299,17 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
         games = narrow(pd.concat([parts[i][0] for i in range(k)], ignore_index=True))
         pl = narrow(pd.concat([parts[i][1] for i in range(k)], ignore_index=True))
     else:
-        empty = simulate(0, labels, seed=seed, rules=rules, progress=False)
+        empty = simulate(game, 0, labels, seed=seed, rules=rules, progress=False)
         games, pl = empty.games, empty.players
     config = {"n_games": n_games, "players": labels, "seed": seed, "start": start,
               "rules_digest": rules.digest, "backend": "dask", "chunk_games": chunk_games}
-    return SimResults(games, pl, rules, config, interrupted)
+    return game.results(games, pl, rules, config, interrupted, None)
 
 
-def _agg_task(n, players, seed, rules, start):
+def _agg_task(game, n, players, seed, rules, start):
     """One chunk on a worker: its aggregate counters (a fixed-size int64 array)."""
-    from .games.cargo_noir.aggregates import aggregate
-    a = aggregate(n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
+    from .core.contract import counters_of
+    a = counters_of(game).aggregate(n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
     if a.interrupted:
         raise RuntimeError(f"chunk starting at game {start} was interrupted")
     return a.counts
@@ -311,34 +317,35 @@ def _agg_task(n, players, seed, rules, start):
 
 def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
                    chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True,
-                   start: int = 0):
+                   start: int = 0, game=None):
     """``aggregate()`` on a Dask cluster (arguments as ``simulate_dask``); returns
-    the same ``Aggregates``. Each task returns one chunk's counters, summed as
+    the same counters object. Each task returns one chunk's counters, summed as
     they arrive: the client's memory stays flat. Ctrl-C keeps the finished
     chunks (their game ranges are in ``config["parts"]``)."""
-    import numpy as np
-    from .games.cargo_noir import aggregate_nb as K
-    from .games.cargo_noir.aggregates import Aggregates, join_parts, new_config
-    from .games.cargo_noir.simulate import check_request
-    seated, rules = check_request(n_games, players, rules)
+    from .core.contract import counters_of, get_game
+    from .core.runner import seat_players
+    game = get_game(game)
+    counters = counters_of(game)
+    seated, rules = seat_players(game, n_games, players, rules)
     labels = [p.label for p in seated]
-    total = np.zeros(K.ACC_SIZE, np.int64)
+    out = counters.new(seated, rules, seed, n_games)
+    total = out.counts
     finished = []
 
     def add(i, lo, hi, counts):
         total[:] += counts
         finished.append([int(seed), start + lo, start + hi])
 
-    interrupted = _run_chunks(_agg_task, n_games, labels, seed, rules, scheduler, chunk_games,
-                              n_workers, progress, add, start=start)
-    config = new_config(seated, rules, seed, n_games)
-    config["parts"] = join_parts(sorted(finished))
-    return Aggregates(total, rules, config, interrupted)
+    interrupted = _run_chunks(_agg_task, game, n_games, labels, seed, rules, scheduler,
+                              chunk_games, n_workers, progress, add, start=start)
+    out.config["parts"] = counters.join_parts(sorted(finished))
+    out.interrupted = interrupted
+    return out
 
 
 def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, scheduler=None,
                     chunk_games: int = 100_000, n_workers: int = 2, resume: bool = False,
-                    progress: bool = True, quiet: bool = False):
+                    progress: bool = True, quiet: bool = False, game=None):
     """``runs.run_to_dir`` with the chunks played on a Dask cluster: the same
     folder, byte for byte (markers, lock, resume), written by this process as
     the chunks arrive."""
@@ -346,8 +353,10 @@ def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, s
     import time
     from pathlib import Path
     from . import runs
+    from .core.contract import get_game
     folder = Path(out_dir)
-    manifest, rules = runs.plan(n_games, players, seed, rules, chunk_games)
+    game = get_game(game)
+    manifest, rules = runs.plan(n_games, players, seed, rules, chunk_games, game)
     lock = runs.open_run_folder(folder, manifest, resume)
     try:
         done = set(runs.verified_chunks(folder, manifest, "replay"))
@@ -360,7 +369,7 @@ def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, s
             written.append(hi - lo)
 
         t0 = time.perf_counter()
-        interrupted = _run_chunks(_task, n_games, manifest["players"], manifest["seed"], rules,
+        interrupted = _run_chunks(_task, game, n_games, manifest["players"], manifest["seed"], rules,
                                   scheduler, manifest["chunk_games"], n_workers, progress, save,
                                   todo=todo)
         seconds = time.perf_counter() - t0

@@ -22,10 +22,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .games.cargo_noir.bots.registry import BUILTIN, BUILTIN_ORDER, parse_player
-from .games.cargo_noir.rules import Rules
 from .core.bots import short_repr
 from .core.checks import check_seed, whole
+from .core.contract import get_game
 from .core.errors import ConfigError
 from .core.fileio import (atomic_write, atomic_write_text, claim_folder, decode_text, own_output,
                           read_bytes, read_json)
@@ -39,14 +38,15 @@ BUDGET_PARAMS = ("iterations", "rollouts")
 CELL_KEY = ["budget", "seats", "bot"]
 
 
-def default_ladder_bots(yardstick: str) -> list[str]:
-    """Every built-in bot except the yardstick's own family and the search bots."""
-    name = parse_player(yardstick).spec.name
-    return [b for b in BUILTIN_ORDER if b != name and not BUILTIN[b].search]
+def default_ladder_bots(yardstick: str, game=None) -> list[str]:
+    """Every built-in bot of ``game`` except the yardstick's own family and the search bots."""
+    bots = get_game(game).bots
+    name = bots.parse(yardstick).spec.name
+    return [b for b in bots.builtin_order if b != name and not bots.builtin[b].search]
 
 
-def _budget_param(yardstick: str, budget_param: str | None) -> str:
-    spec = parse_player(yardstick).spec
+def _budget_param(yardstick: str, budget_param: str | None, game=None) -> str:
+    spec = get_game(game).bots.parse(yardstick).spec
     if budget_param is None:
         budget_param = next((k for k in BUDGET_PARAMS if k in spec.params), None)
         if budget_param is None:
@@ -95,11 +95,12 @@ def _check_seats(seats) -> list[int]:
     return vals
 
 
-def bots_digest(bots) -> str:
+def bots_digest(bots, game=None) -> str:
     """A digest of the parameter values of every built-in bot (the yardstick's
     models included) and of ``bots``: a ladder resumes only onto the same bots."""
     import hashlib
-    vals = {name: list(spec.params.values()) for name, spec in BUILTIN.items()}
+    parse_player = get_game(game).bots.parse
+    vals = {name: list(spec.params.values()) for name, spec in get_game(game).bots.builtin.items()}
     vals.update({f"bot:{parse_player(b).label}": list(parse_player(b).values) for b in bots})
     return hashlib.sha256(json.dumps(vals, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -112,14 +113,18 @@ def yardstick_at(yardstick: str, budget_param: str, budget: float) -> str:
 
 
 def search_rate(yardstick: str, n_players: int, decisions: int = 30, seed: int = 0,
-                opponent: str = "greedy", rules: Rules | None = None,
-                max_seconds: float = 60.0) -> dict:
+                opponent: str = "greedy", rules=None,
+                max_seconds: float = 60.0, game=None) -> dict:
     """The yardstick's speed: decisions per second of its own answers
     (``GameState.bot_answer`` timed one decision at a time, every decision
     kind), at seat 0 of ``n_players`` with ``opponent`` at the other seats,
     over at most ``decisions`` decisions or ``max_seconds``; its first
-    decision is answered once untimed (first use: loading or compiling)."""
-    from .games.cargo_noir.forward import GameState
+    decision is answered once untimed (first use: loading or compiling).
+    ``game``: whose forward model (the contract's ``GameState``; default Cargo Noir)."""
+    GameState = get_game(game).GameState
+    if GameState is None:
+        raise ConfigError(f"game {get_game(game).name} has no forward model (GameState): "
+                          "the ladder times its yardstick with one")
     players = [yardstick] + [opponent] * (n_players - 1)
     spent = 0.0
     n = 0
@@ -133,11 +138,11 @@ def search_rate(yardstick: str, n_players: int, decisions: int = 30, seed: int =
                 warm = True
                 st.clone().bot_answer()
             t = time.perf_counter()
-            ans, out = st.bot_answer()
+            answer = st.bot_answer()
             if d.seat == 0:
                 spent += time.perf_counter() - t
                 n += 1
-            st.step_vector(ans, out)
+            st.apply(answer)
         game += 1
     return {"decisions": n, "seconds": spent, "per_second": n / spent if spent > 0 else float("nan")}
 
@@ -237,6 +242,8 @@ def _load_done(out: Path | None, config: dict) -> tuple[pd.DataFrame, pd.DataFra
             "bots_digest")
     if any(old.config.get(k) != config[k] for k in keys):
         return empty
+    if old.config.get("game", get_game().name) != config["game"]:    # before games were recorded
+        return empty
     return old.cells, old.rates
 
 
@@ -329,9 +336,10 @@ def _save(out: Path, cells: pd.DataFrame, rates: pd.DataFrame, config: dict, com
 
 def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), seats=(2, 4),
            games: int = 48, seed: int = 0, budget_param: str | None = None,
-           rules: Rules | None = None, workers: int | None = None, progress: bool = True,
+           rules=None, workers: int | None = None, progress: bool = True,
            out=None, design: str = "balanced", rate_decisions: int = 30,
-           prune: float | None = None, extra: dict | None = None) -> LadderResults:
+           prune: float | None = None, extra: dict | None = None, game=None,
+           opponent: str | None = None) -> LadderResults:
     """Place ``bots`` (default: every built-in but the yardstick and the search
     bots) against ``yardstick`` at each of ``budgets`` (values of its budget
     parameter: ``budget_param``, default ``iterations`` or ``rollouts``) and
@@ -346,12 +354,16 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     (1/seats) is not placed at the larger budgets of that seat count (the
     yardstick is assumed no weaker with budget; ``LadderResults.pruned``
     lists the skipped cells); None plays every cell. ``extra``: more entries
-    for the config and run.json (e.g. the command)."""
-    rules = rules or Rules.default()
+    for the config and run.json (e.g. the command). ``game``: the game (default
+    Cargo Noir); ``opponent``: the other seats while the yardstick is timed
+    (default: the game's first ladder bot, greedy for Cargo Noir)."""
+    game = get_game(game)
+    parse_player = game.bots.parse
+    rules = rules or game.Rules.default()
     if not isinstance(yardstick, str) or not yardstick.strip():
         raise ConfigError("yardstick must be a bot spec such as 'ismcts'")
-    budget_param = _budget_param(yardstick, budget_param)
-    bots = default_ladder_bots(yardstick) if bots is None else (
+    budget_param = _budget_param(yardstick, budget_param, game)
+    bots = default_ladder_bots(yardstick, game) if bots is None else (
         [b for b in bots.split(",") if b.strip()] if isinstance(bots, str) else list(bots))
     if not bots:
         raise ConfigError("the ladder needs at least one bot")
@@ -383,7 +395,7 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     config = {"yardstick": yardstick, "budget_param": budget_param, "budgets": budgets,
               "seats": seats, "bots": labels, "games": int(games), "seed": int(seed),
               "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions),
-              "bots_digest": bots_digest(bots), "prune": prune}
+              "bots_digest": bots_digest(bots, game), "prune": prune, "game": game.name}
     config.update(extra or {})
     done_cells, done_rates = _load_done(out, config)
     rows = done_cells.to_dict("records") if not done_cells.empty else []
@@ -399,7 +411,8 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
                 continue
             ys = yardstick_at(yardstick, budget_param, b)
             if (b, n) not in have_rate:       # timed once a cell of (b, n) is to be played
-                r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules)
+                r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules,
+                                **({} if opponent is None else {"opponent": opponent}), game=game)
                 rate_rows.append({"budget": b, "seats": n, **r})
                 have_rate.add((b, n))
             if progress:
@@ -409,7 +422,8 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
             with warnings.catch_warnings():     # a lopsided cell has no finite rating; unused here
                 warnings.filterwarnings("ignore", message="Bradley-Terry", category=RuntimeWarning)
                 res = tournament({"bot": bot, "yardstick": ys}, n, games=games, seed=seed,
-                                 rules=rules, workers=workers, progress=False, design=design)
+                                 rules=rules, workers=workers, progress=False, design=design,
+                                 game=game)
             if res.standings is None:
                 raise ConfigError(f"the ladder cell {lab} vs {ys} at {n} seats was played but its "
                                   f"analysis failed (see the warning)")

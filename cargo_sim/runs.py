@@ -36,11 +36,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .core.checks import check_games, check_number, check_seed
 from .core.columns import concat_columns, narrow
+from .core.contract import counters_of, game_of_manifest, get_game
 from .core.errors import ConfigError
 from .core.fileio import atomic_write, claim_folder, is_temp_name
 from .core.progress import Progress
@@ -79,18 +79,19 @@ def _write_parquet(path: Path, table, codec: str = CODEC, tag: str = "") -> None
 
 
 # ---------------------------------------------------------------------------
-def rules_from_toml(text: str):
-    """Rules from TOML text (as written by ``Rules.to_toml``)."""
-    from .games.cargo_noir.rules import Rules
-    return Rules.from_toml(text)
+def rules_from_toml(text: str, game=None):
+    """The game's rules from TOML text (as written by ``Rules.to_toml``)."""
+    return get_game(game).Rules.from_toml(text)
 
 
 def manifest_rules(folder: Path, manifest: dict):
-    """The rules a manifest stores, refused unless they rebuild with the digest
-    it records (a swapped rules TOML would otherwise pass as the run's rules)."""
+    """The rules a manifest stores (with its game's Rules), refused unless they
+    rebuild with the digest it records (a swapped rules TOML would otherwise pass
+    as the run's rules)."""
     from .core.errors import RulesError
+    game = game_of_manifest(manifest, f"run folder {folder}")
     try:
-        rules = rules_from_toml(manifest["rules_toml"])
+        rules = rules_from_toml(manifest["rules_toml"], game)
     except RulesError as e:
         raise ConfigError(f"run folder {folder}: its manifest's rules are invalid ({e})") from None
     if rules.digest != manifest["rules_digest"]:
@@ -130,14 +131,16 @@ def check_n_chunks(n_games: int, chunk_games: int) -> int:
     return n_chunks
 
 
-def plan(n_games: int, players, seed, rules, chunk_games) -> dict:
-    """Check a request and return the manifest it would write."""
-    from .games.cargo_noir.simulate import check_request
-    seated, rules = check_request(n_games, players, rules)
+def plan(n_games: int, players, seed, rules, chunk_games, game=None) -> dict:
+    """Check a request and return the manifest it would write (its game by name:
+    a folder is reloaded with that game's rules)."""
+    from .core.runner import seat_players
+    game = get_game(game)
+    seated, rules = seat_players(game, n_games, players, rules)
     seed = check_seed(seed)
     chunk_games = check_chunk_games(chunk_games)
     n_chunks = check_n_chunks(n_games, chunk_games)
-    return {"format": FORMAT, "run_id": uuid.uuid4().hex, "n_games": int(n_games), "players": [p.label for p in seated],
+    return {"format": FORMAT, "game": game.name, "run_id": uuid.uuid4().hex, "n_games": int(n_games), "players": [p.label for p in seated],
             "seed": int(seed), "chunk_games": chunk_games, "n_chunks": n_chunks,
             "rules_digest": rules.digest, "rules_toml": rules.to_toml(), "codec": CODEC,
             "version": _version(), "engine_source": _engine_source()}, rules
@@ -202,6 +205,10 @@ def _check_folder(folder: Path, manifest: dict, resume: bool, extra_keys) -> Non
     if old.get("format") != manifest["format"]:
         raise ConfigError(f"{folder} holds a run of another kind ({old.get('format')}), "
                           f"not {manifest['format']}: use another folder")
+    old_game = game_of_manifest(old, folder).name       # an old folder without one: cargo_noir
+    if old_game != manifest["game"]:
+        raise ConfigError(f"{folder} holds a run of game {old_game}, not {manifest['game']}: "
+                          f"resume it as {old_game} (--game {old_game}) or use another folder")
     _check_same(old, manifest, folder)
     for key in extra_keys:
         if old.get(key) != manifest[key]:
@@ -295,17 +302,16 @@ class RunInfo:
         return load_results(self.path, **kw)
 
 
-def _play_chunk(lo, hi, seated_labels, seed, rules, workers, step, bar):
+def _play_chunk(game, lo, hi, seated_labels, seed, rules, workers, step, bar):
     """Play games lo..hi-1 in sub-calls of ``step`` games (so the progress line
     moves within a chunk); returns (games, players) as dicts of columns at the
     file widths (no DataFrame, no narrowing: they go to Parquet as they are), or
     raises KeyboardInterrupt if interrupted."""
     from .core.runner import play_columns
-    from .games.cargo_noir.simulate import NAME
     gs, ps = [], []
     for a in range(lo, hi, step):
         b = min(a + step, hi)
-        run = play_columns(NAME, b - a, seated_labels, seed=seed, rules=rules, workers=workers,
+        run = play_columns(game, b - a, seated_labels, seed=seed, rules=rules, workers=workers,
                            progress=False, start=a, narrow=False)
         if run.interrupted:
             raise KeyboardInterrupt
@@ -368,6 +374,7 @@ def stream_chunks(todo, manifest, rules, workers, bar, write):
     workers, step = _step(workers)
     n, cg = manifest["n_games"], manifest["chunk_games"]
     labels, seed = manifest["players"], manifest["seed"]
+    game = game_of_manifest(manifest, "the run")
     written, games = [], 0
     pending = None
     pool = ThreadPoolExecutor(max_workers=1)
@@ -388,7 +395,7 @@ def stream_chunks(todo, manifest, rules, workers, bar, write):
                     settle()
                     return written, games, True
                 lo, hi = chunk_range(k, cg, n)
-                g, p = _play_chunk(lo, hi, labels, seed, rules, workers, step, bar)
+                g, p = _play_chunk(game, lo, hi, labels, seed, rules, workers, step, bar)
                 settle()
                 pending = (pool.submit(write, k, lo, hi, g, p), k, lo, hi)
                 del g, p
@@ -441,9 +448,10 @@ def bar_label(folder: Path, manifest: dict, done, what: str = "simulate") -> str
 
 def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
-               progress: bool = True, quiet: bool = False, on_chunk=None) -> RunInfo:
-    """Play a run of ``n_games`` into the folder ``out_dir``, one chunk of
-    ``chunk_games`` games at a time (see the module docstring for the files).
+               progress: bool = True, quiet: bool = False, on_chunk=None, game=None) -> RunInfo:
+    """Play a run of ``n_games`` of ``game`` (default Cargo Noir) into the folder
+    ``out_dir``, one chunk of ``chunk_games`` games at a time (see the module
+    docstring for the files; the manifest names the game).
 
     ``resume=True`` continues a folder left by an interrupted call with the
     same settings (the finished chunks are kept, a damaged one is played
@@ -456,7 +464,7 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     the chunk's tables as dicts of columns at the file widths.
     """
     folder = Path(out_dir)
-    manifest, rules = plan(n_games, players, seed, rules, chunk_games)
+    manifest, rules = plan(n_games, players, seed, rules, chunk_games, game)
     lock = open_run_folder(folder, manifest, resume)
     try:
         n_chunks, cg = manifest["n_chunks"], manifest["chunk_games"]
@@ -502,10 +510,11 @@ def _columns_for(columns, table: str, schema_names) -> list[str] | None:
 def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
     """Read a ``run_to_dir`` folder back.
 
-    Returns a ``SimResults`` whose ``games`` and ``players`` are the chunks'
-    tables concatenated in game order (equal to one ``simulate()`` call with the
-    run's settings), ``rules`` rebuilt from the stored TOML and ``config`` from
-    the manifest. ``columns``: a list of column names (each table keeps those
+    Returns the results of the game the manifest names (Cargo Noir's
+    ``SimResults``; a folder from before games were recorded is Cargo Noir's)
+    whose ``games`` and ``players`` are the chunks' tables concatenated in game
+    order (equal to one ``simulate()`` call with the run's settings), ``rules``
+    rebuilt by that game from the stored TOML and ``config`` from the manifest. ``columns``: a list of column names (each table keeps those
     it has) or a dict ``{"games": [...], "players": [...]}``. ``lazy=True``
     gives ``pyarrow.dataset.Dataset`` objects instead of DataFrames (columns
     at the stored widths; filter and project before ``to_table()``). A run that
@@ -515,9 +524,9 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
     """
     import pyarrow as pa
     import pyarrow.dataset as ds
-    from .games.cargo_noir.simulate import SimResults
     folder = Path(path)
     manifest = read_manifest(folder, FORMAT)
+    game = game_of_manifest(manifest, f"run folder {folder}")
     n_chunks = manifest["n_chunks"]
     ks = _verified(folder, manifest, ROWS, "raise", checksums=verify)
     files = {t: [str(folder / chunk_file(t, k)) for k in ks] for t in TABLES}
@@ -554,7 +563,7 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
         unknown = [c for c in columns if c not in known]
         if unknown:
             raise ConfigError(f"unknown columns: {', '.join(unknown)}")
-    return SimResults(out["games"], out["players"], rules, config, not complete)
+    return game.results(out["games"], out["players"], rules, config, not complete, None)
 
 
 def _project(d, cols):
@@ -586,7 +595,8 @@ AGG = _Kind(r"agg-(\d{5,})\.done", agg_done_file, lambda k: [agg_chunk_file(k)])
 
 def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                      workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
-                     progress: bool = True, start: int = 0, quiet: bool = False) -> RunInfo:
+                     progress: bool = True, start: int = 0, quiet: bool = False,
+                     game=None) -> RunInfo:
     """``aggregate()`` a run of ``n_games`` into the folder ``out_dir``: each chunk
     of ``chunk_games`` games is folded into counters and saved as
     ``agg-NNNNN.npz`` (atomically) with its marker ``agg-NNNNN.done``
@@ -595,13 +605,13 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     loses at most the chunk in flight and still writes ``aggregates.npz`` with
     the finished chunks (``interrupted``); the same call with ``resume=True``
     plays only the missing (or damaged) chunks. Memory stays flat (a chunk's
-    counters are a fixed ~200 KB) and nothing grows with the number of chunks."""
-    from .games.cargo_noir.aggregates import aggregate
+    counters are a fixed ~200 KB) and nothing grows with the number of chunks.
+    ``game``: whose counters (default Cargo Noir; a game without is a ConfigError)."""
+    counters = counters_of(get_game(game))
     folder = Path(out_dir)
-    manifest, rules = plan(n_games, players, seed, rules, chunk_games)
+    manifest, rules = plan(n_games, players, seed, rules, chunk_games, game)
     check_games(start, n_games)
-    from .games.cargo_noir.aggregate_nb import LAYOUT_ID
-    manifest.update(format=AGG_FORMAT, start=int(start), layout=LAYOUT_ID)
+    manifest.update(format=AGG_FORMAT, start=int(start), layout=counters.layout)
     lock = open_run_folder(folder, manifest, resume, extra_keys=("start", "layout"))
     try:
         n_chunks, cg = manifest["n_chunks"], manifest["chunk_games"]
@@ -622,7 +632,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                 part = None
                 for a in range(lo, hi, step):
                     b = min(a + step, hi)
-                    r = aggregate(b - a, manifest["players"], seed=seed, rules=rules,
+                    r = counters.aggregate(b - a, manifest["players"], seed=seed, rules=rules,
                                   workers=workers, progress=False, start=start + a)
                     if r.interrupted:
                         raise KeyboardInterrupt
@@ -659,19 +669,17 @@ def load_aggregate_dir(path, warn: bool = True):
     """The merged ``Aggregates`` of an ``aggregate_to_dir`` folder (its finished
     chunks, each checked against its marker; ``interrupted=True`` if some are
     missing; a damaged chunk is a ConfigError)."""
-    from .games.cargo_noir.aggregates import Aggregates, load_aggregates, new_config
-    from .games.cargo_noir.aggregate_nb import ACC_SIZE
-    from .games.cargo_noir.bots.registry import parse_player
     folder = Path(path)
     manifest = read_manifest(folder, AGG_FORMAT)
+    game = game_of_manifest(manifest, f"run folder {folder}")
+    counters = counters_of(game)
     n_chunks = manifest["n_chunks"]
     ks = _verified(folder, manifest, AGG, "raise")
     rules = manifest_rules(folder, manifest)
-    config = new_config([parse_player(p) for p in manifest["players"]], rules, manifest["seed"],
-                        manifest["n_games"])
-    out = Aggregates(np.zeros(ACC_SIZE, np.int64), rules, config)
+    out = counters.new([game.bots.parse(p) for p in manifest["players"]], rules, manifest["seed"],
+                       manifest["n_games"])
     for k in ks:
-        out = out + load_aggregates(folder / agg_chunk_file(k))
+        out = out + counters.load(folder / agg_chunk_file(k))
     out.config["n_games"] = manifest["n_games"]
     out.interrupted = len(ks) < n_chunks
     if out.interrupted and warn:

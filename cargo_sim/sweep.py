@@ -54,35 +54,49 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .games.cargo_noir.bots.registry import parse_player
-from .games.cargo_noir.rules import Rules
-from .games.cargo_noir.simulate import SimResults, simulate, table_bytes
-from .core.runner import check_fits
+from .core.contract import get_game
+from .core.runner import check_fits, simulate
 from .core.stats import chi2_equal, mean_ci, wilson_interval
 from .core.checks import whole
 from .core.errors import ConfigError, RulesError
 
 __all__ = ["sweep", "SweepResults", "paired_diff_ci", "variant_measures", "plot_measure",
-           "plot_heatmap", "parse_set_args", "sweep_main", "MEASURES"]
+           "plot_heatmap", "parse_set_args", "sweep_main", "MEASURES", "measures_of"]
 
+# Cargo Noir's defaults (the game played when none is named)
 DEFAULT_GRID = {"start_coins": [6, 7, 8], "casino_payout": [2, 3]}
 MAX_VARIANTS = 10_000     # each variant is a full simulate: a bigger grid is a mistake, not a sweep
 DEFAULT_PLAYERS = ["greedy", "syndicate", "fleet", "expert"]
 
-# measure -> (description, interval kind of its own CI)
-MEASURES = {
+# The measures every game has, read from the core columns (seat, vp, win_share):
+# measure -> (description, interval kind of its own CI). A game adds its own
+# (Game.sweep_measures, Game.sweep_units) between the seats' and the games' ones.
+SEAT_MEASURES = {
     "seat0_win": ("win rate of seat 0", "wilson"),
     "seat_spread": ("max - min seat win rate", "t"),
     "winner_vp": ("mean VP of the winner", "t"),
     "mean_vp": ("mean VP of all players", "t"),
-    "win_price": ("mean winning price (coins per port won)", "t"),
-    "casino_share": ("share of ship placements at the Casino", "t"),
+}
+GAME_MEASURES = {
     "game_value": ("mean sum of VP of a game", "t"),
     "tie_rate": ("share of games with a shared win", "wilson"),
 }
 
 
-def check_measures(names, known=MEASURES) -> None:
+def measures_of(game=None) -> dict:
+    """Every sweep measure of ``game`` (default Cargo Noir), in table order."""
+    return {**SEAT_MEASURES, **get_game(game).sweep_measures, **GAME_MEASURES}
+
+
+def __getattr__(name):
+    # MEASURES: Cargo Noir's, as before games had their own (loaded on first use:
+    # the game registry is not read at import)
+    if name == "MEASURES":
+        return measures_of()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def check_measures(names, known) -> None:
     """A ConfigError naming the first unknown measure and the known ones."""
     for m in names or ():
         if m not in known:
@@ -109,29 +123,18 @@ def paired_diff_ci(a, b) -> dict:
             "lo": r["ci_lo"], "hi": r["ci_hi"]}
 
 
-def _ratio_units(num, den):
-    """Per-game linearisation of sum(num)/sum(den): u_i = R + (num_i - R den_i)/mean(den)
-    (mean(u) == R exactly)."""
-    num = np.asarray(num, dtype=float)
-    den = np.asarray(den, dtype=float)
-    tot = den.sum()
-    if tot <= 0:
-        return np.full(len(num), np.nan)
-    r = num.sum() / tot
-    return r + (num - r * den) / den.mean()
-
-
-def variant_measures(res: SimResults) -> tuple[dict, dict, dict]:
-    """(units, estimates, extra) of one simulated variant.
+def variant_measures(res, game=None) -> tuple[dict, dict, dict]:
+    """(units, estimates, extra) of one simulated variant of ``game``.
 
     ``units[m]``: per-game values whose mean is measure ``m`` (the pairing
     unit for differences); ``estimates[m]``: (value, lo, hi);
     ``extra``: seat_chi2_p, games, seat win rates."""
-    g, p = res.games, res.players
-    n = len(g)
+    game = get_game(game)
+    p = res.players
+    n = len(res.games)
     if n == 0:
         raise ConfigError("a sweep needs at least one game per variant")
-    seats = int(g["n_players"].iloc[0])
+    seats = len(p) // n
     p = p.sort_values(["game", "seat"], kind="stable")
 
     def grid(col):
@@ -148,11 +151,8 @@ def variant_measures(res: SimResults) -> tuple[dict, dict, dict]:
     units["winner_vp"] = vp.max(axis=1)
     units["mean_vp"] = vp.mean(axis=1)
     units["game_value"] = vp.sum(axis=1)
-    units["win_price"] = _ratio_units(grid("coins_paid").sum(1), grid("ports_won").sum(1))
-    casino = grid("casino_visits").sum(1)
-    placed = casino + grid("bids").sum(1) + grid("bm_swaps").sum(1) + grid("bm_draws").sum(1)
-    units["casino_share"] = _ratio_units(casino, placed)
-    units["tie_rate"] = g.sort_values("game")["tie"].to_numpy().astype(float)
+    units.update(game.sweep_units(grid))
+    units["tie_rate"] = (share.max(axis=1) < 1).astype(float)     # a win shared: 1/k < 1 each
     # win rate of each bot label over its seats
     labels = p["bot"].astype(str).to_numpy().reshape(n, seats)[0]
     bot_n = {}
@@ -191,7 +191,7 @@ class SweepResults:
     table: pd.DataFrame
     params: list
     measures: list
-    base_rules: Rules
+    base_rules: object             # the game's Rules
     config: dict = field(default_factory=dict)
     runs: dict = field(default_factory=dict)
 
@@ -209,8 +209,8 @@ class SweepResults:
     def summary(self, measures=None) -> pd.DataFrame:
         """A compact table: per variant the parameter values and, for each
         measure, ``value [lo, hi]`` and ``diff [lo, hi]`` as text."""
-        measures = list(measures or ["seat0_win", "seat_spread", "winner_vp", "win_price",
-                                     "casino_share", "tie_rate"])
+        own = list(get_game(self.config.get("game")).sweep_measures)
+        measures = list(measures or ["seat0_win", "seat_spread", "winner_vp", *own, "tie_rate"])
         check_measures(measures, self.measures)
         out = self.table[["variant"] + self.params + ["games"]].copy()
         for m in measures:
@@ -247,9 +247,9 @@ def _variant_name(combo: dict) -> str:
     return ",".join(f"{k}={v}" for k, v in combo.items())
 
 
-def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=None,
+def sweep(base_rules=None, grid: dict | None = None, players=None,
           games: int = 4000, seed: int = 0, workers: int | None = None,
-          progress: bool = True, keep_runs: bool = True) -> SweepResults:
+          progress: bool = True, keep_runs: bool = True, game=None) -> SweepResults:
     """Simulate the base rules and every combination of ``grid`` with the same
     seed (common random numbers) and tabulate the balance measures.
 
@@ -261,19 +261,27 @@ def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=Non
     Every variant is ``simulate(games, players, seed, rules)``: the base
     variant's run is exactly that of a plain ``simulate`` call. All variants
     are built and validated before the first game (``RulesError``).
+    ``game``: the game (a registered name or a Game; default Cargo Noir, whose
+    grid and players are the defaults above; another game names its own).
     """
+    game = get_game(game)
+    default = game.name == get_game().name
     if base_rules is None:
-        base_rules = Rules.default()
-    if not isinstance(base_rules, Rules):
-        raise ConfigError("base_rules must be a cargo_sim.Rules")
+        base_rules = game.Rules.default()
+    if not isinstance(base_rules, game.Rules):
+        raise ConfigError(f"base_rules must be a {game.rules_type_name}")
+    if grid is None and not default:
+        raise ConfigError(f"a sweep of {game.name} needs a grid: {{parameter: [values]}}")
     grid = _check_grid(DEFAULT_GRID if grid is None else grid)
     if players is None:
+        if not default:
+            raise ConfigError(f"a sweep of {game.name} needs players: one bot per seat")
         players = list(DEFAULT_PLAYERS)
     if isinstance(players, str):
         players = [q for q in players.split(",") if q]
     players = list(players)
     for pl in players:
-        parse_player(pl)                            # BotError before any game
+        game.bots.parse(pl)                         # BotError before any game
     params = list(grid)
     if not params:
         raise ConfigError("an empty sweep grid compares nothing: give {parameter: [values]}")
@@ -300,7 +308,7 @@ def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=Non
                           f"({', '.join(name for name, _, _ in variants[1:])}): it compares nothing")
     # every kept run stays in memory (its tables); refused up front if they cannot fit
     kept = len({r.digest for _, _, r in variants}) if keep_runs else 1
-    check_fits(table_bytes(games, len(players)) * kept, int(games) * kept)
+    check_fits(game.table_bytes(games, len(players)) * kept, int(games) * kept)
 
     rows, runs, base_units, played = [], {}, None, {}
     t0 = time.time()
@@ -311,11 +319,12 @@ def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=Non
         if rules.digest in played:                  # a variant equal to the base (or to another)
             res = played[rules.digest]
         else:
-            res = simulate(games, players, seed=seed, rules=rules, workers=workers, progress=False)
+            res = simulate(game, games, players, seed=seed, rules=rules, workers=workers,
+                           progress=False)
             if res.interrupted:
                 raise KeyboardInterrupt
             played[rules.digest] = res
-        units, est, extra = variant_measures(res)
+        units, est, extra = variant_measures(res, game)
         if base_units is None:
             base_units = units
         row = {"variant": name}
@@ -334,19 +343,20 @@ def sweep(base_rules: Rules | None = None, grid: dict | None = None, players=Non
         if keep_runs:
             runs[name] = res
     table = pd.DataFrame(rows)
-    measures = list(MEASURES) + [m for m in base_units if m not in MEASURES]
+    known = measures_of(game)
+    measures = list(known) + [m for m in base_units if m not in known]
     front = ["variant"] + params + ["games"]
     cols = front + [c for m in measures for c in (m, f"{m}_lo", f"{m}_hi", f"{m}_diff",
                                                   f"{m}_diff_lo", f"{m}_diff_hi")]
     cols += [c for c in table.columns if c not in cols]
     table = table[cols]
-    config = {"players": [parse_player(q).label for q in players], "games": int(games),
+    config = {"players": [game.bots.parse(q).label for q in players], "games": int(games),
               "seed": seed, "grid": grid, "base_overrides": dict(base_rules.overrides),
-              "seconds": round(time.time() - t0, 1)}
+              "seconds": round(time.time() - t0, 1), "game": game.name}
     return SweepResults(table, params, measures, base_rules, config, runs)
 
 
-def _has(rules: Rules, name: str) -> bool:
+def _has(rules, name: str) -> bool:
     try:
         rules[name]
         return True
@@ -508,8 +518,9 @@ def sweep_main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="cargo-sim sweep", description=sweep_main.__doc__)
     ap.add_argument("--set", action="append", default=[], metavar="PARAM=V1,V2",
                     help="a rules parameter and its values (repeatable; a..b = integer range)")
-    ap.add_argument("--players", default=",".join(DEFAULT_PLAYERS),
-                    help=f"comma-separated bots, one per seat (default {','.join(DEFAULT_PLAYERS)})")
+    ap.add_argument("--players", default=None,
+                    help=f"comma-separated bots, one per seat (default {','.join(DEFAULT_PLAYERS)} "
+                         f"for cargo_noir)")
     ap.add_argument("--games", type=int, default=4000, help="games per variant (default 4000)")
     ap.add_argument("--seed", type=int, default=0, help="run seed, the same for every variant (default 0)")
     ap.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
@@ -517,19 +528,22 @@ def sweep_main(argv=None) -> int:
     ap.add_argument("--out", default=None, help="folder for sweep.csv and PNG figures (default: print only)")
     ap.add_argument("--measures", default=None, help="comma-separated measures to print (default: all)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    ap.add_argument("--game", default=None, metavar="NAME", help="the game (default cargo_noir)")
     a = ap.parse_args(argv)
+    game = get_game(a.game)
     measures = a.measures.split(",") if a.measures else None
-    check_measures(measures)                      # before the sweep is played, not after
+    check_measures(measures, measures_of(game))   # before the sweep is played, not after
     if not a.set:
         raise ConfigError("sweep compares variants of the rules: give at least one --set PARAM=V1,V2 "
                           "(e.g. --set start_coins=6,7,8)")
     grid = parse_set_args(a.set)
-    base = Rules.from_file(a.rules) if a.rules else Rules.default()
+    base = game.Rules.from_file(a.rules) if a.rules else game.Rules.default()
     if a.out:                                     # checked before the sweep is played
         from .core.fileio import claim_folder
         claim_folder(a.out, "sweep output", _own_sweep_folder)
-    res = sweep(base, grid, [q for q in a.players.split(",") if q], games=a.games, seed=a.seed,
-                workers=a.workers, progress=not a.quiet, keep_runs=False)
+    players = None if a.players is None else [q for q in a.players.split(",") if q]
+    res = sweep(base, grid, players, games=a.games, seed=a.seed, workers=a.workers,
+                progress=not a.quiet, keep_runs=False, game=game)
     with pd.option_context("display.width", 250, "display.max_columns", 50):
         print(res.summary(measures).to_string(index=False))
     if a.out:

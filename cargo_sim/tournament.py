@@ -42,11 +42,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .games.cargo_noir.bots.registry import REGISTRY, Player, parse_player
-from .games.cargo_noir.rules import Rules
 # simulate()'s building blocks: a tournament is many small tables, and one
 # simulate() call per table would spend most of its time building DataFrames.
-from .games.cargo_noir.simulate import NAME, build_tables
 from .core.checks import check_seed, whole
 from .core.contract import get_game
 from .core.errors import BotError, ConfigError, IllegalDecisionError
@@ -66,8 +63,9 @@ __all__ = ["tournament", "TournamentResults", "seating_plan", "seat_maps", "DESI
 
 # ---------------------------------------------------------------------------
 # entrants and seating
-def _entrants(bots) -> tuple[list[str], list[Player]]:
-    """(names, players) of the entrants; BotError for unknown bots."""
+def _entrants(bots, parse_player) -> tuple[list, list]:
+    """(names, players) of the entrants (``parse_player``: the game's bot parser);
+    BotError for unknown bots."""
     if isinstance(bots, str):
         bots = [b for b in bots.split(",") if b.strip()]
     if isinstance(bots, dict):
@@ -194,7 +192,7 @@ class TournamentResults:
     players: pd.DataFrame
     games: pd.DataFrame
     tables: pd.DataFrame
-    rules: Rules
+    rules: object                  # the game's Rules
     config: dict = field(default_factory=dict)
     standings: pd.DataFrame = field(init=False)
     head_to_head: pd.DataFrame = field(init=False)
@@ -257,9 +255,9 @@ class TournamentResults:
 
 
 def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
-               rules: Rules | None = None, workers: int | None = None,
+               rules=None, workers: int | None = None,
                progress: bool = True, design: str = "balanced",
-               check_bots: bool | None = None) -> TournamentResults:
+               check_bots: bool | None = None, game=None) -> TournamentResults:
     """Play a seat-fair round robin between ``bots`` at tables of ``n_players``.
 
     ``bots``: a list of bot specs (names such as ``"greedy?bid_margin=2"``,
@@ -276,18 +274,20 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     ``check_bots``: user bots in the checked mode (docs/safety.md: a user bot
     cannot win by writing the state, and a bad index or a runaway loop is a
     BotError); None (the default) checks whenever a user bot takes part.
+    ``game``: the game played (a registered name or a Game; default Cargo Noir).
 
     >>> r = tournament(["greedy", "banker", "collector"], 3, games=6000)  # doctest: +SKIP
     >>> r.standings; r.head_to_head; r.ratings; r.significance  # doctest: +SKIP
     >>> r.plot_win_rates()  # doctest: +SKIP
     """
+    game = get_game(game)
     if rules is None:
-        rules = Rules.default()
-    if not isinstance(rules, Rules):
-        raise ConfigError("rules must be a cargo_sim.Rules")
-    names, players = _entrants(bots)
+        rules = game.Rules.default()
+    if not isinstance(rules, game.Rules):
+        raise ConfigError(f"rules must be a {game.rules_type_name}")
+    names, players = _entrants(bots, game.bots.parse)
     if check_bots is None:
-        check_bots = any(REGISTRY.user.get(p.spec.name) is p.spec for p in players)
+        check_bots = any(game.bots.user.get(p.spec.name) is p.spec for p in players)
     rules.check_players(n_players)
     n_players = int(n_players)
     if not whole(games) or games < 1:
@@ -311,7 +311,6 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     seated = [[players[e] for e in row] for row in seatings]
     jobs = [(t, lo, min(lo + PIECE, int(gpt[t]))) for t in range(n_tables)
             for lo in range(0, int(gpt[t]), PIECE)]
-    game = get_game(NAME)
 
     def work(job):
         # exactly simulate(gpt[t], seated[t], seed=table seed), split with start=lo
@@ -350,8 +349,11 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     games_arr = np.concatenate([r[0] for r in results])
     players_arr = np.concatenate([r[1] for r in results])
     seeds_all = np.concatenate([r[2] for r in results])
-    g, p = build_tables(games_arr, players_arr, seeds_all, 0, seated[0], rules)
+    g, p = game.table_columns(games_arr, players_arr, seeds_all, 0, seated[0], rules)
+    g, p = pd.DataFrame(g, copy=False), pd.DataFrame(p, copy=False)
     n_games = len(g)
+    # the lowest winning seat of each game, from the core column win_share
+    winner = np.argmax(p["win_share"].to_numpy().reshape(n_games, n_players) > 0, axis=1)
     table_of = np.repeat(np.arange(n_tables, dtype=np.int64), gpt)
     deal = np.arange(len(g), dtype=np.int64) - np.repeat(np.cumsum(gpt) - gpt, gpt)
     combo_deals = plan.groupby("combo")["games"].first().to_numpy(np.int64)
@@ -365,7 +367,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     seating_text = np.array([" | ".join(names[e] for e in row) for row in seatings], dtype=object)
     front["seating"] = seating_text[table_of]
     front["winner_entrant"] = pd.Categorical.from_codes(
-        seatings[table_of, g["winner"].to_numpy().astype(np.int64)], dtype=entrant_cat)
+        seatings[table_of, winner], dtype=entrant_cat)
     games_df = pd.concat([front, g.drop(columns=["game"])], axis=1)
 
     seat = p["seat"].to_numpy().astype(np.int64)
@@ -387,7 +389,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
               "games": int(games), "games_played": int(gpt.sum()),
               "games_per_composition": int(gpt.sum()) // n_combos, "compositions": n_combos,
               "tables": n_tables, "design": design, "deals_per_table": deals, "seed": seed,
-              "rules_digest": rules.digest}
+              "rules_digest": rules.digest, "game": game.name}
     return TournamentResults(names, n_players, players_df, games_df, plan, rules, config)
 
 

@@ -47,22 +47,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .games.cargo_noir.bots.registry import get_bot, parse_player
-from .games.cargo_noir.bots.strategies import PARAMS
-from .games.cargo_noir.enums import GAME_FIELDS, PLAYER_FIELDS
-from .games.cargo_noir.rules import Rules
 from .core.stats import newcombe_diff_ci, wilson_interval
 from .core.bots import param_value, short_repr
 from .core.checks import check_number
 from .core.errors import BotError, ConfigError
-from .games.cargo_noir.simulate import NAME
 from .core.contract import get_game
 from .core.runner import Table, run_jobs
 from .core.seeds_nb import game_seeds
 
 __all__ = ["tune", "TuneResults", "DEFAULT_SPACE", "evaluate", "bot_spec", "stream_seed"]
 
-# the main parameters and sensible ranges (see strategies.PARAMS for meanings)
+# Cargo Noir's main parameters and sensible ranges (see its strategies.PARAMS for
+# meanings); a parameter the tuned bot lacks is left out, so another game's bot
+# is searched over its own parameters (or a given space)
 DEFAULT_SPACE = {
     "coin_value": (0.6, 3.0),
     "bid_margin": (0.0, 3.0),
@@ -83,9 +80,9 @@ def stream_seed(seed: int, stream: str) -> int:
     return (int(st[0]) << 31) | (int(st[1]) >> 1)
 
 
-def bot_spec(family: str, params: dict) -> str:
+def bot_spec(family: str, params: dict, game=None) -> str:
     """``family?k=v&...`` with the parameters that differ from the family's defaults."""
-    defaults = get_bot(family).params
+    defaults = get_game(game).bots.get(family).params
     parts = [f"{k}={v:g}" for k, v in params.items() if k in defaults and float(v) != defaults[k]]
     return family + ("?" + "&".join(parts) if parts else "")
 
@@ -101,29 +98,29 @@ def _seatings(candidate: str, opponents: list, n_players: int) -> list[list]:
 
 
 def evaluate(candidate, opponents, n_players: int, games: int, run_seed: int,
-             rules: Rules | None = None, workers: int | None = None) -> dict:
+             rules=None, workers: int | None = None, game=None) -> dict:
     """Win rate of ``candidate`` (a bot spec) against ``opponents`` with seat
     rotation: ``games`` (rounded up to a multiple of ``n_players``) split over
     the seatings with the candidate in seat 0..n-1; every seating plays games
     0..g-1 of ``run_seed`` (the same deals). Returns n (candidate seat
     appearances), wins (shared wins split), win_rate, lo, hi (Wilson), mean_vp."""
-    rules = rules or Rules.default()
+    game = get_game(game)
+    rules = rules or game.Rules.default()
     per = max(1, math.ceil(games / n_players))
     seeds = game_seeds(run_seed, 0, per)
-    mask_col = GAME_FIELDS.index("winners_mask")
-    vp_col = PLAYER_FIELDS.index("vp")
-    game = get_game(NAME)
-    tables = [(s, Table.build(game, rules, [parse_player(q) for q in seats]))
+    tables = [(s, Table.build(game, rules, [game.bots.parse(q) for q in seats]))
               for s, seats in enumerate(_seatings(candidate, list(opponents), n_players))]
 
     def run(job):
         s, table = job
         g, pl, _ = table.play(seeds, 0)
-        mask = g[:, mask_col].astype(np.int64)
-        nw = _popcount(mask)
-        won = (mask >> s) & 1
-        share = won / np.maximum(nw, 1)
-        return share.sum(), pl[:, s, vp_col].astype(float).sum()
+        # the core columns: the winners from win_share (a share in float64, 1/k of
+        # k winners, summed over the games), the score vp
+        _, p = game.table_columns(g, pl, seeds, 0, table.players, rules, narrow=False)
+        won = np.asarray(p["win_share"]).reshape(per, n_players) > 0
+        share = won[:, s] / np.maximum(won.sum(axis=1), 1)
+        vp = np.asarray(p["vp"]).reshape(per, n_players)[:, s]
+        return share.sum(), vp.astype(float).sum()
 
     parts = []
     run_jobs(tables, run, lambda job, part: parts.append(part),
@@ -133,15 +130,6 @@ def evaluate(candidate, opponents, n_players: int, games: int, run_seed: int,
     lo, hi = wilson_interval(wins, n)
     return {"n": n, "wins": wins, "win_rate": wins / n, "lo": lo, "hi": hi,
             "mean_vp": float(sum(p[1] for p in parts)) / n}
-
-
-def _popcount(x: np.ndarray) -> np.ndarray:
-    c = np.zeros(len(x), dtype=np.int64)
-    x = x.copy()
-    while np.any(x):
-        c += x & 1
-        x >>= 1
-    return c
 
 
 @dataclass
@@ -177,8 +165,8 @@ class TuneResults:
                 f"{len(self.history)} evaluations)")
 
 
-def _check_space(family: str, space) -> dict:
-    spec = get_bot(family)
+def _check_space(family: str, space, game=None) -> dict:
+    spec = get_game(game).bots.get(family)
     if not spec.params:
         raise BotError(f"bot {family!r} has no parameters to tune")
     if space is None:
@@ -203,8 +191,9 @@ def _check_space(family: str, space) -> dict:
 
 def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"), n_players: int = 4,
          budget: int = 200, games_per_eval: int = 800, seed: int = 0, space: dict | None = None,
-         method: str = "de", start=None, rules: Rules | None = None, fresh_games: int = 8000,
-         finalists: int = 5, workers: int | None = None, progress: bool = True) -> TuneResults:
+         method: str = "de", start=None, rules=None, fresh_games: int = 8000,
+         finalists: int = 5, workers: int | None = None, progress: bool = True,
+         game=None) -> TuneResults:
     """Search the heuristic parameters of ``bot_family`` for the highest win rate
     against ``opponents`` at ``n_players`` seats (see the module docstring).
 
@@ -215,13 +204,16 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
     ``start``: the starting point, a bot spec or dict of parameter values
     (default: the family's defaults); parameters outside ``space`` keep the
     start's values. ``method``: "de" (differential evolution) or "random".
+    ``game``: the game (a registered name or a Game; default Cargo Noir).
     """
     from scipy.optimize import differential_evolution
 
     t0 = time.time()
-    rules = rules or Rules.default()
+    game = get_game(game)
+    parse_player = game.bots.parse
+    rules = rules or game.Rules.default()
     rules.check_players(n_players)
-    space = _check_space(bot_family, space)
+    space = _check_space(bot_family, space, game)
     if isinstance(opponents, str):
         opponents = [q for q in opponents.split(",") if q]
     opponents = list(opponents)
@@ -234,7 +226,7 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
     for name, v, lo in (("budget", budget, 2), ("games_per_eval", games_per_eval, 1),
                         ("fresh_games", fresh_games, 1), ("finalists", finalists, 1)):
         check_number(name, v, lo)
-    family = get_bot(bot_family)
+    family = game.bots.get(bot_family)
     base = dict(family.params)
     if isinstance(start, str):
         sp = parse_player(start)
@@ -247,7 +239,7 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
     names = list(space)
     bounds = [space[k] for k in names]
     x0 = np.array([min(max(base[k], lo), hi) for k, (lo, hi) in zip(names, bounds)])
-    start_spec = bot_spec(bot_family, base)
+    start_spec = bot_spec(bot_family, base, game)
     search_seed = stream_seed(seed, "search")
     history: list[dict] = []
     cache: dict[tuple, float] = {}
@@ -256,13 +248,14 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
         vals = {k: round(float(v), 2) + 0.0 for k, v in zip(names, x)}
         params = dict(base)
         params.update(vals)
-        return bot_spec(bot_family, params), vals
+        return bot_spec(bot_family, params, game), vals
 
     def objective(x) -> float:
         spec, vals = spec_of(x)
         key = tuple(vals.values())
         if key not in cache:
-            r = evaluate(spec, opponents, n_players, games_per_eval, search_seed, rules, workers)
+            r = evaluate(spec, opponents, n_players, games_per_eval, search_seed, rules, workers,
+                         game)
             cache[key] = r["win_rate"]
             history.append({"eval": len(history), **vals, "spec": spec, "win_rate": r["win_rate"],
                             "lo": r["lo"], "hi": r["hi"], "games": r["n"],
@@ -295,7 +288,8 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
     val_seed = stream_seed(seed, "validation")
     frows = []
     for _, r in top.iterrows():
-        v = evaluate(r["spec"], opponents, n_players, 2 * games_per_eval, val_seed, rules, workers)
+        v = evaluate(r["spec"], opponents, n_players, 2 * games_per_eval, val_seed, rules,
+                     workers, game)
         frows.append({"spec": r["spec"], "search_win_rate": r["win_rate"],
                       "validation_win_rate": v["win_rate"], "validation_lo": v["lo"],
                       "validation_hi": v["hi"], "eval": r["eval"]})
@@ -305,14 +299,14 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
     best_row = hist[hist["spec"] == best_spec].iloc[0]
     best_params = {k: float(best_row[k]) for k in names}
     fresh_seed = stream_seed(seed, "fresh")
-    fb = evaluate(best_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers)
-    fs = evaluate(start_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers)
+    fb = evaluate(best_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers, game)
+    fs = evaluate(start_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers, game)
     diff, dlo, dhi = newcombe_diff_ci(fb["wins"], fb["n"], fs["wins"], fs["n"])
     config = {"bot_family": bot_family, "opponents": opponents, "n_players": n_players,
               "budget": budget, "games_per_eval": games_per_eval, "seed": seed, "method": method,
               "space": space, "fresh_games": fb["n"], "search_seed": search_seed,
               "validation_seed": val_seed, "fresh_seed": fresh_seed,
-              "evaluations": len(hist), "seconds": round(time.time() - t0, 1)}
+              "evaluations": len(hist), "seconds": round(time.time() - t0, 1), "game": game.name}
     if progress:
         print(f"[tune] done in {time.time() - t0:.0f} s: {best_spec} fresh win rate "
               f"{fb['win_rate']:.3f} [{fb['lo']:.3f}, {fb['hi']:.3f}] vs start {fs['win_rate']:.3f}",
@@ -341,6 +335,7 @@ def tune_main(argv=None) -> int:
     ap.add_argument("--space", action="append", default=[], metavar="PARAM=LO:HI",
                     help="search range of one parameter (repeatable; default: the bot's own ranges)")
     ap.add_argument("--out", default=None, help="CSV file for the search history (default: none)")
+    ap.add_argument("--game", default=None, metavar="NAME", help="the game (default cargo_noir)")
     a = ap.parse_args(argv)
     space = None
     if a.space:
@@ -354,7 +349,7 @@ def tune_main(argv=None) -> int:
     if a.out:                                     # checked before the search runs
         _check_out_file(a.out)
     r = tune(a.bot, a.opponents, a.seats, a.budget, a.games_per_eval, a.seed, space, a.method,
-             a.start, fresh_games=a.fresh_games)
+             a.start, fresh_games=a.fresh_games, game=a.game)
     print(r)
     print(r.finalists.to_string(index=False))
     if a.out:

@@ -4,7 +4,7 @@ a table's final columns filled chunk by chunk in place (``ColumnSink``)."""
 import numpy as np
 import pandas as pd
 
-__all__ = ["narrowest", "narrow", "ColumnSink", "WIDTHS", "concat_columns"]
+__all__ = ["narrowest", "narrow", "ColumnSink", "WIDTHS", "concat_columns", "aligned_rows"]
 
 
 WIDTHS = [(t, int(np.iinfo(t).min), int(np.iinfo(t).max))
@@ -88,3 +88,11 @@ def concat_columns(parts: list) -> dict:
         else:
             out[c] = np.concatenate([part[c] for part in parts])
     return out
+
+
+def aligned_rows(rows: list[tuple]) -> list[str]:
+    """Aligned text lines of a small table (a seat per row): the first two columns
+    left-aligned, the rest right (shared by the CLI's and the games' summaries)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                      for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]

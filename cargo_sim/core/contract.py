@@ -24,6 +24,13 @@ ERR_GAME = 0
 ERR_EVENTS = 6
 ERR_SIZE = 8
 
+# The columns every game's results carry, whatever else it adds: the runners read
+# them (the CLI summary, run folders, sweeps, tune), and so does core.ratings
+# (vp, rank, win_share). ``vp`` is the game's score (higher is better); ``rank``
+# 1 = best, ties share a rank; ``win_share`` 1/k for each of k winners, else 0.
+CORE_GAME_COLUMNS = ("game", "seed")
+CORE_PLAYER_COLUMNS = ("game", "seat", "bot", "vp", "rank", "win_share")
+
 
 @dataclass(frozen=True)
 class Fields:
@@ -54,11 +61,14 @@ class Game(Protocol):
     chunk_kernel: Callable
     event_fields: tuple            # columns of the int64 event log
     event_rows_per_seat: int           # first guess of event rows per game and seat
-    forward: Any                   # the forward-model kernels module, or None
+    forward: Any                   # the forward-model kernels module, or None (core.forward)
     GameState: Any                 # one game stepped in Python (docs/contract.md), or None
     rules_type_name: str           # how errors name the Rules class
     analyses: tuple                # dotted names in analyses/ (strings: never imported here)
     report_sections: tuple
+    sweep_measures: dict           # the game's own sweep measures: name -> (description, "t"/"wilson")
+    counters: Any                  # aggregate counters (docs/contract.md), or None: no --aggregate
+    replay: Any                    # an HTML replay page writer, or None: no play --html
 
     def game_fields(self, rules) -> Fields: ...
 
@@ -71,8 +81,6 @@ class Game(Protocol):
     def table_columns(self, games, players_arr, seeds, start, players, rules,
                       narrow: bool = True) -> tuple: ...
 
-    def build_tables(self, games, players_arr, seeds, start, players, rules) -> tuple: ...
-
     def table_bytes(self, n_games: int, n_players: int) -> int: ...
 
     def results(self, games, players, rules, config, interrupted, events) -> Any: ...
@@ -81,7 +89,11 @@ class Game(Protocol):
 
     def render_events(self, events, rules) -> str: ...
 
-    def summary(self, results) -> Any: ...
+    def summary_counts(self, games) -> dict: ...
+
+    def summary_lines(self, counts: dict, n_games: int, rules) -> list: ...
+
+    def sweep_units(self, grid) -> dict: ...
 
     def invariants(self, state, rules) -> list: ...
 
@@ -91,6 +103,10 @@ _GAMES: dict[str, Game] = {}
 
 def register_game(game: Game) -> Game:
     """Add a game to the registry (under ``game.name``); returns it."""
+    if not isinstance(getattr(game, "name", None), str) or not game.name.isidentifier():
+        # a name, never a number: `play --game I` once named a game index of a run
+        raise ConfigError(f"a game's name is an identifier such as cargo_noir, got "
+                          f"{getattr(game, 'name', None)!r}")
     if not isinstance(game, Game):
         missing = [m for m in Game.__protocol_attrs__ if not hasattr(game, m)] \
             if hasattr(Game, "__protocol_attrs__") else []
@@ -98,6 +114,35 @@ def register_game(game: Game) -> Game:
                           + (f" (missing: {', '.join(sorted(missing))})" if missing else ""))
     _GAMES[game.name] = game
     return game
+
+
+def check_columns(game: Game, games, players) -> None:
+    """A ConfigError unless a game's result tables (DataFrames or dicts of columns)
+    carry the core columns (CORE_GAME_COLUMNS, CORE_PLAYER_COLUMNS)."""
+    for what, cols, need in (("games", games, CORE_GAME_COLUMNS),
+                             ("players", players, CORE_PLAYER_COLUMNS)):
+        missing = [c for c in need if c not in cols]
+        if missing:
+            raise ConfigError(f"game {game.name}: its {what} table lacks the core column(s) "
+                              f"{', '.join(missing)} (docs/contract.md, section 2)")
+
+
+def counters_of(game: Game):
+    """The game's aggregate counters, or one clear ConfigError when it has none."""
+    if getattr(game, "counters", None) is None:
+        raise ConfigError(f"game {game.name} offers no aggregate counters (--aggregate, "
+                          f"aggregate()); simulate plays it and keeps its tables")
+    return game.counters
+
+
+def game_of_manifest(manifest: dict, where) -> Game:
+    """The game a run's manifest names (a manifest written before games were
+    recorded is Cargo Noir's: the only game then); one clear line for an unknown one."""
+    name = manifest.get("game", DEFAULT_GAME)
+    if not isinstance(name, str) or name not in game_names():
+        raise ConfigError(f"{where} holds a run of game {name!r}, which is not registered here "
+                          f"(known games: {', '.join(game_names())})")
+    return get_game(name)
 
 
 def unregister_game(name: str) -> None:

@@ -29,7 +29,7 @@ from .checks import check_games, check_number, check_seed
 from .errors import BotError, ConfigError
 from .progress import Progress
 from .columns import ColumnSink
-from .contract import ERR_EVENTS, ERR_GAME, ERR_SIZE, get_game
+from .contract import ERR_EVENTS, ERR_GAME, ERR_SIZE, check_columns, get_game
 from .seeds_nb import game_seeds
 
 DEFAULT_CHUNK = 2048
@@ -310,6 +310,7 @@ def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers
         g, p = game.table_columns(game.game_fields(rules).buffer(0),
                                   game.player_fields(rules).buffer(0, n), seeds[:0], start,
                                   seated, rules, narrow=narrow)
+    check_columns(game, g, p)          # what the summaries, folders and ratings read
     return Played(g, p, n_done, interrupted, table, logs)
 
 
@@ -333,6 +334,19 @@ def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: in
         all_ev = all_ev[all_ev[:, game.event_fields.index("game")] < start + run.n_done]
         ev_frame = game.events_frame(all_ev, table.rules, n, table.labels)
     return game.results(g, p, table.rules, config, run.interrupted, ev_frame)
+
+
+def play_one(game, seed: int, players, rules=None, check_bots: bool = False):
+    """One game of ``game`` from its game seed: ``(events, text, rules, labels)``,
+    the game's events table and move-by-move text (``cargo-sim play`` of any game)."""
+    game = get_game(game)
+    seated, rules = seat_players(game, 1, players, rules)
+    seeds = np.asarray([check_seed(seed, "a game seed") % 2**64], dtype=np.uint64)
+    table = Table.build(game, rules, seated, check_bots)
+    table.compile(seeds)
+    log = table.play(seeds, 0, events=True)[3]
+    events = game.events_frame(log, rules, len(seated), table.labels)
+    return events, game.render_events(events, rules), rules, table.labels
 
 
 def offset_log(game, log, first_game: int):

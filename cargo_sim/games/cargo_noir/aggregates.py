@@ -138,3 +138,27 @@ def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     config = new_config(seated, rules, seed, n_games)
     config["parts"] = [[seed, start, start + done]] if done else []
     return Aggregates(total, rules, config, interrupted)
+
+
+class CargoNoirCounters:
+    """The contract's ``counters`` member: what the runners (``cargo_sim.aggregate``,
+    run folders, Dask) and the CLI need of Cargo Noir's aggregate counters."""
+    layout = K.LAYOUT_ID
+    size = K.ACC_SIZE
+    aggregate = staticmethod(aggregate)
+    load = staticmethod(load_aggregates)
+    join_parts = staticmethod(join_parts)
+
+    @staticmethod
+    def new(seated, rules, seed, n_games, counts=None, interrupted: bool = False) -> Aggregates:
+        """Counters of a run of ``n_games`` (zero, or ``counts``) with its configuration."""
+        counts = np.zeros(K.ACC_SIZE, np.int64) if counts is None else counts
+        return Aggregates(counts, rules, new_config(seated, rules, seed, n_games), interrupted)
+
+    @staticmethod
+    def summary_lines(agg) -> list:
+        from .measures import aggregate_lines
+        return aggregate_lines(agg)
+
+
+COUNTERS = CargoNoirCounters()

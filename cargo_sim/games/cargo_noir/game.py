@@ -9,7 +9,9 @@ import numpy as np
 
 from ...core.contract import Fields, register_game
 from . import forward_nb
-from .simulate import (EVENT_ROWS_PER_SEAT, NAME, SimResults, build_tables, chunk_kernel, describe_error,
+from . import measures
+from .aggregates import COUNTERS
+from .simulate import (EVENT_ROWS_PER_SEAT, NAME, SimResults, chunk_kernel, describe_error,
                        events_frame, render_events, table_bytes, table_columns, table_template)
 from .bots.registry import REGISTRY
 from .enums import EVENT_FIELDS, GAME_FIELDS, PLAYER_FIELDS
@@ -32,6 +34,22 @@ class CargoNoir:
     analyses = ("analyses.balance", "analyses.bidding", "analyses.casino", "analyses.trade",
                 "analyses.aggregates")
     report_sections = ("analyses.report.SECTIONS",)
+    sweep_measures = measures.SWEEP_MEASURES
+    counters = COUNTERS
+
+    class replay:
+        """``cargo-sim play --html``: the game as a self-contained HTML page."""
+        @staticmethod
+        def check(path) -> None:
+            from .replay import check_page_path
+            check_page_path(path)
+
+        @staticmethod
+        def write(path, seed, players, rules, check_bots=False):
+            """Write the page; returns (its path, the decisions it steps through)."""
+            from .replay import replay_steps, write_page
+            data, _ = replay_steps(seed, players, rules=rules, check_bots=check_bots)
+            return write_page(path, data), len(data["steps"]) - 1
 
     def game_fields(self, rules) -> Fields:
         return Fields(tuple(GAME_FIELDS), np.int64)
@@ -48,9 +66,6 @@ class CargoNoir:
     def table_columns(self, games, players_arr, seeds, start, players, rules, narrow: bool = True):
         return table_columns(games, players_arr, seeds, start, players, rules, narrow)
 
-    def build_tables(self, games, players_arr, seeds, start, players, rules):
-        return build_tables(games, players_arr, seeds, start, players, rules)
-
     def table_bytes(self, n_games: int, n_players: int) -> int:
         return table_bytes(n_games, n_players)
 
@@ -63,8 +78,14 @@ class CargoNoir:
     def render_events(self, events, rules) -> str:
         return render_events(events, rules)
 
-    def summary(self, results):
-        return results.summary()
+    def summary_counts(self, games) -> dict:
+        return measures.summary_counts(games)
+
+    def summary_lines(self, counts: dict, n_games: int, rules) -> list:
+        return measures.summary_lines(counts, n_games, rules)
+
+    def sweep_units(self, grid) -> dict:
+        return measures.sweep_units(grid)
 
     def invariants(self, state, rules) -> list:
         return invariants(state, rules)
