@@ -356,6 +356,7 @@ def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, s
     from .core.contract import get_game
     folder = Path(out_dir)
     game = get_game(game)
+    runs.check_folder_game(folder, game, resume)
     manifest, rules = runs.plan(n_games, players, seed, rules, chunk_games, game)
     lock = runs.open_run_folder(folder, manifest, resume)
     try:

@@ -205,10 +205,7 @@ def _check_folder(folder: Path, manifest: dict, resume: bool, extra_keys) -> Non
     if old.get("format") != manifest["format"]:
         raise ConfigError(f"{folder} holds a run of another kind ({old.get('format')}), "
                           f"not {manifest['format']}: use another folder")
-    old_game = game_of_manifest(old, folder).name       # an old folder without one: cargo_noir
-    if old_game != manifest["game"]:
-        raise ConfigError(f"{folder} holds a run of game {old_game}, not {manifest['game']}: "
-                          f"resume it as {old_game} (--game {old_game}) or use another folder")
+    _check_game(old, manifest["game"], folder)
     _check_same(old, manifest, folder)
     for key in extra_keys:
         if old.get(key) != manifest[key]:
@@ -220,6 +217,26 @@ def _check_folder(folder: Path, manifest: dict, resume: bool, extra_keys) -> Non
     else:                                # written before run ids: its markers bind the seed
         manifest.pop("run_id", None)
     clean_temps(folder, temp_tag(manifest))
+
+
+def check_folder_game(folder, game, resume: bool) -> None:
+    """A folder to resume that holds a run of another game: one clear line, before
+    the request is checked against the wrong game's bots and rules."""
+    folder = Path(folder)
+    if not resume or not (folder / MANIFEST).is_file():
+        return
+    try:
+        old = read_manifest(folder)
+    except ConfigError:
+        return                          # the folder check says what is wrong with it
+    _check_game(old, get_game(game).name, folder)
+
+
+def _check_game(old: dict, name: str, folder) -> None:
+    old_game = game_of_manifest(old, folder).name       # an old folder without one: cargo_noir
+    if old_game != name:
+        raise ConfigError(f"{folder} holds a run of game {old_game}, not {name}: "
+                          f"resume it as {old_game} (--game {old_game}) or use another folder")
 
 
 def _check_same(old: dict, new: dict, folder: Path) -> None:
@@ -464,6 +481,7 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     the chunk's tables as dicts of columns at the file widths.
     """
     folder = Path(out_dir)
+    check_folder_game(folder, game, resume)
     manifest, rules = plan(n_games, players, seed, rules, chunk_games, game)
     lock = open_run_folder(folder, manifest, resume)
     try:
@@ -609,6 +627,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     ``game``: whose counters (default Cargo Noir; a game without is a ConfigError)."""
     counters = counters_of(get_game(game))
     folder = Path(out_dir)
+    check_folder_game(folder, game, resume)
     manifest, rules = plan(n_games, players, seed, rules, chunk_games, game)
     check_games(start, n_games)
     manifest.update(format=AGG_FORMAT, start=int(start), layout=counters.layout)

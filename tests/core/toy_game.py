@@ -7,7 +7,8 @@ kernel is the compiled loop "ask the bot, step", so one place holds each rule.
 """
 from __future__ import annotations
 
-import hashlib
+import copy
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,8 +17,9 @@ from numba import njit
 
 from cargo_sim.core.bots import BotRegistry, BotSpec
 from cargo_sim.core.contract import ERR_EVENTS, ERR_GAME, Fields
-from cargo_sim.core.errors import ConfigError, IllegalDecisionError
+from cargo_sim.core.errors import IllegalDecisionError
 from cargo_sim.core.rng_nb import game_seed_nb, rand_below_at_nb
+from cargo_sim.core.rules import RulesBase
 
 # state layout
 N_PL, TARGET, DIE, RNG, TURN, SEAT, ASK, WINNER, BOTS, PARAMS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 12
@@ -147,32 +149,35 @@ for _spec in (BotSpec("random", random_bot_nb, {}, "picks 1-3 at random"),
 
 
 # ---- rules object -------------------------------------------------------------------
-class ToyRules:
-    """target (steps to win), die (faces), 2-4 players."""
-    DEFAULTS = {"target": 30, "die": 6}
+DEFAULT_RULES = {
+    "game": "toy_race", "name": "Race to N (the tests' toy game)",
+    "min_players": 2, "max_players": 4, "target": 30, "die": 6,
+    "provenance": {"target": "decision: short games for the tests",
+                   "die": "estimated: a plain six-sided die"},
+    "range": {"target": [20, 30, 40]},
+}
 
-    def __init__(self, **values):
-        self.values = {**self.DEFAULTS, **values}
-        if not (1 <= self.values["target"] <= 10**6 and 1 <= self.values["die"] <= 100):
-            raise ConfigError(f"bad toy rules {self.values}")
+
+class ToyRules(RulesBase):
+    """target (steps to win), die (faces), 2-4 players: the core's RulesBase, so
+    --rules, --set, sweeps, TOML and provenance work as for any game."""
+    SCALARS = {"min_players": int, "max_players": int, "target": int, "die": int,
+               "game": str, "name": str}
 
     @classmethod
-    def default(cls) -> "ToyRules":
-        return cls()
+    def default_data(cls) -> dict:
+        return copy.deepcopy(DEFAULT_RULES)
 
-    def replace(self, **kw) -> "ToyRules":
-        return ToyRules(**{**self.values, **kw})
-
-    def __getitem__(self, name):
-        return self.values[name]
-
-    def check_players(self, n: int) -> None:
-        if not 2 <= n <= 4:
-            raise ConfigError(f"the toy game has 2 to 4 players, got {n}")
-
-    @property
-    def digest(self) -> str:
-        return hashlib.sha256(repr(sorted(self.values.items())).encode()).hexdigest()[:12]
+    @classmethod
+    def validate(cls, data: dict) -> list[str]:
+        bad = []
+        if not 1 <= data.get("target", 0) <= 10**6:
+            bad.append(f"target: 1 to 1000000, got {data.get('target')!r}")
+        if not 1 <= data.get("die", 0) <= 100:
+            bad.append(f"die: 1 to 100, got {data.get('die')!r}")
+        if not 2 <= data.get("min_players", 0) <= data.get("max_players", 0) <= 4:
+            bad.append("players: 2 to 4")
+        return bad
 
 
 @dataclass
@@ -186,6 +191,9 @@ class ToyResults:
 
 
 # ---- the forward model in Python -------------------------------------------------------
+Decision = namedtuple("Decision", "kind seat")
+
+
 class ToyState:
     def __init__(self, players, seed: int = 0, game: int = 0, rules=None, *, _copy=None):
         if _copy is not None:
@@ -204,7 +212,7 @@ class ToyState:
     @property
     def decision(self):
         kind, seat = pending_nb(self.s)
-        return None if kind < 0 else (DECISIONS[kind], int(seat))
+        return None if kind < 0 else Decision(DECISIONS[kind], int(seat))
 
     def legal(self) -> list[int]:
         out = np.zeros(3, np.int64)
@@ -244,6 +252,9 @@ class Toy:
     GameState = ToyState
     analyses = ()
     report_sections = ()
+    sweep_measures = {"picks": ("mean steps picked in a game (all seats)", "t")}
+    counters = None          # no aggregate counters: --aggregate is one clear error
+    replay = None
 
     def game_fields(self, rules) -> Fields:
         return Fields(("n_players", "turns", "winner"), np.int64)
@@ -275,11 +286,12 @@ class Toy:
              "bot": pd.Categorical(np.tile(labels, n), categories=list(dict.fromkeys(labels)))}
         flat = players_arr.reshape(n * k, -1)
         p.update({f: flat[:, i] for i, f in enumerate(self.player_fields(rules).names)})
+        # the core columns: the score (vp: the position), rank (1 = furthest), win_share
+        pos = players_arr[:, :, 0].astype(np.int64)
+        p["vp"] = flat[:, 0]
+        p["rank"] = (1 + (pos[:, None, :] > pos[:, :, None]).sum(axis=2)).reshape(-1).astype(np.int32)
+        p["win_share"] = flat[:, 3].astype(np.float32)
         return g, p
-
-    def build_tables(self, games, players_arr, seeds, start, players, rules):
-        g, p = self.table_columns(games, players_arr, seeds, start, players, rules)
-        return pd.DataFrame(g), pd.DataFrame(p)
 
     def table_bytes(self, n_games, n_players):
         return n_games * (40 + 24 * n_players)
@@ -294,8 +306,14 @@ class Toy:
         return "\n".join(f"turn {r.turn}: seat {r.seat} picks {r.pick}, rolls {r.roll} -> {r.pos}"
                          for r in events.itertuples())
 
-    def summary(self, results):
-        return results.players.groupby("seat")["won"].mean().rename("win_rate").to_frame()
+    def summary_counts(self, games) -> dict:
+        return {"turns": int(np.asarray(games["turns"]).sum())}
+
+    def summary_lines(self, counts, n_games, rules) -> list:
+        return [f"mean turns: {counts['turns'] / n_games:.2f} (target {rules['target']})"]
+
+    def sweep_units(self, grid) -> dict:
+        return {"picks": grid("picked").sum(1)}
 
     def invariants(self, state, rules) -> list:
         bad = []
