@@ -258,6 +258,9 @@ def test_play_subprocess_replays_game_of_run():
         assert f"seat {seat} (random): {vp} VP" in r.stdout
     r2 = run_cli("play", "--seed", int(res.games.seed[2]), "--players", "random,random")
     assert r2.stdout.split("\n", 1)[1] == r.stdout.split("\n", 1)[1]   # same game
+    assert "now spelled --index 2" in r.stderr          # the old spelling of the game index
+    r3 = run_cli("play", "--seed", 4, "--index", 2, "--players", "random,random")
+    assert r3.returncode == 0 and r3.stdout == r.stdout and r3.stderr == ""
 
 
 def test_rules_estimated_lists_port_slots(capsys):

@@ -19,7 +19,8 @@ from cargo_sim import CargoSimError, ConfigError
 from cargo_sim.botkit import D_SEND, random_decide_nb
 from cargo_sim.cli import main
 from cargo_sim.core import runner
-from cargo_sim.core.contract import Game, game_names, get_game, register_game, unregister_game
+from cargo_sim.core.contract import (Game, check_columns, game_names, get_game, register_game,
+                                     unregister_game)
 
 import toy_game
 
@@ -83,6 +84,18 @@ def test_the_game_object_satisfies_the_protocol(name):
     for fields in (game.game_fields(rules), game.player_fields(rules)):
         assert len(fields.names) == len(set(fields.names)) and np.dtype(fields.dtype).kind == "i"
     assert all(isinstance(a, str) for a in (*game.analyses, *game.report_sections))
+    assert all(kind in ("t", "wilson") for _, kind in game.sweep_measures.values())
+    res = sim(name, 6)
+    check_columns(game, res.games, res.players)       # the core columns (core.ratings needs them)
+    counts = game.summary_counts(res.games)
+    assert all(isinstance(v, int) for v in counts.values())
+    assert all(isinstance(line, str) for line in game.summary_lines(counts, 6, rules))
+
+
+def test_missing_core_columns_are_one_clear_error():
+    with pytest.raises(ConfigError, match="players table lacks the core column.*win_share"):
+        check_columns(toy_game.TOY, {"game": [], "seed": []},
+                      {"game": [], "seat": [], "bot": [], "vp": [], "rank": []})
 
 
 def test_unknown_game_is_one_clear_error():
@@ -137,7 +150,7 @@ def test_event_logs_do_not_depend_on_chunks(name):
     pd.testing.assert_frame_equal(a, b)
     assert sorted(a["game"].unique()) == list(range(6))
     text = get_game(name).render_events(a[a["game"] == 0], cargo_sim.Rules.default()
-                                        if name == "cargo_noir" else toy_game.ToyRules())
+                                        if name == "cargo_noir" else toy_game.ToyRules.default())
     assert text.count("\n") > 2
 
 
@@ -255,9 +268,10 @@ def test_cli_game_option(capsys):
     assert main(["--game", "toy_race", "simulate", "-n", "12", "-p", "random,cautious",
                  "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "win_rate" in out and "toy_race" in out
-    assert main(["--game", "toy_race", "tournament", "-p", "random,cautious"]) == 2
-    assert "toy_race" in capsys.readouterr().err
+    assert "win rate" in out and "mean turns" in out          # the toy's own summary line
+    assert main(["--game", "toy_race", "tournament", "-p", "random,cautious", "--seats", "2",
+                 "-n", "40", "--no-progress"]) == 0
+    assert "toy_race" not in capsys.readouterr().err
 
 
 def test_api_game_argument():
@@ -266,5 +280,5 @@ def test_api_game_argument():
     same(a, b)
     with pytest.raises(ConfigError, match="unknown game"):
         cargo_sim.simulate(1, ["random"] * 2, game="nope")
-    with pytest.raises(ConfigError, match="toy_race"):
+    with pytest.raises(ConfigError, match="toy_race offers no aggregate counters"):
         cargo_sim.aggregate(10, ["random"] * 2, game="toy_race")
