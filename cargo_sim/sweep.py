@@ -400,7 +400,8 @@ def plot_measure(results: SweepResults, measure: str, param: str, ax=None, diff:
         n = len(results.config.get("players", [])) or 1
         ax.axhline(1 / n, color="grey", ls="--", lw=1, label=f"fair 1/{n}")
     ax.set_xlabel(param)
-    ax.set_ylabel(("difference from base: " if diff else "") + MEASURES.get(measure, (measure,))[0])
+    known = measures_of(results.config.get("game"))
+    ax.set_ylabel(("difference from base: " if diff else "") + known.get(measure, (measure,))[0])
     ax.set_title(f"{measure} vs {param} ({results.config.get('games'):,} games/variant, 95% CI)")
     ax.legend(fontsize="small")
     return ax

@@ -51,7 +51,7 @@ class Game(Protocol):
     ``seeds[i]`` into ``out_games[i]`` and ``out_players[i, seat]``, events into
     ``log`` (0 rows: none); False on an illegal answer or bot fault, with ``err`` as
     described above. It is a Python callable (usually a thin wrapper over a nogil
-    numba kernel), so a game may replay a chunk internally (e.g. to load a rarely
+    compiled kernel), so a game may replay a chunk internally (e.g. to load a rarely
     needed solver first).
     """
     name: str
@@ -103,15 +103,15 @@ _GAMES: dict[str, Game] = {}
 
 def register_game(game: Game) -> Game:
     """Add a game to the registry (under ``game.name``); returns it."""
-    if not isinstance(getattr(game, "name", None), str) or not game.name.isidentifier():
-        # a name, never a number: `play --game I` once named a game index of a run
-        raise ConfigError(f"a game's name is an identifier such as cargo_noir, got "
-                          f"{getattr(game, 'name', None)!r}")
     if not isinstance(game, Game):
         missing = [m for m in Game.__protocol_attrs__ if not hasattr(game, m)] \
             if hasattr(Game, "__protocol_attrs__") else []
         raise ConfigError(f"{game!r} does not implement the game contract"
                           + (f" (missing: {', '.join(sorted(missing))})" if missing else ""))
+    if not isinstance(getattr(game, "name", None), str) or not game.name.isidentifier():
+        # a name, never a number: `play --game I` once named a game index of a run
+        raise ConfigError(f"a game's name is an identifier such as {DEFAULT_GAME}, got "
+                          f"{getattr(game, 'name', None)!r}")
     _GAMES[game.name] = game
     return game
 
@@ -137,7 +137,8 @@ def counters_of(game: Game):
 
 def game_of_manifest(manifest: dict, where) -> Game:
     """The game a run's manifest names (a manifest written before games were
-    recorded is Cargo Noir's: the only game then); one clear line for an unknown one."""
+    recorded is the default game's: the only game then); one clear line for an
+    unknown one."""
     name = manifest.get("game", DEFAULT_GAME)
     if not isinstance(name, str) or name not in game_names():
         raise ConfigError(f"{where} holds a run of game {name!r}, which is not registered here "

@@ -123,9 +123,9 @@ def test_base_variant_is_played_once(monkeypatch):
     calls = []
     real = sw.simulate
 
-    def counting(games, players, **kw):
+    def counting(game, games, players, **kw):
         calls.append(kw["rules"].digest)
-        return real(games, players, **kw)
+        return real(game, games, players, **kw)
     monkeypatch.setattr(sw, "simulate", counting)
     r = sweep(grid={"start_coins": [6, 7]}, players=PLAYERS, games=20, seed=1, progress=False)
     assert len(calls) == 2 and len(set(calls)) == 2 and len(r.table) == 3
