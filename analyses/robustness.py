@@ -33,8 +33,8 @@ from cargo_sim.core.errors import ConfigError
 from cargo_sim.core.rules import RulesBase as Rules      # any game's rules (annotations)
 
 from .games import game_with
-from .robustness_marks import (REPORT_DIR, VERDICTS_FILE, headline_mark, load_marks,  # noqa: F401
-                               mark_highlights, robustness_link)
+from .robustness_marks import (REPORT_DIR, VERDICTS_FILE, load_marks, mark_highlights,  # noqa: F401
+                               robustness_link)
 from .stats import half_width
 
 # The study measures its headlines on the game's aggregate counters (cargo_sim.aggregate)

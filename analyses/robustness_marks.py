@@ -1,25 +1,16 @@
 """The robustness marks a report's highlights carry: each headline's verdict from a
 written robustness report (``verdicts.json``; analyses.robustness makes it), and the
-link to that report. Read by analyses.report and analyses.robustness_report; imports
-neither (docs/robustness.md)."""
+link to that report. Read by analyses.report (and re-exported by analyses.robustness);
+imports neither (docs/robustness.md)."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import pandas as pd
-
 from cargo_sim.core.errors import ConfigError
 from cargo_sim.core.fileio import read_json
 
 VERDICTS_FILE = "verdicts.json"
-
-
-def headline_mark(verdict_table: pd.DataFrame | dict, headline: str) -> str:
-    """'robust', 'depends on X, Y' or 'not assessed' for a headline name."""
-    if isinstance(verdict_table, pd.DataFrame):
-        verdict_table = dict(zip(verdict_table["headline"], verdict_table["mark"]))
-    return verdict_table.get(headline, "not assessed")
 
 
 def load_marks(folder) -> dict:

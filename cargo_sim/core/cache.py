@@ -139,11 +139,6 @@ def unit_folder_name(unit: str, hashes: dict | None = None) -> str:
     return f"{unit}-{(hashes or HASHES)[unit]}"
 
 
-def game_hash(name: str) -> str:
-    """The hash of a shipped game's compiled source (its cache folder's key)."""
-    return HASHES[name]
-
-
 def source_hash(hashes: dict | None = None) -> str:
     """Hash of everything compiled (the core and every game): the folder of code
     outside the package (user bots, which inline a game's kit), and the
