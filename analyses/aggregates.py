@@ -23,6 +23,10 @@ import pandas as pd
 from . import plots
 from .stats import mean_from_sums, proportion_frame
 
+# what run_all reads (an Aggregates): the report runs the pipelines of a game's
+# Game.analyses that read results (analyses.games.pipelines)
+READS = "aggregates"
+
 
 def _with_n(df: pd.DataFrame, n: int) -> pd.DataFrame:
     df = df.copy()

@@ -10,7 +10,11 @@ import numpy as np
 import pandas as pd
 
 from . import stats
-from .data import Tables, as_tables, edge_cards, port_slots, with_n_players
+from .data import as_tables, edge_cards, port_slots, with_n_players
+
+# what run_all reads (a Tables / SimResults): the report runs the pipelines of a game's
+# Game.analyses that read results (analyses.games.pipelines)
+READS = "results"
 
 
 def _players(players, games=None):

@@ -22,7 +22,11 @@ import numpy as np
 import pandas as pd
 
 from . import stats
-from .data import PORT_ACTIONS, SEND_ACTIONS, as_tables, event_order, port_slots, token_columns
+from .data import PORT_ACTIONS, as_tables, event_order, port_slots, token_columns
+
+# what run_all reads (a Tables / SimResults): the report runs the pipelines of a game's
+# Game.analyses that read results (analyses.games.pipelines)
+READS = "results"
 
 
 def cargo_values(events: pd.DataFrame, rules, cols: list[str] | None = None) -> np.ndarray:

@@ -11,6 +11,10 @@ import pandas as pd
 from . import stats
 from .data import SEND_ACTIONS, as_tables
 
+# what run_all reads (a Tables / SimResults): the report runs the pipelines of a game's
+# Game.analyses that read results (analyses.games.pipelines)
+READS = "results"
+
 DEST = {"send casino": "Casino", "send black market": "Black Market", "send port": "port"}
 
 

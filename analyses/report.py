@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import re
+import inspect
 import math
-import os
 import shlex
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -27,9 +25,12 @@ import pandas as pd
 from cargo_sim.core.columns import narrow
 from cargo_sim.core.fileio import atomic_write_text
 
-from . import balance, bidding, casino, plots, trade
-from . import explain
-from .present import TOO_SMALL, format_column, format_p, readable, title as table_title
+from cargo_sim.core.contract import get_game
+
+from . import explain, plots
+from .games import DEFAULT_GAME, pipelines, report_sections
+from .markdown import markdown_table, slug, to_html  # noqa: F401 (markdown_table, to_html: public here too)
+from .present import TOO_SMALL, readable, title as table_title
 from .stats import MIN_N
 from .data import Tables, combine
 
@@ -45,32 +46,10 @@ ROW_LEVEL = {"episodes", "trades"}   # per-row tables: used for figures, not wri
 
 
 # ---------------------------------------------------------------------------
-# files: cargo_sim.core.fileio.atomic_write_text
-# ---------------------------------------------------------------------------
-# tables as text (cells formatted by present.fmt)
-def markdown_table(df: pd.DataFrame) -> str:
-    """A GitHub-flavoured markdown table (no dependency on tabulate): numbers
-    and intervals right-aligned with one number of decimals per column
-    (``present.format_column``), text left-aligned."""
-    if df is None or len(df) == 0:
-        return "_(no data)_\n"
-    cols = [str(c) for c in df.columns]
-    esc = lambda s: s.replace("|", "\\|")  # noqa: E731
-    cells = [format_p(df[c]) if str(c) == "p-value" else format_column(df[c]) for c in df.columns]
-    right = [pd.api.types.is_numeric_dtype(df[c]) or "95% CI" in str(c) for c in df.columns]
-    lines = ["| " + " | ".join(esc(c) for c in cols) + " |",
-             "|" + "|".join("---:" if r else "---" for r in right) + "|"]
-    for row in zip(*cells):
-        lines.append("| " + " | ".join(esc(v) for v in row) + " |")
-    return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------------------
 # simulation
-def default_players(n: int) -> list[str]:
-    """The default bot mix for n seats (cargo_sim's registry.default_players)."""
-    from cargo_sim.games.cargo_noir.bots.registry import default_players as mix
-    return mix(n)
+def default_players(n: int, game=DEFAULT_GAME) -> list[str]:
+    """The default bot mix for n seats (the game's ``bots.default_players``)."""
+    return get_game(game).bots.default_players(n)
 
 
 def _downcast_events(ev: pd.DataFrame) -> pd.DataFrame:
@@ -86,14 +65,14 @@ class CountRun:
     (``extend``); game i is the same game whatever the parts (ids 0..n-1)."""
 
     def __init__(self, players, seed: int, rules, events_games: int, workers=None,
-                 progress: bool = False):
+                 progress: bool = False, game=DEFAULT_GAME):
         from cargo_sim import simulate
         self.players, self.seed, self.rules = list(players), seed, rules
-        self.workers, self.progress = workers, progress
+        self.workers, self.progress, self.game = workers, progress, game
         self.seconds = 0.0
         t = time.perf_counter()
         first = simulate(events_games, self.players, seed=seed, rules=rules, workers=workers,
-                         progress=progress, events=True)
+                         progress=progress, events=True, game=game)
         self.seconds += time.perf_counter() - t
         self.events = _downcast_events(first.events) if first.events is not None else None
         self.config = dict(first.config)
@@ -108,7 +87,7 @@ class CountRun:
             return
         t = time.perf_counter()
         r = simulate(count, self.players, seed=self.seed, rules=self.rules, workers=self.workers,
-                     progress=self.progress, start=self.done)
+                     progress=self.progress, start=self.done, game=self.game)
         dt = time.perf_counter() - t
         self.seconds += dt
         self.rate = count / max(dt, 1e-6)
@@ -130,7 +109,7 @@ LAST_WARMUP_SECONDS = 0.0
 def simulate_counts(player_lists: dict, n_games, seed: int, rules, events_games: int, workers=None,
                     progress: bool = False, time_budget: float = DEFAULT_BUDGET,
                     max_games: int = DEFAULT_GAMES, min_games: int = MIN_AUTO_GAMES,
-                    pilot_games: int = PILOT_GAMES) -> list[Tables]:
+                    pilot_games: int = PILOT_GAMES, game=DEFAULT_GAME) -> list[Tables]:
     """Simulate every player count of ``player_lists`` ({count: bots}).
 
     ``n_games``: games per count (int or {count: int}); a count given None
@@ -142,19 +121,21 @@ def simulate_counts(player_lists: dict, n_games, seed: int, rules, events_games:
     [``min_games``, ``max_games``]. Equal N keeps the CIs of the counts
     comparable. The report gives the resulting numbers (--games 2=N,...).
     The budget clock starts after a one-game warm-up of every table, so numba
-    compilation (minutes when the on-disk cache is cold) is not counted."""
+    compilation (minutes when the on-disk cache is cold) is not counted. ``game``: a
+    registered game's name."""
     from cargo_sim import simulate
     global LAST_WARMUP_SECONDS
     tw = time.perf_counter()
     for bots in player_lists.values():
-        simulate(1, list(bots), seed=seed, rules=rules, workers=1, progress=False, events=True)
+        simulate(1, list(bots), seed=seed, rules=rules, workers=1, progress=False, events=True,
+                 game=game)
     LAST_WARMUP_SECONDS = time.perf_counter() - tw
     t0 = time.perf_counter()
     want = {n: (n_games.get(n) if isinstance(n_games, dict) else n_games) for n in player_lists}
     runs = {}
     for n, bots in player_lists.items():
         cap = want[n] if want[n] is not None else max_games
-        runs[n] = CountRun(bots, seed, rules, min(events_games, cap), workers, progress)
+        runs[n] = CountRun(bots, seed, rules, min(events_games, cap), workers, progress, game)
         if want[n] is None:
             runs[n].extend(min(pilot_games, cap - runs[n].done))
         else:
@@ -206,6 +187,7 @@ def parse_players_arg(items) -> dict[int, list[str]]:
 
 # ---------------------------------------------------------------------------
 # the report
+# Cargo Noir's sections (its Game.report_sections names this list; a game names its own)
 SECTIONS = [
     # (title, intro, [(table, columns or None, caption)], [figures])
     ("Balance: seats and bots",
@@ -283,12 +265,13 @@ SECTIONS = [
 ]
 
 
-def run_pipelines(t: Tables, seed: int = 0) -> dict[str, pd.DataFrame]:
+def run_pipelines(t: Tables, seed: int = 0, game=DEFAULT_GAME) -> dict[str, pd.DataFrame]:
+    """Every table of the game's result pipelines (its ``Game.analyses`` that read results,
+    in order; ``seed`` goes to those that sample)."""
     out = {}
-    out.update(balance.run_all(t))
-    out.update(bidding.run_all(t))
-    out.update(casino.run_all(t))
-    out.update(trade.run_all(t, seed=seed))
+    for mod in pipelines(get_game(game), "results"):
+        kw = {"seed": seed} if "seed" in inspect.signature(mod.run_all).parameters else {}
+        out.update(mod.run_all(t, **kw))
     return out
 
 
@@ -307,22 +290,22 @@ def _render_figures(tables, fig_dir: Path, formats) -> tuple[dict, list[str]]:
     return made, problems
 
 
-def source_state() -> str:
-    """The git commit of the working tree and whether cargo_sim/games/cargo_noir/ (the
-    engine, rules and bots: what results depend on) has uncommitted changes;
-    '' outside git."""
+def source_state(game: str = DEFAULT_GAME) -> str:
+    """The git commit of the working tree and whether the game's package
+    cargo_sim/games/<game>/ (the engine, rules and bots: what results depend on) has
+    uncommitted changes; '' outside git."""
     import subprocess
     root = Path(__file__).resolve().parent.parent
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                               text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cargo_sim/games/cargo_noir"], cwd=root,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", f"cargo_sim/games/{game}"], cwd=root,
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
     if not head:
         return ""
-    return f"git {head}" + (" + uncommitted changes in cargo_sim/games/cargo_noir/" if dirty else "")
+    return f"git {head}" + (f" + uncommitted changes in cargo_sim/games/{game}/" if dirty else "")
 
 
 def highlights(tables: dict) -> list[str]:
@@ -386,7 +369,7 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
                  players=None, seed: int = 0, rules=None, command=None,
                  events_games: int = DEFAULT_EVENTS_GAMES, workers=None, formats=("png", "svg"),
                  progress: bool = False, time_budget: float = DEFAULT_BUDGET,
-                 max_games: int = DEFAULT_GAMES) -> Path:
+                 max_games: int = DEFAULT_GAMES, game=DEFAULT_GAME) -> Path:
     """Simulate (or take ``results``), run every pipeline, save the figures and
     write ``index.md``/``index.html`` in ``out_dir``; returns the index.md path.
 
@@ -398,8 +381,14 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     ``n_games``: games per player count (an int, or {count: games}); None =
     as many as fit in ``time_budget`` seconds of simulation in all, the same
     number for every count (see ``simulate_counts``), at most ``max_games``. The report gives the command that reproduces
-    the run exactly (explicit games per count)."""
+    the run exactly (explicit games per count).
+
+    ``game``: a registered game's name; its sections are those its ``Game.report_sections``
+    names and its tables those of its result pipelines (``Game.analyses``); a game naming
+    no sections is a ConfigError before any game is played."""
     import cargo_sim
+    game = get_game(game)
+    sections = report_sections(game)
     if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) \
             or not 0 < time_budget < math.inf:
         raise cargo_sim.ConfigError(f"the time budget must be a number of seconds > 0, got {time_budget!r}")
@@ -413,16 +402,16 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
         with contextlib.suppress(FileNotFoundError):
             (out / name).unlink()
     if rules is None:
-        rules = cargo_sim.Rules.default()
+        rules = game.Rules.default()
     if isinstance(players, (list, tuple)):
         players = {len(players): list(players)}
     players = dict(players or {})
     seat_lists = {}
     if results is None:
         for n in player_counts:
-            seat_lists[n] = players.get(n) or default_players(n)
+            seat_lists[n] = players.get(n) or default_players(n, game.name)
         runs = simulate_counts(seat_lists, n_games, seed, rules, events_games, workers, progress,
-                               time_budget, max_games)
+                               time_budget, max_games, game=game.name)
         t = combine(runs, events_games)
         simulated = True
     else:
@@ -438,7 +427,7 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
             seat_lists[int(n)] = list(d.drop_duplicates("seat").sort_values("seat")["bot"].astype(str))
         simulated = False
     t_sim = time.time() - t0
-    tables = run_pipelines(t, seed)
+    tables = run_pipelines(t, seed, game.name)
     made, problems = _render_figures(tables, fig_dir, formats)
     for name, df in tables.items():
         if name in ROW_LEVEL or df is None or len(df) == 0:
@@ -456,13 +445,14 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
         exact = ("python -m analyses.report --out OUT --seed " + str(seed)
                  + " --games " + ",".join(f"{int(n)}={int(c)}" for n, c in games_per.items())
                  + f" --events-games {events_games}"
-                 + "".join(f" --players {n}={','.join(seat_lists[n])}" for n in sorted(seat_lists)))
+                 + "".join(f" --players {n}={','.join(seat_lists[n])}" for n in sorted(seat_lists))
+                 + (f" --game {game.name}" if game.name != DEFAULT_GAME else ""))
     est = rules.estimated
     meta = [
         ("command", f"`{command}`"),
         ("seed", str(seed) if simulated else ", ".join(str(c.get("seed")) for c in t.config.get("runs", []))),
         ("reproduce exactly", f"`{exact}`" if exact else "n/a"),
-        ("cargo_sim version", cargo_sim.__version__ + (f" ({source_state()})" if source_state() else "")),
+        ("cargo_sim version", cargo_sim.__version__ + (f" ({state})" if (state := source_state(game.name)) else "")),
         ("rules", f"{rules!r}, digest `{rules.digest}`"),
         ("estimated rules values", f"{len(est)} of {len(rules.flat())} parameters are ESTIMATED "
                                    "(flagged in the rules table below)"),
@@ -494,28 +484,29 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     if problems:
         notes.append("Problems while building: " + "; ".join(problems))
 
-    from .robustness import mark_highlights
+    from .robustness_marks import mark_highlights
     heads, robust_link = mark_highlights(highlights(tables), rules, out)
     if robust_link:
         meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
-    md, ht = _render(meta, players_df, notes, tables, made, rules, heads)
+    md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title)
     atomic_write_text(out / "index.html", ht)
     return atomic_write_text(out / "index.md", md)
 
 
-def _render(meta, players_df, notes, tables, made, rules, heads=()):
+def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SECTIONS,
+            title="Cargo Noir"):
     """index.md, and index.html rendered from it by Python-Markdown (tables,
     heading anchors) inside a page of its own style."""
-    md = ["# Cargo Noir simulation report", ""]
+    md = [f"# {title} simulation report", ""]
     md += ["## Run", ""] + [f"- **{k}**: {v}" for k, v in meta] + [""]
     md += ["### Players", "", markdown_table(readable(players_df)), "### Notes", ""] + \
         [f"- {n}" for n in notes] + [""]
-    toc = ["Run"] + (["Highlights"] if heads else []) + [t for t, *_ in SECTIONS] + ["Rules"]
-    md += ["## Contents", ""] + [f"- [{t}](#{_slug(t)})" for t in toc] + [""]
+    toc = ["Run"] + (["Highlights"] if heads else []) + [t for t, *_ in sections] + ["Rules"]
+    md += ["## Contents", ""] + [f"- [{t}](#{slug(t)})" for t in toc] + [""]
     if heads:
         md += ["## Highlights", ""] + [f"- {h}" for h in heads] + [""]
-    for title, intro, tabs, figs in SECTIONS:
-        md += [f"## {title}", "", intro, ""]
+    for heading, intro, tabs, figs in sections:
+        md += [f"## {heading}", "", intro, ""]
         for name, cols, caption in tabs:
             df = tables.get(name)
             if df is None:
@@ -534,38 +525,7 @@ def _render(meta, players_df, notes, tables, made, rules, heads=()):
     md += ["## Rules", "", f"Digest `{rules.digest}`. Rows flagged ESTIMATED are estimates, not printed values.",
            "", markdown_table(rt)]
     text = "\n".join(md) + "\n"
-    return text, to_html(text, "Cargo Noir simulation report")
-
-
-PAGE_STYLE = """
-body { font: 15px/1.45 system-ui, sans-serif; max-width: 1400px; margin: auto; padding: 1em; color: #222; }
-table { border-collapse: collapse; font-size: 13px; margin-bottom: 1em; }
-td, th { border: 1px solid #ccc; padding: 2px 6px; font-variant-numeric: tabular-nums; }
-th { background: #f3f3f3; }
-p:has(> img) { overflow-x: auto; }
-img { max-width: none; }
-code { background: #f4f4f4; padding: 0 3px; }
-td.est { color: #b00; font-weight: bold; }
-"""
-
-
-def to_html(md_text: str, page_title: str) -> str:
-    """A markdown report as a standalone HTML page (Python-Markdown with its
-    tables and toc extensions; heading ids are those of ``_slug``, as on
-    GitHub, so the contents links work in both files). Figures keep their
-    size: a wide one scrolls instead of shrinking its legend to a few pixels."""
-    import markdown
-    body = markdown.markdown(md_text, extensions=["tables", "toc"], output_format="html",
-                             extension_configs={"toc": {"slugify": lambda value, sep: _slug(value)}})
-    body = body.replace("<td>ESTIMATED</td>", '<td class="est">ESTIMATED</td>')
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{page_title}</title><style>{PAGE_STYLE}</style></head>\n<body>\n"
-            f"{body}\n</body></html>\n")
-
-
-def _slug(title: str) -> str:
-    """The anchor GitHub-style Markdown gives a heading (used by the contents list)."""
-    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+    return text, to_html(text, f"{title} simulation report")
 
 
 # ---------------------------------------------------------------------------
@@ -605,6 +565,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="a small run for a smoke test")
     ap.add_argument("--no-svg", action="store_true", help="write PNG figures only")
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--game", default=DEFAULT_GAME, help="the game (default %(default)s)")
     a = ap.parse_args(argv)
     players = parse_players_arg(a.players)
     if a.counts:
@@ -622,7 +583,7 @@ def main(argv=None) -> int:
     path = build_report(a.out, n_games=games, player_counts=counts, players=players, seed=a.seed,
                         command=command, events_games=ev, workers=a.workers,
                         formats=("png",) if a.no_svg else ("png", "svg"), progress=a.progress,
-                        time_budget=a.budget)
+                        time_budget=a.budget, game=a.game)
     print(f"report written to {path}")
     return 0
 

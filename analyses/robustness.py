@@ -20,28 +20,29 @@ tables, tornado and mu*/sigma figures and index.md.
 """
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from cargo_sim.games.cargo_noir.aggregates import aggregate
-from cargo_sim.games.cargo_noir.rules import Rules
+from cargo_sim.api import aggregate
 from cargo_sim.core.checks import whole
 from cargo_sim.core.errors import ConfigError
-from cargo_sim.core.fileio import atomic_write_text, read_json
+from cargo_sim.core.rules import RulesBase as Rules      # any game's rules (annotations)
 
+from .games import game_with
+from .robustness_marks import (REPORT_DIR, VERDICTS_FILE, load_marks, mark_highlights,  # noqa: F401
+                               robustness_link)
 from .stats import half_width
 
+# The study measures its headlines on the game's aggregate counters (cargo_sim.aggregate)
+# and names Cargo Noir's bots: a game offers it by naming this pipeline in Game.analyses.
+NEEDS = "analyses.aggregates"
 MIRROR_BOT = "expert"
 FIELD = ("expert", "greedy", "collector", "sniper")      # the ranked strategies (4 players)
 BANK_BANDS = ((0.05, "rare (< 5 %)"), (0.5, "some (5-50 %)"), (1.01, "most (> 50 %)"))
-VERDICTS_FILE = "verdicts.json"
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Design:
     seed: int = 1
     workers: int | None = None
     params: tuple | None = None        # None: every parameter with a range
+    game: str = "cargo_noir"           # a registered game offering the study (analyses.games)
 
     def check(self) -> None:
         for name in ("games", "morris_games"):
@@ -62,6 +64,11 @@ class Design:
                 raise ConfigError(f"{name} must be a whole number >= 20, got {v!r}")
         if not whole(self.morris_trajectories) or self.morris_trajectories < 0:
             raise ConfigError("morris_trajectories must be a whole number >= 0")
+
+
+def study_game(name=None):
+    """The registered game ``name`` if it offers the robustness study, else one ConfigError."""
+    return game_with(name, NEEDS, "the robustness study")
 
 
 # ---------------------------------------------------------------------------
@@ -73,7 +80,7 @@ def _band(share: float) -> str:
 def measure(rules: Rules, games: int, design: Design) -> dict:
     """Headline -> (conclusion, numeric measures, their 95 % half-widths) for
     one rules variant."""
-    kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False)
+    kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game=design.game)
     out = {}
     for n in design.player_counts:
         agg = aggregate(games, [MIRROR_BOT] * n, **kw)
@@ -250,83 +257,15 @@ def verdicts(base: dict, oat: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def headline_mark(verdict_table: pd.DataFrame | dict, headline: str) -> str:
-    """'robust', 'depends on X, Y' or 'not assessed' for a headline name."""
-    if isinstance(verdict_table, pd.DataFrame):
-        verdict_table = dict(zip(verdict_table["headline"], verdict_table["mark"]))
-    return verdict_table.get(headline, "not assessed")
-
-
-def load_marks(folder) -> dict:
-    """headline -> mark from a written robustness report ({} if there is none)."""
-    path = Path(folder) / VERDICTS_FILE
-    if not path.exists():
-        return {}
-    try:                              # a regular file, capped: a FIFO or /dev/zero cannot hang it
-        d = read_json(path, 2**20, "robustness verdicts")
-    except ConfigError:
-        return {}
-    marks = d.get("marks") if isinstance(d, dict) else None
-    return {str(k): str(v) for k, v in marks.items()} if isinstance(marks, dict) else {}
-
-
-REPORT_DIR = Path(__file__).resolve().parents[1] / "reports" / "robustness"
-
-
-def mark_highlights(lines: list[str], rules: Rules, out_dir, folder=REPORT_DIR):
-    """The report's highlight lines, each with its robustness mark from the
-    committed robustness report (when it was made with these rules), and the
-    relative link to that report (None if there is none for these rules)."""
-    import re
-    marks = load_marks(folder)
-    try:
-        digest = json.loads((Path(folder) / VERDICTS_FILE).read_text(encoding="utf-8"))["rules_digest"]
-    except (OSError, ValueError, KeyError):
-        digest = None
-    if digest != rules.digest:
-        return [f"{ln} [robustness: not assessed for these rules]" for ln in lines], None
-    out = []
-    for ln in lines:
-        m = re.match(r"(\d) players: best seat", ln)
-        if m:
-            keys = [f"seat.{m.group(1)}"]
-        elif ln.startswith("Games with a bank shortfall"):
-            # only the player counts this line reports (a 3/4-player report
-            # does not borrow the study's 2- and 5-player verdicts)
-            shown = set(re.findall(r"\b(\d)p\b", ln))
-            keys = sorted(k for k in marks if k.startswith("bank.") and k.split(".")[1] in shown)
-        else:
-            keys = []
-        tag = "; ".join(f"{k}: {marks.get(k, 'not assessed')}" for k in keys) or "not assessed"
-        out.append(f"{ln} [robustness: {tag}]")
-    return out, robustness_link(Path(folder) / "index.md", out_dir)
-
-
-def robustness_link(target: Path, out_dir) -> str:
-    """Markdown naming the robustness report for a report in ``out_dir``: a
-    relative link when both are in one tree (the source tree, or the folder
-    above a robustness report written elsewhere; the link then works wherever
-    the tree is copied), else the report's path there, not linked (a link out
-    of a report written elsewhere would break when it moves)."""
-    import os
-    target = target.resolve()
-    root = Path(__file__).resolve().parents[1]
-    if not target.is_relative_to(root):      # a robustness report of its own: its folder's parent
-        root = target.parents[1]
-    out = Path(out_dir).resolve()
-    name = target.relative_to(root).as_posix()
-    if out.is_relative_to(root):
-        rel = Path(os.path.relpath(target, out)).as_posix()
-        return f"[{name}]({rel}) (its own games and bots; the marks apply to these rules)"
-    return (f"`{name}` in the cargo_sim source (its own games and bots; not linked: this report "
-            "was written outside the source tree)")
-
-
 # ---------------------------------------------------------------------------
-def run(rules: Rules | None = None, design: Design | None = None, log=print) -> dict:
-    """Base measures, the one-at-a-time table, Morris and the verdicts."""
-    rules = rules or Rules.default()
+def run(rules: Rules | None = None, design: Design | None = None, log=print, game=None) -> dict:
+    """Base measures, the one-at-a-time table, Morris and the verdicts. ``game``: a
+    registered game name (default ``design.game``, ``"cargo_noir"``); a game that does not
+    offer the study (``NEEDS`` in its ``Game.analyses``) is a ConfigError."""
     design = design or Design()
+    the_game = study_game(game or design.game)
+    design.game = the_game.name
+    rules = rules or the_game.Rules.default()
     design.check()
     _params(rules, design)              # an unknown parameter fails before any game
     t0 = time.time()
@@ -343,43 +282,3 @@ def run(rules: Rules | None = None, design: Design | None = None, log=print) -> 
            else pd.DataFrame(columns=["headline", "parameter", "mu_star", "mu_star_conf", "sigma"]))
     return {"rules": rules, "design": design, "base": base, "oat": oat, "morris": mor,
             "verdicts": verdicts(base, oat), "seconds": time.time() - t0}
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="cargo-sim robustness", description=(
-        "Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every "
-        "plausible range (common random numbers) and Morris screening of all estimates together."))
-    ap.add_argument("--out", default="reports/robustness", help="output folder (default %(default)s)")
-    ap.add_argument("--games", type=int, default=Design.games,
-                    help="games per table and variant in the sweeps (default %(default)s)")
-    ap.add_argument("--morris-games", type=int, default=Design.morris_games)
-    ap.add_argument("--trajectories", type=int, default=Design.morris_trajectories,
-                    help="Morris trajectories (0: no screening; default %(default)s)")
-    ap.add_argument("--players", default="2,3,4,5", help="player counts (default %(default)s)")
-    ap.add_argument("--param", action="append", default=None, metavar="NAME",
-                    help="only this parameter (repeatable; default: every parameter with a range)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--rules", metavar="FILE.toml", help="rules file overriding the defaults")
-    a = ap.parse_args(argv)
-    from cargo_sim.cli import load_rules
-    from .robustness_report import claim_report_folder, write_report
-    try:
-        counts = tuple(int(x) for x in a.players.split(",") if x)
-    except ValueError:
-        raise ConfigError(f"--players must be player counts such as 2,3,4,5, got {a.players!r}") from None
-    rules = load_rules(a.rules, [])
-    for n in counts:
-        rules.check_players(n)
-    claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
-    design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
-                    tuple(a.param) if a.param else None)
-    res = run(rules, design, log=lambda m: print(m, file=sys.stderr, flush=True))
-    path = write_report(res, a.out, command="cargo-sim robustness " + " ".join(argv or sys.argv[1:]))
-    print(res["verdicts"][["headline", "conclusion", "mark"]].to_string(index=False))
-    print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

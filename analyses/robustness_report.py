@@ -1,22 +1,27 @@
 """The robustness report: tables, tornado and Morris figures, index.md and
 verdicts.json, written into a temporary folder renamed over the target (the
-report is complete or absent). See analyses.robustness and docs/robustness.md."""
+report is complete or absent), and ``cargo-sim robustness`` (``main``: the study, then this
+report). See analyses.robustness and docs/robustness.md."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from cargo_sim.core.errors import ConfigError
 from cargo_sim.core.fileio import claim_folder, own_output
 
+from .markdown import markdown_table
 from .plots import save_figure
-from .report import markdown_table
-from .robustness import FIELD, MIRROR_BOT, VERDICTS_FILE
+from .robustness import FIELD, MIRROR_BOT, Design, run, study_game
+from .robustness_marks import VERDICTS_FILE
 from .stats import half_width
 
 TOP = 12        # parameters shown per tornado chart
@@ -202,3 +207,43 @@ def write_report(res, out, command: str = "") -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out / "index.md"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="cargo-sim robustness", description=(
+        "Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every "
+        "plausible range (common random numbers) and Morris screening of all estimates together."))
+    ap.add_argument("--out", default="reports/robustness", help="output folder (default %(default)s)")
+    ap.add_argument("--games", type=int, default=Design.games,
+                    help="games per table and variant in the sweeps (default %(default)s)")
+    ap.add_argument("--morris-games", type=int, default=Design.morris_games)
+    ap.add_argument("--trajectories", type=int, default=Design.morris_trajectories,
+                    help="Morris trajectories (0: no screening; default %(default)s)")
+    ap.add_argument("--players", default="2,3,4,5", help="player counts (default %(default)s)")
+    ap.add_argument("--param", action="append", default=None, metavar="NAME",
+                    help="only this parameter (repeatable; default: every parameter with a range)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--rules", metavar="FILE.toml", help="rules file overriding the defaults")
+    ap.add_argument("--game", default=Design.game, help="the game (default %(default)s)")
+    a = ap.parse_args(argv)
+    game = study_game(a.game)
+    try:
+        counts = tuple(int(x) for x in a.players.split(",") if x)
+    except ValueError:
+        raise ConfigError(f"--players must be player counts such as 2,3,4,5, got {a.players!r}") from None
+    rules = game.Rules.from_file(a.rules) if a.rules else game.Rules.default()
+    for n in counts:
+        rules.check_players(n)
+    claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
+    design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
+                    tuple(a.param) if a.param else None, game.name)
+    res = run(rules, design, log=lambda m: print(m, file=sys.stderr, flush=True))
+    path = write_report(res, a.out, command="cargo-sim robustness " + " ".join(argv or sys.argv[1:]))
+    print(res["verdicts"][["headline", "conclusion", "mark"]].to_string(index=False))
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -12,6 +12,10 @@ import pandas as pd
 from . import stats
 from .data import as_tables, card_cost, token_columns
 
+# what run_all reads (a Tables / SimResults): the report runs the pipelines of a game's
+# Game.analyses that read results (analyses.games.pipelines)
+READS = "results"
+
 
 def _action(events, name):
     return events[(events["action"] == name).to_numpy()]

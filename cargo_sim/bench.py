@@ -75,9 +75,10 @@ def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1,
 
 def simulate_rate(n_players: int, n_games: int, workers: int, seed: int = 1) -> float:
     """games/s of ``simulate()`` end to end (DataFrames included)."""
-    from .games.cargo_noir.simulate import simulate
+    from .api import simulate
     t0 = time.perf_counter()
-    res = simulate(n_games, ["random"] * n_players, seed=seed, workers=workers, progress=False)
+    res = simulate(n_games, ["random"] * n_players, seed=seed, workers=workers, progress=False,
+                   game="cargo_noir")
     dt = time.perf_counter() - t0
     assert len(res.games) == n_games
     return n_games / dt
@@ -387,8 +388,8 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say(f"  peak RSS of that process: {m['maxrss_mb']:,.0f} MB "
         f"({m['maxrss_before_mb']:,.0f} MB after import and warm-up)")
     say("")
-    from .games.cargo_noir.bots.registry import default_players
-    mix = default_players(4, builtin_only=True)
+    from .core.contract import get_game
+    mix = get_game("cargo_noir").bots.default_players(4, builtin_only=True)
     say(f"runs to disk (run_to_dir: play + one Parquet file per chunk of {stream_chunk:,} games, "
         f"{cores} worker(s), fresh process):")
     scale = {}
@@ -492,48 +493,26 @@ def main(argv=None) -> int:
 
 # ---------------------------------------------------------------------------
 # the forward model (issue: forward model and search agents)
-def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000) -> dict:
+def game_bench(game):
+    """The game's own benchmarks: the module ``bench`` of its package (``cargo_sim.games.
+    <name>.bench``, found through the Game object, as the registry finds the game), or None."""
+    import importlib
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(package + ".bench")
+    except ModuleNotFoundError:
+        return None
+
+
+def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000,
+                  game: str = "cargo_noir") -> dict:
     """ns per clone of the game part, and whole games played through the forward
-    model (begin_nb + playout_nb per game) as a share of the kernel's rate on the
-    same games (1 thread)."""
-    from .games.cargo_noir.forward_nb import begin_nb, clone_into_nb, playout_nb
-    from .core.seeds_nb import game_seeds
-    from .games.cargo_noir.simulate import solver_address
-    from .games.cargo_noir.enums import N_EVENT_FIELDS
-    from numba import njit
-
-    @njit
-    def clone_loop_nb(dst, src, k):
-        for _ in range(k):
-            clone_into_nb(dst, src)
-            src[0] = dst[0]          # the loop cannot be hoisted away
-
-    table = _prepare(n_players)
-    template, decide = table.template, table.decide
-    a, b = template.copy(), template.copy()
-    clone_loop_nb(a, b, 10)
-    t0 = time.perf_counter()
-    clone_loop_nb(a, b, clones)
-    clone_ns = (time.perf_counter() - t0) / clones * 1e9
-    seeds = game_seeds(1, 0, n_games)
-    log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
-    fn = solver_address()
-    @njit
-    def playouts_nb(s, log, decide, seeds, fn):
-        for g in range(seeds.shape[0]):
-            begin_nb(s, log, seeds[g], g, fn)
-            playout_nb(s, log, decide, fn)
-
-    s = template.copy()
-    playouts_nb(s, log, decide, seeds[:2], fn)
-    best_fm = best_kernel = 0.0
-    for _ in range(3):
-        t0 = time.perf_counter()
-        playouts_nb(s, log, decide, seeds, fn)
-        best_fm = max(best_fm, n_games / (time.perf_counter() - t0))
-        best_kernel = max(best_kernel, kernel_rate(n_players, n_games, 1))
-    return {"clone_ns": clone_ns, "playout_games_s": best_fm, "kernel_games_s": best_kernel,
-            "playout_share": best_fm / best_kernel}
+    model as a share of the kernel's rate on the same games (1 thread): the game's
+    ``bench.forward_rates`` on a prepared table."""
+    from .core.contract import get_game
+    own = game_bench(get_game(game))
+    return own.forward_rates(_prepare(n_players), lambda n: kernel_rate(n_players, n, 1),
+                             n_games, clones)
 
 
 if __name__ == "__main__":

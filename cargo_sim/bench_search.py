@@ -26,8 +26,8 @@ def first_use(child) -> float:
 
 def decision_rate(iterations: int, n_players: int, decisions: int = 20, seed: int = 1) -> float:
     """ismcts decisions per second (seat 0 of a game against greedy bots)."""
-    from .games.cargo_noir.forward import GameState
-    st = GameState([f"ismcts?iterations={iterations}"] + ["greedy"] * (n_players - 1), seed=seed)
+    from .core.contract import get_game
+    st = get_game("cargo_noir").GameState([f"ismcts?iterations={iterations}"] + ["greedy"] * (n_players - 1), seed=seed)
     spent, done = 0.0, 0
     while not st.is_over and done < decisions:
         if st.decision.seat == 0:

@@ -208,7 +208,7 @@ def _add_game_option(p) -> None:
 DELEGATED = {
     "ladder": ("analyses.ladder:main", "every bot against a yardstick search bot at several budgets"),
     "report": ("analyses.report:main", "simulate and write a report (tables, figures, index.md/html)"),
-    "robustness": ("analyses.robustness:main",
+    "robustness": ("analyses.robustness_report:main",
                    "which headline conclusions survive the rules' plausible ranges (sweeps, Morris)"),
     "sweep": ("cargo_sim.sweep:sweep_main", "rule-variant sweep with common random numbers and CIs"),
     "tune": ("cargo_sim.tune:tune_main", "search a heuristic bot's parameters against a field"),

@@ -1,16 +1,28 @@
-"""Where numba keeps compiled kernels, keyed by the library's source.
+"""Where numba keeps compiled kernels: one folder per game, keyed by that game's source.
 
 numba's on-disk cache does not notice when a function's callees or the
 module-level constants it froze (the state layout in ``enums``) change in
 another file, and then runs stale machine code. So every distinct version of
-cargo_sim's source gets its own folder, ``<root>/cargo_sim-cache/<source hash>``,
-holding a marker file that names cargo_sim and the version. Pruning old
+the compiled source gets its own folder under ``<root>/cargo_sim-cache/``,
+one per *unit* (docs/safety.md, "The compiled-code cache"):
+
+* ``core-<hash>``: the core's kernels (``core/*_nb.py``); the hash covers the core
+  modules that define kernels or that any kernel module imports (directly, then
+  within the core): not the Python-only runners (``runner.py``, ``bots.py``, ...);
+* ``<game>-<hash>``: a game's kernels (``games/<game>/``); the hash covers the core's
+  compiled source and **every** ``.py`` of the game's package (constants modules
+  of any name included), and nothing of another game: editing one game recompiles
+  that game only;
+* ``<hash>``: code outside the package (user bots), keyed by everything compiled.
+
+Each folder holds a marker file that names cargo_sim and the folder. Pruning old
 versions only ever deletes folders carrying that marker: the library never
-removes what it did not create. See docs/safety.md.
+removes what it did not create.
 """
 import atexit
 import hashlib
 import os
+import re
 import shutil
 import stat
 import sys
@@ -20,18 +32,119 @@ from pathlib import Path
 _PKG = Path(__file__).resolve().parent.parent     # the cargo_sim package (this file is in core/)
 SUBFOLDER = "cargo_sim-cache"
 MARKER = "CARGO_SIM_CACHE"
+CORE = "core"
+
+# a module that defines kernels imports this one first (tests/core/test_startup.py checks it)
+_KERNEL_MARK = re.compile(rb"^from (\.+|\.*core|cargo_sim\.core) import cache\b", re.M)
+_FROM = re.compile(rb"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M)
+_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([\w.]+)", re.M)
 
 
-def source_hash() -> str:
-    """Hash of the source that compiled code can depend on: every module that
-    uses numba, and the enums (constants frozen into kernels)."""
+def unit_of(rel: str) -> str:
+    """The cache unit of a file (posix path below the package): its game, else the core."""
+    parts = rel.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "games" else CORE
+
+
+def _sources() -> dict:
+    """Posix path below the package -> bytes, for every .py of the package."""
+    return {p.relative_to(_PKG).as_posix(): p.read_bytes() for p in sorted(_PKG.rglob("*.py"))
+            if "__pycache__" not in p.parts}
+
+
+def _module_file(parts, files):
+    """The file (posix path below the package) of the longest prefix of a dotted name
+    (``parts``, below the package) that is a module of the package, or None."""
+    for k in range(len(parts), 0, -1):
+        stem = "/".join(parts[:k])
+        for cand in (stem + ".py", stem + "/__init__.py"):
+            if cand in files:
+                return cand
+    return None
+
+
+def _core_imports(rel: str, text: bytes, files) -> set:
+    """The core's files a module imports (``from``/``import`` lines, relative ones
+    resolved; a regular expression, not ``ast``: this runs at every import)."""
+    pkg = rel.split("/")[:-1]
+    out = set()
+    for m in _FROM.finditer(text):
+        mod = m.group(1).decode()
+        if mod.startswith("."):
+            level = len(mod) - len(mod.lstrip("."))
+            parts = pkg[:len(pkg) - (level - 1)] if level > 1 else list(pkg)
+            parts += [p for p in mod.lstrip(".").split(".") if p]
+        elif mod.startswith("cargo_sim."):
+            parts = mod.split(".")[1:]
+        else:
+            continue
+        if parts[:1] != [CORE]:
+            continue
+        names = [n.split()[0] for n in m.group(2).decode().strip("()").replace("\n", " ").split(",")
+                 if n.strip() and n.strip() != "*"]
+        for n in names:
+            stem = "/".join(parts + [n])
+            sub = [c for c in (stem + ".py", stem + "/__init__.py") if c in files]
+            f = sub[0] if sub else _module_file(parts, files)     # a submodule, else the module
+            if f is not None:
+                out.add(f)
+    for m in _IMPORT.finditer(text):
+        parts = m.group(1).decode().split(".")
+        if parts[:2] == ["cargo_sim", CORE]:
+            f = _module_file(parts[1:], files)
+            if f is not None:
+                out.add(f)
+    return out
+
+
+def _core_compiled(files: dict) -> list:
+    """The core's compiled source: core modules that define kernels or that any kernel
+    module imports, then what those import within the core; sorted."""
+    kernels = [r for r, t in files.items() if _KERNEL_MARK.search(t)]
+    todo = [r for r in kernels if unit_of(r) == CORE]
+    for k in kernels:
+        todo += _core_imports(k, files[k], files)
+    seen = set()
+    while todo:
+        r = todo.pop()
+        if r not in seen and r.startswith(CORE + "/"):
+            seen.add(r)
+            todo += _core_imports(r, files[r], files)
+    return sorted(seen)
+
+
+def _digest(items) -> str:
     h = hashlib.sha256()
-    for path in sorted(_PKG.rglob("*.py")):
-        text = path.read_bytes()
-        if b"numba" in text or path.name == "enums.py":
-            h.update(str(path.relative_to(_PKG)).encode())
-            h.update(text)
+    for rel, text in items:
+        h.update(str(rel).encode() + b"\0")
+        h.update(text)
     return h.hexdigest()[:16]
+
+
+def unit_hashes(files: dict | None = None) -> dict:
+    """Cache unit -> hash of its compiled source: ``"core"`` and every game package
+    (``games/<name>/``, by folder name). A game's hash covers the core's compiled
+    source and every .py of its own package, nothing else."""
+    files = _sources() if files is None else files
+    core = _digest((r, files[r]) for r in _core_compiled(files))
+    out = {CORE: core}
+    games = sorted({unit_of(r) for r in files} - {CORE})
+    for g in games:
+        out[g] = _digest([("core", core.encode())]
+                         + [(r, t) for r, t in files.items() if unit_of(r) == g])
+    return out
+
+
+def unit_folder_name(unit: str, hashes: dict | None = None) -> str:
+    return f"{unit}-{(hashes or HASHES)[unit]}"
+
+
+def source_hash(hashes: dict | None = None) -> str:
+    """Hash of everything compiled (the core and every game): the folder of code
+    outside the package (user bots, which inline a game's kit), and the
+    ``engine_source`` of run folders."""
+    hashes = HASHES if hashes is None else hashes
+    return _digest([(k, v.encode()) for k, v in sorted(hashes.items())])
 
 
 def marker_text(version: str) -> str:
@@ -83,9 +196,10 @@ def cache_root(environ=os.environ) -> Path | None:
     return private if private_dir(private) else None
 
 
-def cache_folder(environ=os.environ) -> Path:
-    """This source version's cache folder, created and marked."""
-    version = source_hash()
+def cache_folder(environ=os.environ, unit: str | None = None) -> Path:
+    """A cache folder, created and marked: the folder of ``unit`` (``"core"`` or a game)
+    for this version of its source, or (None) the folder of code outside the package."""
+    version = source_hash() if unit is None else unit_folder_name(unit)
     root = cache_root(environ)
     folder = root / SUBFOLDER / version if root is not None else None
     if folder is None or not _writable(folder):
@@ -105,6 +219,7 @@ def cache_folder(environ=os.environ) -> Path:
 
 COMPILE_NOTICE = ("cargo_sim: compiling the engine for this version "
                   "(about 1-2 minutes, once; later imports load it from {folder})")
+_ANNOUNCED = []                 # the notice is printed at most once per process
 
 
 def announce_first_compile(folder: Path, stream=None) -> bool:
@@ -120,14 +235,34 @@ def announce_first_compile(folder: Path, stream=None) -> bool:
     return cold
 
 
-def package_locator(folder: Path):
+def unit_folder(unit: str) -> Path:
+    """The folder of a unit's kernels (created and marked on first use in this process);
+    the first cold one (no compiled kernel yet) prints the compile notice."""
+    folder = _UNIT_FOLDERS.get(unit)
+    if folder is None:
+        if CACHE_DIR.parent.name == SUBFOLDER:          # a persistent cache
+            folder = cache_folder(unit=unit) if unit in HASHES else CACHE_DIR
+            if not _ANNOUNCED and folder.parent.name == SUBFOLDER and announce_first_compile(folder):
+                _ANNOUNCED.append(unit)
+        else:                                             # no safe cache: the process's temp folder
+            folder = CACHE_DIR / unit
+        _UNIT_FOLDERS[unit] = folder
+    return folder
+
+
+_UNIT_FOLDERS: dict = {}
+
+
+def package_locator(folder=None):
     """A numba cache locator for this package's kernels: the cache path is the
-    version folder plus the module's folder *relative to the package*, and the
-    source stamp is the file's content hash. numba's own locator keys the path
-    by the source's absolute path, so a second environment (a new venv, another
-    checkout) of the same version compiled everything again; with this one all
-    installs of a version share one cache (the version folder is a hash of the
-    whole numba source, so sharing is safe)."""
+    folder of the kernel's unit (``unit_folder``: the core or its game, keyed by
+    that unit's source) plus the module's folder *relative to the package*, and
+    the source stamp is the file's content hash. numba's own locator keys the
+    path by the source's absolute path, so a second environment (a new venv,
+    another checkout) of the same version compiled everything again; with this
+    one all installs of a version share one cache (a unit's folder is a hash of
+    its whole compiled source, so sharing is safe). ``folder``: one folder for
+    every unit instead (tests)."""
     from numba.core import caching
 
     class PackageLocator(caching._CacheLocator):
@@ -135,7 +270,8 @@ def package_locator(folder: Path):
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
             rel = Path(py_file).resolve().parent.relative_to(_PKG)
-            self._cache_path = str(folder / ("cargo_sim_" + "_".join(rel.parts)))
+            base = folder if folder is not None else unit_folder(unit_of((rel / "x.py").as_posix()))
+            self._cache_path = str(base / ("cargo_sim_" + "_".join(rel.parts)))
 
         def get_cache_path(self):
             return self._cache_path
@@ -163,9 +299,10 @@ def package_locator(folder: Path):
 
 
 def configure_numba_cache() -> Path:
-    """Point numba's cache at this source version's folder (before any kernel
-    module decorates a function: each kernel module imports this one first).
-    Returns the folder."""
+    """Point numba's cache at this source version's folders (before any kernel
+    module decorates a function: each kernel module imports this one first):
+    the package's kernels go to their unit's folder (``package_locator``), code
+    outside the package to the returned folder (``numba.config.CACHE_DIR``)."""
     import numba
     folder = cache_folder()
     numba.config.CACHE_DIR = str(folder)
@@ -174,10 +311,9 @@ def configure_numba_cache() -> Path:
     classes = getattr(impl, "_locator_classes", None)
     if isinstance(classes, list) and hasattr(caching, "_CacheLocator") and not any(
             getattr(c, "__name__", "") == "PackageLocator" for c in classes):
-        classes.insert(0, package_locator(folder))
+        classes.insert(0, package_locator())
     if folder.parent.name == SUBFOLDER:      # a persistent cache (not the no-cache fallback)
-        announce_first_compile(folder)
-        prune(folder.parent, keep=folder.name)
+        prune(folder.parent, keep={folder.name} | {unit_folder_name(u) for u in HASHES})
     return folder
 
 
@@ -190,16 +326,29 @@ def _ours(p: Path) -> bool:
         return False
 
 
-def prune(base: Path, keep: str, n_keep: int = 4) -> None:
-    """Remove all but the n_keep most recently used source versions' folders,
-    only among folders carrying this library's marker."""
+def _unit_of_folder(name: str) -> str:
+    """``cargo_noir-<hash>`` -> ``cargo_noir``; ``<hash>`` (code outside the package, and
+    the single folder of versions before per-game caches) -> ``""``."""
+    return name.rpartition("-")[0]
+
+
+def prune(base: Path, keep, n_keep: int = 4) -> None:
+    """Per unit (the core, each game, code outside the package), remove all but the
+    n_keep most recently used source versions' folders, only among folders carrying
+    this library's marker. ``keep``: the current folders' names (one name or a set)."""
+    keep = {keep} if isinstance(keep, str) else set(keep)
     try:
-        olds = sorted((p for p in base.iterdir() if p.name != keep and _ours(p)),
+        olds = sorted((p for p in base.iterdir() if p.name not in keep and _ours(p)),
                       key=lambda p: (p / MARKER).stat().st_mtime, reverse=True)
-        for p in olds[n_keep - 1:]:
-            shutil.rmtree(p, ignore_errors=True)
+        seen: dict = {}
+        for p in olds:
+            unit = _unit_of_folder(p.name)
+            seen[unit] = seen.get(unit, 0) + 1
+            if seen[unit] > n_keep - 1:
+                shutil.rmtree(p, ignore_errors=True)
     except OSError:
         pass
 
 
+HASHES = unit_hashes()
 CACHE_DIR = configure_numba_cache()

@@ -1,0 +1,52 @@
+"""Cargo Noir's own benchmarks, run by ``make bench`` (cargo_sim.bench finds them through
+the Game object): the forward model's clone and playout rates."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+
+def forward_rates(table, kernel_rate, n_games: int = 4096, clones: int = 200_000) -> dict:
+    """ns per clone of the game part, and whole games played through the forward
+    model (begin_nb + playout_nb per game) as a share of the kernel's rate on the
+    same games (1 thread). ``table``: a prepared ``core.runner.Table``;
+    ``kernel_rate(n_games)``: the kernel's games/s on one thread (cargo_sim.bench)."""
+    from numba import njit
+
+    from ...core.seeds_nb import game_seeds
+    from .enums import N_EVENT_FIELDS
+    from .forward_nb import begin_nb, clone_into_nb, playout_nb
+    from .simulate import solver_address
+
+    @njit
+    def clone_loop_nb(dst, src, k):
+        for _ in range(k):
+            clone_into_nb(dst, src)
+            src[0] = dst[0]          # the loop cannot be hoisted away
+
+    template, decide = table.template, table.decide
+    a, b = template.copy(), template.copy()
+    clone_loop_nb(a, b, 10)
+    t0 = time.perf_counter()
+    clone_loop_nb(a, b, clones)
+    clone_ns = (time.perf_counter() - t0) / clones * 1e9
+    seeds = game_seeds(1, 0, n_games)
+    log = np.zeros((0, N_EVENT_FIELDS), dtype=np.int64)
+    fn = solver_address()
+    @njit
+    def playouts_nb(s, log, decide, seeds, fn):
+        for g in range(seeds.shape[0]):
+            begin_nb(s, log, seeds[g], g, fn)
+            playout_nb(s, log, decide, fn)
+
+    s = template.copy()
+    playouts_nb(s, log, decide, seeds[:2], fn)
+    best_fm = best_kernel = 0.0
+    for _ in range(3):
+        t0 = time.perf_counter()
+        playouts_nb(s, log, decide, seeds, fn)
+        best_fm = max(best_fm, n_games / (time.perf_counter() - t0))
+        best_kernel = max(best_kernel, kernel_rate(n_games))
+    return {"clone_ns": clone_ns, "playout_games_s": best_fm, "kernel_games_s": best_kernel,
+            "playout_share": best_fm / best_kernel}
