@@ -32,13 +32,6 @@ PUBLIC_FACES = {
     "cargo_sim.botkit": "the documented one-import kit for user bots (docs/bots.md) is Cargo Noir's",
 }
 
-# Known offenders being moved onto the Game object (issue #24, the "runners" work): this list
-# only shrinks; an entry that no longer imports a game fails test_allow_list_is_not_stale.
-KNOWN_GAME_IMPORTS = {
-    "cargo_sim.api", "cargo_sim.cli", "cargo_sim.cli_common", "cargo_sim.dask_backend",
-    "cargo_sim.ladder", "cargo_sim.runs", "cargo_sim.sweep", "cargo_sim.tournament",
-    "cargo_sim.tune",
-}
 
 
 def is_game_module(mod: str) -> bool:
@@ -56,14 +49,8 @@ def is_cli(mod: str) -> bool:
 # ---------------------------------------------------------------------------
 # the rules, on the real tree
 def test_nothing_outside_the_games_imports_a_game():
-    bad = GRAPH.violations(outside_games, is_game_module, allow=set(PUBLIC_FACES) | KNOWN_GAME_IMPORTS)
+    bad = GRAPH.violations(outside_games, is_game_module, allow=set(PUBLIC_FACES))
     assert not bad, "import the game through core.contract.get_game(name):\n" + "\n".join(bad)
-
-
-def test_allow_list_is_not_stale():
-    clean = [m for m in sorted(KNOWN_GAME_IMPORTS)
-             if not GRAPH.violations(lambda x, m=m: x == m, is_game_module)]
-    assert not clean, f"no longer import a game; remove from KNOWN_GAME_IMPORTS: {clean}"
 
 
 @pytest.mark.parametrize("package", ["cargo_sim", "analyses", None])
