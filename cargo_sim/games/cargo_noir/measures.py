@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.columns import aligned_rows
-from ...core.stats import wilson_interval
-
 
 def summary_counts(games) -> dict:
     """Additive per-run counts (a run on disk sums them chunk by chunk): games with a
@@ -28,6 +25,7 @@ def bank_line(share: float, lo: float, hi: float, rules) -> str:
 
 def summary_lines(counts: dict, n: int, rules) -> list[str]:
     """The lines under the seat table of a run summary (``n`` > 0 games)."""
+    from ...core.stats import wilson_interval
     ties, short = counts["ties"], counts["bank_short"]
     lo, hi = wilson_interval(short / n * n, n)     # as the CLI always computed it: same digits
     return [f"ties (win shared after the highest-card tie-break): {ties:,} games "
@@ -38,6 +36,7 @@ def summary_lines(counts: dict, n: int, rules) -> list[str]:
 def aggregate_lines(agg) -> list[str]:
     """The ``simulate --aggregate`` report under its headline: per seat win rate with
     95 % Wilson CI and mean VP with t CI, the seat test, ties and the bank line."""
+    from ...core.columns import aligned_rows
     s = agg.summary()
     rows = [("seat", "bot", "win rate", "95% CI", "mean VP", "95% CI")]
     for seat, r in s.iterrows():
@@ -56,12 +55,7 @@ def aggregate_lines(agg) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# sweep measures: name -> (description, interval kind of its own CI)
-SWEEP_MEASURES = {
-    "win_price": ("mean winning price (coins per port won)", "t"),
-    "casino_share": ("share of ship placements at the Casino", "t"),
-}
-
+# sweep measures (named with their CI kind in game.py: CargoNoir.sweep_measures)
 
 def _ratio_units(num, den):
     """Per-game linearisation of sum(num)/sum(den): u_i = R + (num_i - R den_i)/mean(den)
@@ -76,7 +70,7 @@ def _ratio_units(num, den):
 
 
 def sweep_units(grid) -> dict:
-    """Per-game values whose mean is each of SWEEP_MEASURES (the pairing unit of a
+    """Per-game values whose mean is each of the game's sweep measures (the pairing unit of a
     sweep's differences); ``grid(col)``: the players column as (games, seats) floats."""
     casino = grid("casino_visits").sum(1)
     placed = casino + grid("bids").sum(1) + grid("bm_swaps").sum(1) + grid("bm_draws").sum(1)
