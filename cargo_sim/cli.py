@@ -41,7 +41,7 @@ def _game(args):
 # ---------------------------------------------------------------------------
 # simulate
 def cmd_simulate(args, argv) -> int:
-    from .api import simulate
+    from . import simulate                   # (cargo_sim.simulate: api.simulate)
     from .cli_runs import check_run_options, cli_aggregate, cli_out
     check_run_options(args)
     game = _game(args)

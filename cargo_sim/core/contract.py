@@ -105,13 +105,18 @@ GAME_MEMBERS = tuple(Game.__annotations__) + tuple(
 _GAMES: dict[str, Game] = {}
 
 
+def missing_members(game) -> list:
+    """The contract's members ``game`` lacks. Looked up on its class, not read: a
+    game may load its heavy members (the engine, numba) on first use, so that
+    registering or naming it (and the commands that only print) stay light."""
+    if not hasattr(game, "__dict__"):
+        return list(GAME_MEMBERS)
+    return [m for m in GAME_MEMBERS if not hasattr(type(game), m) and m not in vars(game)]
+
+
 def register_game(game: Game) -> Game:
     """Add a game to the registry (under ``game.name``); returns it."""
-    # looked up on the class, not read: a game may load its heavy members (the
-    # engine, numba) on first use, so that registering it (and the commands that
-    # only print) stay light
-    missing = [m for m in GAME_MEMBERS if not hasattr(type(game), m) and m not in vars(game)] \
-        if hasattr(game, "__dict__") else list(GAME_MEMBERS)
+    missing = missing_members(game)
     if missing:
         raise ConfigError(f"{game!r} does not implement the game contract "
                           f"(missing: {', '.join(sorted(missing))})")
@@ -169,7 +174,7 @@ def get_game(name=None) -> Game:
     if name is None:
         name = DEFAULT_GAME
     if not isinstance(name, str):
-        if isinstance(name, Game):
+        if not missing_members(name):
             return name
         raise ConfigError(f"a game is a name ({', '.join(game_names())}), got {name!r}")
     _load_builtin_games()
