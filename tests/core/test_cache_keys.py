@@ -55,6 +55,17 @@ def test_a_core_module_a_kernel_imports_is_compiled_source():
     assert "core/runner.py" not in _cache._core_compiled(files)
 
 
+def test_a_core_module_a_games_constants_module_imports_is_compiled_source():
+    """The state layout in the core, re-exported by a game's constants module (no def or
+    class) that the kernels read: editing it recompiles the game."""
+    files = _tree()
+    files["core/layout.py"] = b"SLOT = 7\n"
+    files["games/toy2/consts.py"] = b"from ...core.layout import SLOT  # noqa: F401\nK = 3\n"
+    base = _cache.unit_hashes(files)
+    after = _cache.unit_hashes(_edit(files, "core/layout.py"))
+    assert after["toy2"] != base["toy2"]
+
+
 def test_kernels_go_to_their_units_folder():
     assert _cache.unit_of("games/cargo_noir/bots/random_nb.py") == "cargo_noir"
     assert _cache.unit_of("core/rng_nb.py") == "core"
