@@ -16,7 +16,7 @@ def _tree():
     files["games/toy2/__init__.py"] = b""
     files["games/toy2/engine_nb.py"] = KERNEL.replace(b"..core", b"...core")
     files["games/toy2/consts.py"] = b"K = 3\n"
-    files["games/toy2/game.py"] = b"from ...core import runner\n"
+    files["games/toy2/game.py"] = b"from ...core import runner\n\n\ndef make():\n    return runner\n"
     return files
 
 
