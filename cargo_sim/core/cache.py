@@ -34,6 +34,7 @@ _PKG = Path(__file__).resolve().parent.parent     # the cargo_sim package (this 
 SUBFOLDER = "cargo_sim-cache"
 MARKER = "CARGO_SIM_CACHE"
 CORE = "core"
+THIS = "core/cache.py"
 
 # a module that defines kernels imports this one first (tests/core/test_startup.py checks it)
 _KERNEL_MARK = re.compile(rb"^from (\.+|\.*core|cargo_sim\.core) import cache\b", re.M)
@@ -115,7 +116,7 @@ def _core_compiled(files: dict) -> list:
         if r not in seen and r.startswith(CORE + "/"):
             seen.add(r)
             todo += _core_imports(r, files[r], files)
-    return sorted(seen)
+    return sorted(seen - {THIS})            # this module only places the files: no kernel reads it
 
 
 def _digest(items) -> str:
