@@ -333,7 +333,7 @@ def _ours(p: Path) -> bool:
 
 
 def _unit_of_folder(name: str) -> str:
-    """``cargo_noir-<hash>`` -> ``cargo_noir``; ``<hash>`` (code outside the package, and
+    """``<game>-<hash>`` -> ``<game>``; ``<hash>`` (code outside the package, and
     the single folder of versions before per-game caches) -> ``""``."""
     return name.rpartition("-")[0]
 
