@@ -11,7 +11,12 @@ whose rows state their sample size ``n`` and 95% intervals):
 * ``casino``  — Casino use, coin flow, bank shortfalls;
 * ``trade``   — trades, combinations, value lost to no change, card purchases;
 * ``plots``   — one function per figure (matplotlib, Agg), ``save_figure``;
-* ``report``  — ``build_report`` / ``python -m analyses.report``.
+* ``games``   — a game by name and what it offers the analyses (``Game.analyses``,
+  ``Game.report_sections``); the analyses never import a game package;
+* ``markdown`` — markdown tables and the HTML page of the reports;
+* ``report``  — ``build_report`` / ``python -m analyses.report`` (``game=`` / ``--game``);
+* ``robustness``, ``robustness_marks``, ``robustness_report`` — the study of the rules'
+  unknowns, the marks the report's highlights carry, its report and ``cargo-sim robustness``.
 """
 from . import balance, bidding, casino, data, stats, trade
 from .data import Tables, as_tables, combine

@@ -7,8 +7,9 @@ the compiled source gets its own folder under ``<root>/cargo_sim-cache/``,
 one per *unit* (docs/safety.md, "The compiled-code cache"):
 
 * ``core-<hash>``: the core's kernels (``core/*_nb.py``); the hash covers the core
-  modules that define kernels or that any kernel module imports (directly, then
-  within the core): not the Python-only runners (``runner.py``, ``bots.py``, ...);
+  modules that define kernels or that a kernel module or a constants module (no
+  top-level def/class) imports, then what those import within the core: not the
+  Python-only runners (``runner.py``, ``bots.py``, ...);
 * ``<game>-<hash>``: a game's kernels (``games/<game>/``); the hash covers the core's
   compiled source and **every** ``.py`` of the game's package (constants modules
   of any name included), and nothing of another game: editing one game recompiles
@@ -33,11 +34,13 @@ _PKG = Path(__file__).resolve().parent.parent     # the cargo_sim package (this 
 SUBFOLDER = "cargo_sim-cache"
 MARKER = "CARGO_SIM_CACHE"
 CORE = "core"
+THIS = "core/cache.py"
 
 # a module that defines kernels imports this one first (tests/core/test_startup.py checks it)
 _KERNEL_MARK = re.compile(rb"^from (\.+|\.*core|cargo_sim\.core) import cache\b", re.M)
 _FROM = re.compile(rb"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M)
 _IMPORT = re.compile(rb"^[ \t]*import[ \t]+([\w.]+)", re.M)
+_DEFS = re.compile(rb"^(async def|def|class) ", re.M)
 
 
 def unit_of(rel: str) -> str:
@@ -98,11 +101,14 @@ def _core_imports(rel: str, text: bytes, files) -> set:
 
 
 def _core_compiled(files: dict) -> list:
-    """The core's compiled source: core modules that define kernels or that any kernel
-    module imports, then what those import within the core; sorted."""
+    """The core's compiled source: core modules that define kernels or that a kernel
+    module or a constants module (no top-level ``def``/``class``: e.g. a game's
+    ``enums.py`` re-exporting the core's state layout) imports, then what those import
+    within the core; sorted."""
     kernels = [r for r, t in files.items() if _KERNEL_MARK.search(t)]
+    constants = [r for r, t in files.items() if not _DEFS.search(t) and not r.endswith("__init__.py")]
     todo = [r for r in kernels if unit_of(r) == CORE]
-    for k in kernels:
+    for k in kernels + constants:
         todo += _core_imports(k, files[k], files)
     seen = set()
     while todo:
@@ -110,7 +116,7 @@ def _core_compiled(files: dict) -> list:
         if r not in seen and r.startswith(CORE + "/"):
             seen.add(r)
             todo += _core_imports(r, files[r], files)
-    return sorted(seen)
+    return sorted(seen - {THIS})            # this module only places the files: no kernel reads it
 
 
 def _digest(items) -> str:
@@ -327,7 +333,7 @@ def _ours(p: Path) -> bool:
 
 
 def _unit_of_folder(name: str) -> str:
-    """``cargo_noir-<hash>`` -> ``cargo_noir``; ``<hash>`` (code outside the package, and
+    """``<game>-<hash>`` -> ``<game>``; ``<hash>`` (code outside the package, and
     the single folder of versions before per-game caches) -> ``""``."""
     return name.rpartition("-")[0]
 

@@ -16,7 +16,7 @@ def _tree():
     files["games/toy2/__init__.py"] = b""
     files["games/toy2/engine_nb.py"] = KERNEL.replace(b"..core", b"...core")
     files["games/toy2/consts.py"] = b"K = 3\n"
-    files["games/toy2/game.py"] = b"from ...core import runner\n"
+    files["games/toy2/game.py"] = b"from ...core import runner\n\n\ndef make():\n    return runner\n"
     return files
 
 
@@ -36,6 +36,7 @@ def test_editing_one_game_changes_its_key_only():
                          ("games/cargo_noir/engine_nb.py", {"cargo_noir"}),
                          ("core/rng_nb.py", {"core", "cargo_noir", "toy2"}),   # the core's kernels
                          ("core/runner.py", set()),                      # Python-only: nothing
+                         ("core/cache.py", set()),                       # places files, compiles nothing
                          ("core/bots.py", set()),
                          ("games/__init__.py", set())]:                  # the registry of games
         after = _cache.unit_hashes(_edit(files, rel))
@@ -53,6 +54,17 @@ def test_a_core_module_a_kernel_imports_is_compiled_source():
     assert all(after[u] != base[u] for u in base)
     assert "core/layout.py" in _cache._core_compiled(files)
     assert "core/runner.py" not in _cache._core_compiled(files)
+
+
+def test_a_core_module_a_games_constants_module_imports_is_compiled_source():
+    """The state layout in the core, re-exported by a game's constants module (no def or
+    class) that the kernels read: editing it recompiles the game."""
+    files = _tree()
+    files["core/layout.py"] = b"SLOT = 7\n"
+    files["games/toy2/consts.py"] = b"from ...core.layout import SLOT  # noqa: F401\nK = 3\n"
+    base = _cache.unit_hashes(files)
+    after = _cache.unit_hashes(_edit(files, "core/layout.py"))
+    assert after["toy2"] != base["toy2"]
 
 
 def test_kernels_go_to_their_units_folder():
