@@ -187,7 +187,6 @@ def _run_chunks(task, game, n_games, labels, seed, rules, scheduler, chunk_games
     and a chunk whose worker is lost is submitted again, up to RETRIES times,
     before a ClusterError: a result is never silently short.
     Returns interrupted."""
-    import numpy as np
     from .core.progress import Progress
     check_number("seed", seed, 0)
     check_number("chunk_games", chunk_games, 1)

@@ -75,15 +75,15 @@ def test_workers_killed_mid_run_are_recovered(client, monkeypatch):
     real = dask_backend._run_chunks
     kills = []
 
-    def killing(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers, progress,
-                on_result, **kw):
+    def killing(task, game, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
+                progress, on_result, **kw):
         def hook(i, lo, hi, result):
             if not kills:
                 for pid in _worker_pids(client):
                     os.kill(pid, signal.SIGKILL)
                 kills.append(i)
             on_result(i, lo, hi, result)
-        return real(task, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
+        return real(task, game, n_games, labels, seed, rules, scheduler, chunk_games, n_workers,
                     progress, hook, **kw)
 
     monkeypatch.setattr(dask_backend, "_run_chunks", killing)
@@ -95,7 +95,7 @@ def test_workers_killed_mid_run_are_recovered(client, monkeypatch):
     assert_frame_equal(res.players, local.players)
 
 
-def _lost_every_time(n, players, seed, rules, start):
+def _lost_every_time(game, n, players, seed, rules, start):
     from distributed.comm.core import CommClosedError
     raise CommClosedError("worker gone (test)")
 
@@ -106,8 +106,9 @@ def test_chunk_lost_too_often_is_one_clear_error(client):
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     try:
         with pytest.raises(ClusterError, match=r"games 0\.\.99 was lost with its worker 3 times"):
-            dask_backend._run_chunks(_lost_every_time, 100, PLAYERS, 1, cargo_sim.Rules.default(),
-                                     client, 100, 2, False, lambda *a: None)
+            dask_backend._run_chunks(_lost_every_time, "cargo_noir", 100, PLAYERS, 1,
+                                     cargo_sim.Rules.default(), client, 100, 2, False,
+                                     lambda *a: None)
     finally:
         cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
 

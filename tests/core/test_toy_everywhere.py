@@ -275,3 +275,20 @@ def test_user_bot_on_the_toy():
 @pytest.mark.skip(reason="ismcts on the toy comes with the core's search bots (kernels' work)")
 def test_ismcts_beats_random_on_the_toy():
     """ismcts (core) against random on the toy: a tournament it wins."""
+
+
+def test_a_folder_from_before_games_were_recorded_is_cargo_noirs(tmp_path):
+    folder = tmp_path / "old"
+    runs.run_to_dir(folder, 300, ["random", "random"], seed=3, chunk_games=100, progress=False)
+    (folder / "chunk-00002.done").unlink()                  # as if killed before its marker
+    m = json.loads((folder / "manifest.json").read_text())
+    assert m.pop("game") == "cargo_noir"
+    (folder / "manifest.json").write_text(json.dumps(m, indent=1) + "\n")
+    with pytest.raises(ConfigError, match="holds a run of game cargo_noir, not toy_race"):
+        runs.run_to_dir(folder, 300, ["random", "random"], seed=3, chunk_games=100, resume=True,
+                        progress=False, game=TOY)
+    info = runs.run_to_dir(folder, 300, ["random", "random"], seed=3, chunk_games=100,
+                           resume=True, progress=False)
+    assert info.complete and "game" not in json.loads((folder / "manifest.json").read_text())
+    back = cargo_sim.load_results(folder)
+    assert isinstance(back.rules, cargo_sim.Rules) and len(back.games) == 300
