@@ -112,7 +112,7 @@ def test_largest_seed_plays():
 @pytest.mark.parametrize("args", [
     ["simulate", "-n", "2", "-p", "random,random", "--start", str(2**64), "--no-progress"],
     ["simulate", "-n", "2", "-p", "random,random", "--seed", str(2**64), "--no-progress"],
-    ["play", "--seed", "1", "--game", str(2**64), "-p", "random,random"],
+    ["play", "--seed", "1", "--index", str(2**64), "-p", "random,random"],
     ["play", "--seed", str(2**64), "-p", "random,random"],
     ["tournament", "-p", "random,greedy", "--seats", "2", "-n", "4", "--seed", str(2**64),
      "--no-progress"],
