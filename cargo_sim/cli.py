@@ -79,9 +79,8 @@ def play_game_and_index(args) -> tuple[str | None, int | None]:
         if index is not None:
             raise ConfigError(f"play --game {name} and --index {index}: the game index is "
                               f"--index (--game names the game, e.g. --game cargo_noir)")
-        print(f"{PROG}: note: play --game {name} is now spelled --index {name} "
-              f"(--game names the game)", file=sys.stderr)
         name, index = args.global_game, int(name)
+        args.old_index = True          # cmd_play says so once the index is checked
     return name, index
 
 
@@ -102,6 +101,9 @@ def cmd_play(args, argv) -> int:
         from .core.rng_nb import game_seed_nb
         check_seed(args.seed, "--seed")
         check_number("--index", index, 0, MAX_GAME)
+        if getattr(args, "old_index", False):
+            print(f"{PROG}: note: play --game {index} is now spelled --index {index} "
+                  f"(--game names the game)", file=sys.stderr)
         seed = int(game_seed_nb(np.uint64(args.seed), index))
     else:
         check_seed(seed, "--seed")
