@@ -80,7 +80,7 @@ def play_game_and_index(args) -> tuple[str | None, int | None]:
             raise ConfigError(f"play --game {name} and --index {index}: the game index is "
                               f"--index (--game names the game, e.g. --game cargo_noir)")
         name, index = args.global_game, int(name)
-        args.old_index = True          # cmd_play says so once the index is checked
+        args.old_index = True          # cmd_play says so once the game is played
     return name, index
 
 
@@ -101,9 +101,6 @@ def cmd_play(args, argv) -> int:
         from .core.rng_nb import game_seed_nb
         check_seed(args.seed, "--seed")
         check_number("--index", index, 0, MAX_GAME)
-        if getattr(args, "old_index", False):
-            print(f"{PROG}: note: play --game {index} is now spelled --index {index} "
-                  f"(--game names the game)", file=sys.stderr)
         seed = int(game_seed_nb(np.uint64(args.seed), index))
     else:
         check_seed(seed, "--seed")
@@ -123,6 +120,9 @@ def cmd_play(args, argv) -> int:
         path = Path(args.events)
         atomic_write(path, lambda tmp: events.to_csv(tmp, index=False))
         print(f"wrote {path} ({len(events):,} events)")
+    if getattr(args, "old_index", False):      # last, and only when it worked: an error stays one line
+        print(f"{PROG}: note: play --game {index} is now spelled --index {index} "
+              f"(--game names the game)", file=sys.stderr)
     return 0
 
 
