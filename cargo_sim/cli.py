@@ -79,9 +79,8 @@ def play_game_and_index(args) -> tuple[str | None, int | None]:
         if index is not None:
             raise ConfigError(f"play --game {name} and --index {index}: the game index is "
                               f"--index (--game names the game, e.g. --game cargo_noir)")
-        print(f"{PROG}: note: play --game {name} is now spelled --index {name} "
-              f"(--game names the game)", file=sys.stderr)
         name, index = args.global_game, int(name)
+        args.old_index = True          # cmd_play says so once the game is played
     return name, index
 
 
@@ -121,6 +120,9 @@ def cmd_play(args, argv) -> int:
         path = Path(args.events)
         atomic_write(path, lambda tmp: events.to_csv(tmp, index=False))
         print(f"wrote {path} ({len(events):,} events)")
+    if getattr(args, "old_index", False):      # last, and only when it worked: an error stays one line
+        print(f"{PROG}: note: play --game {index} is now spelled --index {index} "
+              f"(--game names the game)", file=sys.stderr)
     return 0
 
 
