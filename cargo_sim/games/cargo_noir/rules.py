@@ -41,7 +41,7 @@ SCALARS = {
     "final_turn_phase3": bool, "trade_without_card": bool, "tie_break": str,
     "cargo_types": list, "value_same": list, "value_different": list,
 }
-SECTIONS = ("turns", "port", "card", "provenance", "range")
+SECTIONS = ("turns", "port", "card", "provenance", "range", "constraint")
 TIE_BREAKS = ("vp", "cost")     # the tied player's single highest card, by VP or by cost
 
 
@@ -241,6 +241,7 @@ def validate_data(d: dict) -> list[str]:
             p.append(f"card.{name}.kind: must be one of {', '.join(CARD_KINDS)}, got {card.get('kind')!r}")
     p += Rules.provenance_problems(d)
     p += Rules.range_problems(d)
+    p += Rules.constraint_problems(d)
     return p or limit_problems(d)
 
 
