@@ -319,10 +319,14 @@ class RulesBase:
     def ranges(self) -> dict:
         """Plausible values of each estimate and decision (the rules data's
         [range] table): name -> sorted list of values, the current one included
-        (every whole number of a [lo, hi] range; the alternatives otherwise)."""
+        (every whole number of a [lo, hi] range; the alternatives otherwise).
+        A tied parameter has none: it moves with its leader (``tied``)."""
         flat = self.flat()
+        tied = self.tied
         out = {}
         for name, spec in self._data.get("range", {}).items():
+            if name in tied:                  # it moves with its leader
+                continue
             cur = flat[name]
             if is_int(cur):
                 out[name] = sorted(set(range(spec[0], spec[1] + 1)) | {cur})
@@ -458,9 +462,12 @@ class RulesBase:
             return p
         for name, (op, other) in rules.items():
             if op == "=":
-                if name in ranges:
+                # a tied parameter moves with its leader: a range of its own can only
+                # repeat the leader's (a saved rules file from before the tie has one)
+                if name in ranges and ranges[name] != ranges.get(other):
                     p.append(f"range.{name}: {name} is tied to {other} (constraint {name} = {other}), "
-                             f"so it has no range of its own: give {other} the range")
+                             f"so it has no range of its own: give {other} the range "
+                             f"(got {ranges[name]}, {other} has {ranges.get(other)})")
                 continue
             if name not in ranges and other not in ranges:
                 continue
