@@ -80,9 +80,9 @@ def _write_parquet(path: Path, table, codec: str = CODEC, tag: str = "") -> None
 
 # ---------------------------------------------------------------------------
 def rules_from_toml(text: str):
-    """Rules from TOML text (as written by ``Rules.to_toml``)."""
+    """Rules from TOML text (as written by ``Rules.to_toml``), read as saved."""
     from .games.cargo_noir.rules import Rules
-    return Rules.from_toml(text)
+    return Rules.from_saved(text)
 
 
 def manifest_rules(folder: Path, manifest: dict):

@@ -162,6 +162,38 @@ class RulesBase:
         meta = {k: user[k] for k in META if k in user}
         return cls.default()._derive(cls.flatten(user, drop_provenance=True), meta, what)
 
+    @classmethod
+    def from_saved(cls, text: str, what: str = "saved rules TOML"):
+        """Rules saved whole (``to_toml``: a run's manifest, an aggregates file)
+        read back as they were saved, not merged over today's defaults: a later
+        change of the default data (a new [provenance], [range] or [constraint]
+        row) must not change a saved run's rules or their digest. A partial file
+        (some scalar missing) is read over the defaults, like ``from_toml``.
+        ``overrides`` are the parameters that differ from today's defaults."""
+        check_key_depth(text, what)
+        try:
+            user = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise RulesError(f"{what} is not valid TOML: {e}") from None
+        except RecursionError:
+            raise RulesError(f"{what} is nested too deeply to be a rules file") from None
+        if not all(k in user for k in cls.SCALARS):
+            return cls.from_toml(text, what)
+        data = cls.complete(user)
+        problems = cls.validate(data)
+        if problems:
+            raise RulesError(f"invalid rules in {what}: " + "; ".join(problems))
+        now = cls.default().flat()
+        flat = cls.flatten(data, drop_provenance=True)
+        return cls(data, {k: v for k, v in flat.items()
+                          if k not in cls.LABEL_KEYS and (k not in now or now[k] != v)})
+
+    @classmethod
+    def complete(cls, data: dict) -> dict:
+        """A data dict with what the file may leave implicit filled in (a game
+        adds its tables' field defaults)."""
+        return data
+
     def with_meta(self, meta: dict, what: str = "rules"):
         """These rules with rows of [provenance], [range] and [constraint] added or
         replaced (``meta``: {"provenance": {...}, ...}), checked like the rest."""
@@ -385,7 +417,7 @@ class RulesBase:
     @property
     def constraints(self) -> dict:
         """The rules' constraints between parameters: name -> (op, other), e.g.
-        ``{"card.Villa.vp": ("=", "card.Villa.cost")}`` (the [constraint] table)."""
+        ``{"table.Item.points": ("=", "table.Item.price")}`` (the [constraint] table)."""
         return self.constraints_in(self._data)
 
     @property

@@ -63,11 +63,18 @@ class Rules(RulesBase):
 
     @classmethod
     def default_data(cls) -> dict:
-        data = super().default_data()
-        for card in data["card"].values():
-            for k, v in CARD_DEFAULTS.items():
-                card.setdefault(k, v)
-        data["turns"] = {str(k): v for k, v in data["turns"].items()}
+        return cls.complete(super().default_data())
+
+    @classmethod
+    def complete(cls, data: dict) -> dict:
+        """Card fields left out take their defaults (no ships, warehouse or
+        syndicate effect); turn counts are keyed by strings."""
+        for card in data.get("card", {}).values():
+            if isinstance(card, dict):
+                for k, v in CARD_DEFAULTS.items():
+                    card.setdefault(k, v)
+        if isinstance(data.get("turns"), dict):
+            data["turns"] = {str(k): v for k, v in data["turns"].items()}
         return data
 
     # ---- Cargo Noir's own views ------------------------------------------

@@ -122,6 +122,13 @@ def test_a_saved_run_from_before_the_constraints_still_loads():
     assert r["card.Cargo Ship.cost"] == 12 and r["card.Dive Bar.vp"] == 10
     assert "card.Dive Bar.vp" not in r.ranges
     assert_legal(r)
+    # read as saved (a run folder's manifest): exactly its data, so its digest, with no
+    # constraint it did not have; the overrides are what differs from today's defaults
+    manifest = json.loads(data.read_text())
+    saved = Rules.from_saved(text)
+    assert saved.digest == manifest["rules_digest"] and saved.constraints == {}
+    assert saved.overrides == {"card.Cargo Ship.cost": 12}
+    assert Rules.from_saved('start_coins = 9\n') == RULES.replace(start_coins=9)    # a partial file
 
 
 @pytest.mark.parametrize("rows, match", [
