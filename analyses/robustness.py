@@ -29,7 +29,8 @@ import pandas as pd
 
 from cargo_sim.api import aggregate
 from cargo_sim.core.checks import whole
-from cargo_sim.core.errors import ConfigError
+from cargo_sim.core.errors import ConfigError, RulesError
+from cargo_sim.core.fileio import read_json
 from cargo_sim.core.rules import RulesBase as Rules      # any game's rules (annotations)
 
 from .games import game_with
@@ -165,6 +166,19 @@ def _oat_values(values: list, current) -> list:
     return [v for v in values if v != current]
 
 
+def oat_variants(rules: Rules, design: Design) -> list[tuple[str, object]]:
+    """(parameter, value) of every one-at-a-time variant: each parameter alone at
+    each end of the part of its range the rules' constraints allow with every
+    other parameter at its default (a tie's leader moves its follower with it:
+    ``Rules.replace``), or at each alternative."""
+    flat = rules.flat()
+    out = []
+    for p, vals in _params(rules, design).items():
+        legal = [v for v in vals if rules.allows(p, v)]
+        out += [(p, v) for v in _oat_values(legal, flat[p])]
+    return out
+
+
 def _label(v) -> str:
     return json.dumps(v) if not isinstance(v, str) else v
 
@@ -175,7 +189,7 @@ def one_at_a_time(rules: Rules, design: Design, base: dict | None = None, progre
     base = base if base is not None else measure(rules, design.games, design)
     flat = rules.flat()
     rows = []
-    variants = [(p, v) for p, vals in _params(rules, design).items() for v in _oat_values(vals, flat[p])]
+    variants = oat_variants(rules, design)
     for i, (p, v) in enumerate(variants):
         m = measure(rules.replace({p: v}), design.games, design)
         for h, b in base.items():
@@ -202,17 +216,81 @@ def _morris_value(vals: list, x: float):
     return vals[min(int(x * len(vals)), len(vals) - 1)]
 
 
-def morris(rules: Rules, design: Design, base: dict, progress=None) -> pd.DataFrame:
-    """Morris elementary effects over all ranges at once: one row per
-    (headline, parameter) with mu_star, mu_star_conf, sigma (SALib)."""
-    from SALib.analyze import morris as analyze
+def morris_overrides(rules: Rules, ranges: dict, x) -> dict:
+    """The rules variant of one Morris point: each parameter's value from its
+    coordinate; a parameter bound by an inequality to another ("A" = "> B") is
+    drawn from the part of its range that is legal given B's value in this
+    point (its coordinate rescaled onto that part: the same design, never an
+    impossible game). Ties need nothing: a tied parameter has no range, it
+    follows its leader."""
+    over = {p: _morris_value(vals, xi) for (p, vals), xi in zip(ranges.items(), x)}
+    flat = rules.flat()
+    for (p, vals), xi in zip(ranges.items(), x):
+        rule = rules.constraints.get(p)
+        if rule is None or rule[0] == "=":
+            continue
+        others = {rule[1]: over.get(rule[1], flat[rule[1]])}
+        legal = [v for v in vals if rules.allows(p, v, others)]
+        if legal and legal != vals:
+            frac = (xi - vals[0]) / (vals[-1] - vals[0]) if vals[-1] != vals[0] else 0.0
+            over[p] = legal[int(round(frac * (len(legal) - 1)))]
+    return over
+
+
+def repair(rules: Rules, over: dict) -> tuple[dict, list[str]]:
+    """A joint draw the rules refuse for a reason no single range can see (e.g.
+    every port closed at some player count: each opening's alternative is legal
+    alone, not all of them together) keeps the fewest drawn values at their
+    defaults: first one parameter that makes it legal alone, else one after
+    another in range order. Returns the legal overrides and the names reset."""
+    try:
+        rules.replace(over)
+        return over, []
+    except RulesError:
+        pass
+    flat = rules.flat()
+    moved = [p for p, v in over.items() if v != flat[p]]
+    for p in moved:
+        trial = {**over, p: flat[p]}
+        try:
+            rules.replace(trial)
+            return trial, [p]
+        except RulesError:
+            continue
+    trial, reset = dict(over), []
+    for p in moved:
+        trial[p] = flat[p]
+        reset.append(p)
+        try:
+            rules.replace(trial)
+            return trial, reset
+        except RulesError:
+            continue
+    raise ConfigError("a Morris draw cannot be made legal (the defaults themselves are refused)")
+
+
+def morris_design(rules: Rules, design: Design):
+    """(SALib problem, sample matrix, the rules overrides of each point, the
+    parameters ``repair`` reset at each point)."""
     from SALib.sample import morris as sample
     ranges = _params(rules, design)
     problem = _morris_problem(ranges)
     X = sample.sample(problem, design.morris_trajectories, num_levels=4, seed=design.seed)
+    points, resets = [], []
+    for x in X:
+        over, reset = repair(rules, morris_overrides(rules, ranges, x))
+        points.append(over)
+        resets.append(reset)
+    return problem, X, points, resets
+
+
+def morris(rules: Rules, design: Design, base: dict, progress=None) -> pd.DataFrame:
+    """Morris elementary effects over all ranges at once: one row per
+    (headline, parameter) with mu_star, mu_star_conf, sigma (SALib)."""
+    from SALib.analyze import morris as analyze
+    problem, X, points, resets = morris_design(rules, design)
     ys = {h: [] for h in base}
-    for i, x in enumerate(X):
-        over = {p: _morris_value(vals, xi) for (p, vals), xi in zip(ranges.items(), x)}
+    for i, over in enumerate(points):
         m = measure(rules.replace(over), design.morris_games, design)
         for h in base:
             ys[h].append(_numeric(h, base[h], m[h]))
@@ -225,7 +303,10 @@ def morris(rules: Rules, design: Design, base: dict, progress=None) -> pd.DataFr
         for j, p in enumerate(problem["names"]):
             rows.append({"headline": h, "parameter": p, "mu_star": float(res["mu_star"][j]),
                          "mu_star_conf": float(res["mu_star_conf"][j]), "sigma": float(res["sigma"][j])})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out.attrs["points"] = len(points)
+    out.attrs["repaired"] = {i: r for i, r in enumerate(resets) if r}
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -257,6 +338,39 @@ def verdicts(base: dict, oat: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def load_previous(folder) -> pd.DataFrame | None:
+    """The verdicts table (headline, conclusion, mark) and rules digest of the
+    robustness report already in ``folder`` (None if there is none): what a new
+    report compares itself with."""
+    folder = Path(folder)
+    path = folder / "verdicts.csv"
+    if not path.is_file() or not load_marks(folder):
+        return None
+    try:
+        v = pd.read_csv(path, usecols=["headline", "conclusion", "mark"], nrows=1000)
+        digest = read_json(folder / VERDICTS_FILE, 2**20, "robustness verdicts").get("rules_digest")
+    except (ValueError, OSError, ConfigError):
+        return None
+    v.attrs["rules_digest"] = str(digest)
+    return v
+
+
+def verdict_changes(previous: pd.DataFrame | None, current: pd.DataFrame) -> pd.DataFrame:
+    """Per headline whose conclusion or mark moved: before and after."""
+    cols = ["headline", "conclusion before", "conclusion now", "mark before", "mark now"]
+    if previous is None:
+        return pd.DataFrame(columns=cols)
+    prev = previous.set_index("headline")
+    rows = []
+    for r in current.itertuples():
+        before = prev.loc[r.headline] if r.headline in prev.index else None
+        cb = before["conclusion"] if before is not None else "(not assessed)"
+        mb = before["mark"] if before is not None else "(not assessed)"
+        if cb != r.conclusion or mb != r.mark:
+            rows.append(dict(zip(cols, (r.headline, cb, r.conclusion, mb, r.mark))))
+    return pd.DataFrame(rows, columns=cols)
+
+
 # ---------------------------------------------------------------------------
 def run(rules: Rules | None = None, design: Design | None = None, log=print, game=None) -> dict:
     """Base measures, the one-at-a-time table, Morris and the verdicts. ``game``: a
@@ -281,4 +395,5 @@ def run(rules: Rules | None = None, design: Design | None = None, log=print, gam
     mor = (morris(rules, design, base, progress=tick("Morris")) if design.morris_trajectories
            else pd.DataFrame(columns=["headline", "parameter", "mu_star", "mu_star_conf", "sigma"]))
     return {"rules": rules, "design": design, "base": base, "oat": oat, "morris": mor,
+            "morris_points": mor.attrs.get("points", 0), "morris_repaired": mor.attrs.get("repaired", {}),
             "verdicts": verdicts(base, oat), "seconds": time.time() - t0}

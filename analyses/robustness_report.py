@@ -20,7 +20,7 @@ from cargo_sim.core.fileio import claim_folder, own_output
 
 from .markdown import markdown_table
 from .plots import save_figure
-from .robustness import FIELD, MIRROR_BOT, Design, run, study_game
+from .robustness import FIELD, MIRROR_BOT, Design, load_previous, run, study_game, verdict_changes
 from .robustness_marks import VERDICTS_FILE
 from .stats import half_width
 
@@ -128,7 +128,9 @@ def _index(res, command: str, figs: list[str]) -> str:
           "Why this is enough: the verdicts only call a flip clear when it exceeds these widths, "
           "and the flips that decide a verdict move a measure by several widths; a flip within "
           "them is reported as a near-tie, not hidden. Halving the widths takes 4 times the games "
-          "(over the 15-minute budget on 2 cores); `--games` sets it.", ""]
+          "(over the 15-minute budget on 2 cores); `--games` sets it.",
+          _constraints_line(res), ""]
+    md += _changes(res)
     flips = res["oat"][res["oat"]["flipped"]]
     md += ["## Flips (one parameter at a time)", "",
            "`clear`: beyond the noise. `measure`: the headline's measure (see docs/robustness.md) "
@@ -142,6 +144,46 @@ def _index(res, command: str, figs: list[str]) -> str:
     md += ["## Figures", ""] + [f"![{f}](figures/{f}.png)" for f in figs] + [""]
     md += ["Tables: `verdicts.csv`, `one_at_a_time.csv`, `morris.csv`, `defaults.json`.", ""]
     return "\n".join(md)
+
+
+def _constraints_line(res) -> str:
+    """The design bullet on the rulebook's constraints ([constraint] in the rules data)."""
+    rules = res["rules"]
+    tied = rules.tied
+    ineq = [f"`{a}` {op} `{b}`" for a, (op, b) in rules.constraints.items() if op != "="]
+    line = ("- Every variant obeys the rules' constraints ([constraint] in the rules data, the "
+            "rulebook's relations between parameters; docs/rules.md).")
+    if tied:
+        line += (" Tied parameters have no range of their own and move with their leader: "
+                 + ", ".join(f"`{b}` moves `{a}`" for a, b in tied.items()) + ".")
+    if ineq:
+        line += (" Bound by an inequality (" + ", ".join(ineq) + "): swept one at a time over the "
+                 "part of the range legal with the other parameters at their defaults, and drawn "
+                 "in the Morris screening from the part legal given the point's other values.")
+    n, rep = res.get("morris_points", 0), res.get("morris_repaired", {})
+    if n:
+        reset = sorted({p for r in rep.values() for p in r})
+        line += (f" {len(rep)} of {n} Morris points drew a board the rules refuse as a whole (e.g. "
+                 "every port closed at some player count) and kept the fewest drawn values at their "
+                 "defaults" + (f" ({', '.join(reset)})" if reset else "") + ".")
+    return line
+
+
+def _changes(res) -> list[str]:
+    """'Changes since the previous study': the verdicts that moved against the
+    report this one replaced (when there was one)."""
+    prev = res.get("previous")
+    if prev is None:
+        return []
+    ch = verdict_changes(prev, res["verdicts"])
+    old = prev.attrs.get("rules_digest", "?")
+    md = ["## Changes since the previous study", "",
+          f"Against the report this one replaced (rules `{old}`, now `{res['rules'].digest}`): "
+          f"{len(ch)} of {len(res['verdicts'])} headlines changed their conclusion or mark"
+          + (":" if len(ch) else "."), ""]
+    if len(ch):
+        md += [markdown_table(ch), ""]
+    return md
 
 
 REPORT_KIND = "cargo_sim.robustness/1"
@@ -236,9 +278,11 @@ def main(argv=None) -> int:
     for n in counts:
         rules.check_players(n)
     claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
+    previous = load_previous(a.out)     # the report this one replaces, to compare verdicts
     design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
                     tuple(a.param) if a.param else None, game.name)
     res = run(rules, design, log=lambda m: print(m, file=sys.stderr, flush=True))
+    res["previous"] = previous
     path = write_report(res, a.out, command="cargo-sim robustness " + " ".join(argv or sys.argv[1:]))
     print(res["verdicts"][["headline", "conclusion", "mark"]].to_string(index=False))
     print(f"wrote {path}")

@@ -80,8 +80,8 @@ def _write_parquet(path: Path, table, codec: str = CODEC, tag: str = "") -> None
 
 # ---------------------------------------------------------------------------
 def rules_from_toml(text: str, game=None):
-    """The game's rules from TOML text (as written by ``Rules.to_toml``)."""
-    return get_game(game).Rules.from_toml(text)
+    """The game's rules from TOML text (as written by ``Rules.to_toml``), read as saved."""
+    return get_game(game).Rules.from_saved(text)
 
 
 def manifest_rules(folder: Path, manifest: dict):

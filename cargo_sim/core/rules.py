@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import operator
 import hashlib
 import json
 import tomllib
@@ -34,9 +35,39 @@ from .fileio import read_text
 
 RULES_FILE_LIMIT = 4 * 2**20      # bytes; the default rules file is ~10 KB
 
-META = ("provenance", "range")
+META = ("provenance", "range", "constraint")
 STATUSES = ("rulebook", "review", "estimated", "decision")   # a [provenance] row's first word
 MAX_RANGE_VALUES = 1000       # values of one [range] row (each may be played: keep it finite)
+
+# [constraint] rows: "NAME" = "OP OTHER" (OP one of these) or "none" (a lifted constraint)
+CONSTRAINT_OPS = {"<=": operator.le, ">=": operator.ge, "=": operator.eq,
+                  "<": operator.lt, ">": operator.gt}
+LIFTED = "none"
+
+
+def parse_constraint(spec):
+    """A [constraint] row's value: (op, other parameter), or None when lifted
+    ("none"); ValueError when malformed."""
+    if not isinstance(spec, str):
+        raise ValueError
+    s = spec.strip()
+    if s == LIFTED:
+        return None
+    for op in CONSTRAINT_OPS:                 # two-character operators first
+        if s.startswith(op):
+            other = s[len(op):].strip()
+            if other and other[0] not in "<>=":
+                return op, other
+    raise ValueError
+
+
+def _range_ends(spec, current):
+    """(lo, hi) of a well-formed whole-number [range] row with the current value, else None."""
+    if spec is None:
+        return current, current
+    if isinstance(spec, list) and len(spec) == 2 and all(is_int(x) for x in spec) and spec[0] <= spec[1]:
+        return min(spec[0], current), max(spec[1], current)
+    return None
 
 
 def type_name(t) -> str:
@@ -237,42 +268,85 @@ class RulesBase:
             raise RulesError(f"{what} is not valid TOML: {e}") from None
         except RecursionError:
             raise RulesError(f"{what} is nested too deeply to be a rules file") from None
-        rules = cls.default().replace(cls.flatten(user, drop_provenance=True))
         meta = {k: user[k] for k in META if k in user}
-        return rules.with_meta(meta, what) if meta else rules
+        return cls.default()._derive(cls.flatten(user, drop_provenance=True), meta, what)
 
-    def with_meta(self, meta: dict, what: str = "rules"):
-        """These rules with rows of [provenance] and [range] added or replaced
-        (``meta``: {"provenance": {...}, "range": {...}}), checked like the rest."""
-        data = copy.deepcopy(self._data)
-        for k, rows in meta.items():
-            if not isinstance(rows, dict):
-                raise RulesError(f"invalid rules in {what}: {k}: must be a table")
-            data.setdefault(k, {}).update(rows)
-        problems = self.validate(data)
+    @classmethod
+    def from_saved(cls, text: str, what: str = "saved rules TOML"):
+        """Rules saved whole (``to_toml``: a run's manifest, an aggregates file)
+        read back as they were saved, not merged over today's defaults: a later
+        change of the default data (a new [provenance], [range] or [constraint]
+        row) must not change a saved run's rules or their digest. A partial file
+        (some scalar missing) is read over the defaults, like ``from_toml``.
+        ``overrides`` are the parameters that differ from today's defaults."""
+        check_key_depth(text, what)
+        try:
+            user = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise RulesError(f"{what} is not valid TOML: {e}") from None
+        except RecursionError:
+            raise RulesError(f"{what} is nested too deeply to be a rules file") from None
+        if not all(k in user for k in cls.SCALARS):
+            return cls.from_toml(text, what)
+        data = cls.complete(user)
+        problems = cls.validate(data)
         if problems:
             raise RulesError(f"invalid rules in {what}: " + "; ".join(problems))
-        return type(self)(data, self.overrides)
+        now = cls.default().flat()
+        flat = cls.flatten(data, drop_provenance=True)
+        return cls(data, {k: v for k, v in flat.items()
+                          if k not in cls.LABEL_KEYS and (k not in now or now[k] != v)})
+
+    @classmethod
+    def complete(cls, data: dict) -> dict:
+        """A data dict with what the file may leave implicit filled in (a game
+        adds its tables' field defaults)."""
+        return data
+
+    def with_meta(self, meta: dict, what: str = "rules"):
+        """These rules with rows of [provenance], [range] and [constraint] added or
+        replaced (``meta``: {"provenance": {...}, ...}), checked like the rest."""
+        return self._derive({}, meta, what)
 
     def replace(self, overrides: dict | None = None, **kw):
         """A new rules object with some parameters changed, by flat name:
         ``replace(min_players=3)`` or ``replace({"table.Item.field": 22})``. A new
-        item of a table can be added with all its fields."""
+        item of a table can be added with all its fields. A parameter tied to
+        another by [constraint] ("A" = "= B") follows B when B changes."""
         changes = dict(overrides or {})
         changes, kw = self.coerced(changes), self.coerced(kw)    # list parameters as lists
         changes.update(kw)
+        return self._derive(changes)
+
+    def _derive(self, changes: dict, meta: dict | None = None, what: str = "rules"):
+        """A new rules object: ``meta`` rows merged in, then ``changes`` applied
+        (and tied parameters moved with their leaders), then everything checked."""
         data = copy.deepcopy(self._data)
+        for k, rows in (meta or {}).items():
+            if not isinstance(rows, dict):
+                raise RulesError(f"invalid rules in {what}: {k}: must be a table")
+            data.setdefault(k, {}).update(rows)
         problems = []
         for name, value in changes.items():
             self.set_flat(data, name, value, problems)
         if problems:
             raise RulesError("invalid rules override: " + "; ".join(problems))
+        changes = dict(changes)
+        flat = self.flatten(data, drop_provenance=True)
+        for follower, leader in self.tied_in(data).items():
+            if leader in changes and follower not in changes and follower in flat and leader in flat:
+                self.set_flat(data, follower, flat[leader], problems)
+                changes[follower] = flat[leader]
         # record what differs from the current value only: a full rules file
         # (e.g. a saved run's) read back over the defaults changes nothing
         before = self.flat()
         merged = dict(self.overrides)
         merged.update({k: v for k, v in changes.items() if k not in before or before[k] != v
                        or k in merged})
+        if meta:
+            problems = self.validate(data)
+            if problems:
+                raise RulesError(f"invalid rules in {what}: " + "; ".join(problems))
         return type(self)(data, merged)
 
     # ---- flat names -------------------------------------------------------------
@@ -387,10 +461,14 @@ class RulesBase:
     def ranges(self) -> dict:
         """Plausible values of each estimate and decision (the rules data's
         [range] table): name -> sorted list of values, the current one included
-        (every whole number of a [lo, hi] range; the alternatives otherwise)."""
+        (every whole number of a [lo, hi] range; the alternatives otherwise).
+        A tied parameter has none: it moves with its leader (``tied``)."""
         flat = self.flat()
+        tied = self.tied
         out = {}
         for name, spec in self._data.get("range", {}).items():
+            if name in tied:                  # it moves with its leader
+                continue
             cur = flat[name]
             if is_int(cur):
                 out[name] = sorted(set(range(spec[0], spec[1] + 1)) | {cur})
@@ -421,6 +499,130 @@ class RulesBase:
                 p.append(f"range.{name}: alternatives must be of the parameter's type, got {spec}")
             elif len(spec) > MAX_RANGE_VALUES:
                 p.append(f"range.{name}: at most {MAX_RANGE_VALUES} alternatives, got {len(spec)}")
+        return p
+
+    # ---- constraints -------------------------------------------------------------
+    @staticmethod
+    def constraints_in(d: dict) -> dict:
+        """The active, well-formed rows of a data dict's [constraint] table:
+        name -> (op, other). Lifted ("none") and malformed rows are left out
+        (``constraint_problems`` reports the malformed ones)."""
+        rows = d.get("constraint", {})
+        out = {}
+        if isinstance(rows, dict):
+            for name, spec in rows.items():
+                try:
+                    rule = parse_constraint(spec)
+                except ValueError:
+                    continue
+                if rule is not None:
+                    out[name] = rule
+        return out
+
+    @classmethod
+    def tied_in(cls, d: dict) -> dict:
+        """follower -> leader for every tie ("A" = "= B": A always equals B)."""
+        return {a: b for a, (op, b) in cls.constraints_in(d).items() if op == "="}
+
+    @property
+    def constraints(self) -> dict:
+        """The rules' constraints between parameters: name -> (op, other), e.g.
+        ``{"table.Item.points": ("=", "table.Item.price")}`` (the [constraint] table)."""
+        return self.constraints_in(self._data)
+
+    @property
+    def tied(self) -> dict:
+        """follower -> leader: parameters that always equal another (no range of
+        their own; ``replace`` moves them with their leader)."""
+        return self.tied_in(self._data)
+
+    def allows(self, name: str, value, others: dict | None = None) -> bool:
+        """Would ``name = value`` keep every constraint that involves it, with the
+        other parameters at ``others`` (default: these rules' values)? A tie's
+        leader always may move (its follower moves with it); a follower may not
+        leave its leader's value."""
+        flat = self.flat()
+        if others:
+            flat.update(others)
+        for a, (op, b) in self.constraints.items():
+            if a == name and not CONSTRAINT_OPS[op](value, flat[b]):
+                return False
+            if b == name and op != "=" and not CONSTRAINT_OPS[op](flat[a], value):
+                return False
+        return True
+
+    @classmethod
+    def constraint_problems(cls, d: dict) -> list[str]:
+        """[constraint]: each row "NAME" = "OP OTHER" between two whole-number
+        parameters (OP one of = < > <= >=; "=" ties NAME to OTHER) or "none" (a
+        lifted constraint). No chains (OTHER is not itself constrained). The
+        values must obey every row; a tied parameter has no [range] row of its
+        own; the ranges of two parameters related by an inequality must leave
+        each value of either a legal value of the other."""
+        rows = d.get("constraint", {})
+        if not isinstance(rows, dict):
+            return ["constraint: must be a table"]
+        flat = cls.flatten(d, drop_provenance=True)
+        p, rules = [], {}
+        for name, spec in rows.items():
+            try:
+                rule = parse_constraint(spec)
+            except ValueError:
+                p.append(f"constraint.{name}: must be '= NAME', '< NAME', '> NAME', '<= NAME' or "
+                         f"'>= NAME' (NAME another rules parameter), or 'none' (lifted), got {spec!r}")
+                continue
+            if rule is None:
+                if name not in flat:
+                    p.append(f"constraint: unknown rules parameter {name!r}")
+                continue
+            op, other = rule
+            bad = next((n for n in (name, other) if n not in flat), None)
+            if bad is not None:
+                p.append(f"constraint.{name}: unknown rules parameter {bad!r}")
+            elif not all(is_int(flat[n]) for n in (name, other)):
+                p.append(f"constraint.{name}: both sides must be whole-number parameters, got "
+                         f"{name} = {flat[name]!r} and {other} = {flat[other]!r}")
+            elif other == name:
+                p.append(f"constraint.{name}: a parameter cannot be constrained by itself")
+            else:
+                rules[name] = (op, other)
+        for name, (op, other) in rules.items():
+            if other in rules:
+                p.append(f"constraint.{name}: {other} is itself constrained (constraint.{other}); "
+                         f"chains are not supported, relate both to the same parameter")
+        if p:
+            return p
+        for name, (op, other) in rules.items():
+            a, b = flat[name], flat[other]
+            if not CONSTRAINT_OPS[op](a, b):
+                hint = (f" (it follows {other}: change {other} instead, or lift the tie with "
+                        f"[constraint] \"{name}\" = \"none\" in a rules file)" if op == "=" else
+                        f" (lift it with [constraint] \"{name}\" = \"none\" in a rules file)")
+                p.append(f"{name} = {a} breaks the constraint {name} {op} {other} ({other} is {b}){hint}")
+        ranges = d.get("range", {})
+        if not isinstance(ranges, dict):
+            return p
+        for name, (op, other) in rules.items():
+            if op == "=":
+                # a tied parameter moves with its leader: a range of its own can only
+                # repeat the leader's (a saved rules file from before the tie has one)
+                if name in ranges and ranges[name] != ranges.get(other):
+                    p.append(f"range.{name}: {name} is tied to {other} (constraint {name} = {other}), "
+                             f"so it has no range of its own: give {other} the range "
+                             f"(got {ranges[name]}, {other} has {ranges.get(other)})")
+                continue
+            if name not in ranges and other not in ranges:
+                continue
+            ra, rb = _range_ends(ranges.get(name), flat[name]), _range_ends(ranges.get(other), flat[other])
+            if ra is None or rb is None:
+                continue                       # a malformed row: range_problems reports it
+            f = CONSTRAINT_OPS[op]
+            lone = ([(name, x) for x in ra if not any(f(x, y) for y in rb)]
+                    + [(other, y) for y in rb if not any(f(x, y) for x in ra)])
+            if lone:
+                n, v = lone[0]
+                p.append(f"range.{name} {list(ra)} and range.{other} {list(rb)} contradict the "
+                         f"constraint {name} {op} {other}: {n} = {v} leaves the other no legal value")
         return p
 
     @classmethod

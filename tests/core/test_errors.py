@@ -195,9 +195,10 @@ def test_from_file_overrides(tmp_path):
     r = Rules.from_file(path)
     assert r["start_coins"] == 9 and r["card.Villa.cost"] == 22 and r["turns.4"] == 12
     assert r["port.Hong Kong.slots"] == 3
-    assert r["card.Villa.vp"] == 25          # the rest is the default
+    assert r["card.Villa.vp"] == 22          # tied to its cost ([constraint]): it follows
+    assert r["card.Yacht.vp"] == 20          # the rest is the default
     prov = r.provenance.set_index("parameter")
-    for name in ("start_coins", "card.Villa.cost", "turns.4", "port.Hong Kong.slots"):
+    for name in ("start_coins", "card.Villa.cost", "card.Villa.vp", "turns.4", "port.Hong Kong.slots"):
         assert prov.loc[name, "status"] == "override"
     assert prov.loc["card.Yacht.cost", "status"] == "estimated"
 
@@ -210,7 +211,7 @@ def test_to_toml_round_trip(tmp_path):
     assert back == r
     # a full file records only what differs from the defaults: the estimated
     # values it repeats keep their provenance
-    assert back.overrides == {"start_coins": 9, "card.Villa.cost": 22}
+    assert back.overrides == {"start_coins": 9, "card.Villa.cost": 22, "card.Villa.vp": 22}
     path.write_text(R.to_toml())
     same = Rules.from_file(path)
     assert same.overrides == {} and same.digest == R.digest
@@ -258,13 +259,16 @@ def test_override_shows_in_provenance():
     assert prov.loc["start_coins", "value"] == 8
     assert prov.loc["card.Villa.cost", "status"] == "override"
     assert prov.loc["card.Villa.cost", "value"] == 22
-    assert set(prov.index[prov["status"] == "override"]) == {"start_coins", "card.Villa.cost"}
+    # a Villa's VP is tied to its cost ([constraint]): it moved with it
+    assert prov.loc["card.Villa.vp", "value"] == 22
+    assert set(prov.index[prov["status"] == "override"]) == {"start_coins", "card.Villa.cost",
+                                                              "card.Villa.vp"}
     assert prov.loc["card.Yacht.cost", "status"] == "estimated"
     assert "card.Villa.cost" not in r.estimated
     # overrides accumulate through successive replace() calls
     r2 = r.replace(casino_payout=3)
     assert set(r2.provenance.query("status == 'override'")["parameter"]) == {
-        "start_coins", "card.Villa.cost", "casino_payout"}
+        "start_coins", "card.Villa.cost", "card.Villa.vp", "casino_payout"}
 
 
 # ---------------------------------------------------------------------------

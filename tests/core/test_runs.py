@@ -199,20 +199,26 @@ def test_chunk_columns_at_file_widths():
 V0 = Path(__file__).parent / "data" / "run_folder_v0"
 
 
+def saved_rules(folder):
+    """The rules a run folder was played under, read back as saved (its digest checked)."""
+    return runs.manifest_rules(folder, json.loads((folder / "manifest.json").read_text()))
+
+
 @pytest.mark.filterwarnings("ignore:.*another version of the engine source")
 def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_path):
     import pyarrow.parquet as pq
     run = tmp_path / "run"
     shutil.copytree(V0, run)
     assert "codec" not in json.loads((run / "manifest.json").read_text())
-    one = cargo_sim.simulate(30, ["random", "random"], seed=5, progress=False)
+    saved = saved_rules(run)          # a Cargo Ship at 12: the defaults before issue 27
+    one = cargo_sim.simulate(30, ["random", "random"], seed=5, progress=False, rules=saved)
     res = load_results(run)
     assert_frame_equal(res.games, one.games)
     assert_frame_equal(res.players, one.players)
     for name in ("chunk-00001.done", "games-00001.parquet", "players-00001.parquet"):
         (run / name).unlink()
     info = run_to_dir(run, 30, ["random", "random"], seed=5, chunk_games=10, workers=2,
-                      resume=True, progress=False)
+                      resume=True, progress=False, rules=saved)
     assert info.games_played == 10 and info.complete
     assert_frame_equal(load_results(run).players, one.players)
     for t in runs.TABLES:                # chunk 1 again in the old codec, schema and all
@@ -232,12 +238,13 @@ def test_zstd_delta_folder_resumes_byte_identical(tmp_path):
     shutil.copytree(V1, run)
     assert json.loads((run / "manifest.json").read_text())["codec"] == "zstd-delta"
     data = files(run)
-    one = cargo_sim.simulate(30, ["random", "random"], seed=5, progress=False)
+    saved = saved_rules(run)
+    one = cargo_sim.simulate(30, ["random", "random"], seed=5, progress=False, rules=saved)
     assert_frame_equal(load_results(run).players, one.players)
     for name in ("chunk-00001.done", "games-00001.parquet", "players-00001.parquet"):
         (run / name).unlink()
     info = run_to_dir(run, 30, ["random", "random"], seed=5, chunk_games=10, workers=2,
-                      resume=True, progress=False)
+                      resume=True, progress=False, rules=saved)
     assert info.games_played == 10 and info.complete
     assert files(run) == data                     # chunk 1 again, bytes and all
 

@@ -41,7 +41,7 @@ SCALARS = {
     "final_turn_phase3": bool, "trade_without_card": bool, "tie_break": str,
     "cargo_types": list, "value_same": list, "value_different": list,
 }
-SECTIONS = ("turns", "port", "card", "provenance", "range")
+SECTIONS = ("turns", "port", "card", "provenance", "range", "constraint")
 TIE_BREAKS = ("vp", "cost")     # the tied player's single highest card, by VP or by cost
 
 
@@ -63,11 +63,18 @@ class Rules(RulesBase):
 
     @classmethod
     def default_data(cls) -> dict:
-        data = super().default_data()
-        for card in data["card"].values():
-            for k, v in CARD_DEFAULTS.items():
-                card.setdefault(k, v)
-        data["turns"] = {str(k): v for k, v in data["turns"].items()}
+        return cls.complete(super().default_data())
+
+    @classmethod
+    def complete(cls, data: dict) -> dict:
+        """Card fields left out take their defaults (no ships, warehouse or
+        syndicate effect); turn counts are keyed by strings."""
+        for card in data.get("card", {}).values():
+            if isinstance(card, dict):
+                for k, v in CARD_DEFAULTS.items():
+                    card.setdefault(k, v)
+        if isinstance(data.get("turns"), dict):
+            data["turns"] = {str(k): v for k, v in data["turns"].items()}
         return data
 
     # ---- Cargo Noir's own views ------------------------------------------
@@ -241,6 +248,7 @@ def validate_data(d: dict) -> list[str]:
             p.append(f"card.{name}.kind: must be one of {', '.join(CARD_KINDS)}, got {card.get('kind')!r}")
     p += Rules.provenance_problems(d)
     p += Rules.range_problems(d)
+    p += Rules.constraint_problems(d)
     return p or limit_problems(d)
 
 

@@ -55,10 +55,15 @@ FIRST_EXPERT = [(["X", "X"], 30, 1, "4de024af14ad1a09"),
                 (["X", "syndicate", "X", "fleet"], 20, 3, "60d5daa75852af86")]
 
 
+# the rules those games were played under: a Cargo Ship at 12 (15 since issue 27)
+FIRST_RULES = cargo_sim.Rules.default().replace({"card.Cargo Ship.cost": 12})
+
+
 @pytest.mark.parametrize("mix,games,seed,expected", FIRST_EXPERT)
 def test_expert_v1_plays_the_first_experts_games(mix, games, seed, expected):
     players = ["expert_v1" if p == "X" else p for p in mix]
-    res = cargo_sim.simulate(games, players, seed=seed, progress=False, events=True)
+    res = cargo_sim.simulate(games, players, seed=seed, progress=False, events=True,
+                             rules=FIRST_RULES)
     assert digest(res) == expected
 
 

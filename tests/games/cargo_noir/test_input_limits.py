@@ -22,20 +22,27 @@ def _others_vp(rules, card):
 
 
 def test_card_vp_at_the_int32_limit_plays_correctly_and_one_more_is_refused():
-    card = "Dive Bar"
+    card = "Dive Bar"          # cheap, so random bots buy it; its VP tie to its cost lifted
+    free = DEFAULT.with_meta({"constraint": {f"card.{card}.vp": "none"}})
     copies = DEFAULT[f"card.{card}.copies"]
     limit = (INT_MAX - _others_vp(DEFAULT, card)) // copies
-    rules = DEFAULT.replace({f"card.{card}.vp": limit})
+    rules = free.replace({f"card.{card}.vp": limit})
     res = cargo_sim.simulate(60, P3, seed=1, rules=rules, progress=False)
     check_tables(res, rules, 3)                  # VP = sum of cards, winners = top VP ...
     assert res.players["vp"].max() >= limit      # the big card was bought, no wrap
     with pytest.raises(RulesError, match=r"card\.(Dive Bar|.*)\.vp: too large.*2147483647"):
-        DEFAULT.replace({f"card.{card}.vp": limit + 1})
+        free.replace({f"card.{card}.vp": limit + 1})
 
 
 def test_the_issue_reproduction_is_refused_in_one_line(capsys):
     rc = main(["simulate", "-n", "3", "-p", "random,random,random", "--seed", "1",
                "--set", "card.Dive Bar.vp=3000000000", "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1
+    # a common card's VP is tied to its cost, so that is what the line says first
+    assert "card.Dive Bar.vp = 3000000000 breaks the constraint" in err
+    rc = main(["simulate", "-n", "3", "-p", "random,random,random", "--seed", "1",
+               "--set", "card.Dive Bar.cost=3000000000", "--no-progress"])     # the VP follows
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1
     assert "card.Dive Bar.vp: at most 2147483647" in err

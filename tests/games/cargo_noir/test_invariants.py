@@ -206,7 +206,7 @@ variant = st.fixed_dictionaries({}, optional={
     "casino_payout": st.integers(0, 5),
     "card.Villa.cost": st.integers(1, 40),
     "card.Dive Bar.cost": st.integers(1, 15),
-    "card.Cargo Ship.cost": st.integers(1, 20),
+    "card.Cargo Ship.cost": st.integers(5, 20),     # above its VP, 4 ([constraint])
     "card.Warehouses.warehouse": st.integers(1, 2),     # tokens kept <= 24 (rules_limits)
     "card.Syndicate.syndicate": st.integers(1, 5),
     "edge_limit_per_type": st.integers(1, 4),

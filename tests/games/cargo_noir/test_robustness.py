@@ -105,3 +105,22 @@ def test_bad_design_and_unknown_parameter_are_clear_errors():
         R.run(RULES, R.Design(games=5))
     with pytest.raises(ConfigError, match="no plausible range"):
         R._params(RULES, R.Design(params=("start_coins",)))
+
+
+def test_verdict_changes_lists_what_moved_against_the_previous_report(tmp_path):
+    import pandas as pd
+    prev = pd.DataFrame({"headline": ["seat.2", "card.2", "bank.2"],
+                         "conclusion": ["seat 0", "Bank", "rare"],
+                         "mark": ["robust", "robust", "robust"]})
+    now = pd.DataFrame({"headline": ["seat.2", "card.2", "bank.2", "leader"],
+                        "conclusion": ["seat 1", "Bank", "rare", "expert"],
+                        "mark": ["robust", "depends on card.Bank.vp", "robust", "robust"]})
+    ch = R.verdict_changes(prev, now)
+    assert list(ch["headline"]) == ["seat.2", "card.2", "leader"]
+    assert ch.set_index("headline").loc["leader", "conclusion before"] == "(not assessed)"
+    assert R.verdict_changes(None, now).empty
+    assert R.load_previous(tmp_path) is None                     # no report there
+    (tmp_path / "verdicts.csv").write_text("headline,conclusion,mark\nseat.2,seat 0,robust\n")
+    (tmp_path / R.VERDICTS_FILE).write_text(json.dumps({"rules_digest": "abc", "marks": {"seat.2": "robust"}}))
+    old = R.load_previous(tmp_path)
+    assert old.attrs["rules_digest"] == "abc" and list(old["conclusion"]) == ["seat 0"]

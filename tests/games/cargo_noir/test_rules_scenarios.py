@@ -712,8 +712,8 @@ def test_cargo_ship_card_gives_a_ship_for_this_turns_phase3():
 
 def test_two_cargo_ship_cards_make_five_ships():
     g = game(2)
-    g.set_hand(0, jewels=5)                         # 25 >= 24
-    g.run_phase(0, 2, [("trade", {"jewels": 5}, {"Cargo Ship": 2})])
+    g.set_hand(0, jewels=6)                         # 36 >= 30
+    g.run_phase(0, 2, [("trade", {"jewels": 6}, {"Cargo Ship": 2})])
     assert ships(g, 0) == 5 and hand_ships(g, 0) == 5
 
 
@@ -721,8 +721,8 @@ def test_cargo_ship_card_never_exceeds_ships_per_player():
     rules = RULES.replace(start_ships=4)            # 4 + 2 cards would be 6
     g = game(2, rules=rules)
     assert ships(g, 0) == 4
-    g.set_hand(0, jewels=5)
-    g.run_phase(0, 2, [("trade", {"jewels": 5}, {"Cargo Ship": 2})])
+    g.set_hand(0, jewels=6)
+    g.run_phase(0, 2, [("trade", {"jewels": 6}, {"Cargo Ship": 2})])
     assert g.cards(0) == {"Cargo Ship": 2}
     assert ships(g, 0) == 5 and hand_ships(g, 0) == 5
 
@@ -808,8 +808,13 @@ def test_last_copy_can_be_bought_then_none():
 NINE = {t: 1 for t in ALL_TYPES}                    # 45
 
 
-def final_game(coins=4):
-    g = game(2)
+# a Cargo Ship at 12 (the estimate before issue 27; 15 now): 12 + 12 + 25 spends
+# the rulebook's 49 exactly
+SHIP12 = RULES.replace({"card.Cargo Ship.cost": 12})
+
+
+def final_game(coins=4, rules=None):
+    g = game(2, rules=rules)
     g.set_turn(RULES.turns(2))
     g.set_hand(0, **NINE)
     g.set_player(0, coins=coins)
@@ -817,7 +822,7 @@ def final_game(coins=4):
 
 
 def test_final_turn_coins_count_one_each_rulebook_49():
-    g = final_game(4)
+    g = final_game(4, SHIP12)
     bank0 = g.bank
     g.run_phase(0, 2, [("trade", NINE, {"Cargo Ship": 2, "Villa": 1})])   # 12+12+25 = 49
     assert g.cards(0) == {"Cargo Ship": 2, "Villa": 1}
@@ -829,7 +834,7 @@ def test_final_turn_coins_count_one_each_rulebook_49():
 
 
 def test_final_turn_only_needed_coins_are_spent():
-    g = final_game(4)
+    g = final_game(4, SHIP12)
     bank0 = g.bank
     g.run_phase(0, 2, [("trade", NINE, {"Cargo Ship": 1, "Villa": 1, "Dive Bar": 1})])  # 47
     assert g.coins(0) == 2 and g.bank == bank0 + 2

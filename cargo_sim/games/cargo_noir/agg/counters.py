@@ -229,7 +229,7 @@ class Counters:
         if bad:
             raise ConfigError(f"{path}: damaged aggregates metadata or counts: {bad}")
         try:
-            rules = Rules.from_toml(toml, f"the rules TOML in {path}")
+            rules = Rules.from_saved(toml, f"the rules TOML in {path}")
         except RulesError as e:
             raise ConfigError(str(e)) from None
         if rules.digest != cfg["rules_digest"]:
