@@ -24,11 +24,12 @@ MARKER = "CARGO_SIM_CACHE"
 
 def source_hash() -> str:
     """Hash of the source that compiled code can depend on: every module that
-    uses numba, and the enums (constants frozen into kernels)."""
+    uses numba, and the enums and the core header's layout (constants frozen
+    into kernels)."""
     h = hashlib.sha256()
     for path in sorted(_PKG.rglob("*.py")):
         text = path.read_bytes()
-        if b"numba" in text or path.name == "enums.py":
+        if b"numba" in text or path.name in ("enums.py", "layout.py"):
             h.update(str(path.relative_to(_PKG)).encode())
             h.update(text)
     return h.hexdigest()[:16]
