@@ -12,6 +12,7 @@ import numpy as np
 from ....core.errors import BotError
 from ....core.bots import PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value
 from ....core import userbots
+from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_params
 from ..enums import N_PARAMS, OUT, STATE_SIZE
 
 __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "register_builtin",
@@ -76,33 +77,14 @@ def _load_builtins():
                                  ranges={k: r for k, r in SEARCH_RANGES.items() if k in params}))
 
 
-# the search bots' parameters in their slot order (searchkit_nb.SP_*): default, meaning
-_SHARED = {
-    "opponent": ("greedy", "the bot assumed at every other seat (a built-in non-search bot)"),
-    "rollout": ("expert", "the bot playing the searcher's own later decisions in playouts"),
-    "bids": (4.0, "bid amounts tried per port or raise: least legal + 0, 1, 2, 3, 5, 8, 13, 21"),
-    "vp_weight": (0.01, "reward = win share + vp_weight x (own VP - best other VP)"),
-}
-SEARCH_PARAMS = {
-    "flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
-               **_SHARED},
-    "ismcts": {"iterations": (1000.0, "iterations per decision"), **_SHARED,
-               "c": (0.7, "UCT exploration constant"),
-               "widen": (1.0, "below the root, options tried = 1 + widen x visits^widen_exp, "
-                              "the rollout bot's answer first"),
-               "widen_exp": (0.5, "the exponent of that progressive widening"),
-               "opp_widen": (2.0, "widen for the other seats' decisions in the tree, "
-                                  "the opponent bot's answer first (0: not in the tree)"),
-               "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer")},
-}
-# the search parameters' ranges (lo, hi, whole numbers only), checked when a player is
-# parsed: every accepted value plays (the tests play each end); the work per decision
-# grows with rollouts and iterations, and the tree's memory with iterations (~200 bytes each)
-SEARCH_RANGES = {
-    "rollouts": (1, 100_000, True), "iterations": (1, 100_000, True), "bids": (1, 8, True),
-    "vp_weight": (-1000, 1000, False), "c": (0, 100, False), "widen": (0, 100, False),
-    "widen_exp": (0, 1, False), "opp_widen": (0, 100, False), "bias": (-1000, 1000, False),
-}
+# the search bots' parameters in their slot order (core.search.params: the core's, with
+# Cargo Noir's option parameter `bids` in the game's slot): default, meaning
+SEARCH_PARAMS = search_params(
+    {"bids": (4.0, "bid amounts tried per port or raise: least legal + 0, 1, 2, 3, 5, 8, 13, 21")},
+    opponent="greedy", rollout="expert")
+# their ranges (lo, hi, whole numbers only), checked when a player is parsed: every
+# accepted value plays (the tests play each end)
+SEARCH_RANGES = {**CORE_SEARCH_RANGES, "bids": (1, 8, True)}
 SEARCH_DOCS = {
     "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
     buckets, the heuristic family's trade and discard proposals) out to the end
