@@ -1,5 +1,5 @@
 """The search bots' parameters: the core's (budget, models, reward, tree) and one
-slot a game fills with its own option parameter (Cargo Noir: bid buckets).
+slot a game fills with its own option parameter (how its kit lists options).
 
 ``search_params(game_option)`` gives each search bot's parameters in their slot
 order (``SP_*``), ``SEARCH_RANGES`` their ranges, ``SEARCH_DOCS`` the bots' texts;
