@@ -15,7 +15,7 @@ TARGETS = {
     "random4": (["random"] * 4, 10000),
     "expert4": (["expert"] * 4, 600),
     "user4": (["bench_user", "random", "expert", "greedy"], 600),
-    "ismcts2": (["ismcts?iterations=50", "expert"], 2),
+    "ismcts2": (["ismcts?iterations=50", "expert"], 1),
 }
 PYTHON = os.environ.get("BENCH_PYTHON", sys.executable)
 CHILD = r"""
