@@ -43,7 +43,7 @@ def test_a_user_bot_written_with_the_core_bot_decorator_plays_the_toy(three_step
 
 
 def test_a_faulting_user_bot_stops_the_toy_game_with_a_clear_error():
-    from cargo_sim.errors import CargoSimError
+    from cargo_sim.core.errors import CargoSimError
 
     @userbots.bot("toy_raiser", game=TOY)
     def toy_raiser(kind, s, seat):
