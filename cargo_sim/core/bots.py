@@ -112,6 +112,8 @@ class BotRegistry:
 
     ``n_params``: parameter slots per seat in the game's state. ``on_change``
     callbacks run when the user bots change (the game drops compiled tables).
+    ``plumbing``: what ``core.userbots`` needs of the game for user bots (``@bot``,
+    decision tables), None when the game has no user bots.
     """
 
     def __init__(self, game: str, n_params: int):
@@ -120,6 +122,7 @@ class BotRegistry:
         self.builtin_order: list[str] = []
         self.user: dict[str, BotSpec] = {}
         self.on_change: list = []
+        self.plumbing = None            # core.userbots.Plumbing: the game's user-bot plumbing
 
     def register_builtin(self, spec: BotSpec) -> None:
         self.builtin[spec.name] = spec

@@ -253,10 +253,10 @@ GAME_WORDS = re.compile(r"cargo[ _]noir|\bports?\b|\bcards?\b|\bcoins?\b|\bships
 
 
 def test_the_core_names_no_piece_of_a_game():
-    found = [(p.name, m.group(0)) for p in sorted(CORE.glob("*.py"))
+    found = [(p.name, m.group(0)) for p in sorted(CORE.rglob("*.py"))
              for m in GAME_WORDS.finditer(p.read_text())]
     assert found == []
-    for p in CORE.glob("*.py"):         # only the list of built-in games, never a game's module
+    for p in CORE.rglob("*.py"):         # only the list of built-in games, never a game's module
         assert not re.search(r"from \.\.games\.|import cargo_sim\.games\.", p.read_text()), p.name
 
 

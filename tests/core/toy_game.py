@@ -1,6 +1,8 @@
 """A tiny game registered only in the tests ("race to N"), to prove that the core
 holds no Cargo Noir assumption: it runs through the same runner, registry and
-contract. Each turn the seat to move picks 1-3 steps, then a die roll (chance,
+contract, its state starts with the core header (core/layout.py), its bots are
+asked through the core's ask_nb, user bots (@bot with game="toy_race") and the
+core's search bots (core/search, bound to the small kit below) play it. Each turn the seat to move picks 1-3 steps, then a die roll (chance,
 from the game's own stream) adds 1-6; the first seat at or beyond the target
 wins. It has a forward model (begin / pending / legal / step) and the chunk
 kernel is the compiled loop "ask the bot, step", so one place holds each rule.
@@ -15,20 +17,31 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from cargo_sim.core import userbots
+from cargo_sim.core.borrow_nb import LazyAddress, state_ptr_nb
 from cargo_sim.core.bots import BotRegistry, BotSpec
 from cargo_sim.core.contract import ERR_EVENTS, ERR_GAME, Fields
-from cargo_sim.core.errors import IllegalDecisionError
-from cargo_sim.core.rng_nb import game_seed_nb, rand_below_at_nb
+from cargo_sim.core.dispatch_nb import NOT_PLUMBED, ask_nb, plumbed_nb
+from cargo_sim.core.errors import ConfigError, IllegalDecisionError
+from cargo_sim.core.layout import (BOT_FAULT, BOTS, HEADER_LEN, M_BOT_RNG, M_BOT_SEED, M_DECISIONS,
+                                   M_RNG, M_SEAT_KEY, MARKS, MARKS_END, N_PARAMS, PARAM_SCALE,
+                                   PARAMS, R_LEN, R_N_PLAYERS, R_SEARCH, R_SEARCH_FN, R_USER_BASE,
+                                   R_USER_FN)
+from cargo_sim.core.rng_nb import bot_seed_nb, game_seed_nb, keyed_stream_nb, rand_below_at_nb, seat_stream_nb
 from cargo_sim.core.rules import RulesBase
+from cargo_sim.core.search.flatmc_nb import flatmc_nb
+from cargo_sim.core.search.ismcts_nb import ismcts_nb
+from cargo_sim.core.search.params import SEARCH_KINDS, SEARCH_RANGES, SP_GAME, search_params
 
-# state layout
-N_PL, TARGET, DIE, RNG, TURN, SEAT, ASK, WINNER, BOTS, PARAMS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 12
-POS, PICKED, ROLLED = 20, 24, 28
-SIZE = 32
+# state layout: the core header (core/layout.py), then the toy's words
+N_PL = R_N_PLAYERS
+RNG = M_RNG
+TARGET, DIE, TURN, SEAT, ASK, WINNER = (HEADER_LEN + i for i in range(6))
+POS, PICKED, ROLLED = HEADER_LEN + 8, HEADER_LEN + 12, HEADER_LEN + 16
+SIZE = HEADER_LEN + 20
 D_PICK = 0                   # the one decision kind
 DECISIONS = ("pick",)
-N_PARAMS = 2
-SCALE = 1000
+SCALE = PARAM_SCALE
 MAX_TURNS = 10_000          # a bound the rules never reach (every turn moves >= 2 steps)
 EVENT_FIELDS = ("game", "turn", "seat", "pick", "roll", "pos")
 
@@ -36,11 +49,14 @@ EVENT_FIELDS = ("game", "turn", "seat", "pick", "roll", "pos")
 # ---- rules (the forward model's kernels: one place for every rule) ---------------
 @njit(cache=True)
 def begin_nb(s, seed):
+    for i in range(MARKS, MARKS_END):
+        s[i] = 0
     for q in range(4):
         s[POS + q] = 0
         s[PICKED + q] = 0
         s[ROLLED + q] = 0
     s[RNG] = np.int64(seed)
+    s[M_BOT_SEED] = bot_seed_nb(np.int64(seed))
     s[TURN], s[SEAT], s[ASK], s[WINNER] = 1, 0, D_PICK, -1
 
 
@@ -72,6 +88,7 @@ def step_nb(s, answer, log, n_events, game):
     s[POS + seat] += answer + roll
     s[PICKED + seat] += answer
     s[ROLLED + seat] += roll
+    s[M_DECISIONS] += 1
     if n_events < log.shape[0]:
         log[n_events, 0], log[n_events, 1], log[n_events, 2] = game, s[TURN], seat
         log[n_events, 3], log[n_events, 4], log[n_events, 5] = answer, roll, s[POS + seat]
@@ -95,7 +112,7 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
         begin_nb(s, seeds[g])
         while s[ASK] >= 0:
             seat = s[SEAT]
-            a = decide(s[ASK], s, seat)
+            a = ask_array_nb(decide, s[ASK], s, seat)
             if not is_legal_nb(s, a):
                 err[ERR_GAME], err[1], err[2], err[3], err[4] = g, s[ASK], seat, a, s[TURN]
                 err[ERR_EVENTS] = n_events
@@ -112,9 +129,21 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
     return True
 
 
+@njit(cache=True)
+def ask_array_nb(decide, kind, s, seat):
+    return ask_nb(decide, kind, state_ptr_nb(s), seat)
+
+
 # ---- bots ------------------------------------------------------------------------
 @njit(cache=True)
 def random_bot_nb(kind, s, seat):
+    """Its seat's own stream (M_BOT_RNG), never the game's."""
+    return 1 + rand_below_at_nb(s, M_BOT_RNG, 3)
+
+
+@njit(cache=True)
+def model_bot_nb(kind, s, seat):
+    """`random` in the search's determinized copies: draws from the copy's chance stream."""
     return 1 + rand_below_at_nb(s, RNG, 3)
 
 
@@ -133,6 +162,9 @@ def cheat_bot_nb(kind, s, seat):
 
 @njit(cache=True)
 def table_decide_nb(kind, s, seat):
+    ans = plumbed_nb(kind, state_ptr_nb(s), seat)     # user and search bots (the core's)
+    if ans != NOT_PLUMBED:
+        return ans
     b = s[BOTS + seat]
     if b == 0:
         return random_bot_nb(kind, s, seat)
@@ -141,11 +173,148 @@ def table_decide_nb(kind, s, seat):
     return cheat_bot_nb(kind, s, seat)
 
 
+@njit(cache=True)
+def bot_fault_nb(kind, p, seat):
+    """A user bot raised: its answer is BOT_FAULT, which the run loop finds illegal."""
+    return BOT_FAULT
+
+
+# ---- the toy's search kit (core/search): options are the picks 1..picks -----------------
+@njit(cache=True)
+def kit_buffers_nb():
+    return np.empty(SIZE, np.int64), np.empty(SIZE, np.int64), np.zeros(1, np.int64)
+
+
+@njit(cache=True)
+def kit_start_nb(p, seat, bufs):
+    root, base, _ = bufs
+    stream = keyed_stream_nb(p[M_SEAT_KEY], p[M_DECISIONS])     # never the game's stream
+    for i in range(SIZE):
+        root[i] = p[i]
+    for q in range(p[N_PL]):                  # every seat played by the model (random)
+        p[BOTS + q] = 0
+    p[R_SEARCH] = 0
+    for i in range(SIZE):
+        base[i] = p[i]
+    n = 0 if p[ASK] < 0 else min(3, max(1, int(kit_param_nb(bufs, seat, SP_GAME))))
+    if n == 0:
+        kit_restore_root_nb(p, bufs)
+    return n, False, stream
+
+
+@njit(cache=True)
+def kit_param_nb(bufs, seat, i):
+    return bufs[0][PARAMS + seat * N_PARAMS + i] / SCALE
+
+
+@njit(cache=True)
+def kit_log_nb(bufs):
+    return bufs[2]
+
+
+@njit(cache=True)
+def kit_restore_nb(p, bufs):
+    for i in range(SIZE):
+        p[i] = bufs[1][i]
+
+
+@njit(cache=True)
+def kit_restore_root_nb(p, bufs):
+    for i in range(SIZE):
+        p[i] = bufs[0][i]
+
+
+@njit(cache=True)
+def kit_determinize_nb(p, seat, seed):
+    p[RNG] = seat_stream_nb(seed, seat, np.int64(0x5EED))
+
+
+@njit(cache=True)
+def kit_apply_nb(p, plog, k, bufs, is_vec):
+    step_nb(p, k + 1, np.zeros((0, 6), np.int64), 0, 0)
+
+
+@njit(cache=True)
+def kit_models_until_nb(p, plog, seat):
+    while p[ASK] >= 0 and p[SEAT] != seat:
+        step_nb(p, model_bot_nb(p[ASK], p, p[SEAT]), np.zeros((0, 6), np.int64), 0, 0)
+
+
+@njit(cache=True)
+def kit_playout_nb(p, plog):
+    kit_models_until_nb(p, plog, -1)
+
+
+@njit(cache=True)
+def kit_reward_nb(p, seat, vp_weight):
+    if p[ASK] >= 0:
+        return 0.0
+    return (1.0 if p[WINNER] == seat else 0.0) + vp_weight * p[POS + seat]
+
+
+@njit(cache=True)
+def kit_end_nb(p, bufs, k, is_vec):
+    kit_restore_root_nb(p, bufs)
+    return k + 1
+
+
+@njit(cache=True)
+def kit_options_nb(p, seat, searcher, bufs):
+    n = min(3, max(1, int(kit_param_nb(bufs, searcher, SP_GAME))))
+    return n, False, 0
+
+
+@njit(cache=True)
+def kit_key_nb(bufs, k):
+    return k
+
+
+@njit(cache=True)
+def kit_mover_nb(p):
+    return p[SEAT] if p[ASK] >= 0 else -1
+
+
+@njit(cache=True)
+def toy_ismcts_nb(p, kind, seat):
+    return ismcts_nb(p, seat, kit_buffers_nb, kit_start_nb, kit_param_nb, kit_log_nb,
+                     kit_restore_nb, kit_determinize_nb, kit_apply_nb, kit_playout_nb,
+                     kit_reward_nb, kit_end_nb, kit_options_nb, kit_key_nb,
+                     kit_models_until_nb, kit_mover_nb)
+
+
+@njit(cache=True)
+def toy_flatmc_nb(p, kind, seat):
+    return flatmc_nb(p, seat, kit_buffers_nb, kit_start_nb, kit_param_nb, kit_log_nb,
+                     kit_restore_nb, kit_determinize_nb, kit_apply_nb, kit_playout_nb,
+                     kit_reward_nb, kit_end_nb)
+
+
+ISMCTS = SEARCH_KINDS["ismcts"]
+
+
+def search_entry_nb(p, kind, seat, algo):
+    if algo == ISMCTS:
+        return toy_ismcts_nb(p, kind, seat)
+    return toy_flatmc_nb(p, kind, seat)
+
+
+search_fn = LazyAddress(search_entry_nb)
+
+
 BOTS_REGISTRY = BotRegistry("toy", N_PARAMS)
 for _spec in (BotSpec("random", random_bot_nb, {}, "picks 1-3 at random"),
               BotSpec("cautious", cautious_bot_nb, {"margin": 4.0}, "3 steps, 1 near the end"),
               BotSpec("cheat", cheat_bot_nb, {}, "illegal on turn 3")):
     BOTS_REGISTRY.register_builtin(_spec)
+_SEARCH = search_params({"picks": (3.0, "picks tried: 1..picks")}, opponent="random", rollout="random")
+for _name, _kind in SEARCH_KINDS.items():
+    _params = {k: (0.0 if isinstance(d, str) else float(d)) for k, (d, _) in _SEARCH[_name].items()}
+    _params["vp_weight"] = 0.0
+    BOTS_REGISTRY.register_builtin(BotSpec(_name, table_decide_nb, _params, "the core's " + _name,
+                                           search=_kind, ranges=SEARCH_RANGES))
+# the core's user bots (@bot with game="toy_race")
+BOTS_REGISTRY.plumbing = userbots.Plumbing(table_decide=table_decide_nb, bot_fault=bot_fault_nb,
+                                           state_size=SIZE, own=(SIZE, SIZE))
 
 
 # ---- rules object -------------------------------------------------------------------
@@ -198,10 +367,11 @@ class ToyState:
     def __init__(self, players, seed: int = 0, game: int = 0, rules=None, *, _copy=None):
         if _copy is not None:
             self.players, self.rules, self.s = _copy.players, _copy.rules, _copy.s.copy()
+            self.decide = _copy.decide
             return
         self.rules = rules or ToyRules.default()
         self.players = [BOTS_REGISTRY.parse(p) for p in players]
-        self.s, _ = TOY.table_template(self.rules, self.players)
+        self.s, self.decide = TOY.table_template(self.rules, self.players)
         begin_nb(self.s, np.uint64(game_seed_nb(np.uint64(seed), game)))
         self._log = np.zeros((0, len(EVENT_FIELDS)), np.int64)
 
@@ -220,7 +390,7 @@ class ToyState:
 
     def bot_answer(self) -> int:
         kind, seat = pending_nb(self.s)
-        return int(table_decide_nb(kind, self.s, seat))
+        return int(ask_array_nb(self.decide, kind, self.s, seat))
 
     def apply(self, answer) -> "ToyState":
         if self.is_over or not is_legal_nb(self.s, answer):
@@ -264,11 +434,17 @@ class Toy:
 
     def table_template(self, rules, players, check_bots: bool = False):
         s = np.zeros(SIZE, np.int64)
-        s[N_PL], s[TARGET], s[DIE] = len(players), rules["target"], rules["die"]
+        s[N_PL], s[TARGET], s[DIE], s[R_LEN] = len(players), rules["target"], rules["die"], SIZE
+        decide, idx, users = userbots.decision_table(self.bots, players, check_bots)
+        s[BOTS:BOTS + len(players)] = idx
         for q, p in enumerate(players):
-            s[BOTS + q] = self.bots.builtin_order.index(p.spec.name)
             s[PARAMS + q * N_PARAMS:][:N_PARAMS] = np.round(p.param_vector(N_PARAMS) * SCALE)
-        return s, table_decide_nb
+            s[R_SEARCH] |= p.spec.search << (2 * q)
+        if users is not None:
+            s[R_USER_FN], s[R_USER_BASE] = users.address, len(self.bots.builtin_order)
+        if s[R_SEARCH]:
+            s[R_SEARCH_FN] = search_fn()
+        return s, decide
 
     def describe_error(self, players, err, game, game_seed, rules):
         seat = int(err[2])

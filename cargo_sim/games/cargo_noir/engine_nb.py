@@ -51,6 +51,7 @@ from .enums import (
     M_BOT_RNG, M_DECISIONS, M_FAULT, M_FAULT_ARG, M_SEAT_KEY, M_TABLE_SUM, R_SEARCH, R_WORK,
     R_WORK_LEN, FAULT_TABLES,
 )
+from ...core.layout import MARKS, MARKS_END
 from ...core.rng_nb import bot_seed_nb, bot_stream_nb, rand_below_at_nb, seat_key_nb
 from .trade.packed_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
@@ -371,6 +372,8 @@ def setup_nb(s, log, seed, game, first_event):
     """Setup on a state array whose rules header is filled: bag, ports and black
     market filled, each player's ships, coins and warehouse, the bank.
     (`game` and `first_event` place this game's rows in the event log.)"""
+    for i in range(MARKS, MARKS_END):
+        s[i] = 0
     for i in range(RULES_END, STATE_SIZE):
         s[i] = 0
     s[M_GAME] = game

@@ -27,58 +27,55 @@ BM_DRAW = -1
 # loaded (trade.packed_nb.exact_value_fn): load it and replay the chunk
 ERR_NEED_SOLVER = -2
 BM_CODE = 16     # swap code = give * BM_CODE + take
-# the answer recorded when a user bot raised an exception (registry.user_table)
-BOT_FAULT = -(2**62)
 
 # ---- the game-state array --------------------------------------------------
-# A game is ONE int64 array `s` with this fixed layout: the rules' numbers for
-# this player count (copied from a template built by Rules.compile) followed by
-# the state. One array keeps every kernel call cheap (numba reference-counts
-# each array passed) and every offset a compile-time constant.
+# A game is ONE int64 array `s` with this fixed layout: the core header
+# (core/layout.py: the table's bots and parameters, the bot plumbing's addresses,
+# the chance stream and the bots' seeds), then the rules' numbers for this player
+# count (copied from a template built by Rules.compile), then the state. One array
+# keeps every kernel call cheap (numba reference-counts each array passed) and
+# every offset a compile-time constant.
+from ...core.layout import (BOT_FAULT, BOTS, FAULT_BUDGET, FAULT_INDEX, FAULT_NONE,  # noqa: E402,F401
+                            FAULT_PARAM, FAULT_RAND, FAULT_TABLES, FAULT_WRITE, FAULT_GAME,
+                            HEADER_LEN, M_BOT_RNG, M_BOT_SEED, M_DECISIONS, M_FAULT, M_FAULT_ARG,
+                            M_RNG, M_SEAT_KEY, M_TABLE_SUM, N_PARAMS, PARAM_SCALE, PARAMS,
+                            R_BUILTIN_FN, R_LEN, R_MODELS, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
+                            R_SEARCH_FN, R_SHARED, R_SHARED_LEN, R_USER_BASE, R_USER_FN, SEATS)
 MAX_SEATS = 5
+assert MAX_SEATS <= SEATS
 MAX_TOK = 16          # cargo types + the Wild
 MAX_PORTS = 16
 MAX_CARDS = 32
 
-# rules header
-R_N_PLAYERS = 0
-R_N_TYPES = 1         # token index R_N_TYPES is the Wild
-R_N_PORTS = 2         # ports open in this game
-R_N_CARDS = 3
-R_TOKENS_PER_TYPE = 4
-R_WILDS_IN_BAG = 5
-R_BM_SLOTS = 6
-R_CASINO_PAYOUT = 7
-R_START_COINS = 8
-R_START_SHIPS = 9
-R_START_WAREHOUSE = 10
-R_TOTAL_COINS = 11
-R_MAX_SHIPS = 12
-R_UNLIMITED_COINS = 13
-R_EDGE_LIMIT = 14
-R_FINAL_COIN_VALUE = 15
-R_N_TURNS = 16
-R_SCRIPT = 17        # offset of a scripted bot's answers (testing.ScriptedGame), 0 = none
-R_LEN = 18           # length of the whole array (state + trade tables + script), set by the entry kernel
-R_LOG_ROWS = 19      # rows of the event log the kernels write to (0: no log), set by the entry kernel
-R_WORK = 20          # offset of the bots' workspace (WORK_W words after the trade tables; 0: none)
-R_WORK_LEN = 21
-R_FINAL_PHASE3 = 22  # 1: the last turn has a phase 3 too (rules option final_turn_phase3)
-R_TRADE_NO_CARD = 23 # 1: a trade may sell tokens and buy no card (option trade_without_card)
-R_TIE_BY_COST = 24   # 1: the tie-break card is the highest-cost one, 0: highest VP (option tie_break)
-# search bots at the table (bots/search_nb.py), filled by table_template in this process
-R_SEARCH = 25        # 2 bits per seat: 0 not a search bot, else SEARCH_FLATMC / SEARCH_ISMCTS
-R_SEARCH_FN = 26     # address of the search kernel (a cfunc; valid in this process only)
-R_MODELS = 27        # offset of the built-in bots' parameter rows (the search bots' models), 0: none
-R_N_MODELS = 28      # rows there (one per built-in bot, N_PARAMS words each, fixed point)
-# user bots at the table (registry.user_table), filled by table_template in this process
-R_USER_FN = 29       # address of the table's user-bot kernel (a cfunc; valid in this process only)
-R_USER_BASE = 30     # the first user bot's index in BOTS (0: no user bot at the table)
-# tables with user or search bots: the built-in bots as a kernel called by address
-R_BUILTIN_FN = 31    # address of dispatch_nb.builtin_fn()'s cfunc (this process only), 0: none
+# rules header (after the core header)
+RULES = HEADER_LEN
+R_N_TYPES = RULES + 0         # token index R_N_TYPES is the Wild
+R_N_PORTS = RULES + 1         # ports open in this game
+R_N_CARDS = RULES + 2
+R_TOKENS_PER_TYPE = RULES + 3
+R_WILDS_IN_BAG = RULES + 4
+R_BM_SLOTS = RULES + 5
+R_CASINO_PAYOUT = RULES + 6
+R_START_COINS = RULES + 7
+R_START_SHIPS = RULES + 8
+R_START_WAREHOUSE = RULES + 9
+R_TOTAL_COINS = RULES + 10
+R_MAX_SHIPS = RULES + 11
+R_UNLIMITED_COINS = RULES + 12
+R_EDGE_LIMIT = RULES + 13
+R_FINAL_COIN_VALUE = RULES + 14
+R_N_TURNS = RULES + 15
+R_SCRIPT = RULES + 16        # offset of a scripted bot's answers (testing.ScriptedGame), 0 = none
+R_LOG_ROWS = RULES + 17      # rows of the event log the kernels write to (0: no log), set by the entry kernel
+R_WORK = RULES + 18          # offset of the bots' workspace (WORK_W words after the trade tables; 0: none)
+R_WORK_LEN = RULES + 19
+R_FINAL_PHASE3 = RULES + 20  # 1: the last turn has a phase 3 too (rules option final_turn_phase3)
+R_TRADE_NO_CARD = RULES + 21 # 1: a trade may sell tokens and buy no card (option trade_without_card)
+R_TIE_BY_COST = RULES + 22   # 1: the tie-break card is the highest-cost one, 0: highest VP (option tie_break)
+# search bots at the table (bots/search_nb.py): R_SEARCH's kinds
 SEARCH_FLATMC = 1
 SEARCH_ISMCTS = 2
-PORT_SLOTS = 32                      # [MAX_PORTS] slots of each open port
+PORT_SLOTS = RULES + 24              # [MAX_PORTS] slots of each open port
 CARD = PORT_SLOTS + MAX_PORTS        # [MAX_CARDS, CARD_W] card data
 CARD_W = 8
 C_COPIES = 0
@@ -88,12 +85,7 @@ C_EDGE = 3
 C_SHIPS = 4
 C_WAREHOUSE = 5
 C_SYNDICATE = 6
-# the table: each seat's bot (index in the decision table) and its parameters
-BOTS = CARD + MAX_CARDS * CARD_W     # [MAX_SEATS]
-PARAMS = BOTS + MAX_SEATS            # [MAX_SEATS, N_PARAMS] fixed point: value * PARAM_SCALE
-N_PARAMS = 24
-PARAM_SCALE = 1_000_000
-RULES_END = PARAMS + MAX_SEATS * N_PARAMS
+RULES_END = CARD + MAX_CARDS * CARD_W
 
 # scalars
 MISC = RULES_END
@@ -112,7 +104,7 @@ M_SHORTFALL_COINS = MISC + 11
 M_BAG_REFILLS = MISC + 12
 M_MINTED = MISC + 13      # coins paid beyond the box's total (unlimited_coins)
 M_EMPTY_SLOTS = MISC + 14 # draws that found bag and discard pile empty
-M_RNG = MISC + 15         # the game's splitmix64 state (uint64 bits)
+M_FREE_15 = MISC + 15     # unused (M_RNG before the core header; forward_nb.view_digest_nb skips it)
 M_GAME = MISC + 16        # index of the game in its chunk (event rows)
 # the resumable engine's program counter (engine_nb.advance_nb / answer_nb)
 M_STEP = MISC + 17        # where the game is: ST_* below, or ST_WAIT + the pending decision
@@ -120,8 +112,11 @@ M_ASK = MISC + 18         # the decision the game waits for (D_*), -1 when none 
 M_PENDING = MISC + 19     # phase 1: bit p = the ship at port p is still to resolve
 M_AUX = MISC + 20         # the port whose raise is asked (D_RAISE)
 M_STOP = MISC + 21        # bit st: advance_nb stops before step st (testing.ScriptedGame's phases)
-M_BOT_SEED = MISC + 22    # the bots' own seed, from the game seed (never the chance stream M_RNG)
+M_FREE_22 = MISC + 22     # unused (M_BOT_SEED before the core header; view_digest_nb skips it)
 N_MISC = 24
+# forward_nb.view_digest_nb numbers the words it digests as the layout before the
+# core header did (MISC was word 429), so the search bots' keys stay the same
+DIGEST_SHIFT = 429 - MISC
 
 # ---- steps of a game (M_STEP) ------------------------------------------------
 ST_TURN = 0          # a seat's turn begins
@@ -166,25 +161,12 @@ OUT_W = MAX_TOK + MAX_CARDS
 SCRATCH = OUT + OUT_W                        # [SCRATCH_W] free for bots (token vectors etc.)
 SCRATCH_W = 4 * MAX_TOK + MAX_PORTS + 8
 # what a bot is handed for one decision (engine_nb.ask_nb sets these before the
-# call and clears them after; docs/safety.md, "What a bot can see")
-BOTVIEW = SCRATCH + SCRATCH_W
-M_DECISIONS = BOTVIEW + 0  # decisions answered so far in this game (public; engine_nb.answer_nb)
-M_BOT_RNG = BOTVIEW + 1    # the asked seat's own random stream for this decision (botkit rand_below_nb)
-M_SEAT_KEY = BOTVIEW + 2   # a search seat's key (rng_nb.seat_key_nb; 0 for every other bot)
-M_FAULT = BOTVIEW + 3      # why a user bot was stopped (FAULT_*), set before the exception
-M_FAULT_ARG = BOTVIEW + 4  # ... and the value at fault (a seat, an index, an offset)
-M_TABLE_SUM = BOTVIEW + 5  # checked mode: checksum of the tables after the state (0: not checked)
-BOTVIEW_W = 8
-STATE_SIZE = BOTVIEW + BOTVIEW_W
-# why a user bot was stopped (enums.M_FAULT; simulate.illegal_error words them)
-FAULT_NONE = 0             # its own exception (or, checked, numba's bounds check)
-FAULT_PARAM = 1            # param_nb of another seat
-FAULT_INDEX = 2            # a botkit function called with an index out of range
-FAULT_BUDGET = 3           # checked mode: the decision's loop budget ran out
-FAULT_WRITE = 4            # checked mode: a write to the state outside the bot's own area
-FAULT_TABLES = 5           # checked mode: the tables after the state changed during the game
-FAULT_RAND = 6             # rand_below_nb(s, n) with n out of 1..2**32-1
-FAULT_KIND = 7             # random_decide_nb / heuristic_decide_nb of a decision not asked
+# call and clears them after; docs/safety.md, "What a bot can see") is in the core
+# header: M_DECISIONS, M_BOT_RNG, M_SEAT_KEY, M_FAULT, M_FAULT_ARG, M_TABLE_SUM
+STATE_SIZE = SCRATCH + SCRATCH_W
+# why a user bot was stopped (M_FAULT; simulate.illegal_error words them): the
+# core's reasons (core/layout.py FAULT_*), then the game's
+FAULT_KIND = FAULT_GAME    # random_decide_nb / heuristic_decide_nb of a decision not asked
 # the packed trade-value tables (trade.packed_nb.pack_trade_tables) follow the state
 TRADE_TABLES = STATE_SIZE
 # then the bots' workspace (Rules.state_template): the planner's buffers live

@@ -60,6 +60,12 @@ class Decision:
     seat: int
 
 
+def _same_table(a: np.ndarray, b: np.ndarray) -> bool:
+    """The same table: the core header but its machine words, and the rules header."""
+    from ...core.layout import MARKS, MARKS_END
+    return np.array_equal(a[:MARKS], b[:MARKS]) and np.array_equal(a[MARKS_END:e.MISC], b[MARKS_END:e.MISC])
+
+
 class GameState:
     """One game of a table (rules, one bot per seat), from its first decision to its end."""
 
@@ -148,7 +154,7 @@ class GameState:
         if not isinstance(other, GameState):
             raise ConfigError(f"copy_from takes a GameState, got {type(other).__name__}")
         lo, hi = int(self.s[e.R_WORK]), int(self.s[e.R_WORK] + self.s[e.R_WORK_LEN])
-        if other.s.shape != self.s.shape or not np.array_equal(other.s[:e.MISC], self.s[:e.MISC]) \
+        if other.s.shape != self.s.shape or not _same_table(other.s, self.s) \
                 or not np.array_equal(other.s[e.STATE_SIZE:lo], self.s[e.STATE_SIZE:lo]) \
                 or not np.array_equal(other.s[hi:], self.s[hi:]):     # (the bots' workspace may differ)
             raise ConfigError("copy_from needs a state of the same table (the same rules, players "

@@ -20,7 +20,7 @@ from .engine_nb import (DecideType, answer_nb, ask_nb, begin_game_nb, failed_nb,
 from ...core.rng_nb import keyed_stream_nb, mix64_nb, seat_stream_nb
 from .enums import (BLACK_MARKET, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_ORDER, D_RAISE,
                     D_SEND, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, M_ASK, M_AUX, M_BOT_SEED,
-                    M_GAME, M_N_EVENTS, M_RNG, M_SEAT, M_SEAT_KEY, M_STEP, MISC, OUT, P, PL_COINS, R_N_PLAYERS,
+                    M_FREE_15, M_FREE_22, DIGEST_SHIFT, M_GAME, M_N_EVENTS, M_RNG, M_SEAT, M_SEAT_KEY, M_STEP, MISC, OUT, P, PL_COINS, R_N_PLAYERS,
                     R_N_PORTS, ST_OVER, STATE_SIZE, STATS, STATS_W)
 
 # legal_nb's rows: (answer, lo, hi). For D_SEND to a port the bid in s[OUT] ranges over
@@ -156,8 +156,8 @@ def view_digest_nb(s, seat):
     stream as seat_stream_nb of the bots' seed). `seat` must be the asked seat."""
     h = np.uint64(0x243F6A8885A308D3)
     for i in range(MISC, OUT):
-        if i != M_RNG and i != M_N_EVENTS and i != M_GAME and i != M_BOT_SEED:
-            h = mix64_nb(h ^ np.uint64(s[i])) + np.uint64(i)
+        if i != M_FREE_15 and i != M_N_EVENTS and i != M_GAME and i != M_FREE_22:
+            h = mix64_nb(h ^ np.uint64(s[i])) + np.uint64(i + DIGEST_SHIFT)
     return keyed_stream_nb(s[M_SEAT_KEY], np.int64(h))
 
 

@@ -4,18 +4,18 @@ The engine calls ``builtin_decide_nb(kind, s, seat)``; the seat's bot index is
 ``s[BOTS + seat]`` in the order of BUILTIN_ORDER (``registry.py``): 0 is
 `random`, the strategies are parameter sets of the heuristic family, and the
 search bots (`flatmc`, `ismcts`) are marked per seat in ``s[R_SEARCH]`` and
-called through the address of their kernel (``search_nb.search_fn``), so this
-table does not compile them in (nor recurse: their rollouts use
-``rollout_decide_nb``, the table without them). User bots (indices from
-``s[R_USER_BASE]``) are called through the address of their table's own kernel
-(``registry.user_table``): a table with a user bot compiles that bot alone, not
-the engine again.
+user bots have indices from ``s[R_USER_BASE]``: both are the core's plumbing
+(``core.dispatch_nb.plumbed_nb``: called by address, the search kernel
+``search_nb.search_fn`` and the table's user-bot kernel ``core.userbots.user_table``),
+so this table compiles neither in (nor recurses: the search's rollouts use
+``rollout_decide_nb``, the table without them).
 """
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.borrow_nb import LazyAddress, call_int64_fn_nb, state_ptr_nb
-from ..enums import BOTS, M_RNG, R_BUILTIN_FN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN
+from ....core.dispatch_nb import NOT_PLUMBED, plumbed_nb
+from ..enums import BOTS, M_RNG, R_BUILTIN_FN
 from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_at_nb, random_decide_nb
 
@@ -44,16 +44,9 @@ def search_model_nb(kind, s, seat):
 @njit(cache=True)
 def builtin_decide_nb(kind, s, seat):
     p = state_ptr_nb(s)
-    user = p[BOTS + seat] - p[R_USER_BASE]
-    if p[R_USER_BASE] > 0 and user >= 0:
-        if p[R_USER_FN] == 0:
-            return -999999
-        return call_int64_fn_nb(p[R_USER_FN], p, kind, seat, user)
-    algo = (p[R_SEARCH] >> (2 * seat)) & 3
-    if algo != 0:
-        if p[R_SEARCH_FN] == 0:
-            return -999999          # not set up by table_template: the engine stops the game
-        return call_int64_fn_nb(p[R_SEARCH_FN], p, kind, seat, algo)
+    ans = plumbed_nb(kind, p, seat)        # user and search bots (the core's plumbing)
+    if ans != NOT_PLUMBED:
+        return ans
     return rollout_decide_nb(kind, p, seat)
 
 

@@ -1,10 +1,13 @@
-"""What the search agents (``flatmc_nb``, ``ismcts_nb``) need from Cargo Noir.
+"""Cargo Noir's search kit: what the core's search bots (``core.search.flatmc_nb``,
+``core.search.ismcts_nb``) need from the game.
 
 The algorithms reach the game only through these functions and the forward
 model (``forward_nb``): set up a search in the state the bot is asked with,
-list a decision's options, apply one, let the modelled bots answer, play out,
-score, and put the state back. A sibling game provides the same names for
-its own rules (docs/forward.md, "Search agents").
+list a decision's options (bid buckets, the heuristic family's trade and
+discard proposals, option keys), apply one, let the modelled bots answer, play
+out, score, and put the state back. The ``kit_*`` functions at the end are the
+kit's interface, bound by ``flatmc_nb``/``ismcts_nb`` (docs/forward.md, "Search
+agents").
 
 A search works in the state it is asked with: it keeps a copy of the game
 part (~1,500 words) and restores it before answering, so the trade tables and
@@ -27,17 +30,11 @@ from ..forward_nb import (MAX_LEGAL, RANGE, VECTOR, clone_into_nb, is_over_nb, l
                           returns_nb, step_in_nb, view_digest_nb)
 from .dispatch_nb import model_decide_nb
 
-# the search bots' parameter slots (registry.SEARCH_PARAMS names them)
-SP_BUDGET = 0      # flatmc: rollouts per option; ismcts: iterations
-SP_OPPONENT = 1    # the other seats' assumed bot (a built-in index)
-SP_ROLLOUT = 2     # the bot playing the searcher's own seat after the search's choices
-SP_BIDS = 3        # bid amounts tried per port or raise: least legal + BID_OFFSETS[:bids]
-SP_VP_WEIGHT = 4   # reward = win share + vp_weight * (own VP - best other VP)
-SP_C = 5           # ismcts: UCT exploration constant
-SP_WIDEN = 6       # ismcts: progressive widening below the root, options = 1 + widen * n^widen_exp
-SP_WIDEN_EXP = 7
-SP_OPP_WIDEN = 8   # ismcts: the same for the other seats' decisions (0: they are not in the tree)
-SP_BIAS = 9        # ismcts: progressive bias bias / (n + 1) toward the model bot's answer
+# the search bots' parameter slots (core.search.params; registry.SEARCH_PARAMS names
+# them): Cargo Noir's own option parameter, `bids`, is the game's slot
+from ....core.search.params import (SP_BIAS, SP_BUDGET, SP_C, SP_GAME, SP_OPP_WIDEN,  # noqa: E402,F401
+                                    SP_OPPONENT, SP_ROLLOUT, SP_VP_WEIGHT, SP_WIDEN, SP_WIDEN_EXP)
+SP_BIDS = SP_GAME  # bid amounts tried per port or raise: least legal + BID_OFFSETS[:bids]
 
 BID_OFFSETS = (0, 1, 2, 3, 5, 8, 13, 21)
 POLICY_BUCKET = 15   # the key's bid bucket of the rollout bot's own bid when no bucket holds it
@@ -288,3 +285,68 @@ def reward_nb(p, seat, vp_weight):
 @njit(cache=True)
 def log_ptr_nb(log):
     return state_ptr_nb(log)
+
+
+# ---------------------------------------------------------------------------
+# The kit as the core's search kernels call it (bufs: search_buffers_nb's tuple)
+@njit(cache=True)
+def tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec):
+    """options_nb plus which one the rollout bot answers: (n, is_vector, its index)."""
+    n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+    pk = 0
+    if n > 0:
+        pk, n = policy_option_nb(p, seat, n, is_vec, key, ans, bid, vec)
+    return n, is_vec, pk
+
+
+@njit(cache=True)
+def kit_start_nb(p, seat, bufs):
+    root, base, log, rows, key, ans, bid, vec = bufs
+    return start_search_nb(p, seat, root, base, rows, key, ans, bid, vec)
+
+
+@njit(cache=True)
+def kit_param_nb(bufs, seat, i):
+    """The searcher's parameter i, read from the kept game (root)."""
+    return search_param_nb(bufs[0], seat, i)
+
+
+@njit(cache=True)
+def kit_log_nb(bufs):
+    return log_ptr_nb(bufs[2])
+
+
+@njit(cache=True)
+def kit_restore_nb(p, bufs):
+    clone_into_nb(p, bufs[1])
+
+
+@njit(cache=True)
+def kit_apply_nb(p, plog, k, bufs, is_vec):
+    apply_option_nb(p, plog, k, bufs[5], bufs[6], bufs[7], is_vec)
+
+
+@njit(cache=True)
+def kit_end_nb(p, bufs, k, is_vec):
+    root, base, log, rows, key, ans, bid, vec = bufs
+    out = end_search_nb(p, root, k, ans, bid, vec, is_vec)
+    return out if log[0, 0] == 0 else out     # `log` outlives the playouts' pointer to it
+
+
+@njit(cache=True)
+def kit_options_nb(p, seat, searcher, bufs):
+    """The options of `seat`'s decision, bids bucketed as the searcher's `bids` says."""
+    root, base, log, rows, key, ans, bid, vec = bufs
+    n_bids = max(1, int(search_param_nb(root, searcher, SP_BIDS)))
+    return tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+
+
+@njit(cache=True)
+def kit_key_nb(bufs, k):
+    return bufs[4][k]
+
+
+@njit(cache=True)
+def kit_mover_nb(p):
+    """The seat to decide, -1 when no decision is pending."""
+    return p[M_SEAT] if p[M_ASK] >= 0 else -1

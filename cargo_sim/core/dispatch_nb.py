@@ -1,0 +1,64 @@
+"""The bot plumbing every game's decision table shares: user bots and search bots
+called by address.
+
+A game's table kernel (``decide(kind, s, seat)``) asks ``plumbed_nb`` first: a
+seat whose bot index is at or after ``s[R_USER_BASE]`` plays a user bot, called
+through the address of its table's own kernel (``core.userbots.user_table``: a
+table with a user bot compiles that bot alone, not the engine again); a seat
+marked in ``s[R_SEARCH]`` plays a search bot, called through the address of the
+game's search kernel (so the table does not compile the search in, nor recurse).
+Every other seat gets ``NOT_PLUMBED``: the game's built-ins answer.
+"""
+from . import cache  # noqa: F401  (first: numba's cache folder for this source version)
+from numba import njit
+
+from .borrow_nb import call_int64_fn_nb, state_array_nb
+from .layout import (BOTS, M_BOT_RNG, M_BOT_SEED, M_DECISIONS, M_FAULT, M_FAULT_ARG, M_RNG,
+                     M_SEAT_KEY, R_LEN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN)
+from .rng_nb import bot_stream_nb, seat_key_nb
+
+NOT_PLUMBED = -(2**62) + 1     # plumbed_nb: the seat plays one of the game's built-ins
+UNSET = -999999                # an address the table never set: the engine stops the game
+
+
+@njit(cache=True)
+def plumbed_nb(kind, p, seat):
+    """The answer of the seat's user or search bot, NOT_PLUMBED for a built-in
+    (``p`` the state as a pointer: core.borrow_nb.state_ptr_nb)."""
+    user = p[BOTS + seat] - p[R_USER_BASE]
+    if p[R_USER_BASE] > 0 and user >= 0:
+        if p[R_USER_FN] == 0:
+            return UNSET
+        return call_int64_fn_nb(p[R_USER_FN], p, kind, seat, user)
+    algo = (p[R_SEARCH] >> (2 * seat)) & 3
+    if algo != 0:
+        if p[R_SEARCH_FN] == 0:
+            return UNSET            # not set up by table_template: the engine stops the game
+        return call_int64_fn_nb(p[R_SEARCH_FN], p, kind, seat, algo)
+    return NOT_PLUMBED
+
+
+@njit(cache=True)
+def ask_nb(decide, kind, p, seat):
+    """Ask the seat's bot for a decision, fairly (``p`` the state as a pointer; the
+    bot gets it as an array of ``s[R_LEN]`` words). For the call the game's chance
+    stream and the bots' seed read 0, and the seat gets its own stream for this
+    decision (M_BOT_RNG, from the bots' seed, the seat and the decisions answered
+    so far) and, a search seat only, its key (M_SEAT_KEY); afterwards both are
+    put back and the bot's slots cleared, so what a bot writes there is undone.
+    (A game's engine may keep its own copy of these lines, as the first game does so far.)"""
+    rng = p[M_RNG]
+    bot_seed = p[M_BOT_SEED]
+    key = seat_key_nb(bot_seed, seat)
+    p[M_BOT_RNG] = bot_stream_nb(key, p[M_DECISIONS])
+    p[M_SEAT_KEY] = key if (p[R_SEARCH] >> (2 * seat)) & 3 else 0
+    p[M_RNG] = 0
+    p[M_BOT_SEED] = 0
+    ans = decide(kind, state_array_nb(p, p[R_LEN]), seat)
+    p[M_RNG] = rng
+    p[M_BOT_SEED] = bot_seed
+    p[M_BOT_RNG] = 0
+    p[M_SEAT_KEY] = 0
+    p[M_FAULT] = 0
+    p[M_FAULT_ARG] = 0
+    return ans

@@ -1,0 +1,53 @@
+"""The search bots' parameters: the core's (budget, models, reward, tree) and one
+slot a game fills with its own option parameter (how its kit lists options).
+
+``search_params(game_option)`` gives each search bot's parameters in their slot
+order (``SP_*``), ``SEARCH_RANGES`` their ranges, ``SEARCH_DOCS`` the bots' texts;
+a game registers them as built-in bots (a ``BotSpec`` each, ``search=`` its kind).
+"""
+# the search bots' parameter slots (the bot reads slot i at PARAMS + seat * N_PARAMS + i)
+SP_BUDGET = 0      # flatmc: rollouts per option; ismcts: iterations
+SP_OPPONENT = 1    # the other seats' assumed bot (a built-in index)
+SP_ROLLOUT = 2     # the bot playing the searcher's own seat after the search's choices
+SP_GAME = 3        # the game's own option parameter (how its kit lists options)
+SP_VP_WEIGHT = 4   # reward = win share + vp_weight * the game's score margin
+SP_C = 5           # ismcts: UCT exploration constant
+SP_WIDEN = 6       # ismcts: progressive widening below the root, options = 1 + widen * n^widen_exp
+SP_WIDEN_EXP = 7
+SP_OPP_WIDEN = 8   # ismcts: the same for the other seats' decisions (0: they are not in the tree)
+SP_BIAS = 9        # ismcts: progressive bias bias / (n + 1) toward the model bot's answer
+
+SEARCH_KINDS = {"flatmc": 1, "ismcts": 2}     # R_SEARCH's 2-bit kinds
+
+
+def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "expert") -> dict:
+    """{bot: {name: (default, meaning)}} in slot order; ``game_option``: the game's one
+    option parameter {name: (default, meaning)} (slot SP_GAME); ``opponent`` and
+    ``rollout``: the default model bots (names of the game's non-search built-ins)."""
+    (opt_name, opt), = game_option.items()
+    shared = {
+        "opponent": (opponent, "the bot assumed at every other seat (a built-in non-search bot)"),
+        "rollout": (rollout, "the bot playing the searcher's own later decisions in playouts"),
+        opt_name: opt,
+        "vp_weight": (0.01, "reward = win share + vp_weight x (own VP - best other VP)"),
+    }
+    return {"flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
+                       **shared},
+            "ismcts": {"iterations": (1000.0, "iterations per decision"), **shared,
+                       "c": (0.7, "UCT exploration constant"),
+                       "widen": (1.0, "below the root, options tried = 1 + widen x visits^widen_exp, "
+                                      "the rollout bot's answer first"),
+                       "widen_exp": (0.5, "the exponent of that progressive widening"),
+                       "opp_widen": (2.0, "widen for the other seats' decisions in the tree, "
+                                          "the opponent bot's answer first (0: not in the tree)"),
+                       "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer")}}
+
+
+# the search parameters' ranges (lo, hi, whole numbers only), checked when a player is
+# parsed: every accepted value plays; the work per decision grows with rollouts and
+# iterations, and the tree's memory with iterations (~200 bytes each)
+SEARCH_RANGES = {
+    "rollouts": (1, 100_000, True), "iterations": (1, 100_000, True),
+    "vp_weight": (-1000, 1000, False), "c": (0, 100, False), "widen": (0, 100, False),
+    "widen_exp": (0, 1, False), "opp_widen": (0, 100, False), "bias": (-1000, 1000, False),
+}

@@ -1,0 +1,121 @@
+"""Full result tables of many Cargo Noir tables, hashed: the bit-identity guard for
+refactors that must not change a game (issue #24, the kernels' move into the core).
+
+    python tests/games/cargo_noir/bitident.py          # print the digests
+    python tests/games/cargo_noir/bitident.py --write  # write data/bitident.json
+
+tests/games/cargo_noir/test_bitident.py (slow) compares against the committed file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+import pandas as pd
+
+DATA = pathlib.Path(__file__).parent / "data" / "bitident.json"
+STRATS = ["greedy", "banker", "collector", "diversifier", "trader", "fleet", "syndicate",
+          "sniper", "expert", "expert_v1"]
+
+
+def _register_user_bot():
+    import cargo_sim
+    from cargo_sim.botkit import (D_SEND, LOC_CASINO, OUT, coins_nb, heuristic_decide_nb,
+                                  param_nb, rand_below_nb, random_decide_nb)
+    if "bitident_user" in cargo_sim.bot_names():
+        return
+
+    @cargo_sim.bot("bitident_user", params={"p_random": 0.3, "keep": 2.0})
+    def bitident_user(kind, s, seat):
+        if rand_below_nb(s, 1000) < param_nb(s, seat, 0) * 1000:
+            return random_decide_nb(kind, s, seat)
+        if kind == D_SEND and coins_nb(s, seat) < param_nb(s, seat, 1):
+            s[OUT] = 0
+            return LOC_CASINO
+        return heuristic_decide_nb(kind, s, seat)
+
+
+def tables():
+    """(label, players, n_games, kwargs)"""
+    out = []
+    for n in range(2, 6):
+        out.append((f"random{n}", ["random"] * n, 300, {}))
+        for k in range(0, len(STRATS), n):
+            mix = [STRATS[(k + i) % len(STRATS)] for i in range(n)]
+            out.append((f"strat{n}_{k}", mix, 60, {}))
+        out.append((f"expert{n}", ["expert"] + ["expert_v1", "random", "greedy", "sniper"][:n - 1],
+                    60, {}))
+        out.append((f"flatmc{n}", ["flatmc?rollouts=4"] + ["greedy", "expert", "random", "trader"][:n - 1],
+                    2, {}))
+        out.append((f"ismcts{n}", ["ismcts?iterations=50"] + ["expert", "random", "greedy", "fleet"][:n - 1],
+                    2, {}))
+        out.append((f"user{n}", ["bitident_user"] + ["random", "expert", "greedy", "banker"][:n - 1],
+                    60, {}))
+        out.append((f"checked{n}", ["bitident_user?p_random=0.6"] + ["expert", "random", "greedy", "banker"][:n - 1],
+                    30, {"check_bots": True}))
+    out.append(("events3", ["random", "expert", "bitident_user"], 20, {"events": True}))
+    out.append(("mixsearch3", ["ismcts?iterations=30&opponent=expert", "flatmc?rollouts=3&rollout=greedy",
+                               "bitident_user"], 2, {}))
+    return out
+
+
+def _hash_frame(df) -> str:
+    h = hashlib.sha256()
+    h.update(",".join(map(str, df.columns)).encode())
+    h.update(",".join(map(str, df.dtypes)).encode())
+    h.update(pd.util.hash_pandas_object(df, index=False).values.tobytes())
+    return h.hexdigest()[:16]
+
+
+def forward_digest():
+    """A few games stepped through GameState (clone, legal, bot_answer, playout)."""
+    from cargo_sim import GameState
+    h = hashlib.sha256()
+    for n, players in ((2, ["expert", "random"]), (4, ["random", "greedy", "bitident_user", "expert"])):
+        st = GameState(players, seed=5, game=3)
+        k = 0
+        while not st.is_over:
+            if k % 7 == 0:
+                h.update(repr(st.legal()).encode())
+                c = st.clone()
+                c.playout()
+                h.update(repr(c.returns()).encode())
+            ans, vec = st.bot_answer()
+            h.update(repr((ans, vec.tolist())).encode())
+            st.step_vector(ans, vec)
+            k += 1
+        h.update(repr(st.returns()).encode())
+        h.update(st.stats().tobytes())
+    return h.hexdigest()[:16]
+
+
+def digests(only=None) -> dict:
+    import cargo_sim
+    _register_user_bot()
+    out = {}
+    for label, players, n_games, kw in tables():
+        if only and label not in only:
+            continue
+        res = cargo_sim.simulate(n_games, players, seed=11, workers=1, progress=False, **kw)
+        d = {"games": _hash_frame(res.games), "players": _hash_frame(res.players)}
+        if kw.get("events"):
+            d["events"] = _hash_frame(res.events)
+        out[label] = d
+        print(label, d, flush=True)
+    out["forward"] = forward_digest()
+    print("forward", out["forward"])
+    return out
+
+
+if __name__ == "__main__":
+    d = digests()
+    if "--write" in sys.argv:
+        DATA.write_text(json.dumps(d, indent=1, sort_keys=True) + "\n")
+    elif DATA.exists():
+        ref = json.loads(DATA.read_text())
+        bad = [k for k in ref if ref[k] != d.get(k)]
+        print(f"{len(ref)} entries, {len(bad)} differ: {bad}")
+        sys.exit(1 if bad else 0)
