@@ -266,15 +266,26 @@ def test_dask_equals_local(dask_client):
 
 
 # ---------------------------------------------------------------------------
-# from "kernels": user bots (@bot for any game) and the core's search bots
-@pytest.mark.skip(reason="user bots on the toy come with the core's @bot (kernels' work)")
-def test_user_bot_on_the_toy():
-    """A user bot registered for the toy plays simulate, a tournament and the CLI."""
+# user bots (the core's @bot) and the core's search bots on the toy: simulate, checked
+# mode and ismcts beating random are in test_toy_plumbing.py; here a user bot and the
+# core's search bot go through a tournament and the CLI.
+def test_a_user_bot_and_the_core_search_bot_play_a_toy_tournament_and_the_cli(toy, capsys):
+    from cargo_sim.core import userbots
 
-
-@pytest.mark.skip(reason="ismcts on the toy comes with the core's search bots (kernels' work)")
-def test_ismcts_beats_random_on_the_toy():
-    """ismcts (core) against random on the toy: a tournament it wins."""
+    @userbots.bot("toy_three", game=toy)
+    def toy_three(kind, s, seat):
+        return 3
+    try:
+        res = cargo_sim.tournament(["toy_three", "random", "ismcts?iterations=20"], 2, games=24,
+                                   seed=2, progress=False, game=TOY)
+        assert len(res.standings) == 3 and res.games["winner_entrant"].notna().all()
+        assert set(res.players["bot"]) == {"toy_three", "random", "ismcts?iterations=20"}
+        code, out, err = cli(capsys, "simulate", "--game", TOY, "-n", 20, "-p", "toy_three,random",
+                             "--no-progress")
+        assert code == 0, err
+        assert "toy_three" in out
+    finally:
+        userbots.unregister("toy_three", game=toy)
 
 
 def test_a_folder_from_before_games_were_recorded_is_cargo_noirs(tmp_path):
