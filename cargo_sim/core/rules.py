@@ -98,6 +98,21 @@ def check_type(name, value, t, problems) -> bool:
     return ok
 
 
+def check_top_level(d: dict, scalars: dict, sections) -> list[str]:
+    """A rules data dict's top level: unknown names, missing and mistyped scalars
+    (one message each; empty = fine). A game's validate_data starts with it."""
+    p: list[str] = []
+    for k in d:
+        if k not in scalars and k not in sections:
+            p.append(f"unknown rules parameter {k!r}")
+    for k, t in scalars.items():
+        if k not in d:
+            p.append(f"{k}: missing")
+        else:
+            check_type(k, d[k], t, p)
+    return p
+
+
 # ---- array-valued parameters ------------------------------------------------
 MAX_INT_LIST = 1000           # entries of one list parameter unless its schema says fewer
 

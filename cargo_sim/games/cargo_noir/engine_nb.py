@@ -29,7 +29,7 @@ import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
-from ...core.borrow_nb import state_array_nb, state_ptr_nb
+from ...core.borrow_nb import state_ptr_nb
 from .enums import (
     A_ABANDON, A_BAG_REFILL, A_BM_DRAW, A_BM_SWAP, A_BUY, A_CASINO, A_DISCARD, A_PORT_WIN,
     A_RAISE, A_SCORE, A_SEND_BLACK_MARKET, A_SEND_CASINO, A_SEND_PORT, A_SHORTFALL,
@@ -48,11 +48,12 @@ from .enums import (
     STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
     M_ASK, M_AUX, M_BOT_SEED, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
     ST_P2_DISCARD, ST_P2_END, ST_P3, ST_SCORE, ST_TURN, ST_WAIT,
-    M_BOT_RNG, M_DECISIONS, M_FAULT, M_FAULT_ARG, M_SEAT_KEY, M_TABLE_SUM, R_SEARCH, R_WORK,
+    M_DECISIONS, M_FAULT, M_FAULT_ARG, M_TABLE_SUM, R_SEARCH, R_WORK,
     R_WORK_LEN, FAULT_TABLES,
 )
+from ...core.dispatch_nb import ask_nb  # noqa: F401  (the one fair way a bot is asked)
 from ...core.layout import MARKS, MARKS_END
-from ...core.rng_nb import bot_seed_nb, bot_stream_nb, rand_below_at_nb, seat_key_nb
+from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
 from .trade.packed_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 
@@ -149,31 +150,6 @@ def log_event_nb(s, log, action, seat, loc, amount, value, card, count, tok_at, 
     log[row + E.count] = count
     for t in range(MAX_TOK):
         log[row + E_TOK0 + t] = sign * s[tok_at + t] if tok_at >= 0 else 0
-
-
-@njit(cache=True)
-def ask_nb(decide, kind, s, seat):
-    """Ask the seat's bot for a decision (the state as an array). For the call
-    the game's chance stream and the bots' seed read 0, and the seat gets its
-    own stream for this decision (M_BOT_RNG, from the bots' seed, the seat and
-    the decisions answered so far) and, a search seat only, its key
-    (M_SEAT_KEY); afterwards both are put back and the bot's slots cleared, so
-    what a bot writes there is undone."""
-    rng = s[M_RNG]
-    bot_seed = s[M_BOT_SEED]
-    key = seat_key_nb(bot_seed, seat)
-    s[M_BOT_RNG] = bot_stream_nb(key, s[M_DECISIONS])
-    s[M_SEAT_KEY] = key if (s[R_SEARCH] >> (2 * seat)) & 3 else 0
-    s[M_RNG] = 0
-    s[M_BOT_SEED] = 0
-    ans = decide(kind, state_array_nb(s, s[R_LEN]), seat)
-    s[M_RNG] = rng
-    s[M_BOT_SEED] = bot_seed
-    s[M_BOT_RNG] = 0
-    s[M_SEAT_KEY] = 0
-    s[M_FAULT] = 0
-    s[M_FAULT_ARG] = 0
-    return ans
 
 
 @njit(cache=True)

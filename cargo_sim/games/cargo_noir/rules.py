@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.checks import whole
-from ...core.rules import RulesBase, check_type as _check_type
+from ...core.rules import RulesBase, check_top_level, check_type as _check_type
 from .enums import MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK
 from .rules_limits import limit_problems
 
@@ -155,15 +155,7 @@ def _item_fields(table: str, name: str, item: dict, fields: dict, p: list) -> di
 
 def validate_data(d: dict) -> list[str]:
     """Every problem with a rules data dict, one message each (empty list = valid)."""
-    p: list[str] = []
-    for k in d:
-        if k not in SCALARS and k not in SECTIONS:
-            p.append(f"unknown rules parameter {k!r}")
-    for k, t in SCALARS.items():
-        if k not in d:
-            p.append(f"{k}: missing")
-        else:
-            _check_type(k, d[k], t, p)
+    p = check_top_level(d, SCALARS, SECTIONS)
     if p:
         return p
 

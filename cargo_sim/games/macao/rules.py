@@ -27,7 +27,7 @@ from collections import deque
 import numpy as np
 
 from ...core.checks import whole
-from ...core.rules import IntList, RulesBase, check_type
+from ...core.rules import IntList, RulesBase, check_top_level, check_type
 from .effects import EFFECTS, KINDS, arg_problems
 
 MAX_SEATS = 4
@@ -208,15 +208,7 @@ def _names(d: dict, key: str, p: list) -> None:
 
 def validate_data(d: dict) -> list[str]:
     """Every problem with a Macao rules data dict, one message each (empty = valid)."""
-    p: list[str] = []
-    for k in d:
-        if k not in SCALARS and k not in SECTIONS:
-            p.append(f"unknown rules parameter {k!r}")
-    for k, t in SCALARS.items():
-        if k not in d:
-            p.append(f"{k}: missing")
-        else:
-            check_type(k, d[k], t, p)
+    p = check_top_level(d, SCALARS, SECTIONS)
     if p:
         return p
     for k, t in SCALARS.items():
