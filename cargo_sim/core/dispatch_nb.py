@@ -45,8 +45,7 @@ def ask_nb(decide, kind, p, seat):
     stream and the bots' seed read 0, and the seat gets its own stream for this
     decision (M_BOT_RNG, from the bots' seed, the seat and the decisions answered
     so far) and, a search seat only, its key (M_SEAT_KEY); afterwards both are
-    put back and the bot's slots cleared, so what a bot writes there is undone.
-    (A game's engine may keep its own copy of these lines, as the first game does so far.)"""
+    put back and the bot's slots cleared, so what a bot writes there is undone."""
     rng = p[M_RNG]
     bot_seed = p[M_BOT_SEED]
     key = seat_key_nb(bot_seed, seat)

@@ -17,6 +17,10 @@ import numpy as np
 import pandas as pd
 
 DATA = pathlib.Path(__file__).parent / "data" / "bitident.json"
+# The rules the digests were recorded with (the defaults of the time): the guard compares
+# engines, so a later change of a default value (e.g. #27's Cargo Ship cost 12 -> 15)
+# does not invalidate it.
+RECORDED_WITH = {"card.Cargo Ship.cost": 12}
 STRATS = ["greedy", "banker", "collector", "diversifier", "trader", "fleet", "syndicate",
           "sniper", "expert", "expert_v1"]
 
@@ -70,12 +74,18 @@ def _hash_frame(df) -> str:
     return h.hexdigest()[:16]
 
 
+def recorded_rules():
+    import cargo_sim
+    return cargo_sim.Rules.default().replace(**RECORDED_WITH)
+
+
 def forward_digest():
     """A few games stepped through GameState (clone, legal, bot_answer, playout)."""
     from cargo_sim import GameState
+    rules = recorded_rules()
     h = hashlib.sha256()
     for n, players in ((2, ["expert", "random"]), (4, ["random", "greedy", "bitident_user", "expert"])):
-        st = GameState(players, seed=5, game=3)
+        st = GameState(players, seed=5, game=3, rules=rules)
         k = 0
         while not st.is_over:
             if k % 7 == 0:
@@ -96,10 +106,11 @@ def digests(only=None) -> dict:
     import cargo_sim
     _register_user_bot()
     out = {}
+    rules = recorded_rules()
     for label, players, n_games, kw in tables():
         if only and label not in only:
             continue
-        res = cargo_sim.simulate(n_games, players, seed=11, workers=1, progress=False, **kw)
+        res = cargo_sim.simulate(n_games, players, seed=11, workers=1, progress=False, rules=rules, **kw)
         d = {"games": _hash_frame(res.games), "players": _hash_frame(res.players)}
         if kw.get("events"):
             d["events"] = _hash_frame(res.events)
