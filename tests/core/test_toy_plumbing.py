@@ -61,7 +61,7 @@ def test_the_core_ismcts_beats_random_on_the_toy():
     each way): the core's ismcts (100 iterations a pick) wins at least 80 % (measured
     91 %; random against random on the same seeds: 53 %; `cautious`, which picks 3
     until the end: 97 %)."""
-    rules = toy_game.ToyRules(target=40, die=2)
+    rules = toy_game.ToyRules.default().replace(target=40, die=2)
     a = _sim(100, ["ismcts?iterations=100", "random"], seed=1, rules=rules)
     b = _sim(100, ["random", "ismcts?iterations=100"], seed=2, rules=rules)
     won = (a.players[a.players.seat == 0].won.sum() + b.players[b.players.seat == 1].won.sum())
