@@ -98,6 +98,17 @@ def check_type(name, value, t, problems) -> bool:
     return ok
 
 
+def parse_rules_toml(text: str, what: str) -> dict:
+    """TOML text as a dict, or one RulesError (bad TOML, too deeply nested)."""
+    check_key_depth(text, what)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"{what} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise RulesError(f"{what} is nested too deeply to be a rules file") from None
+
+
 def check_top_level(d: dict, scalars: dict, sections) -> list[str]:
     """A rules data dict's top level: unknown names, missing and mistyped scalars
     (one message each; empty = fine). A game's validate_data starts with it."""
@@ -276,13 +287,7 @@ class RulesBase:
     @classmethod
     def from_toml(cls, text: str, what: str = "rules TOML"):
         """Default rules with the overrides of TOML text (``to_toml`` gives it back)."""
-        check_key_depth(text, what)
-        try:
-            user = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"{what} is not valid TOML: {e}") from None
-        except RecursionError:
-            raise RulesError(f"{what} is nested too deeply to be a rules file") from None
+        user = parse_rules_toml(text, what)
         meta = {k: user[k] for k in META if k in user}
         return cls.default()._derive(cls.flatten(user, drop_provenance=True), meta, what)
 
@@ -294,13 +299,7 @@ class RulesBase:
         row) must not change a saved run's rules or their digest. A partial file
         (some scalar missing) is read over the defaults, like ``from_toml``.
         ``overrides`` are the parameters that differ from today's defaults."""
-        check_key_depth(text, what)
-        try:
-            user = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"{what} is not valid TOML: {e}") from None
-        except RecursionError:
-            raise RulesError(f"{what} is nested too deeply to be a rules file") from None
+        user = parse_rules_toml(text, what)
         if not all(k in user for k in cls.SCALARS):
             return cls.from_toml(text, what)
         data = cls.complete(user)
