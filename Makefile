@@ -42,7 +42,7 @@ test-fast: $(STAMP)
 DEMO_BUDGET ?= 100
 
 demo: $(STAMP)
-	$(VENV)/bin/cargo-sim report --out reports/demo --budget $(DEMO_BUDGET) --seed 1 --progress
+	$(VENV)/bin/cargo-sim report --out reports/demo --seconds $(DEMO_BUDGET) --seed 1
 	@echo "open reports/demo/index.html (or index.md)"
 
 # The committed reports, regenerated with the current code and rules (each

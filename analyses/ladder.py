@@ -6,7 +6,6 @@ a folder.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -144,33 +143,17 @@ def write_report(res: LadderResults, out, command: str = "") -> Path:
 
 
 def main(argv=None) -> int:
+    """``cargo-sim ladder`` as a function (the same options; errors raise)."""
+    from cargo_sim.cli_grammar import ladder_options, standalone
+    return standalone("ladder", ladder_options, command, argv)
+
+
+def command(a, argv) -> int:
     """``cargo-sim ladder``: every bot against a yardstick search bot at several budgets."""
-    ap = argparse.ArgumentParser(prog="cargo-sim ladder", description=main.__doc__)
-    ap.add_argument("--yardstick", default="ismcts",
-                    help="the yardstick bot spec (default ismcts)")
-    ap.add_argument("--budgets", default="100,1000,10000",
-                    help="values of its budget parameter, comma-separated (default 100,1000,10000)")
-    ap.add_argument("--budget-param", default=None,
-                    help="the yardstick parameter the budgets set (default: iterations or rollouts)")
-    ap.add_argument("--seats", default="2,4", help="seat counts, comma-separated (default 2,4)")
-    ap.add_argument("--bots", default=None,
-                    help="bots to place, comma-separated (default: every built-in but the "
-                         "yardstick and the search bots)")
-    ap.add_argument("--games", "-n", type=int, default=48,
-                    help="games per cell, rounded up to whole deals (default 48)")
-    ap.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
-    ap.add_argument("--prune", type=float, default=None,
-                    help="skip a bot at larger budgets once its win rate is at most PRUNE x its "
-                         "fair share (1/seats), e.g. 0.1 (default: play every cell)")
-    ap.add_argument("--workers", "-j", type=int, default=None, help="threads (default: all cores)")
-    ap.add_argument("--out", "-o", default=None,
-                    help="folder for index.md, ladder.png, cells.csv, rates.csv, run.json; a rerun "
-                         "with the same settings skips finished cells (default: print only)")
-    ap.add_argument("--report-only", action="store_true",
-                    help="redraw index.md and ladder.png from the results in --out, play nothing")
-    ap.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
-    a = ap.parse_args(argv)
-    command = "cargo-sim ladder " + " ".join(argv if argv is not None else sys.argv[1:])
+    import shlex
+    from cargo_sim.cli_common import load_rules
+    from cargo_sim.cli_grammar import show_progress
+    line = shlex.join(["cargo-sim"] + list(argv))
     if a.report_only:
         if not a.out:
             raise ConfigError("--report-only needs --out DIR")
@@ -183,16 +166,18 @@ def main(argv=None) -> int:
     except ValueError:
         raise ConfigError(f"--budgets takes numbers and --seats whole numbers, comma-separated; "
                           f"got {a.budgets!r} and {a.seats!r}") from None
-    res = ladder(a.bots, a.yardstick, budgets, seats, a.games, a.seed, a.budget_param,
-                 workers=a.workers, progress=not a.no_progress, out=a.out, prune=a.prune,
-                 extra={"command": command, "source": source_state()})
+    rules = load_rules(a.rules, a.set, a.game_name) if (a.rules or a.set) else None
+    res = ladder(a.players, a.yardstick, budgets, seats, a.games, a.seed, a.budget_param,
+                 rules=rules, workers=a.workers, progress=show_progress(a), out=a.out,
+                 prune=a.prune, extra={"command": line, "source": source_state()},
+                 game=a.game_name)
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(res.table().round(3).to_string() if not res.cells.empty else "no cell finished")
         if not res.rates.empty:
             print("\nyardstick decisions per second:")
             print(res.rates.round(3).to_string(index=False))
     if a.out and not res.cells.empty:
-        print(f"\nwrote {write_report(res, a.out, command)}")
+        print(f"\nwrote {write_report(res, a.out, line)}")
     if not res.complete:
         print(f"cargo-sim: interrupted; {len(res.cells)} finished cells kept"
               + (f" in {a.out} (rerun the same command to continue)" if a.out else ""),

@@ -10,7 +10,6 @@ are written last, so their presence means the report is complete.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import inspect
 import math
@@ -23,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from cargo_sim.core.columns import narrow
+from cargo_sim.core.errors import ConfigError
 from cargo_sim.core.fileio import atomic_write_text
 
 from cargo_sim.core.contract import get_game
@@ -164,8 +164,8 @@ def parse_games_arg(text: str):
             out[int(n)] = int(g.replace("_", ""))
         return out
     except ValueError:
-        raise SystemExit(f"analyses.report: error: bad --games {text!r}: give a number of games "
-                         "or per player count 2=N,3=N") from None
+        raise ConfigError(f"bad --games {text!r}: give a number of games "
+                          "or per player count 2=N,3=N") from None
 
 
 def parse_players_arg(items) -> dict[int, list[str]]:
@@ -176,11 +176,11 @@ def parse_players_arg(items) -> dict[int, list[str]]:
         text = rest if eq and count.strip().isdigit() else item
         seats = [s.strip() for s in text.split(",")]
         if not text.strip() or any(not s for s in seats):
-            raise SystemExit(f"analyses.report: error: bad --players {item!r}: give bots "
-                             "separated by commas, optionally prefixed by the player count (4=a,b,c,d)")
+            raise ConfigError(f"bad --players {item!r}: give bots "
+                              "separated by commas, optionally prefixed by the player count (4=a,b,c,d)")
         if eq and count.strip().isdigit() and int(count) != len(seats):
-            raise SystemExit(f"analyses.report: error: --players {item!r} names {len(seats)} "
-                             f"bots for {count} players")
+            raise ConfigError(f"--players {item!r} names {len(seats)} "
+                              f"bots for {count} players")
         out[len(seats)] = seats
     return out
 
@@ -438,11 +438,11 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     games_per = t.games.groupby("n_players").size()
     ev_per = t.events.groupby("n_players")["game"].nunique() if t.has_events else pd.Series(dtype=int)
     if command is None:
-        command = "python -m analyses.report " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
+        command = "cargo-sim report " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
             if simulated else "(results passed to build_report)"
     exact = None
     if simulated:
-        exact = ("python -m analyses.report --out OUT --seed " + str(seed)
+        exact = ("cargo-sim report --out OUT --seed " + str(seed)
                  + " --games " + ",".join(f"{int(n)}={int(c)}" for n, c in games_per.items())
                  + f" --events-games {events_games}"
                  + "".join(f" --players {n}={','.join(seat_lists[n])}" for n in sorted(seat_lists))
@@ -545,45 +545,37 @@ def claim_report_folder(out) -> Path:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m analyses.report", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", required=True, help="output folder (index.md, index.html, figures/, tables/)")
-    ap.add_argument("--games", default=None,
-                    help="games per player count: N, or per count 2=N2,3=N3,... (default: as many as "
-                         f"fit in --budget, at most {DEFAULT_GAMES:,}; --quick {QUICK_GAMES:,})")
-    ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
-                    help=f"seconds of simulation for all counts when --games is not given "
-                         f"(default {DEFAULT_BUDGET:g})")
-    ap.add_argument("--events-games", type=int, default=None,
-                    help=f"games per player count with an event log (default {DEFAULT_EVENTS_GAMES:,})")
-    ap.add_argument("--players", action="append", default=[],
-                    help="bots of one player count, e.g. 4=random,random,random,random (repeatable; "
-                         "counts not given use the default mix)")
-    ap.add_argument("--counts", default=None,
-                    help="player counts to simulate, e.g. 2,3,4,5 (default: 2-5, or the --players counts)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
-    ap.add_argument("--quick", action="store_true", help="a small run for a smoke test")
-    ap.add_argument("--no-svg", action="store_true", help="write PNG figures only")
-    ap.add_argument("--progress", action="store_true")
-    ap.add_argument("--game", default=DEFAULT_GAME, help="the game (default %(default)s)")
-    a = ap.parse_args(argv)
+    """``cargo-sim report`` as a function (the same options; errors raise)."""
+    from cargo_sim.cli_grammar import report_options, standalone
+    return standalone("report", report_options, command, argv)
+
+
+def command(a, argv) -> int:
+    """``cargo-sim report``: simulate every player count and write the report."""
+    from cargo_sim.cli_common import load_rules
+    from cargo_sim.cli_grammar import seats_list, show_progress
     players = parse_players_arg(a.players)
-    if a.counts:
-        counts = tuple(int(c) for c in a.counts.split(","))
+    games = parse_games_arg(a.games) if a.games is not None else (QUICK_GAMES if a.quick else None)
+    if a.seats:
+        counts = seats_list(a.seats)
     elif players:
         counts = tuple(sorted(players))
+    elif isinstance(games, dict):
+        counts = tuple(sorted(games))
     else:
         counts = PLAYER_COUNTS
-    games = parse_games_arg(a.games) if a.games is not None else (QUICK_GAMES if a.quick else None)
     ev = a.events_games if a.events_games is not None else \
         (QUICK_EVENTS_GAMES if a.quick else DEFAULT_EVENTS_GAMES)
-    command = "python -m analyses.report " + " ".join(shlex.quote(x) for x in
-                                                      (argv if argv is not None else sys.argv[1:]))
+    game = a.game_name or DEFAULT_GAME
+    rules = load_rules(a.rules, a.set, game)
+    for n in counts:
+        rules.check_players(n)
+    line = shlex.join(["cargo-sim"] + list(argv))
     claim_report_folder(a.out)                  # before any game: an unusable --out fails now
     path = build_report(a.out, n_games=games, player_counts=counts, players=players, seed=a.seed,
-                        command=command, events_games=ev, workers=a.workers,
-                        formats=("png",) if a.no_svg else ("png", "svg"), progress=a.progress,
-                        time_budget=a.budget, game=a.game)
+                        rules=rules, command=line, events_games=ev, workers=a.workers,
+                        formats=("png",) if a.no_svg else ("png", "svg"),
+                        progress=show_progress(a), time_budget=a.seconds, game=game)
     print(f"report written to {path}")
     return 0
 

@@ -4,7 +4,6 @@ report is complete or absent), and ``cargo-sim robustness`` (``main``: the study
 report). See analyses.robustness and docs/robustness.md."""
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -252,38 +251,30 @@ def write_report(res, out, command: str = "") -> Path:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="cargo-sim robustness", description=(
-        "Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every "
-        "plausible range (common random numbers) and Morris screening of all estimates together."))
-    ap.add_argument("--out", default="reports/robustness", help="output folder (default %(default)s)")
-    ap.add_argument("--games", type=int, default=Design.games,
-                    help="games per table and variant in the sweeps (default %(default)s)")
-    ap.add_argument("--morris-games", type=int, default=Design.morris_games)
-    ap.add_argument("--trajectories", type=int, default=Design.morris_trajectories,
-                    help="Morris trajectories (0: no screening; default %(default)s)")
-    ap.add_argument("--players", default="2,3,4,5", help="player counts (default %(default)s)")
-    ap.add_argument("--param", action="append", default=None, metavar="NAME",
-                    help="only this parameter (repeatable; default: every parameter with a range)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--rules", metavar="FILE.toml", help="rules file overriding the defaults")
-    ap.add_argument("--game", default=Design.game, help="the game (default %(default)s)")
-    a = ap.parse_args(argv)
-    game = study_game(a.game)
-    try:
-        counts = tuple(int(x) for x in a.players.split(",") if x)
-    except ValueError:
-        raise ConfigError(f"--players must be player counts such as 2,3,4,5, got {a.players!r}") from None
-    rules = game.Rules.from_file(a.rules) if a.rules else game.Rules.default()
+    """``cargo-sim robustness`` as a function (the same options; errors raise)."""
+    from cargo_sim.cli_grammar import robustness_options, standalone
+    return standalone("robustness", robustness_options, command, argv)
+
+
+def command(a, argv) -> int:
+    """Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every
+    plausible range (common random numbers) and Morris screening of all estimates together."""
+    import shlex
+    from cargo_sim.cli_common import load_rules
+    from cargo_sim.cli_grammar import seats_list, show_progress
+    game = study_game(a.game_name or Design.game)
+    counts = seats_list(a.seats)
+    rules = load_rules(a.rules, a.set, game.name)
     for n in counts:
         rules.check_players(n)
     claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
     previous = load_previous(a.out)     # the report this one replaces, to compare verdicts
     design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
                     tuple(a.param) if a.param else None, game.name)
-    res = run(rules, design, log=lambda m: print(m, file=sys.stderr, flush=True))
+    log = (lambda m: print(m, file=sys.stderr, flush=True)) if show_progress(a) else (lambda m: None)
+    res = run(rules, design, log=log)
     res["previous"] = previous
-    path = write_report(res, a.out, command="cargo-sim robustness " + " ".join(argv or sys.argv[1:]))
+    path = write_report(res, a.out, command=shlex.join(["cargo-sim"] + list(argv)))
     print(res["verdicts"][["headline", "conclusion", "mark"]].to_string(index=False))
     print(f"wrote {path}")
     return 0

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .core.fileio import atomic_write, atomic_write_text  # noqa: F401  (used by tests too)
 
+from .cli_grammar import note_old_spellings, show_progress
 from .cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USER_ERROR, PROG,  # noqa: F401
                          format_summary, format_summary_of, jsonable, load_rules,
                          parse_players, parse_set, run_headline, seat_table, versions, wilson)
@@ -52,7 +53,7 @@ def cmd_simulate(args, argv) -> int:
     rules = load_rules(args.rules, args.set, game)
     players = parse_players(args.players)
     workers = args.workers or os.cpu_count() or 1
-    progress = not args.no_progress and sys.stderr.isatty()
+    progress = show_progress(args)
     t0 = time.perf_counter()
     kw = ({"backend": "dask", "scheduler": args.dask, "chunk_games": args.chunk_games}
           if args.dask else {"workers": workers, "check_bots": args.check_bots})
@@ -193,47 +194,36 @@ def cmd_bots(args, argv) -> int:
 
 
 # ---------------------------------------------------------------------------
-def _add_rules_options(p) -> None:
-    p.add_argument("--rules", metavar="FILE.toml",
-                   help="rules file overriding the default rules (same layout as the default file)")
-    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                   help="override one rules parameter by flat name, e.g. start_coins=8, "
-                        "card.Villa.cost=22, turns.4=11, port.Rio.players=[3,4,5] (repeatable)")
-
-
-def _add_game_option(p) -> None:
-    p.add_argument("--game", dest="game_name", default=None, metavar="NAME",
-                   help="the game (default cargo_noir)")
-
-
-# commands whose options live with their module (`cargo-sim NAME --help`)
-DELEGATED = {
-    "ladder": ("analyses.ladder:main", "every bot against a yardstick search bot at several budgets"),
-    "report": ("analyses.report:main", "simulate and write a report (tables, figures, index.md/html)"),
-    "robustness": ("analyses.robustness_report:main",
+# commands whose code lives with their module (imported when the command runs);
+# their options are in cli_grammar, so every --help is one light parser tree
+ELSEWHERE = {
+    "sweep": ("cargo_sim.sweep:sweep_command", "sweep_options",
+              "rule variants on the same games, with paired differences and intervals"),
+    "tune": ("cargo_sim.tune:tune_command", "tune_options",
+             "search a heuristic bot's parameters against a field"),
+    "ladder": ("analyses.ladder:command", "ladder_options",
+               "every bot against a yardstick search bot at several budgets"),
+    "report": ("analyses.report:command", "report_options",
+               "simulate and write a report (tables, figures, index.md/html)"),
+    "robustness": ("analyses.robustness_report:command", "robustness_options",
                    "which headline conclusions survive the rules' plausible ranges (sweeps, Morris)"),
-    "sweep": ("cargo_sim.sweep:sweep_main", "rule-variant sweep with common random numbers and CIs"),
-    "tune": ("cargo_sim.tune:tune_main", "search a heuristic bot's parameters against a field"),
 }
+DELEGATED = {name: target for name, (target, _, _) in ELSEWHERE.items()}   # (the layer test's list)
 
 
-def _delegate(target: str):
+def _elsewhere(target: str):
     def run(args, argv):
         import importlib
         module, func = target.split(":")
-        rest = list(args.rest)
-        if args.global_game is not None and "--game" not in rest:
-            rest = ["--game", args.global_game] + rest     # `cargo-sim --game NAME sweep ...`
-        try:
-            return getattr(importlib.import_module(module), func)(rest) or 0
-        except SystemExit as e:                  # the module's own argparse: usage (2) or --help (0)
-            return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
+        return getattr(importlib.import_module(module), func)(args, argv) or 0
     return run
 
 
 def cmd_tournament(args, argv) -> int:
     from .tournament import tournament
     from .core.errors import ConfigError
+    if not args.players:          # (not argparse's required=: the old -b/--bots give it too)
+        raise ConfigError("tournament needs its entrants: --players BOTS (e.g. greedy,expert)")
     if args.players.strip().isdigit():
         raise ConfigError(f"--players lists the entrants (e.g. greedy,expert); "
                           f"the number of seats is --seats {args.players.strip()}")
@@ -287,7 +277,7 @@ def _tournament(args, argv, tournament, bots, rules, game) -> int:
     with warnings.catch_warnings(record=True) as caught:     # said once, in words, below
         warnings.simplefilter("always")
         res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
-                         workers=args.workers, progress=not args.no_progress, design=args.design,
+                         workers=args.workers, progress=show_progress(args), design=args.design,
                          game=game)
     if res.standings is None:
         failed = next((str(w.message) for w in caught if "analysis failed" in str(w.message)), "")
@@ -315,117 +305,116 @@ def _tournament(args, argv, tournament, bots, rules, game) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from . import cli_grammar as G
+    parser = G.Parser(
         prog=PROG, description="Monte Carlo strategy analysis of board games (Cargo Noir by "
                                "default; --game NAME plays another registered game).",
-        epilog=f"`{PROG} COMMAND --help` for each command's options.")
+        epilog=f"`{PROG} COMMAND --help` for each command's options; docs/cli.md lists them all.")
     from .core.version import __version__
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}",
+                        help="print the version and exit")
     parser.add_argument("--game", dest="global_game", default=None, metavar="NAME",
                         help="the game (default cargo_noir); also accepted after the COMMAND")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("simulate", help="play many games and summarise or save them",
                        description="Play many games; print win rates; optionally save the tables.")
-    p.add_argument("--games", "-n", type=int, default=10_000, metavar="N",
-                   help="number of games (default 10000)")
-    p.add_argument("--players", "-p", default="random,random,random", metavar="BOTS",
-                   help="one bot per seat, comma-separated, seat 0 first (default random,random,random)")
-    p.add_argument("--seed", "-s", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--start", type=int, default=0, metavar="I",
-                   help="index of the first game, to extend an earlier run (default 0)")
-    _add_rules_options(p)
-    p.add_argument("--workers", "-j", type=int, default=None, metavar="K",
-                   help="threads (default: all cores); results do not depend on it")
-    p.add_argument("--out", "-o", metavar="DIR",
-                   help="write the games to the run folder DIR chunk by chunk as they finish "
-                        "(per-chunk Parquet, resumable with --resume; cargo_sim.load_results "
-                        "reads it); memory stays flat whatever the run length")
-    p.add_argument("--format", choices=("parquet", "csv"), default="parquet",
-                   help="table format for --out (default parquet; csv implies --layout files)")
-    p.add_argument("--layout", choices=("chunks", "files"), default=None,
-                   help="--out layout: chunks (a run folder, the default) or files "
-                        "(games.<fmt>, players.<fmt>, run.json; also streamed, not resumable)")
-    p.add_argument("--dask", metavar="ADDRESS",
-                   help="play on a Dask cluster (scheduler address tcp://host:8786, or 'local' "
-                        "for a local cluster); with --out or --aggregate")
-    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
-    p.add_argument("--aggregate", action="store_true",
-                   help="keep only statistics folded in the compiled kernel (flat memory, for very "
-                        "large runs); with --out DIR writes DIR/aggregates.npz, chunk by chunk")
-    p.add_argument("--chunk-games", type=int, default=None, metavar="N",
-                   help="with --out: games per saved chunk (default 100000)")
-    p.add_argument("--resume", action="store_true",
-                   help="with --out: continue an interrupted run in DIR (finished chunks are kept)")
-    p.add_argument("--check-bots", action="store_true",
-                   help="run user bots with bounds checking: a bad index stops the run naming "
-                        "bot, decision and game instead of crashing (slower)")
-    _add_game_option(p)
+    G.add(p, "--games", type=int, default=10_000, metavar="N", help="number of games (default 10000)")
+    G.players(p, "one bot per seat, comma-separated, seat 0 first (default random,random,random)",
+              default="random,random,random")
+    G.seed(p)
+    G.add(p, "--start", type=int, default=0, metavar="I",
+          help="index of the first game, to extend an earlier run (default 0)")
+    G.rules(p)
+    G.workers(p)
+    G.out(p, "the run folder, written chunk by chunk as games finish (per-chunk Parquet, "
+             "resumable with --resume; cargo_sim.load_results reads it); memory stays flat")
+    G.add(p, "--format", choices=("parquet", "csv"), default="parquet",
+          help="table format for --out (default parquet; csv implies --layout files)")
+    G.add(p, "--layout", choices=("chunks", "files"), default=None,
+          help="--out layout: chunks (a run folder, the default) or files "
+               "(games.<fmt>, players.<fmt>, run.json; also streamed, not resumable)")
+    G.add(p, "--dask", metavar="ADDRESS",
+          help="play on a Dask cluster (scheduler address tcp://host:8786, or 'local' "
+               "for a local cluster); with --out or --aggregate")
+    G.no_progress(p)
+    G.add(p, "--aggregate", action="store_true",
+          help="keep only statistics folded in the compiled kernel (flat memory, for very "
+               "large runs); with --out DIR writes DIR/aggregates.npz, chunk by chunk")
+    G.add(p, "--chunk-games", type=int, default=None, metavar="N",
+          help="with --out: games per saved chunk (default 100000); with --dask: per task")
+    G.add(p, "--resume", action="store_true",
+          help="with --out: continue an interrupted run in DIR (finished chunks are kept)")
+    G.add(p, "--check-bots", action="store_true",
+          help="run user bots with bounds checking: a bad index stops the run naming "
+               "bot, decision and game instead of crashing (slower)")
+    G.game(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play one game and print it move by move",
                        description="Play one game and print it move by move with the final scores.")
-    p.add_argument("--seed", "-s", type=int, default=0,
-                   help="the game's seed (a value of the `seed` column of games), or with --index the run seed")
-    p.add_argument("--index", "-i", type=int, default=None, metavar="I",
-                   help="replay game I of `simulate --seed SEED` (then --seed is the run seed; "
-                        "formerly --game I, still accepted)")
-    _add_game_option(p)
-    p.add_argument("--players", "-p", default="random,random,random", metavar="BOTS",
-                   help="one bot per seat, comma-separated (default random,random,random)")
-    _add_rules_options(p)
-    p.add_argument("--events", metavar="FILE.csv", help="also write the event log as CSV")
-    p.add_argument("--html", metavar="FILE.html",
-                   help="also write a replay page: one self-contained HTML file that steps "
-                        "through the game (no server or network needed)")
-    p.add_argument("--check-bots", action="store_true",
-                   help="run user bots with bounds checking (see simulate --check-bots)")
+    G.seed(p, what="the game's seed (a value of the `seed` column of games), or with --index the "
+                   "run seed")
+    G.add(p, "--index", type=int, default=None, metavar="I",
+          help="replay game I of `simulate --seed SEED` (then --seed is the run seed; "
+               "formerly --game I, still accepted)")
+    G.game(p)
+    G.players(p, "one bot per seat, comma-separated (default random,random,random)",
+              default="random,random,random")
+    G.rules(p)
+    G.add(p, "--events", metavar="FILE.csv", help="also write the event log to this new CSV file")
+    G.add(p, "--html", metavar="FILE.html",
+          help="also write a replay page: one self-contained HTML file that steps "
+               "through the game (no server or network needed)")
+    G.add(p, "--check-bots", action="store_true",
+          help="run user bots with bounds checking (see simulate --check-bots)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("rules", help="show the rules' parameters and where each value comes from",
                        description="Show every rules parameter with its provenance "
                                    "(rulebook, review, estimated, decision, override).")
-    _add_rules_options(p)
+    G.rules(p)
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--estimated", action="store_true", help="only the estimated values")
-    g.add_argument("--toml", action="store_true", help="print the full rules as TOML (a --rules file)")
-    _add_game_option(p)
+    G.add(g, "--estimated", action="store_true", help="only the estimated values")
+    G.add(g, "--toml", action="store_true", help="print the full rules as TOML (a --rules file)")
+    G.game(p)
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("bots", help="list the available bots", description="List the bots.")
+    G.add(p, "--verbose", action="store_true",
+          help="full descriptions and every parameter with its default")
+    G.game(p)
+    p.set_defaults(func=cmd_bots)
 
     p = sub.add_parser("tournament", help="seat-fair round robin between bots, with ratings",
                        description="Every deal is played in every seat order (a balanced 20 of "
-                                   "120 at 5 seats); prints standings with 95%% intervals "
+                                   "120 at 5 seats); prints standings with 95 % intervals "
                                    "clustered by deal, head-to-head, Bradley-Terry ratings and a "
                                    "deal-paired test of the top two.")
-    p.add_argument("--players", "-p", "--bots", "-b", dest="players", required=True, metavar="BOTS",
-                   help="entrants, comma-separated (e.g. greedy,expert,sniper or 'greedy?bid_margin=2')")
-    p.add_argument("--seats", type=int, default=4, metavar="N", help="seats per table (default 4)")
-    p.add_argument("--games", "-n", type=int, default=12_000, metavar="N",
-                   help="games in all, split evenly over the seatings and rounded up to whole "
-                        "deals (default 12000)")
-    p.add_argument("--design", choices=("balanced", "all"), default="balanced",
-                   help="seat orders per deal: balanced = all at 2-4 seats, 20 at 5; all = every "
-                        "order, 120 at 5 seats (default balanced)")
-    p.add_argument("--seed", "-s", type=int, default=0, help="tournament seed (default 0)")
-    _add_rules_options(p)
-    p.add_argument("--workers", "-j", type=int, default=None, metavar="K", help="threads (default: all cores)")
-    p.add_argument("--out", "-o", metavar="DIR",
-                   help="write standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
-                        "win_rates.png and run.json in DIR (default: print only)")
-    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
-    _add_game_option(p)
+    G.players(p, "entrants, comma-separated (e.g. greedy,expert,sniper or 'greedy?bid_margin=2'); "
+                 "each plays every seat (required)")
+    G.deprecated(p, "--bots", "--players", "players")
+    G.deprecated(p, "-b", "--players", "players")
+    G.add(p, "--seats", type=int, default=4, metavar="N", help="seats per table (default 4)")
+    G.add(p, "--games", type=int, default=12_000, metavar="N",
+          help="games in all, split evenly over the seatings and rounded up to whole "
+               "deals (default 12000)")
+    G.add(p, "--design", choices=("balanced", "all"), default="balanced",
+          help="seat orders per deal: balanced = all at 2-4 seats, 20 at 5; all = every "
+               "order, 120 at 5 seats (default balanced)")
+    G.seed(p, what="tournament seed")
+    G.rules(p)
+    G.workers(p)
+    G.out(p, "standings.csv, head_to_head.csv, ratings.csv, significance.csv, win_rates.png "
+             "and run.json (default: print only)")
+    G.no_progress(p)
+    G.game(p)
     p.set_defaults(func=cmd_tournament)
 
-    for name, (target, text) in DELEGATED.items():
-        p = sub.add_parser(name, help=text, add_help=False, prefix_chars="\0")
-        p.add_argument("rest", nargs=argparse.REMAINDER)
-        p.set_defaults(func=_delegate(target))
-
-    p = sub.add_parser("bots", help="list the available bots")
-    p.add_argument("--verbose", "-v", action="store_true",
-                   help="full descriptions and every parameter with its default")
-    _add_game_option(p)
-    p.set_defaults(func=cmd_bots)
+    for name, (target, options, text) in ELSEWHERE.items():
+        p = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        getattr(G, options)(p)
+        p.set_defaults(func=_elsewhere(target))
     return parser
 
 
@@ -495,7 +484,10 @@ def run(argv=None) -> int:
     from .core.errors import CargoSimError
     try:
         merge_game_options(args)
-        return args.func(args, argv)
+        rc = args.func(args, argv)
+        if rc == 0:                  # after the work: an error stays one line
+            note_old_spellings(args)
+        return rc
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

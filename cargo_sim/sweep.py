@@ -43,7 +43,6 @@ value raises ``RulesError`` naming it.
 """
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 import time
@@ -472,7 +471,7 @@ def _toml_value(tok: str):
         return tok                                   # a bare word: a string (validated by Rules)
 
 
-def parse_set_args(items) -> dict:
+def parse_set_args(items, option: str = "--set") -> dict:
     """``["start_coins=6,7,8", "casino_payout=2,3"]`` -> ``{"start_coins": [6, 7, 8],
     "casino_payout": [2, 3]}``. Values are TOML scalars (``8``, ``true``,
     ``"text"``, ``[2, 3]``); ``a..b`` is the integer range a, a+1, ..., b.
@@ -482,7 +481,7 @@ def parse_set_args(items) -> dict:
         name, eq, rest = str(item).partition("=")
         name = name.strip()
         if not eq or not name:
-            raise RulesError(f"--set {item!r}: expected parameter=value[,value...]")
+            raise RulesError(f"{option} {item!r}: expected parameter=value[,value...]")
         values = []
         for tok in _split_values(rest):
             if ".." in tok and not tok.startswith(("[", '"', "'")):
@@ -490,15 +489,15 @@ def parse_set_args(items) -> dict:
                 try:
                     lo, hi = int(a), int(b)
                 except ValueError:
-                    raise RulesError(f"--set {item!r}: a range is integer..integer, got {tok!r}") from None
+                    raise RulesError(f"{option} {item!r}: a range is integer..integer, got {tok!r}") from None
                 if hi - lo + 1 > MAX_VARIANTS:        # listed below: refused before it is built
-                    raise ConfigError(f"--set {name}: the range {tok} has {hi - lo + 1:,} values, more "
+                    raise ConfigError(f"{option} {name}: the range {tok} has {hi - lo + 1:,} values, more "
                                       f"than a sweep can play ({MAX_VARIANTS:,} variants at most)")
                 values += list(range(lo, hi + 1))
             else:
                 values.append(_toml_value(tok))
         if not values:
-            raise RulesError(f"--set {item!r}: no values for {name!r}")
+            raise RulesError(f"{option} {item!r}: no values for {name!r}")
         grid.setdefault(name, [])
         grid[name] += values
     return grid
@@ -514,37 +513,37 @@ def _own_sweep_folder(folder: Path) -> bool:
 
 
 def sweep_main(argv=None) -> int:
-    """``cargo-sim sweep --set start_coins=6,7,8 --set casino_payout=2,3 ...``:
-    run a sweep, print its table, optionally write sweep.csv and figures to --out."""
-    ap = argparse.ArgumentParser(prog="cargo-sim sweep", description=sweep_main.__doc__)
-    ap.add_argument("--set", action="append", default=[], metavar="PARAM=V1,V2",
-                    help="a rules parameter and its values (repeatable; a..b = integer range)")
-    ap.add_argument("--players", default=None,
-                    help=f"comma-separated bots, one per seat (default {','.join(DEFAULT_PLAYERS)} "
-                         f"for cargo_noir)")
-    ap.add_argument("--games", type=int, default=4000, help="games per variant (default 4000)")
-    ap.add_argument("--seed", type=int, default=0, help="run seed, the same for every variant (default 0)")
-    ap.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
-    ap.add_argument("--rules", default=None, help="base rules file (TOML overrides; default: the default rules)")
-    ap.add_argument("--out", default=None, help="folder for sweep.csv and PNG figures (default: print only)")
-    ap.add_argument("--measures", default=None, help="comma-separated measures to print (default: all)")
-    ap.add_argument("--quiet", action="store_true", help="no progress lines")
-    ap.add_argument("--game", default=None, metavar="NAME", help="the game (default cargo_noir)")
-    a = ap.parse_args(argv)
-    game = get_game(a.game)
+    """``cargo-sim sweep`` as a function (the same options; errors raise)."""
+    from .cli_grammar import standalone, sweep_options
+    return standalone("sweep", sweep_options, sweep_command, argv)
+
+
+def sweep_command(a, argv) -> int:
+    """``cargo-sim sweep --vary start_coins=6,7,8 --vary casino_payout=2,3 ...``:
+    run a sweep, print its table, optionally write sweep.csv and figures to --out.
+    (``--set`` alone is the old spelling of ``--vary``; with ``--vary`` it fixes a
+    rules value of the base, as in every other command.)"""
+    from .cli_common import load_rules
+    from .cli_grammar import show_progress
+    vary, sets = list(a.vary), list(a.set)
+    if sets and not vary:                         # the old grammar: --set was the grid
+        vary, sets = sets, []
+        a.old_spellings = (getattr(a, "old_spellings", None) or []) + [
+            "sweep --set PARAM=V1,V2 (the values compared) is now spelled --vary PARAM=V1,V2"]
+    game = get_game(a.game_name)
     measures = a.measures.split(",") if a.measures else None
     check_measures(measures, measures_of(game))   # before the sweep is played, not after
-    if not a.set:
-        raise ConfigError("sweep compares variants of the rules: give at least one --set PARAM=V1,V2 "
-                          "(e.g. --set start_coins=6,7,8)")
-    grid = parse_set_args(a.set)
-    base = game.Rules.from_file(a.rules) if a.rules else game.Rules.default()
+    if not vary:
+        raise ConfigError("sweep compares variants of the rules: give at least one --vary PARAM=V1,V2 "
+                          "(e.g. --vary start_coins=6,7,8)")
+    grid = parse_set_args(vary, "--vary" if a.vary else "--set")
+    base = load_rules(a.rules, sets, game)
     if a.out:                                     # checked before the sweep is played
         from .core.fileio import claim_folder
         claim_folder(a.out, "sweep output", _own_sweep_folder)
     players = None if a.players is None else [q for q in a.players.split(",") if q]
     res = sweep(base, grid, players, games=a.games, seed=a.seed, workers=a.workers,
-                progress=not a.quiet, keep_runs=False, game=game)
+                progress=show_progress(a), keep_runs=False, game=game)
     with pd.option_context("display.width", 250, "display.max_columns", 50):
         print(res.summary(measures).to_string(index=False))
     if a.out:

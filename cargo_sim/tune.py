@@ -36,7 +36,6 @@ for choosing: that is the reported win rate with its 95% Wilson interval.
 """
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import sys
@@ -317,26 +316,17 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
 
 
 def tune_main(argv=None) -> int:
+    """``cargo-sim tune`` as a function (the same options; errors raise)."""
+    from .cli_grammar import standalone, tune_options
+    return standalone("tune", tune_options, tune_command, argv)
+
+
+def tune_command(a, argv) -> int:
     """``cargo-sim tune``: tune a heuristic bot and print the best spec and its fresh win rate."""
-    ap = argparse.ArgumentParser(prog="cargo-sim tune", description=tune_main.__doc__)
-    ap.add_argument("--bot", default="greedy", help="the heuristic bot to tune (default greedy)")
-    ap.add_argument("--opponents", default="greedy,syndicate,fleet",
-                    help="comma-separated opponent bots (default greedy,syndicate,fleet)")
-    ap.add_argument("--seats", type=int, default=4, help="seats per table (default 4)")
-    ap.add_argument("--budget", type=int, default=200, help="parameter settings to evaluate (default 200)")
-    ap.add_argument("--games-per-eval", type=int, default=800,
-                    help="games per evaluated setting (default 800)")
-    ap.add_argument("--fresh-games", type=int, default=8000,
-                    help="fresh games to re-check the finalists (default 8000)")
-    ap.add_argument("--seed", type=int, default=0, help="search and game seed (default 0)")
-    ap.add_argument("--method", default="de", choices=["de", "random"],
-                    help="de = differential evolution, random = random search (default de)")
-    ap.add_argument("--start", default=None, help="starting bot spec (default: the bot's defaults)")
-    ap.add_argument("--space", action="append", default=[], metavar="PARAM=LO:HI",
-                    help="search range of one parameter (repeatable; default: the bot's own ranges)")
-    ap.add_argument("--out", default=None, help="CSV file for the search history (default: none)")
-    ap.add_argument("--game", default=None, metavar="NAME", help="the game (default cargo_noir)")
-    a = ap.parse_args(argv)
+    import json
+    import shlex
+    from .cli_common import jsonable, load_rules, versions
+    from .cli_grammar import PROG, show_progress
     space = None
     if a.space:
         space = {}
@@ -346,16 +336,39 @@ def tune_main(argv=None) -> int:
             if not eq or not colon:
                 raise ConfigError(f"--space {item!r}: expected PARAM=LO:HI")
             space[k.strip()] = (lo.strip(), hi.strip())
-    if a.out:                                     # checked before the search runs
+    old_file = bool(a.out) and a.out.lower().endswith(".csv")   # the old --out FILE.csv
+    if old_file:                                  # checked before the search runs
         _check_out_file(a.out)
-    r = tune(a.bot, a.opponents, a.seats, a.budget, a.games_per_eval, a.seed, space, a.method,
-             a.start, fresh_games=a.fresh_games, game=a.game)
+        a.old_spellings = (getattr(a, "old_spellings", None) or []) + [
+            "tune --out FILE.csv is now --out DIR (it writes DIR/history.csv, finalists.csv, run.json)"]
+    elif a.out:
+        from .core.fileio import claim_folder, own_output
+        claim_folder(a.out, "tune output", own_output(TUNE_FILES, "run.json",
+                                                        lambda d: d.get("kind") == TUNE_KIND))
+    rules = load_rules(a.rules, a.set, a.game_name)
+    r = tune(a.bot, a.opponents, a.seats, a.evals, a.games_per_eval, a.seed, space, a.method,
+             a.start_bot, rules=rules, fresh_games=a.fresh_games, workers=a.workers,
+             progress=show_progress(a), game=a.game_name)
     print(r)
     print(r.finalists.to_string(index=False))
-    if a.out:
-        from .core.fileio import atomic_write
+    from .core.fileio import Staged, atomic_write
+    if old_file:
         atomic_write(a.out, lambda f: r.history.to_csv(f, index=False))
+    elif a.out:
+        meta = dict(r.config, kind=TUNE_KIND, command=shlex.join([PROG] + list(argv)),
+                    best=r.best_spec, rules_digest=rules.digest, rules_overrides=rules.overrides,
+                    versions=versions())
+        with Staged(Path(a.out)) as files:
+            files.write("history.csv", lambda f: r.history.to_csv(f, index=False))
+            files.write("finalists.csv", lambda f: r.finalists.to_csv(f, index=False))
+            files.write("run.json", lambda f: Path(f).write_text(
+                json.dumps(jsonable(meta), indent=2) + "\n", encoding="utf-8"))
+        print(f"wrote {a.out}/history.csv, finalists.csv, run.json")
     return 0
+
+
+TUNE_KIND = "cargo_sim.tune/1"
+TUNE_FILES = ("history.csv", "finalists.csv", "run.json")
 
 
 def _check_out_file(path) -> None:

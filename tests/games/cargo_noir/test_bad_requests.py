@@ -256,7 +256,7 @@ def test_ladder_refuses_the_yardstick_as_a_bot_and_huge_sizes(capsys):
 
 # ---- sweep and tune ------------------------------------------------------------
 def test_sweep_needs_a_comparison(capsys):
-    one_line_error(capsys, ["sweep", "--games", "4"], "at least one --set")
+    one_line_error(capsys, ["sweep", "--games", "4"], "at least one --vary")
     one_line_error(capsys, ["sweep", "--set", "start_coins=7", "--games", "4", "--quiet"],
                    "every sweep variant equals the base rules")
     with pytest.raises(ConfigError, match="empty sweep grid"):
