@@ -14,7 +14,7 @@ whose rows state their sample size ``n`` and 95% intervals):
 * ``games``   — a game by name and what it offers the analyses (``Game.analyses``,
   ``Game.report_sections``); the analyses never import a game package;
 * ``markdown`` — markdown tables and the HTML page of the reports;
-* ``report``  — ``build_report`` / ``python -m analyses.report`` (``game=`` / ``--game``);
+* ``report``  — ``build_report`` (``cargo-sim report``) (``game=`` / ``--game``);
 * ``robustness``, ``robustness_marks``, ``robustness_report`` — the study of the rules'
   unknowns, the marks the report's highlights carry, its report and ``cargo-sim robustness``.
 """

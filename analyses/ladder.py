@@ -1,12 +1,11 @@
 """`cargo-sim ladder`: run the strength ladder (``cargo_sim.ladder``) and write
 its report: index.md (tables), ladder.png (figure), with cells.csv, rates.csv
 and run.json beside them. ``write_report(results, out)`` redraws the report of
-finished results; ``python -m analyses.ladder --report-only DIR`` does it from
+finished results; ``cargo-sim ladder --report-only --out DIR`` does it from
 a folder.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -18,9 +17,8 @@ import pandas as pd  # noqa: E402
 
 from cargo_sim.core.errors import ConfigError  # noqa: E402
 from cargo_sim.core.fileio import atomic_write, atomic_write_text  # noqa: E402
-from cargo_sim.ladder import LadderResults, ladder, load_ladder  # noqa: E402
+from cargo_sim.ladder import LadderResults  # noqa: E402
 
-from .report import source_state  # noqa: E402
 
 
 def plot_ladder(res: LadderResults):
@@ -140,51 +138,3 @@ def write_report(res: LadderResults, out, command: str = "") -> Path:
     atomic_write(out / "ladder.png", lambda f: fig.savefig(f, dpi=100, format="png"))
     plt.close(fig)
     return atomic_write_text(out / "index.md", report_markdown(res, command))
-
-
-def main(argv=None) -> int:
-    """``cargo-sim ladder`` as a function (the same options; errors raise)."""
-    from cargo_sim.cli_grammar import ladder_options, standalone
-    return standalone("ladder", ladder_options, command, argv)
-
-
-def command(a, argv) -> int:
-    """``cargo-sim ladder``: every bot against a yardstick search bot at several budgets."""
-    import shlex
-    from cargo_sim.cli_common import load_rules
-    from cargo_sim.cli_grammar import show_progress
-    line = shlex.join(["cargo-sim"] + list(argv))
-    if a.report_only:
-        if not a.out:
-            raise ConfigError("--report-only needs --out DIR")
-        res = load_ladder(a.out)
-        print(f"wrote {write_report(res, a.out, res.config.get('command', ''))}")
-        return 0
-    try:
-        budgets = [float(b) for b in a.budgets.split(",") if b.strip()]
-        seats = [int(n) for n in a.seats.split(",") if n.strip()]
-    except ValueError:
-        raise ConfigError(f"--budgets takes numbers and --seats whole numbers, comma-separated; "
-                          f"got {a.budgets!r} and {a.seats!r}") from None
-    rules = load_rules(a.rules, a.set, a.game_name) if (a.rules or a.set) else None
-    res = ladder(a.players, a.yardstick, budgets, seats, a.games, a.seed, a.budget_param,
-                 rules=rules, workers=a.workers, progress=show_progress(a), out=a.out,
-                 prune=a.prune, extra={"command": line, "source": source_state()},
-                 game=a.game_name)
-    with pd.option_context("display.width", 200, "display.max_columns", 30):
-        print(res.table().round(3).to_string() if not res.cells.empty else "no cell finished")
-        if not res.rates.empty:
-            print("\nyardstick decisions per second:")
-            print(res.rates.round(3).to_string(index=False))
-    if a.out and not res.cells.empty:
-        print(f"\nwrote {write_report(res, a.out, line)}")
-    if not res.complete:
-        print(f"cargo-sim: interrupted; {len(res.cells)} finished cells kept"
-              + (f" in {a.out} (rerun the same command to continue)" if a.out else ""),
-              file=sys.stderr)
-        return 130
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

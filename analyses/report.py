@@ -1,9 +1,11 @@
 """Build the analysis report: simulate (or take results), run every pipeline,
 save the figures and write ``index.md`` and ``index.html``.
 
-    python -m analyses.report --out reports/demo
-    python -m analyses.report --out reports/q --quick
-    python -m analyses.report --out reports/mix --players 4=random,random,random,random --games 50000
+    cargo-sim report --out reports/demo
+    cargo-sim report --out reports/q --quick
+    cargo-sim report --out reports/mix --players 4=random,random,random,random --games 50000
+
+(``cargo-sim report`` is cargo_sim.cli_analyses.report_command; ``build_report`` here.)
 
 Every file is written atomically (temp file + os.replace); the two index files
 are written last, so their presence means the report is complete.
@@ -542,43 +544,3 @@ def claim_report_folder(out) -> Path:
         return "index.md" in names and all(n in REPORT_NAMES or (n.startswith(".") and n.endswith(".tmp"))
                                            for n in names)
     return claim_folder(out, "report", own)[0]
-
-
-def main(argv=None) -> int:
-    """``cargo-sim report`` as a function (the same options; errors raise)."""
-    from cargo_sim.cli_grammar import report_options, standalone
-    return standalone("report", report_options, command, argv)
-
-
-def command(a, argv) -> int:
-    """``cargo-sim report``: simulate every player count and write the report."""
-    from cargo_sim.cli_common import load_rules
-    from cargo_sim.cli_grammar import seats_list, show_progress
-    players = parse_players_arg(a.players)
-    games = parse_games_arg(a.games) if a.games is not None else (QUICK_GAMES if a.quick else None)
-    if a.seats:
-        counts = seats_list(a.seats)
-    elif players:
-        counts = tuple(sorted(players))
-    elif isinstance(games, dict):
-        counts = tuple(sorted(games))
-    else:
-        counts = PLAYER_COUNTS
-    ev = a.events_games if a.events_games is not None else \
-        (QUICK_EVENTS_GAMES if a.quick else DEFAULT_EVENTS_GAMES)
-    game = a.game_name or DEFAULT_GAME
-    rules = load_rules(a.rules, a.set, game)
-    for n in counts:
-        rules.check_players(n)
-    line = shlex.join(["cargo-sim"] + list(argv))
-    claim_report_folder(a.out)                  # before any game: an unusable --out fails now
-    path = build_report(a.out, n_games=games, player_counts=counts, players=players, seed=a.seed,
-                        rules=rules, command=line, events_games=ev, workers=a.workers,
-                        formats=("png",) if a.no_svg else ("png", "svg"),
-                        progress=show_progress(a), time_budget=a.seconds, game=game)
-    print(f"report written to {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -7,19 +7,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from cargo_sim.core.errors import ConfigError
 from cargo_sim.core.fileio import claim_folder, own_output
 
 from .markdown import markdown_table
 from .plots import save_figure
-from .robustness import FIELD, MIRROR_BOT, Design, load_previous, run, study_game, verdict_changes
+from .robustness import FIELD, MIRROR_BOT, verdict_changes
 from .robustness_marks import VERDICTS_FILE
 from .stats import half_width
 
@@ -248,37 +246,3 @@ def write_report(res, out, command: str = "") -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out / "index.md"
-
-
-def main(argv=None) -> int:
-    """``cargo-sim robustness`` as a function (the same options; errors raise)."""
-    from cargo_sim.cli_grammar import robustness_options, standalone
-    return standalone("robustness", robustness_options, command, argv)
-
-
-def command(a, argv) -> int:
-    """Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every
-    plausible range (common random numbers) and Morris screening of all estimates together."""
-    import shlex
-    from cargo_sim.cli_common import load_rules
-    from cargo_sim.cli_grammar import seats_list, show_progress
-    game = study_game(a.game_name or Design.game)
-    counts = seats_list(a.seats)
-    rules = load_rules(a.rules, a.set, game.name)
-    for n in counts:
-        rules.check_players(n)
-    claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
-    previous = load_previous(a.out)     # the report this one replaces, to compare verdicts
-    design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
-                    tuple(a.param) if a.param else None, game.name)
-    log = (lambda m: print(m, file=sys.stderr, flush=True)) if show_progress(a) else (lambda m: None)
-    res = run(rules, design, log=log)
-    res["previous"] = previous
-    path = write_report(res, a.out, command=shlex.join(["cargo-sim"] + list(argv)))
-    print(res["verdicts"][["headline", "conclusion", "mark"]].to_string(index=False))
-    print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

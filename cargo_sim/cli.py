@@ -20,7 +20,7 @@ import os
 import signal
 import sys
 import warnings
-import tempfile
+import tempfile  # noqa: F401
 import threading
 import time
 from pathlib import Path
@@ -201,11 +201,11 @@ ELSEWHERE = {
               "rule variants on the same games, with paired differences and intervals"),
     "tune": ("cargo_sim.tune:tune_command", "tune_options",
              "search a heuristic bot's parameters against a field"),
-    "ladder": ("analyses.ladder:command", "ladder_options",
+    "ladder": ("cargo_sim.cli_analyses:ladder_command", "ladder_options",
                "every bot against a yardstick search bot at several budgets"),
-    "report": ("analyses.report:command", "report_options",
+    "report": ("cargo_sim.cli_analyses:report_command", "report_options",
                "simulate and write a report (tables, figures, index.md/html)"),
-    "robustness": ("analyses.robustness_report:command", "robustness_options",
+    "robustness": ("cargo_sim.cli_analyses:robustness_command", "robustness_options",
                    "which headline conclusions survive the rules' plausible ranges (sweeps, Morris)"),
 }
 DELEGATED = {name: target for name, (target, _, _) in ELSEWHERE.items()}   # (the layer test's list)

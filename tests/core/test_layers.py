@@ -22,7 +22,7 @@ EDGES = GRAPH.edges
 KNOWN_PRIVATE: set = set()
 
 # The top layer: the command line dispatches to analyses modules by name (cli.DELEGATED).
-CLI_ABOVE_ANALYSES = {"cargo_sim.cli"}
+CLI_ABOVE_ANALYSES = {"cargo_sim.cli", "cargo_sim.cli_analyses"}
 
 # The one thing outside core that core reads: the catalogue of the library's own games
 # (``cargo_sim/games/__init__.py``: names and module paths, importing nothing), so that
