@@ -86,12 +86,18 @@ def aggregate(n_games: int, players, seed: int = 0, rules=None, workers: int | N
                           game=game, **dask)
 
 
-def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
+def load_results(path, columns=None, lazy: bool = False, verify: bool = True,
+                 mixed_rules: bool = False):
     """Read a run folder (``cargo-sim simulate --out DIR``, ``runs.run_to_dir``)
     back as its game's results, with the rules and game its manifest names;
-    see ``cargo_sim.runs.load_results``."""
+    a list of folders reads them as one, each row tagged with its run's
+    ``run_id``, ``run_seed`` and ``n_players`` (one game; one rules digest
+    unless ``mixed_rules=True``); see ``cargo_sim.runs.load_results``."""
     from .runs import load_results as load
-    return load(path, columns=columns, lazy=lazy, verify=verify)
+    if isinstance(path, (list, tuple)) and lazy:
+        from .core.errors import ConfigError
+        raise ConfigError("load_results: lazy=True reads one run folder; give one path")
+    return load(path, columns=columns, lazy=lazy, verify=verify, mixed_rules=mixed_rules)
 
 
 def load_aggregates(path, game=None):

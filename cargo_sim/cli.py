@@ -289,7 +289,9 @@ def _tournament(args, argv, tournament, bots, rules, game) -> int:
         import matplotlib
         matplotlib.use("Agg")
         ax = res.plot_win_rates()
-        meta = dict(res.config, kind=TOURNAMENT_KIND, command=" ".join([PROG] + list(argv)))
+        import shlex
+        meta = dict(res.config, kind=TOURNAMENT_KIND, command=shlex.join([PROG] + list(argv)),
+                    rules_overrides=rules.overrides, versions=versions())
         with Staged(out) as files:               # all six files or none (a full disk: none)
             for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
                              ("ratings", res.ratings), ("significance", res.significance)):

@@ -79,16 +79,19 @@ def jsonable(v):
     return v
 
 
+DEPENDENCIES = ("numpy", "numba", "llvmlite", "pandas", "scipy", "pyarrow", "matplotlib", "tqdm",
+                "SALib", "Markdown", "tomli-w")
+
+
 def versions() -> dict:
-    import numba
-    import numpy
-    import pandas
+    """cargo_sim's, Python's and every dependency's version (from the installed
+    packages' metadata: nothing is imported); a missing package is absent."""
+    from importlib import metadata
     from .core.version import __version__
-    out = {"cargo_sim": __version__, "python": platform.python_version(),
-           "numpy": numpy.__version__, "numba": numba.__version__, "pandas": pandas.__version__}
-    with contextlib.suppress(ImportError):
-        import pyarrow
-        out["pyarrow"] = pyarrow.__version__
+    out = {"cargo_sim": __version__, "python": platform.python_version()}
+    for name in DEPENDENCIES:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            out[name] = metadata.version(name)
     return out
 
 

@@ -150,6 +150,8 @@ def _write_run_json(path: Path, meta: dict) -> None:
     atomic_write_text(path, json.dumps(jsonable(meta), indent=2) + "\n")
 
 
+RUN_KIND = "cargo_sim.run_record/1"      # run.json of a run folder (beside its manifest)
+RUN_JSON = "run.json"
 FILES_KIND = "cargo_sim.files/1"          # run.json of a --layout files folder
 FILES_NAMES = ("games.parquet", "players.parquet", "games.csv", "players.csv", "run.json")
 
@@ -306,8 +308,12 @@ def cli_out(args, argv) -> int:
         print(f"wrote {', '.join(str(f) for f in files)}"
               + (f" ({tally.n:,} finished games)" if interrupted else ""))
     else:
+        meta = {"kind": RUN_KIND, "run_id": info.config.get("run_id"),
+                **_meta(args, argv, cfg_players, rules, workers, info.games_done, interrupted, elapsed)}
+        meta["n_games"] = info.games_done
+        _write_run_json(out_dir / RUN_JSON, meta)   # after the chunks: this call's record
         print(f"wrote {out_dir} ({info.chunks_done} of {info.n_chunks} chunks, {info.games_done:,} "
-              f"games; read it with cargo_sim.load_results)")
+              f"games, run.json; read it with cargo_sim.load_results)")
     if interrupted:
         how = ("; the finished chunks are saved there: the same command with --resume finishes "
                "the run" if layout == "chunks" else "; the finished games were saved there")

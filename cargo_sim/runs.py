@@ -525,8 +525,9 @@ def _columns_for(columns, table: str, schema_names) -> list[str] | None:
     return [c for c in columns if c in schema_names]
 
 
-def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
-    """Read a ``run_to_dir`` folder back.
+def load_results(path, columns=None, lazy: bool = False, verify: bool = True,
+                 mixed_rules: bool = False):
+    """Read a ``run_to_dir`` folder back; a list of folders: ``load_several``.
 
     Returns the results of the game the manifest names (Cargo Noir's
     ``SimResults``; a folder from before games were recorded is Cargo Noir's)
@@ -540,6 +541,8 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
     Every chunk is checked against its marker first (size and SHA-256;
     ``verify=False``: size only): a damaged chunk is a ConfigError, never data.
     """
+    if isinstance(path, (list, tuple)):
+        return load_several(path, columns, verify, mixed_rules)
     import pyarrow as pa
     import pyarrow.dataset as ds
     folder = Path(path)
@@ -582,6 +585,53 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True):
         if unknown:
             raise ConfigError(f"unknown columns: {', '.join(unknown)}")
     return game.results(out["games"], out["players"], rules, config, not complete, None)
+
+
+RUN_COLUMNS = ("run_id", "run_seed", "n_players")     # added by load_several, in front
+
+
+def load_several(paths, columns=None, verify: bool = True, mixed_rules: bool = False):
+    """Several run folders as one result: both tables concatenated in the order
+    given, each row carrying its run's ``run_id``, ``run_seed`` and ``n_players``
+    (a folder from before run ids: its path) so the runs stay apart. The runs
+    must be of one game, and of one rules digest unless ``mixed_rules=True``
+    (then ``rules`` is the first run's: read each run's from ``config["runs"]``).
+    ``config["runs"]`` lists every run's config; ``interrupted`` if any is."""
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise ConfigError("load_results: give at least one run folder")
+    if len(set(p.resolve() for p in paths)) < len(paths):
+        raise ConfigError("load_results: a run folder is given twice (its games would count twice)")
+    results = [load_results(p, columns=columns, verify=verify) for p in paths]
+    games = {game_of_manifest(r.config, p).name for p, r in zip(paths, results)}
+    if len(games) > 1:
+        raise ConfigError(f"load_results: these run folders hold different games "
+                          f"({', '.join(sorted(games))}): load each game's runs apart")
+    digests = {r.rules.digest for r in results}
+    if len(digests) > 1 and not mixed_rules:
+        raise ConfigError(f"load_results: these run folders were played under different rules "
+                          f"(digests {', '.join(sorted(digests))}); pass mixed_rules=True to combine "
+                          f"them anyway (each row's run_id tells them apart)")
+    parts = {"games": [], "players": []}
+    for p, r in zip(paths, results):
+        tag = {"run_id": str(r.config.get("run_id") or p), "run_seed": r.config.get("seed"),
+               "n_players": len(r.config.get("players", ()))}
+        for t in parts:
+            df = getattr(r, t)
+            front = pd.DataFrame({k: [v] * len(df) for k, v in tag.items()}, index=df.index)
+            parts[t].append(pd.concat([front, df], axis=1))
+    out = {}
+    for t, dfs in parts.items():
+        df = pd.concat(dfs, ignore_index=True)
+        df["run_id"] = df["run_id"].astype("category")
+        df["n_players"] = df["n_players"].astype("int8")
+        out[t] = df
+    config = {"runs": [r.config for r in results], "game": games.pop(),
+              "rules_digest": sorted(digests) if len(digests) > 1 else digests.pop()}
+    first = results[0]
+    game = game_of_manifest(first.config, "run folder")
+    return game.results(out["games"], out["players"], first.rules, config,
+                        any(r.interrupted for r in results), None)
 
 
 def _project(d, cols):

@@ -508,7 +508,7 @@ def _own_sweep_folder(folder: Path) -> bool:
     import re
     names = [p.name for p in folder.iterdir()]
     return "sweep.csv" in names and all(
-        n == "sweep.csv" or re.fullmatch(r"[\w.]+_(vs_[\w]+|heatmap)\.png", n)
+        n in ("sweep.csv", "run.json") or re.fullmatch(r"[\w.]+_(vs_[\w]+|heatmap)\.png", n)
         or (n.startswith(".") and n.endswith(".tmp")) for n in names)
 
 
@@ -566,7 +566,16 @@ def sweep_command(a, argv) -> int:
                 atomic_write(out / f"{m}_heatmap.png",
                              lambda f, fig=ax.figure: fig.savefig(f, dpi=110, format="png"))
                 plt.close(ax.figure)
-        print(f"wrote {out / 'sweep.csv'} and figures", file=sys.stderr)
+        import json
+        import shlex
+        from .cli_common import jsonable, versions
+        meta = {"kind": "cargo_sim.sweep/1", "command": shlex.join(["cargo-sim"] + list(argv)),
+                "game": game.name, "seed": a.seed, "games": a.games, "players": players,
+                "grid": grid, "rules_digest": base.digest, "rules_overrides": base.overrides,
+                "versions": versions()}
+        atomic_write(out / "run.json", lambda f: Path(f).write_text(
+            json.dumps(jsonable(meta), indent=2) + "\n", encoding="utf-8"))
+        print(f"wrote {out / 'sweep.csv'}, figures and run.json", file=sys.stderr)
     return 0
 
 

@@ -371,3 +371,18 @@ def test_two_runs_with_different_bots_read_as_one_dataset(tmp_path, layout):
         sa = ds.dataset(files_a).schema
         sb = ds.dataset(files_b).schema
         assert sa.remove_metadata() == sb.remove_metadata(), table
+
+
+def test_a_tiny_tournament_prints_no_raw_warning_nor_infinite_rating(capsys, recwarn):
+    """Issue #28: 10 games leave ratings not estimable: said in words (n/a), never
+    +-inf/NaN or numpy's RuntimeWarning; counts print as integers, tiny p readably."""
+    import re
+    assert main(["tournament", "-p", "greedy,random", "--seats", "2", "-n", "10",
+                 "--no-progress"]) == 0
+    cap = capsys.readouterr()
+    assert "Warning" not in cap.err and not [w for w in recwarn if w.category is RuntimeWarning]
+    assert not re.search(r"\b(inf|nan|NaN)\b", cap.out), cap.out
+    assert "n/a: not estimable" in cap.out
+    greedy = next(ln for ln in cap.out.splitlines() if ln.startswith("greedy "))
+    assert greedy.split()[1:3] == ["10", "10"]            # games, wins: integers
+    assert "< 1e-16" in cap.out and not re.search(r"\de-(1[7-9]|[2-9]\d|\d{3})", cap.out)

@@ -268,4 +268,7 @@ def test_cli_killed_at_several_points_then_resumed_is_byte_identical(tmp_path):
                 assert len(list(run.glob("chunk-*.done"))) > k
     r = subprocess.run(cli(*args, "--resume"), env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert without_run_id(files(run)) == without_run_id(files(ref))
+    record = json.loads((run / "run.json").read_text())     # the CLI's record of its last call
+    assert record["n_games"] == n and record["command"].endswith("--resume")
+    got = {k: v for k, v in files(run).items() if k != "run.json"}
+    assert without_run_id(got) == without_run_id(files(ref))
