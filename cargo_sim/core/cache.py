@@ -237,8 +237,75 @@ def announce_first_compile(folder: Path, stream=None) -> bool:
     except OSError:
         cold = True
     if cold:
-        print(COMPILE_NOTICE.format(folder=folder), file=stream or sys.stderr, flush=True)
+        _said(stream, COMPILE_NOTICE.format(folder=folder))
     return cold
+
+
+SLOW_COMPILE_NOTICE = ("cargo_sim: compiling {what} for this version (once: later runs load it "
+                       "from the cache in {folder})")
+NOTICE_AFTER = 3.0               # seconds a compile runs before it is announced
+_QUIET_AFTER_NOTICE = 120.0      # no second notice within this many seconds of one
+_LAST_NOTICE = [float("-inf")]
+
+
+def _said(stream=None, text: str = "") -> None:
+    import time
+    _LAST_NOTICE[0] = time.monotonic()
+    if text:
+        print(text, file=stream or sys.stderr, flush=True)
+
+
+class CompileNotice:
+    """Says on stderr when a compilation runs longer than ``after`` seconds (numba's
+    ``numba:compile`` events fire only when a kernel is not in the cache): whatever
+    the cache held before (a new bot, a new signature, another environment), a
+    compile of minutes never looks like a hang. Outermost compiles only; at most
+    one line per ``_QUIET_AFTER_NOTICE`` seconds."""
+
+    def __init__(self, folder, after: float = NOTICE_AFTER, stream=None):
+        import threading
+        self.folder, self.after, self.stream = folder, after, stream
+        self.depth, self.timer, self.lock = 0, None, threading.Lock()
+
+    def on_start(self, event):
+        import threading
+        with self.lock:
+            self.depth += 1
+            if self.depth == 1:
+                disp = (event.data or {}).get("dispatcher")
+                what = getattr(getattr(disp, "py_func", None), "__qualname__", "the kernels")
+                self.timer = threading.Timer(self.after, self.say, args=(what,))
+                self.timer.daemon = True
+                self.timer.start()
+
+    def on_end(self, event):
+        with self.lock:
+            self.depth = max(0, self.depth - 1)
+            if self.depth == 0 and self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+
+    def say(self, what: str) -> None:
+        import time
+        if time.monotonic() - _LAST_NOTICE[0] < _QUIET_AFTER_NOTICE:
+            return
+        _said(self.stream, SLOW_COMPILE_NOTICE.format(what=what, folder=self.folder))
+
+
+def install_compile_notice(folder, after: float = NOTICE_AFTER, stream=None):
+    """Register a ``CompileNotice`` with numba (once per process unless ``stream`` is
+    given: tests); returns it."""
+    from numba.core import event
+    listener = type("CompileNoticeListener", (CompileNotice, event.Listener), {})(folder, after, stream)
+    if stream is None:
+        if _NOTICE:
+            return _NOTICE[0]
+        _NOTICE.append(listener)
+    event.register("numba:compile", listener)
+    return listener
+
+
+_NOTICE: list = []
 
 
 def unit_folder(unit: str) -> Path:
@@ -320,6 +387,7 @@ def configure_numba_cache() -> Path:
         classes.insert(0, package_locator())
     if folder.parent.name == SUBFOLDER:      # a persistent cache (not the no-cache fallback)
         prune(folder.parent, keep={folder.name} | {unit_folder_name(u) for u in HASHES})
+    install_compile_notice(folder.parent)
     return folder
 
 

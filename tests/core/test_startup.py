@@ -17,14 +17,18 @@ try:
     rc = main(sys.argv[1:])
 except SystemExit as e:
     rc = e.code
-print("HEAVY", sorted(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)
+print("HEAVY", sorted(m for m in sys.modules if m in {heavy!r} or m.endswith("_nb")
+                     or m.startswith("analyses")), file=sys.stderr)
 sys.exit(rc)
 """
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["--help"], ["bots"], ["bots", "-v"],
                                   ["rules"], ["rules", "--estimated"], ["rules", "--toml"],
-                                  ["rules", "--set", "turns.4=11"], ["simulate", "--help"]])
+                                  ["rules", "--set", "turns.4=11"], ["simulate", "--help"],
+                                  ["play", "--help"], ["tournament", "--help"], ["sweep", "--help"],
+                                  ["tune", "--help"], ["ladder", "--help"], ["report", "--help"],
+                                  ["robustness", "--help"]])
 def test_printing_commands_import_no_heavy_library(argv):
     proc = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *argv],
                           capture_output=True, text=True, timeout=120)
@@ -104,3 +108,28 @@ def test_every_kernel_module_sets_the_cache_folder_first():
         if not first or first[0] > deco[0]:
             missing.append(str(path.relative_to(root)))
     assert missing == []
+
+
+def test_a_long_compile_announces_itself_whatever_the_cache_held():
+    """The notice comes from numba's compile events (fired only on a cache miss),
+    after a delay: a compile longer than the delay says so, a quick one says nothing."""
+    import io
+    from numba import njit
+    from cargo_sim.core import cache
+    heard, quiet = io.StringIO(), io.StringIO()
+    slow = cache.install_compile_notice("FOLDER", after=0.0, stream=heard)
+    fast = cache.install_compile_notice("FOLDER", after=60.0, stream=quiet)
+    old = cache._LAST_NOTICE[0]
+    cache._LAST_NOTICE[0] = float("-inf")
+    try:
+        @njit
+        def never_cached(n):                  # a new function: always compiled here
+            return n * 2 + 1
+        assert never_cached(3) == 7
+    finally:
+        from numba.core import event
+        event.unregister("numba:compile", slow)
+        event.unregister("numba:compile", fast)
+        cache._LAST_NOTICE[0] = old
+    assert heard.getvalue().startswith("cargo_sim: compiling ") and "never_cached" in heard.getvalue()
+    assert "FOLDER" in heard.getvalue() and quiet.getvalue() == ""
