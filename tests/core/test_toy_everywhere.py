@@ -245,7 +245,8 @@ def test_run_folder_killed_and_resumed(tmp_path, capsys):
                          "--no-progress")
     assert code == 0, err
     assert "mean turns:" in out
-    assert files(run) == files(ref)
+    assert json.loads((run / "run.json").read_text())["game"] == TOY    # the CLI's record
+    assert {k: v for k, v in files(run).items() if k != "run.json"} == files(ref)
     code, _, err = cli(capsys, "simulate", "-n", 2000, "-p", ",".join(PLAYERS), "--seed", 9,
                        "--chunk-games", 200, "--out", run, "--resume", "--no-progress")
     assert code == 2

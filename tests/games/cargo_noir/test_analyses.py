@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analyses import balance, bidding, casino, data, report, stats, trade
-from cargo_sim import Rules
+from cargo_sim import ConfigError, Rules
 
 RULES = Rules.default()
 CARGO = RULES.cargo_types + ["wild"]
@@ -265,11 +265,11 @@ def test_markdown_table_and_players_arg():
     assert lines[0] == "| a | b | c |" and lines[1] == "|---:|---|---:|"
     assert lines[2] == "| 1 | x\\|y | 0.123 |" and lines[3] == "| 2 | z |  |"
     assert report.parse_players_arg(["3=a,b,c", "x,y"]) == {3: ["a", "b", "c"], 2: ["x", "y"]}
-    with pytest.raises(SystemExit):
+    with pytest.raises(ConfigError, match="names 2 bots for 4 players"):
         report.parse_players_arg(["4=a,b"])
     assert report.parse_games_arg("5_000") == 5000
     assert report.parse_games_arg("2=100,3=200") == {2: 100, 3: 200}
-    with pytest.raises(SystemExit):
+    with pytest.raises(ConfigError, match="bad --games 'many'"):
         report.parse_games_arg("many")
 
 
