@@ -368,7 +368,11 @@ def cli_aggregate(args, argv) -> int:
     elapsed = time.perf_counter() - t0
     print(format_aggregate_summary(agg, elapsed, workers, game))
     if args.out:
-        print(f"wrote {Path(args.out) / runs.AGG_FILE} ({agg.n_games:,} games)")
+        meta = {"kind": RUN_KIND, "run_id": info.config.get("run_id"),
+                **_meta(args, argv, info.config["players"], rules, workers, agg.n_games,
+                        interrupted, elapsed)}
+        _write_run_json(Path(args.out) / RUN_JSON, meta)
+        print(f"wrote {Path(args.out) / runs.AGG_FILE} ({agg.n_games:,} games) and run.json")
     if interrupted:
         print(f"cargo-sim: interrupted after {agg.n_games:,} of {args.games:,} games"
               + (f"; the finished chunks are saved in {args.out}: the same command with --resume "
