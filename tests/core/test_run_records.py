@@ -83,3 +83,17 @@ def test_tournament_and_sweep_records_name_their_versions(tmp_path, capsys):
         assert "numpy" in rec["versions"] and rec["game"] == "cargo_noir" and "rules_digest" in rec
     assert main(["sweep", "--vary", "start_coins=7,8", "-p", "random,random", "-n", "20",
                  "--out", str(s), "--no-progress"]) == 0       # its own folder: rerun replaces
+
+
+def test_tune_out_is_a_folder_checked_before_the_search(tmp_path, capsys):
+    """tune --out DIR (history.csv, finalists.csv, run.json): a folder holding
+    anything else is refused in one line before any game, its file kept."""
+    d = tmp_path / "t"
+    d.mkdir()
+    (d / "mine.txt").write_text("mine")
+    assert main(["tune", "--opponents", "random", "--seats", "2", "--evals", "2",
+                 "--out", str(d)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("cargo-sim: error: ")
+    assert "not a cargo_sim tune output" in err[0] and "mine.txt" in err[0]
+    assert (d / "mine.txt").read_text() == "mine" and sorted(p.name for p in d.iterdir()) == ["mine.txt"]
