@@ -432,14 +432,30 @@ def _one_line(e: BaseException) -> str:
     return " ".join(msg.split())
 
 
+def in_foreign_callback(frame) -> bool:
+    """The signal arrived inside a C library's callback into Python (llvmlite's object
+    cache while numba compiles): an exception raised there is printed as "Exception
+    ignored ..." with a traceback and then lost."""
+    return frame is not None and "llvmlite" in frame.f_code.co_filename
+
+
+def on_sigint(signum, frame, resend=None):
+    """Ctrl-C: KeyboardInterrupt, or (inside a C callback, which would swallow it)
+    the same signal again 50 ms later, once the callback has returned."""
+    from .core.interrupt import REQUESTED
+    REQUESTED.set()
+    if in_foreign_callback(frame):
+        timer = threading.Timer(0.05, resend or (lambda: os.kill(os.getpid(), signal.SIGINT)))
+        timer.daemon = True
+        timer.start()
+        return
+    raise KeyboardInterrupt
+
+
 def main(argv=None) -> int:
     """Entry point of ``cargo-sim``; returns the exit status (0, 2 on a user error, 130 on Ctrl-C).
     Ctrl-C at any moment, the first imports included, ends with one line, not a traceback."""
     from .core.interrupt import REQUESTED
-
-    def on_sigint(signum, frame):
-        REQUESTED.set()
-        raise KeyboardInterrupt
     old = None
     REQUESTED.clear()
     if threading.current_thread() is threading.main_thread():

@@ -133,3 +133,23 @@ def test_a_long_compile_announces_itself_whatever_the_cache_held():
         cache._LAST_NOTICE[0] = old
     assert heard.getvalue().startswith("cargo_sim: compiling ") and "never_cached" in heard.getvalue()
     assert "FOLDER" in heard.getvalue() and quiet.getvalue() == ""
+
+
+def test_ctrl_c_inside_a_compilers_callback_is_sent_again_not_swallowed():
+    """SIGINT while llvmlite calls back into Python (numba compiling): raising there is
+    printed as "Exception ignored" with a traceback and lost, so the handler sends the
+    signal again once the callback returned; anywhere else it raises at once."""
+    import threading
+    import types
+    from cargo_sim.cli import on_sigint
+    from cargo_sim.core.interrupt import REQUESTED
+    sent = threading.Event()
+    frame = types.SimpleNamespace(f_code=types.SimpleNamespace(
+        co_filename="/x/site-packages/llvmlite/binding/executionengine.py"))
+    try:
+        assert on_sigint(signal.SIGINT, frame, resend=sent.set) is None
+        assert REQUESTED.is_set() and sent.wait(5)
+        with pytest.raises(KeyboardInterrupt):
+            on_sigint(signal.SIGINT, sys._getframe())
+    finally:
+        REQUESTED.clear()
