@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import json
 import math
 import shlex
 import sys
@@ -448,7 +449,9 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
                  + " --games " + ",".join(f"{int(n)}={int(c)}" for n, c in games_per.items())
                  + f" --events-games {events_games}"
                  + "".join(f" --players {n}={','.join(seat_lists[n])}" for n in sorted(seat_lists))
-                 + (f" --game {game.name}" if game.name != DEFAULT_GAME else ""))
+                 + (f" --game {game.name}" if game.name != DEFAULT_GAME else "")
+                 + "".join(" --set " + shlex.quote(f"{k}={json.dumps(v)}")      # TOML-readable
+                           for k, v in rules.overrides.items()))
     est = rules.estimated
     meta = [
         ("command", f"`{command}`"),
