@@ -302,12 +302,6 @@ def table_columns(games_arr, players_arr, seeds, start, players: list[Player], r
     return g, p
 
 
-def build_tables(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
-    """The ``games`` and ``players`` DataFrames from the kernel's arrays."""
-    g, p = table_columns(games_arr, players_arr, seeds, start, players, rules)
-    return pd.DataFrame(g, copy=False), pd.DataFrame(p, copy=False)
-
-
 def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
              workers: int | None = None, progress: bool = True, start: int = 0,
              chunk_size: int = DEFAULT_CHUNK, events: bool = False,
