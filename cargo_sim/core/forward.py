@@ -70,7 +70,7 @@ class GameState:
             self.players, self.rules, self.decide = src.players, src.rules, src.decide
             self.seed, self.game, self.game_seed = src.seed, src.game, src.game_seed
             self.s = src.s.copy()
-            self._log, self._scratch, self._fw = src._log, None, src._fw
+            self._log, self._scratch, self._fw, self._table = src._log, None, src._fw, src._table
             return
         from .contract import get_game
         from .runner import seat_players
@@ -82,6 +82,9 @@ class GameState:
         self.seed, self.game = check_seed(seed), int(game)
         self.game_seed = int(game_seed_nb(np.uint64(seed), self.game))
         self.s, self.decide = game_obj.table_template(self.rules, self.players)
+        # the table's template: its memory keeps the table's shared array alive
+        # (core.shared_nb), which every copy of this state points at
+        self._table = self.s
         self._log = np.zeros((0, self._fw.log_width), dtype=np.int64)
         self._scratch = None          # a second state of the table: steps are tried there first
         self._fw.begin(self.s, self._log, self.game_seed, self.game)
@@ -121,7 +124,8 @@ class GameState:
 
     # ---- acting ------------------------------------------------------------------
     def clone(self) -> "GameState":
-        """An independent copy (with its own copy of the tables: use copy_from to reuse one)."""
+        """An independent copy of the game (the table's read-only shared data is shared,
+        not copied: core.shared_nb)."""
         return type(self)(None, _copy_of=self)
 
     def determinize(self, seat: int, seed: int) -> "GameState":
@@ -132,8 +136,8 @@ class GameState:
             raise ConfigError(f"seat must be 0..{len(self.players) - 1}, got {seat!r}")
         check_seed(seed)
         out = self.clone()
-        stream = np.array([game_seed_nb(np.uint64(seed), 0)], np.uint64).view(np.int64)[0]
-        self._fw.determinize(out.s, int(seat), stream)
+        stream = int(game_seed_nb(np.uint64(seed), 0))
+        self._fw.determinize(out.s, int(seat), stream - (1 << 64) if stream >= 1 << 63 else stream)
         return out
 
     def copy_from(self, other: "GameState") -> None:

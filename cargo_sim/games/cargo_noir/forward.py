@@ -52,12 +52,10 @@ def _counts(name: str, v, n: int, per: str) -> np.ndarray:
 
 
 def _same_table(a: np.ndarray, b: np.ndarray) -> bool:
-    """The same table: the core header but its machine words, the rules header,
-    and the tables after the state (the bots' workspace may differ)."""
+    """The same table: the core header but its machine words, and the rules header
+    (equal tables share one shared array: Rules.shared_data)."""
     from ...core.layout import MARKS, MARKS_END
-    lo, hi = int(a[e.R_WORK]), int(a[e.R_WORK] + a[e.R_WORK_LEN])
-    return (np.array_equal(a[:MARKS], b[:MARKS]) and np.array_equal(a[MARKS_END:e.MISC], b[MARKS_END:e.MISC])
-            and np.array_equal(a[e.STATE_SIZE:lo], b[e.STATE_SIZE:lo]) and np.array_equal(a[hi:], b[hi:]))
+    return np.array_equal(a[:MARKS], b[:MARKS]) and np.array_equal(a[MARKS_END:e.MISC], b[MARKS_END:e.MISC])
 
 
 def _legal(s):
