@@ -210,7 +210,7 @@ class GameState:
                 self.s, self._scratch = trial, self.s
                 return
             if attempt == 0 and self._fw.retry(trial):
-                continue          # e.g. a holding beyond the trade tables: the solver is loaded now
+                continue          # what the stop needed is loaded now: answer again
             self._raise_stopped(trial, by_caller=True)
 
     def _raise_stopped(self, trial, by_caller: bool = False) -> None:

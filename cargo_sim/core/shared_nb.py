@@ -2,7 +2,7 @@
 
 A state array holds the core header, the game's rules and its mutable state: what a
 clone, a determinization or a search's copy must copy. A game's big read-only data
-(Cargo Noir: the trade-value tables, the search bots' model rows) lives in ONE
+(say, value tables and the search bots' model rows) lives in ONE
 separate int64 array per table, the **shared array**, which every state of the table
 points at: the header words ``R_SHARED`` (its address) and ``R_SHARED_LEN`` (its
 length). A game without such data leaves both 0.
