@@ -418,6 +418,14 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         say(f"  {n} players: clone of the game part {f['clone_ns']:,.0f} ns; whole games through "
             f"begin_nb + playout_nb {f['playout_games_s']:,.0f} games/s = "
             f"{100 * f['playout_share']:.0f} % of the kernel's {f['kernel_games_s']:,.0f}")
+    say("public forward model (cargo_sim.GameState, random bots, 1 thread; targets: clone and "
+        "determinize <= 5 us at 2 players, <= 10 us at 5; a whole game's clone().playout() "
+        "<= 1.5x its time in simulate):")
+    for n in (2, 5):
+        f = fwd[f"public_{n}"] = public_rates(n)
+        say(f"  {n} players: clone {f['clone_us']:.1f} us, determinize {f['determinize_us']:.1f} us; "
+            f"clone().playout() {f['playout_us']:.0f} us a game = {f['playout_ratio']:.2f}x the "
+            f"kernel's {f['kernel_us']:.0f} us")
     say("search bots (1 thread):")
     from . import bench_search
     search = bench_search.run(child, say)
@@ -513,6 +521,14 @@ def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000
     own = game_bench(get_game(game))
     return own.forward_rates(_prepare(n_players), lambda n: kernel_rate(n_players, n, 1),
                              n_games, clones)
+
+
+def public_rates(n_players: int = 2, game: str = "cargo_noir") -> dict:
+    """The public forward model's clone, determinize and whole-game playout in µs,
+    against the kernel's µs per game (1 thread): the game's ``bench.public_rates``."""
+    from .core.contract import get_game
+    own = game_bench(get_game(game))
+    return own.public_rates(n_players, lambda n: kernel_rate(n_players, n, 1))
 
 
 if __name__ == "__main__":

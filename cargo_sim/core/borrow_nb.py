@@ -83,6 +83,40 @@ def state_array_nb(typingctx, ptr, n):
 
 
 @intrinsic
+def addr_ptr_nb(typingctx, addr):
+    """A pointer to the int64 words at an address (an int64: ``ptr_addr_nb``'s, or a
+    numpy array's ``ctypes.data``). Whoever stored the address keeps the memory alive."""
+    if not isinstance(addr, types.Integer):
+        return None
+    ptrty = types.CPointer(types.int64)
+
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        return builder.inttoptr(v, context.get_value_type(ptrty))
+
+    return ptrty(addr), codegen
+
+
+@intrinsic
+def ptr_addr_nb(typingctx, arr):
+    """The address of a C-contiguous array's data (or of a pointer) as an int64."""
+    if isinstance(arr, types.CPointer):
+        def codegen(context, builder, sig, args):
+            from llvmlite import ir
+            return builder.ptrtoint(args[0], ir.IntType(64))
+        return types.int64(arr), codegen
+    if not (isinstance(arr, types.Array) and arr.layout == "C"):
+        return None
+
+    def codegen(context, builder, sig, args):
+        from llvmlite import ir
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        return builder.ptrtoint(data, ir.IntType(64))
+
+    return types.int64(arr), codegen
+
+
+@intrinsic
 def call_int64_fn_nb(typingctx, addr, ptr, x, y, z):
     """Call the C function at address `addr` (an int64 from, e.g., a numba
     ``cfunc``'s ``.address``) as int64 f(int64 *ptr, int64 x, int64 y, int64 z).

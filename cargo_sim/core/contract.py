@@ -61,8 +61,8 @@ class Game(Protocol):
     chunk_kernel: Callable
     event_fields: tuple            # columns of the int64 event log
     event_rows_per_seat: int           # first guess of event rows per game and seat
-    forward: Any                   # the forward-model kernels module, or None (core.forward)
-    GameState: Any                 # one game stepped in Python (docs/contract.md), or None
+    forward: Any                   # a core.forward.ForwardModel (the game's kernels), or None
+    GameState: Any                 # core.forward.GameState bound to the game (GAME), or None
     rules_type_name: str           # how errors name the Rules class
     analyses: tuple                # dotted names in analyses/ (strings: never imported here)
     report_sections: tuple

@@ -7,10 +7,10 @@ plays. Checked mode (``check_bots=True``): the game part of the state is kept
 before the call and compared after (``snapshot_nb`` / ``write_fault_nb``): a
 write outside the bot's own area -- the game's answer and notes words (its
 ``own`` range), its stream (``M_BOT_RNG``),
-its fault words and the workspace after the tables -- stops the game as a bot
-fault naming the offset (``FAULT_WRITE``); the game sums the tables after the
-state at the bot's first call of a game and checks them at the game's end
-(``FAULT_TABLES``). Written once for every game: the game hands its state size
+its fault words (a game's workspace lies outside the state) -- stops the game as
+a bot fault naming the offset (``FAULT_WRITE``); the game sums the table's shared
+array (core.shared_nb.shared_sum_nb) at the bot's first call of a game and checks
+it at the game's end (``FAULT_TABLES``). Written once for every game: the game hands its state size
 and own area as numbers.
 """
 import numpy as np

@@ -9,12 +9,13 @@ its fairness rules and its search bots need; the game's own layout follows from
 Table words (filled by the game's ``table_template`` in this process):
 ``R_N_PLAYERS``, ``R_LEN`` (length of the whole array), ``R_SEARCH`` (2 bits per
 seat: the seat's search kind, 0 none), ``R_SEARCH_FN`` (address of the search
-kernel), ``R_MODELS``/``R_N_MODELS`` (the search bots' model rows after the state),
+kernel), ``R_MODELS``/``R_N_MODELS`` (the search bots' model rows in the shared array),
 ``R_USER_FN``/``R_USER_BASE`` (the table's user-bot kernel, the first user bot's
 index), ``R_BUILTIN_FN`` (the game's built-ins called by address), ``BOTS`` (each
 seat's bot index) and ``PARAMS`` (each seat's parameters, fixed point).
-``R_SHARED``/``R_SHARED_LEN`` are reserved for the read-only shared data's split
-out of the state (issue #25), so the layout changes once.
+``R_SHARED``/``R_SHARED_LEN``: the address and length of the table's read-only
+shared array (``core.shared_nb``: big data every state of the table shares, kept
+apart so that a clone copies only the state; 0: none).
 
 Machine words (``MARKS`` .. ``MARKS_END``; zero at each game's start, the game's
 setup clears them): the chance stream ``M_RNG`` and the bots' seed ``M_BOT_SEED``
@@ -23,12 +24,12 @@ seat's own stream ``M_BOT_RNG`` and search key ``M_SEAT_KEY``, a user bot's faul
 (``M_FAULT``, ``M_FAULT_ARG``) and the checked mode's checksum ``M_TABLE_SUM``.
 """
 R_N_PLAYERS = 0
-R_LEN = 1            # length of the whole array (state + tables after it), set by the entry kernel
-R_SHARED = 2         # reserved (issue #25): offset of the read-only shared data, 0: in the state
-R_SHARED_LEN = 3     # reserved (issue #25)
+R_LEN = 1            # length of the state array, set by the entry kernel
+R_SHARED = 2         # address of the table's read-only shared array (core.shared_nb), 0: none
+R_SHARED_LEN = 3     # its length in words
 R_SEARCH = 4         # 2 bits per seat: 0 not a search bot, else the game's search kind
 R_SEARCH_FN = 5      # address of the search kernel (a cfunc; valid in this process only)
-R_MODELS = 6         # offset of the built-in bots' parameter rows (the search bots' models), 0: none
+R_MODELS = 6         # offset in the shared array of the built-in bots' parameter rows (search models)
 R_N_MODELS = 7       # rows there (one per built-in bot, N_PARAMS words each, fixed point)
 R_USER_FN = 8        # address of the table's user-bot kernel (a cfunc; this process only)
 R_USER_BASE = 9      # the first user bot's index in BOTS (0: no user bot at the table)
@@ -42,7 +43,7 @@ M_BOT_RNG = MARKS + 3     # the asked seat's own random stream for this decision
 M_SEAT_KEY = MARKS + 4    # a search seat's key (rng_nb.seat_key_nb; 0 for every other bot)
 M_FAULT = MARKS + 5       # why a user bot was stopped (the game's FAULT_*), set before the exception
 M_FAULT_ARG = MARKS + 6   # ... and the value at fault (a seat, an index, an offset)
-M_TABLE_SUM = MARKS + 7   # checked mode: checksum of the tables after the state (0: not checked)
+M_TABLE_SUM = MARKS + 7   # checked mode: checksum of the shared array (0: not checked)
 MARKS_END = MARKS + 8
 
 SEATS = 8                 # seats the header has room for (a game's own maximum is at most this)
@@ -64,13 +65,13 @@ FAULT_PARAM = 1            # param_nb of another seat
 FAULT_INDEX = 2            # a kit function called with an index out of range
 FAULT_BUDGET = 3           # checked mode: the decision's loop budget ran out
 FAULT_WRITE = 4            # checked mode: a write to the state outside the bot's own area
-FAULT_TABLES = 5           # checked mode: the tables after the state changed during the game
+FAULT_TABLES = 5           # checked mode: the shared array changed during the game
 FAULT_RAND = 6             # rand_below_nb(s, n) with n out of 1..2**32-1
 FAULT_GAME = 7             # the first reason a game may define
 
 HEADER_NAMES = {
     "R_N_PLAYERS": "number of players", "R_LEN": "state length",
-    "R_SHARED": "shared data's offset (reserved)", "R_SHARED_LEN": "shared data's length (reserved)",
+    "R_SHARED": "shared array's address", "R_SHARED_LEN": "shared array's length",
     "R_SEARCH": "search seats", "R_SEARCH_FN": "search kernel's address",
     "R_MODELS": "search models' offset", "R_N_MODELS": "search models' count",
     "R_USER_FN": "user-bot kernel's address", "R_USER_BASE": "first user bot's index",

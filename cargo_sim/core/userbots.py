@@ -34,7 +34,8 @@ class Plumbing:
     first built-in (it compiles nothing else), None: use table_decide;
     ``bot_fault``: ``(kind, p, seat) -> int`` stops the game as a bot fault (the
     game's illegal-answer path) and returns ``layout.BOT_FAULT``; ``tables_sum``:
-    ``(p) -> int`` a checksum of the tables after the state (checked mode), or None;
+    ``(p) -> int`` a checksum of the table's shared array (checked mode; usually
+    ``core.shared_nb:shared_sum_nb``), or None;
     ``state_size``: words of the game's part a checked bot may not write but its
     ``own`` area ``(lo, hi)``."""
     table_decide: object

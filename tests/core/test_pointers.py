@@ -6,6 +6,7 @@ from numba import njit
 import cargo_sim
 from cargo_sim import Rules
 from cargo_sim.core.borrow_nb import bits_float_nb, float_bits_nb, state_array_nb, state_ptr_nb
+from cargo_sim.core.shared_nb import shared_array_nb, shared_ptr_nb, shared_sum_nb
 
 
 @njit(cache=True)
@@ -47,3 +48,52 @@ def test_holdings_beyond_the_value_table_in_whole_games():
         assert int(row["value"]) == cargo_sim.trade_value(counts, wilds=int(row["wild"]))
     # the per-player statistics agree with the event log
     assert int(tr["value"].sum()) == int(res.players["trade_value"].sum())
+
+
+@njit(cache=True)
+def _shared_reads_nb(s):
+    t = shared_ptr_nb(s)
+    return t[0] + t[2], shared_array_nb(s).sum(), shared_sum_nb(s)
+
+
+def test_a_state_attached_to_its_shared_array_keeps_it_alive():
+    """core.shared_nb: the header holds the shared array's address and length, the
+    kernels read it through them, and the state's memory keeps it alive."""
+    import gc
+    import weakref
+    from cargo_sim.core.layout import HEADER_LEN, R_SHARED, R_SHARED_LEN
+    from cargo_sim.core.shared_nb import attach, owner_of
+    shared = np.array([5, 6, 7, 8], np.int64)
+    gone = weakref.ref(shared)
+    s = attach(np.arange(HEADER_LEN + 3, dtype=np.int64), shared)
+    assert s[R_SHARED] == shared.ctypes.data and s[R_SHARED_LEN] == 4 and s[HEADER_LEN + 2] == HEADER_LEN + 2
+    del shared
+    view = s[:]
+    del s
+    gc.collect()
+    assert gone() is not None and owner_of(view) is not None     # a view of the state is enough
+    first, total, checksum = _shared_reads_nb(view)
+    assert (first, total) == (5 + 7, 26)
+    gone()[1] += 1                                                # any one word changes the sum
+    assert _shared_reads_nb(view)[2] != checksum
+    del view
+    gc.collect()
+    assert gone() is None
+    assert owner_of(np.zeros(3, np.int64)) is None
+
+
+def test_clones_share_the_tables_and_copy_only_the_state():
+    """GameState's clone and determinize copy ~13 KB (not the ~6 MB of tables), the
+    copies point at the same shared array, which lives as long as any copy does."""
+    import gc
+    from cargo_sim.core.layout import R_SHARED, R_SHARED_LEN
+    st = cargo_sim.GameState(["ismcts?iterations=5", "expert"], seed=2)
+    assert st.s.nbytes < 20_000 and st.s[R_SHARED_LEN] > 100_000
+    twin = st.determinize(st.decision.seat, seed=3).clone()
+    assert twin.s[R_SHARED] == st.s[R_SHARED] and twin.s.nbytes == st.s.nbytes
+    expected = st.clone().playout().returns()
+    del st
+    gc.collect()
+    assert twin.clone().playout().is_over
+    again = cargo_sim.GameState(["ismcts?iterations=5", "expert"], seed=2)
+    assert again.clone().playout().returns() == expected

@@ -79,3 +79,55 @@ def test_the_core_flatmc_plays_the_toy_and_its_game_state_is_the_simulated_game(
             st.apply(st.bot_answer())
         rows = res.players[res.players.game == g][["pos", "picked", "rolled", "won"]].to_numpy()
         assert np.array_equal(st.stats(), rows)
+
+
+def test_the_core_game_state_clones_steps_determinizes_and_plays_out_the_toy():
+    """core.forward.GameState bound to the toy (nothing of the toy's own but its kernels)."""
+    from cargo_sim.core.errors import ConfigError, IllegalDecisionError
+    from cargo_sim.core.forward import GameState
+    from cargo_sim.core.layout import M_RNG
+    st = TOY.GameState(["random", "cautious"], seed=5, game=2)
+    assert isinstance(st, GameState) and type(st).GAME is TOY
+    assert (st.decision.kind, st.decision.seat) == ("pick", 0) and st.legal() == [1, 2, 3]
+    twin = st.clone()
+    st.apply(3)
+    assert st.s[toy_game.PICKED] == 3 and st.s[toy_game.POS] == 3 + st.s[toy_game.ROLLED]
+    assert twin.s[toy_game.PICKED] == 0 and twin.decision.seat == 0      # the clone is independent
+    before = st.s.copy()
+    with pytest.raises(IllegalDecisionError, match="illegal pick 4"):
+        st.apply(4)
+    assert np.array_equal(st.s, before)                                  # unchanged
+    with pytest.raises(ConfigError):
+        st.apply("3")
+    with pytest.raises(ConfigError, match="not over"):
+        st.returns()
+    # determinize: only the chance stream (the die's future) changes, and it does change
+    seat = st.decision.seat
+    a, b = st.determinize(seat, seed=1), st.determinize(seat, seed=2)
+    assert list(np.flatnonzero(a.s != st.s)) == [M_RNG] and a.s[M_RNG] != b.s[M_RNG]
+    rolls = set()
+    for k in range(8):
+        d = st.determinize(seat, seed=k)
+        d.apply(1)
+        rolls.add(int(d.s[toy_game.ROLLED + seat]))
+    assert len(rolls) > 1
+    # playout = stepping with the bots' answers; returns from the finished game
+    x, y = st.clone(), st.clone()
+    x.playout()
+    while not y.is_over:
+        y.apply(y.bot_answer())
+    assert np.array_equal(x.stats(), y.stats()) and x.is_over and x.decision is None
+    r = x.returns()
+    assert r["vp"] == [int(v) for v in x.s[toy_game.POS:toy_game.POS + 2]]
+    assert sum(r["won"]) == 1 and r["win_share"][int(x.s[toy_game.WINNER])] == 1.0
+    assert max(r["vp"]) >= TOY.Rules.default()["target"]
+    with pytest.raises(ConfigError, match="over"):
+        x.apply(1)
+    twin.copy_from(x)
+    assert np.array_equal(twin.s, x.s)
+    # a bot's illegal answer during a playout: one clear error, the state unchanged
+    cheat = TOY.GameState(["cheat", "random"], seed=1)
+    keep = cheat.s.copy()
+    with pytest.raises(IllegalDecisionError, match="'cheat'.*turn 3"):
+        cheat.playout()
+    assert np.array_equal(cheat.s, keep)

@@ -10,7 +10,6 @@ kernel is the compiled loop "ask the bot, step", so one place holds each rule.
 from __future__ import annotations
 
 import copy
-from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +22,7 @@ from cargo_sim.core.bots import BotRegistry, BotSpec
 from cargo_sim.core.contract import ERR_EVENTS, ERR_GAME, Fields
 from cargo_sim.core.dispatch_nb import NOT_PLUMBED, ask_nb, plumbed_nb
 from cargo_sim.core.errors import ConfigError, IllegalDecisionError
+from cargo_sim.core.forward import ForwardModel, GameState
 from cargo_sim.core.layout import (BOT_FAULT, BOTS, HEADER_LEN, M_BOT_RNG, M_BOT_SEED, M_DECISIONS,
                                    M_RNG, M_SEAT_KEY, MARKS, MARKS_END, N_PARAMS, PARAM_SCALE,
                                    PARAMS, R_LEN, R_N_PLAYERS, R_SEARCH, R_SEARCH_FN, R_USER_BASE,
@@ -31,13 +31,14 @@ from cargo_sim.core.rng_nb import bot_seed_nb, game_seed_nb, keyed_stream_nb, ra
 from cargo_sim.core.rules import RulesBase
 from cargo_sim.core.search.flatmc_nb import flatmc_nb
 from cargo_sim.core.search.ismcts_nb import ismcts_nb
-from cargo_sim.core.search.params import SEARCH_KINDS, SEARCH_RANGES, SP_GAME, search_params
+from cargo_sim.core.search.params import SEARCH_KINDS, SEARCH_RANGES, SP_GAME, search_docs, search_params
 
 # state layout: the core header (core/layout.py), then the toy's words
 N_PL = R_N_PLAYERS
 RNG = M_RNG
 TARGET, DIE, TURN, SEAT, ASK, WINNER = (HEADER_LEN + i for i in range(6))
 POS, PICKED, ROLLED = HEADER_LEN + 8, HEADER_LEN + 12, HEADER_LEN + 16
+STOP, BAD = HEADER_LEN + 6, HEADER_LEN + 7    # the forward model's stop: an illegal pick
 SIZE = HEADER_LEN + 20
 D_PICK = 0                   # the one decision kind
 DECISIONS = ("pick",)
@@ -58,6 +59,7 @@ def begin_nb(s, seed):
     s[RNG] = np.int64(seed)
     s[M_BOT_SEED] = bot_seed_nb(np.int64(seed))
     s[TURN], s[SEAT], s[ASK], s[WINNER] = 1, 0, D_PICK, -1
+    s[STOP], s[BAD] = 0, 0
 
 
 @njit(cache=True)
@@ -307,10 +309,11 @@ for _spec in (BotSpec("random", random_bot_nb, {}, "picks 1-3 at random"),
               BotSpec("cheat", cheat_bot_nb, {}, "illegal on turn 3")):
     BOTS_REGISTRY.register_builtin(_spec)
 _SEARCH = search_params({"picks": (3.0, "picks tried: 1..picks")}, opponent="random", rollout="random")
+_DOCS = search_docs(options="the picks 1..picks", hidden="the die's rolls")
 for _name, _kind in SEARCH_KINDS.items():
     _params = {k: (0.0 if isinstance(d, str) else float(d)) for k, (d, _) in _SEARCH[_name].items()}
     _params["vp_weight"] = 0.0
-    BOTS_REGISTRY.register_builtin(BotSpec(_name, table_decide_nb, _params, "the core's " + _name,
+    BOTS_REGISTRY.register_builtin(BotSpec(_name, table_decide_nb, _params, _DOCS[_name],
                                            search=_kind, ranges=SEARCH_RANGES))
 # the core's user bots (@bot with game="toy_race")
 BOTS_REGISTRY.plumbing = userbots.Plumbing(table_decide=table_decide_nb, bot_fault=bot_fault_nb,
@@ -359,53 +362,75 @@ class ToyResults:
     events: pd.DataFrame | None = None
 
 
-# ---- the forward model in Python -------------------------------------------------------
-Decision = namedtuple("Decision", "kind seat")
-
-
-class ToyState:
-    def __init__(self, players, seed: int = 0, game: int = 0, rules=None, *, _copy=None):
-        if _copy is not None:
-            self.players, self.rules, self.s = _copy.players, _copy.rules, _copy.s.copy()
-            self.decide = _copy.decide
+# ---- the forward model in Python: the core's GameState bound to the toy -------------------
+@njit(cache=True)
+def playout_nb(s, decide):
+    """On to the end with the table's bots; an illegal answer stops (STOP, BAD)."""
+    log = np.zeros((0, len(EVENT_FIELDS)), np.int64)
+    while s[ASK] >= 0:
+        a = ask_array_nb(decide, s[ASK], s, s[SEAT])
+        if not is_legal_nb(s, a):
+            s[STOP], s[BAD] = 1, a
             return
-        self.rules = rules or ToyRules.default()
-        self.players = [BOTS_REGISTRY.parse(p) for p in players]
-        self.s, self.decide = TOY.table_template(self.rules, self.players)
-        begin_nb(self.s, np.uint64(game_seed_nb(np.uint64(seed), game)))
-        self._log = np.zeros((0, len(EVENT_FIELDS)), np.int64)
+        step_nb(s, a, log, 0, 0)
 
-    @property
-    def is_over(self) -> bool:
-        return pending_nb(self.s)[0] < 0
 
-    @property
-    def decision(self):
-        kind, seat = pending_nb(self.s)
-        return None if kind < 0 else Decision(DECISIONS[kind], int(seat))
+def _toy_step(s, log, answer):
+    if not is_legal_nb(s, answer):
+        s[STOP], s[BAD] = 1, answer
+        return
+    step_nb(s, answer, log, 0, 0)
 
-    def legal(self) -> list[int]:
-        out = np.zeros(3, np.int64)
-        return [int(a) for a in out[:legal_nb(self.s, out)]]
 
-    def bot_answer(self) -> int:
-        kind, seat = pending_nb(self.s)
-        return int(ask_array_nb(self.decide, kind, self.s, seat))
+def _toy_answer(answer):
+    if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
+        raise ConfigError(f"a pick is a whole number, got {answer!r}")
+    return int(answer)
 
-    def apply(self, answer) -> "ToyState":
-        if self.is_over or not is_legal_nb(self.s, answer):
-            raise IllegalDecisionError(f"illegal pick {answer}")
-        step_nb(self.s, answer, np.zeros((0, len(EVENT_FIELDS)), np.int64), 0, 0)
-        return self
 
-    def clone(self) -> "ToyState":
-        return ToyState(None, _copy=self)
+def _toy_legal(s):
+    out = np.zeros(3, np.int64)
+    return [int(a) for a in out[:legal_nb(s, out)]]
 
-    def stats(self) -> np.ndarray:
-        n = len(self.players)
-        won = [1 if self.s[WINNER] == q else 0 for q in range(n)]
-        return np.array([[self.s[POS + q], self.s[PICKED + q], self.s[ROLLED + q], won[q]]
-                         for q in range(n)], np.int64)
+
+def _toy_error(st, s, by_caller):
+    seat = int(s[SEAT])
+    who = "the caller's answer" if by_caller else f"bot {st.players[seat].label!r}"
+    return IllegalDecisionError(f"illegal pick {int(s[BAD])} ({who}, seat {seat}); turn {int(s[TURN])} "
+                                f"of game {st.game} (game seed {st.game_seed})")
+
+
+def _toy_same_table(a, b):
+    return np.array_equal(a[:MARKS], b[:MARKS]) and a[TARGET] == b[TARGET] and a[DIE] == b[DIE]
+
+
+def _toy_clone_into(dst, src):
+    dst[:SIZE] = src[:SIZE]
+
+
+def _toy_scores(s, n):
+    return [s[POS + q] for q in range(n)], [1 if s[WINNER] == q else 0 for q in range(n)]
+
+
+def _toy_stats(s, n, rules):
+    won = [1 if s[WINNER] == q else 0 for q in range(n)]
+    return np.array([[s[POS + q], s[PICKED + q], s[ROLLED + q], won[q]] for q in range(n)], np.int64)
+
+
+FORWARD = ForwardModel(
+    decision_names=DECISIONS, log_width=len(EVENT_FIELDS),
+    begin=lambda s, log, seed, game: begin_nb(s, np.uint64(seed)),
+    pending=pending_nb, is_over=lambda s: pending_nb(s)[0] < 0, turn=lambda s: s[TURN],
+    legal=_toy_legal, answer=_toy_answer, step=_toy_step,
+    bot_answer=lambda s, decide: int(ask_array_nb(decide, s[ASK], s, s[SEAT])),
+    playout=lambda s, log, decide: playout_nb(s, decide),
+    stopped=lambda s: s[STOP] != 0, retry=lambda s: False, error=_toy_error,
+    determinize=kit_determinize_nb, clone_into=_toy_clone_into, same_table=_toy_same_table,
+    scores=_toy_scores, stats=_toy_stats)
+
+
+class ToyState(GameState):
+    """The core's GameState (core/forward.py) bound to the toy: nothing of its own."""
 
 
 # ---- the Game object -------------------------------------------------------------------
@@ -418,7 +443,7 @@ class Toy:
     chunk_kernel = staticmethod(run_games_nb)
     event_fields = EVENT_FIELDS
     event_rows_per_seat = 1            # small on purpose: the runner's log regrowth is exercised
-    forward = None
+    forward = FORWARD
     GameState = ToyState
     analyses = ()
     report_sections = ()
@@ -505,3 +530,4 @@ class Toy:
 
 
 TOY = Toy()
+ToyState.GAME = TOY

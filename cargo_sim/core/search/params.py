@@ -2,7 +2,8 @@
 slot a game fills with its own option parameter (how its kit lists options).
 
 ``search_params(game_option)`` gives each search bot's parameters in their slot
-order (``SP_*``), ``SEARCH_RANGES`` their ranges, ``SEARCH_DOCS`` the bots' texts;
+order (``SP_*``), ``SEARCH_RANGES`` their ranges, ``search_docs(options, hidden)``
+the bots' texts with the game's words filled in;
 a game registers them as built-in bots (a ``BotSpec`` each, ``search=`` its kind).
 """
 # the search bots' parameter slots (the bot reads slot i at PARAMS + seat * N_PARAMS + i)
@@ -51,3 +52,25 @@ SEARCH_RANGES = {
     "vp_weight": (-1000, 1000, False), "c": (0, 100, False), "widen": (0, 100, False),
     "widen_exp": (0, 1, False), "opp_widen": (0, 100, False), "bias": (-1000, 1000, False),
 }
+
+
+# the search bots' texts (the bot listing, docs/bots.md); {options}: how the game's kit
+# lists a decision's options, {hidden}: what a determinization resamples
+SEARCH_DOCS = {
+    "flatmc": """Flat Monte Carlo: plays every option of each decision ({options})
+    out to the end `rollouts` times with the assumed bots, the same futures for every
+    option, and answers the best mean (win share). Sees only what its seat may know.""",
+    "ismcts": """Information-set Monte Carlo tree search (single observer): per
+    iteration a new determinization of {hidden} from its own
+    stream, UCT over every seat's decisions with progressive widening from the
+    model bots' answers (the other seats modelled by `opponent`, its own later
+    decisions by `rollout`); answers the most visited option.
+    The strength yardstick for the heuristics (docs/forward.md).""",
+}
+
+
+def search_docs(options: str, hidden: str) -> dict:
+    """{bot: its text on one line} with the game's words: ``options`` (how its kit
+    lists a decision's options), ``hidden`` (what a determinization resamples)."""
+    return {name: " ".join(text.format(options=options, hidden=hidden).split())
+            for name, text in SEARCH_DOCS.items()}

@@ -30,13 +30,13 @@ from ...core import cache  # noqa: F401  (first: numba's cache folder for this s
 from numba import njit, types
 
 from ...core.borrow_nb import state_ptr_nb
-from .engine_nb import DecideType, game_stopped_nb, play_game_nb, start_state_nb
+from .engine_nb import DecideType, game_stopped_nb, own_workspace_nb, play_game_nb, start_state_nb
 from .enums import (
     A_ABANDON, A_BUY, A_CASINO, A_PORT_WIN, A_RAISE, A_SCORE, A_SEND_BLACK_MARKET,
     A_SEND_CASINO, A_SEND_PORT, A_SYNDICATE, A_TRADE, CARDS, E, E_TOK0, LOC_PORT0,
     M_BAG_REFILLS, M_BANK, M_EMPTY_SLOTS, M_MINTED, M_N_EVENTS, M_SHORTFALL_COINS,
     M_SHORTFALLS, MAX_CARDS, MAX_PORTS, MAX_SEATS, N_EVENT_FIELDS, N_PLAYER_FIELDS, P,
-    R_FINAL_COIN_VALUE, R_LOG_ROWS, R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH, STATS, STATS_W, TRADE_TABLES,
+    R_FINAL_COIN_VALUE, R_LOG_ROWS, R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH, STATS, STATS_W, EXACT_FN,
 )
 from .trade.packed_nb import packed_trade_value_nb
 
@@ -361,7 +361,7 @@ def fold_events_nb(s, log, n_ev, acc, ep, last_stack, coins_last, buys):
             price = log[r + E.amount]
             for k in range(n_types):
                 s[SCRATCH + k] = log[r + E_TOK0 + k]
-            value = packed_trade_value_nb(s, TRADE_TABLES, SCRATCH, log[r + E_TOK0 + n_types])
+            value = packed_trade_value_nb(s, 0, SCRATCH, log[r + E_TOK0 + n_types], EXACT_FN)
             at = O_PORT_WINS + (p * MAX_TURNS + t) * PORT_WIN_W
             acc[at] += 1
             acc[at + 1] += price
@@ -437,6 +437,7 @@ def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
     the buffer (err[0] = game, err[1] = -1, err[7] = its events so far): then
     acc holds part of the chunk and must be discarded."""
     own = template.copy()       # `own` keeps the memory alive while `s` points into it
+    work = own_workspace_nb(own)
     s, plog = start_state_nb(own, log, exact_fn)
     pacc = state_ptr_nb(acc)
     ep = np.zeros((MAX_PORTS, EP_STATE_W), np.int64)
@@ -457,7 +458,7 @@ def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
         fold_results_nb(s, pacc)
         fold_events_nb(s, plog, n_ev, pacc, ep, last_stack, coins_last, buys)
     err[6] = seeds.shape[0]
-    return own[0] == own[0]     # a use of `own` after the loop keeps it alive until here
+    return own[0] == own[0] and work[0] == work[0]   # uses after the loop keep both alive until here
 
 
 def ensure_compiled() -> None:

@@ -50,3 +50,37 @@ def forward_rates(table, kernel_rate, n_games: int = 4096, clones: int = 200_000
         best_kernel = max(best_kernel, kernel_rate(n_games))
     return {"clone_ns": clone_ns, "playout_games_s": best_fm, "kernel_games_s": best_kernel,
             "playout_share": best_fm / best_kernel}
+
+
+def public_rates(n_players: int, kernel_rate, n_games: int = 400, reps: int = 3000,
+                 bot: str = "random") -> dict:
+    """The public forward model (``cargo_sim.GameState``, Python) at ``n_players``
+    seats of ``bot``: µs per ``clone()`` and per ``determinize()`` of a state in
+    mid-game (best of 3 rounds of ``reps``), and µs per whole game played as
+    ``GameState.clone().playout()`` from each game's start against µs per game
+    inside ``simulate``'s kernel on the same games (``kernel_rate(n)``: its games/s
+    on one thread)."""
+    from .forward import GameState
+    players = [bot] * n_players
+    st = GameState(players, seed=1, game=0)
+    for _ in range(6 * n_players):          # into the game: a few turns answered by the bots
+        st.apply(st.bot_answer())
+    seat = st.decision.seat
+
+    def best(fn, k):
+        out = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for i in range(k):
+                fn(i)
+            out = min(out, (time.perf_counter() - t0) / k)
+        return out * 1e6
+
+    clone_us = best(lambda i: st.clone(), reps)
+    det_us = best(lambda i: st.determinize(seat, i), reps)
+    starts = [GameState(players, seed=1, game=g) for g in range(n_games)]
+    starts[0].clone().playout()
+    play_us = best(lambda i: starts[i].clone().playout(), n_games)
+    kernel_us = min(1e6 / kernel_rate(n_games) for _ in range(3))
+    return {"clone_us": clone_us, "determinize_us": det_us, "playout_us": play_us,
+            "kernel_us": kernel_us, "playout_ratio": play_us / kernel_us}

@@ -45,7 +45,7 @@ from .enums import (
     R_N_PORTS, R_N_TURNS, R_N_TYPES, R_START_COINS, R_START_SHIPS, R_START_WAREHOUSE,
     R_TOKENS_PER_TYPE, R_TOTAL_COINS, R_UNLIMITED_COINS, R_WILDS_IN_BAG, RULES_END, STATE_SIZE,
     R_LEN, R_LOG_ROWS, N_EVENT_FIELDS, R_FINAL_PHASE3, R_TIE_BY_COST, R_TRADE_NO_CARD, ERR_NEED_SOLVER,
-    STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, TRADE_TABLES,
+    STATS, STATS_W, SUPPLY, N_PLAYER_FIELDS, N_PARAMS, PARAM_SCALE, PARAMS, EXACT_FN,
     M_ASK, M_AUX, M_BOT_SEED, M_PENDING, M_STEP, M_STOP, ST_NEXT, ST_OVER, ST_P1, ST_P1_START, ST_P2,
     ST_P2_DISCARD, ST_P2_END, ST_P3, ST_SCORE, ST_TURN, ST_WAIT,
     M_DECISIONS, M_FAULT, M_FAULT_ARG, M_TABLE_SUM, R_SEARCH, R_WORK,
@@ -54,7 +54,9 @@ from .enums import (
 from ...core.dispatch_nb import ask_nb  # noqa: F401  (the one fair way a bot is asked)
 from ...core.layout import MARKS, MARKS_END
 from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
-from .trade.packed_nb import T_EXACT_FN, T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
+from ...core.borrow_nb import ptr_addr_nb
+from ...core.shared_nb import shared_ptr_nb, shared_sum_nb
+from .trade.packed_nb import T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 
 # Every bot table (built-in or user-written) reaches the engine as a first-class
@@ -123,7 +125,7 @@ def param_nb(s, seat, i):
 def trade_value_at_nb(s, counts_at, wilds):
     """Exact smuggling value of selling all of s[counts_at : counts_at + n_types]
     plus `wilds` Wilds (see trade/)."""
-    return packed_trade_value_nb(s, TRADE_TABLES, counts_at, wilds)
+    return packed_trade_value_nb(s, 0, counts_at, wilds, EXACT_FN)
 
 
 # ---------------------------------------------------------------------------
@@ -182,15 +184,9 @@ def bot_fault_nb(kind, s, seat):
 
 @njit(cache=True)
 def tables_sum_nb(s):
-    """Checked mode: a checksum (never 0) of everything after the game state
-    except the bots' workspace (trade tables, the search models' rows): a
-    change of any one word changes it."""
-    h = np.uint64(0)
-    lo, hi = s[R_WORK], s[R_WORK] + s[R_WORK_LEN]
-    for i in range(STATE_SIZE, s[R_LEN]):
-        if i < lo or i >= hi:
-            h += np.uint64(s[i]) * np.uint64(2 * i + 1)
-    return np.int64(h | np.uint64(1))
+    """Checked mode: a checksum (never 0) of the table's shared array (trade
+    tables, the search models' rows): a change of any one word changes it."""
+    return shared_sum_nb(s)
 
 
 @njit(cache=True)
@@ -202,7 +198,7 @@ def failed_nb(s):
 def needed_solver_nb(s):
     """A holding beyond the trade table was valued without the exact solver
     loaded (the game's values are wrong from there: replay it with the solver)."""
-    return s[TRADE_TABLES + T_EXACT_FN] < 0
+    return s[EXACT_FN] < 0
 
 
 @njit(cache=True)
@@ -317,9 +313,10 @@ def trade_value_bound_nb(s, k):
     """An upper bound on the smuggling value of any k tokens: the value of k
     Wilds, since a Wild fits every combination (-1 = no bound known: k is
     beyond the Wild counts the tables hold)."""
-    if k > s[TRADE_TABLES + T_MAX_WILDS]:
+    t = shared_ptr_nb(s)
+    if k > t[T_MAX_WILDS]:
         return -1
-    return s[TRADE_TABLES + s[TRADE_TABLES + T_WILD_ONLY] + k]
+    return t[t[T_WILD_ONLY] + k]
 
 
 @njit(cache=True)
@@ -960,8 +957,18 @@ def start_state_nb(s, log, exact_fn):
     a kernel must be used again after the pointers' last use)."""
     s[R_LEN] = s.shape[0]
     s[R_LOG_ROWS] = log.shape[0]
-    s[TRADE_TABLES + T_EXACT_FN] = exact_fn
+    s[EXACT_FN] = exact_fn
     return state_ptr_nb(s), state_ptr_nb(log)
+
+
+@njit(cache=True)
+def own_workspace_nb(s):
+    """A workspace of the bots for this kernel's games alone (threads play chunks of one
+    table at once): its address in s[R_WORK]. The caller keeps it alive while s is used."""
+    work = np.zeros(max(s[R_WORK_LEN], 1), np.int64)
+    if s[R_WORK_LEN] > 0:
+        s[R_WORK] = ptr_addr_nb(work)
+    return work
 
 
 @njit(types.boolean(types.int64[::1], DecideType, types.int64, types.uint64[::1], types.int64[:, ::1],
@@ -976,6 +983,7 @@ def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log,
     n = template[R_N_PLAYERS]
     n_cards = template[R_N_CARDS]
     own = template.copy()       # `own` keeps the memory alive while `s` points into it
+    work = own_workspace_nb(own)
     s, plog = start_state_nb(own, log, exact_fn)
     n_events = np.int64(0)     # not the literal 0: one compiled play_game_nb, not two
     for g in range(seeds.shape[0]):
@@ -1004,4 +1012,4 @@ def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log,
         out_games[g, G.minted_coins] = s[M_MINTED]
         out_games[g, G.bank_end] = s[M_BANK]
     err[6] = n_events
-    return own[0] == own[0]     # a use of `own` after the loop keeps it alive until here
+    return own[0] == own[0] and work[0] == work[0]   # uses after the loop keep both alive until here

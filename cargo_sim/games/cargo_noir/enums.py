@@ -67,7 +67,7 @@ R_FINAL_COIN_VALUE = RULES + 14
 R_N_TURNS = RULES + 15
 R_SCRIPT = RULES + 16        # offset of a scripted bot's answers (testing.ScriptedGame), 0 = none
 R_LOG_ROWS = RULES + 17      # rows of the event log the kernels write to (0: no log), set by the entry kernel
-R_WORK = RULES + 18          # offset of the bots' workspace (WORK_W words after the trade tables; 0: none)
+R_WORK = RULES + 18          # address of the bots' workspace (an int64 array of R_WORK_LEN words; 0: none)
 R_WORK_LEN = RULES + 19
 R_FINAL_PHASE3 = RULES + 20  # 1: the last turn has a phase 3 too (rules option final_turn_phase3)
 R_TRADE_NO_CARD = RULES + 21 # 1: a trade may sell tokens and buy no card (option trade_without_card)
@@ -164,12 +164,18 @@ SCRATCH_W = 4 * MAX_TOK + MAX_PORTS + 8
 # call and clears them after; docs/safety.md, "What a bot can see") is in the core
 # header: M_DECISIONS, M_BOT_RNG, M_SEAT_KEY, M_FAULT, M_FAULT_ARG, M_TABLE_SUM
 STATE_SIZE = SCRATCH + SCRATCH_W
+# after the game part: the exact trade solver's address for this state's kernels
+# (trade.packed_nb.exact_value_fn, set by the entry kernel; -1: a lookup needed it
+# and it was not loaded). Not copied by clone_into_nb (a search's copies keep the mark).
+EXACT_FN = STATE_SIZE
+STATE_LEN = STATE_SIZE + 1                   # the words of a state array
 # why a user bot was stopped (M_FAULT; simulate.illegal_error words them): the
 # core's reasons (core/layout.py FAULT_*), then the game's
 FAULT_KIND = FAULT_GAME    # random_decide_nb / heuristic_decide_nb of a decision not asked
-# the packed trade-value tables (trade.packed_nb.pack_trade_tables) follow the state
-TRADE_TABLES = STATE_SIZE
-# then the bots' workspace (Rules.state_template): the planner's buffers live
+# the packed trade-value tables (trade.packed_nb.pack_trade_tables) are the table's
+# shared array (core.shared_nb: s[R_SHARED], from offset 0), then the search models' rows
+# (R_MODELS). The bots' workspace is an array of its own at address s[R_WORK]
+# (Rules.state_template; each chunk kernel gives its own): the planner's buffers live
 # there, so a trade decision allocates nothing (R_WORK = 0: they allocate)
 WORK_W = 1 << 14
 

@@ -62,8 +62,8 @@ class CargoNoir:
 
     @property
     def forward(self):
-        from . import forward_nb
-        return forward_nb
+        from .forward import FORWARD
+        return FORWARD
 
     @property
     def GameState(self):

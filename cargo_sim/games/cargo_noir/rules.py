@@ -18,11 +18,14 @@ is ``core.rules.RulesBase``; this module adds Cargo Noir's schema and checks.
 """
 from __future__ import annotations
 
+import threading
+import weakref
+
 import numpy as np
 
 from ...core.checks import whole
 from ...core.rules import RulesBase, check_top_level, check_type as _check_type
-from .enums import MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK
+from .enums import MAX_CARDS, MAX_PORTS, MAX_SEATS, MAX_TOK, WORK_W
 from .rules_limits import limit_problems
 
 CARD_KINDS = ("edge", "common", "unique")
@@ -44,6 +47,13 @@ SCALARS = {
 SECTIONS = ("turns", "port", "card", "provenance", "range", "constraint")
 TIE_BREAKS = ("vp", "cost")     # the tied player's single highest card, by VP or by cost
 
+
+# the tables' shared arrays by content (Rules.shared_data), alive while a state holds one
+_SHARED: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
+_SHARED_LOCK = threading.Lock()
+# the bots' workspace of the states stepped from Python (they hold the GIL; the chunk
+# kernels, which run in threads, use their own: engine_nb.own_workspace_nb)
+_WORK = np.zeros(WORK_W, np.int64)
 
 class Rules(RulesBase):
     """The rules of one Cargo Noir variant (immutable).
@@ -106,17 +116,36 @@ class Rules(RulesBase):
             cache[n_players] = _compile(self._data, n_players)
         return cache[n_players]
 
-    def state_template(self, n_players: int) -> np.ndarray:
-        """A new n-player state array before setup: the rules header
-        (``compile``), the packed trade tables after the state, then the
-        bots' workspace (``enums.R_WORK``)."""
-        from .enums import R_WORK, R_WORK_LEN, WORK_W
-        head = self.compile(n_players)
-        packed = self.packed_trade_tables()
-        template = np.concatenate([head, packed, np.zeros(WORK_W, np.int64)])
-        template[R_WORK] = len(head) + len(packed)
-        template[R_WORK_LEN] = WORK_W
-        return template
+    def state_template(self, n_players: int, models: np.ndarray | None = None,
+                       private: bool = False) -> np.ndarray:
+        """A new n-player state array before setup (``enums.STATE_LEN`` words): the
+        rules header (``compile``), pointing at the table's shared array (the packed
+        trade tables, then ``models``, the search models' rows, when given:
+        ``shared_data``) and at the bots' workspace (``enums.R_WORK``: one per
+        process for the states stepped from Python; each chunk kernel uses its own).
+        The array's memory keeps both alive (``core.shared_nb.attach``). ``private``:
+        a shared array of this table's own (the checked mode's tables: a user bot that
+        writes there spoils no other table of the process)."""
+        from ...core.shared_nb import attach
+        from .enums import R_WORK, R_WORK_LEN, STATE_LEN, STATE_SIZE, WORK_W
+        state = np.zeros(STATE_LEN, np.int64)
+        state[:STATE_SIZE] = self.compile(n_players)
+        state[R_WORK], state[R_WORK_LEN] = _WORK.ctypes.data, WORK_W
+        shared = self.shared_data(models)
+        return attach(state, shared.copy() if private else shared, _WORK)
+
+    def shared_data(self, models: np.ndarray | None = None) -> np.ndarray:
+        """The table's read-only shared array: the packed trade tables, then the
+        search models' rows if given. One array per content (rules digest, models)
+        while any state of it lives, so states of equal tables point at the same one."""
+        key = (self.digest, None if models is None else models.tobytes())
+        with _SHARED_LOCK:
+            shared = _SHARED.get(key)
+            if shared is None:
+                packed = self.packed_trade_tables()
+                shared = packed if models is None else np.concatenate([packed, models])
+                _SHARED[key] = shared
+        return shared
 
     def packed_trade_tables(self) -> np.ndarray:
         """The trade tables packed into one int64 array (trade.packed_nb.pack_trade_tables)."""

@@ -30,7 +30,7 @@ from .slots import slot_name
 from .enums import (FAULT_BUDGET, FAULT_INDEX, FAULT_KIND, FAULT_PARAM, FAULT_RAND, FAULT_TABLES,
                     FAULT_WRITE)
 from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS,
-                    R_BUILTIN_FN, R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, R_USER_BASE,
+                    R_BUILTIN_FN, R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, R_SHARED_LEN, R_USER_BASE,
                     R_USER_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
                     MAX_TOK, N_EVENT_FIELDS, PLAYER_FIELDS, ERR_NEED_SOLVER)
@@ -107,7 +107,7 @@ def fault_error(players: list[Player], kind, seat, aux, turn, index, seed) -> Bo
     if reason == FAULT_TABLES:
         users = sorted({p.label for p in players if p.spec.name in REGISTRY.user})
         return BotError(f"a user bot at this table ({', '.join(users)}) wrote into the trade tables "
-                        f"or the search models after the game state during game {index} (game seed "
+                        f"or the search models (the table's shared data) during game {index} (game seed "
                         f"{seed}; found by check_bots at the game's end)")
     head = f"bot {bot!r} (seat {seat})"
     if reason == FAULT_PARAM:
@@ -175,12 +175,15 @@ def describe_error(players, err, game: int, game_seed: int, rules):
 
 def table_template(rules: Rules, players: list[Player], check_bots: bool = False):
     """(template state array, decide) for a table: the rules header, each seat's
-    bot and parameters, the packed trade-value tables after the state and the
-    bots' workspace (Rules.state_template). check_bots: user bots with bounds
+    bot and parameters, pointing at the table's shared array (the packed
+    trade-value tables and the search models) and the bots' workspace
+    (Rules.state_template; the array keeps them alive: hold it while its copies play). check_bots: user bots with bounds
     checking (registry.checked)."""
     n = len(players)
     decide, bot_idx, users = decision_table(players, check_bots)
-    template = rules.state_template(n)
+    mask = search_mask(players)
+    rows = model_rows() if mask else None
+    template = rules.state_template(n, rows, private=check_bots)
     template[BOTS:BOTS + n] = bot_idx
     if users is not None:
         # user bots: their kernel's address (this process only; registry.user_table)
@@ -189,13 +192,11 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = False
     for seat, p in enumerate(players):
         at = PARAMS + seat * N_PARAMS
         template[at:at + N_PARAMS] = np.round(p.param_vector(N_PARAMS) * PARAM_SCALE).astype(np.int64)
-    mask = search_mask(players)
     if mask:
-        # search bots: their kernel's address (this process only) and their models' rows
+        # search bots: their kernel's address (this process only) and their models'
+        # rows (in the shared array, after the trade tables)
         from .bots.search_nb import search_fn
-        rows = model_rows()
-        template = np.concatenate([template, rows])
-        template[R_MODELS] = len(template) - len(rows)
+        template[R_MODELS] = template[R_SHARED_LEN] - len(rows)
         template[R_N_MODELS] = len(rows) // N_PARAMS
         template[R_SEARCH] = mask
         template[R_SEARCH_FN] = search_fn()
@@ -300,12 +301,6 @@ def table_columns(games_arr, players_arr, seeds, start, players: list[Player], r
     p["rank"] = fit(rank.reshape(-1), p_int)
     p["win_share"] = (bits / np.maximum(nw, 1)[:, None]).reshape(-1).astype(np.float32)
     return g, p
-
-
-def build_tables(games_arr, players_arr, seeds, start, players: list[Player], rules: Rules):
-    """The ``games`` and ``players`` DataFrames from the kernel's arrays."""
-    g, p = table_columns(games_arr, players_arr, seeds, start, players, rules)
-    return pd.DataFrame(g, copy=False), pd.DataFrame(p, copy=False)
 
 
 def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,

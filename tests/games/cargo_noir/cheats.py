@@ -7,6 +7,8 @@ its mode makes it fail, and leaves what it saw in its own notes (SCRATCH + NOTE.
 which stay in the state after GameState.bot_answer."""
 from numba import njit
 
+from cargo_sim.core.shared_nb import shared_array_nb
+
 import cargo_sim
 from cargo_sim.botkit import (SCRATCH, bag_nb, coins_nb, hand_nb, heuristic_decide_nb, n_tok_nb, param_nb,
                               rand_below_nb, random_decide_nb, turn_nb)
@@ -96,7 +98,7 @@ def t_cheat(kind, s, seat):
     elif mode == WRITE_RNG:
         s[e.M_RNG] = 12345
     elif mode == WRITE_TABLES:
-        s[e.TRADE_TABLES + 7] += 1
+        shared_array_nb(s)[7] += 1            # the trade tables: the table's shared array
     return ans
 
 

@@ -100,7 +100,8 @@ def _game_for(strategy, seat):
     game = ScriptedGame(4)
     s = game.s
     _set_params(game, seat, strategy)
-    return (game, s, int(s[e.TRADE_TABLES + T_MAX_TOTAL]), int(s[e.TRADE_TABLES + T_MAX_WILDS]),
+    packed = game.rules.packed_trade_tables()
+    return (game, s, int(packed[T_MAX_TOTAL]), int(packed[T_MAX_WILDS]),
             len(game.types) - 1)
 
 

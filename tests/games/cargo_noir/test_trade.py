@@ -327,9 +327,14 @@ def test_packed_lookup_matches_trade_value(scale):
     fit in 63 bits: default tables; the full slots otherwise: values x1000)."""
     from cargo_sim.games.cargo_noir.trade_nb import (T_FAST, compact_slots, pack_trade_tables,
                                                packed_trade_value_nb)
+    from cargo_sim.core.layout import HEADER_LEN
+    from cargo_sim.core.shared_nb import attach
     tb = build_trade_tables([v * scale for v in DEF_VS], [v * scale for v in DEF_VD], 9, 5)
     packed = pack_trade_tables(tb)
     assert (packed[T_FAST] > 0) == (scale == 1) == (compact_slots(tb.slots)[0] is not None)
+    # a state pointing at the tables as its shared array: the counts after the
+    # core header, then the solver's word (0: not loaded)
+    s = attach(np.zeros(HEADER_LEN + 10, np.int64), packed)
     rng = random.Random(scale)
     for _ in range(3000):
         total = rng.randint(0, 32)
@@ -337,8 +342,8 @@ def test_packed_lookup_matches_trade_value(scale):
         for _ in range(total):
             counts[rng.randrange(9)] += 1
         wilds = rng.randint(0, 5)
-        a = np.concatenate([packed, np.array(counts, np.int64)])
-        got = packed_trade_value_nb(a, 0, len(packed), wilds)
+        s[HEADER_LEN:HEADER_LEN + 9] = counts
+        got = packed_trade_value_nb(s, 0, HEADER_LEN, wilds, HEADER_LEN + 9)
         assert got == trade_value_nb(np.array(counts, np.int64), wilds, tb), (counts, wilds)
 
 

@@ -19,10 +19,11 @@ from ..engine_nb import (card_buyable_nb, card_i, cards_i, hand_i, hand_size_nb,
 from ..enums import (ABANDONED, BAG, BLACK_MARKET, C_COST, C_EDGE, C_SHIPS, C_SYNDICATE, C_VP, C_WAREHOUSE,
                      M_BANK, M_FINAL, M_TURN, OUT, OUT_CARDS, PL_CASINO_SHIPS, PL_COINS, PL_SHIPS,
                      PL_WAREHOUSE, PORT_SLOTS, R_UNLIMITED_COINS,
-                     R_LEN, R_WORK, R_WORK_LEN, MAX_CARDS,
+                     R_WORK, R_WORK_LEN, MAX_CARDS,
                      R_N_CARDS, R_N_PLAYERS, R_N_PORTS, R_N_TURNS, R_N_TYPES, SCRATCH,
-                     TRADE_TABLES, MAX_TOK, M_BOT_RNG)
-from ....core.borrow_nb import state_array_nb
+                     MAX_TOK, M_BOT_RNG)
+from ....core.borrow_nb import addr_ptr_nb, state_array_nb
+from ....core.shared_nb import shared_array_nb
 from ....core.rng_nb import rand_below_at_nb, rand_float_at_nb
 from ..trade.packed_nb import packed_plan_trade_nb
 
@@ -229,8 +230,8 @@ def utility_buffer_nb(s):
     plan_trade_answer_nb: in the state's workspace (which the planner leaves
     alone), else a new array. Valid until the bot's decision returns."""
     n_cards = s[R_N_CARDS]
-    if s[R_WORK_LEN] >= MAX_CARDS:
-        return state_array_nb(s, s[R_LEN])[s[R_WORK]:s[R_WORK] + n_cards].view(np.float64)
+    if s[R_WORK] != 0 and s[R_WORK_LEN] >= MAX_CARDS:
+        return state_array_nb(addr_ptr_nb(s[R_WORK]), n_cards).view(np.float64)
     return np.empty(n_cards, np.float64)
 
 
@@ -246,9 +247,8 @@ def plan_trade_answer_nb(s, seat, card_utility, budget_extra):
     # the state's workspace (after utility_buffer_nb's room) when there is one
     sell_at = n_types + 2 * n_cards
     need = sell_at + n_types + 1 + n_cards
-    a = state_array_nb(s, s[R_LEN])
-    if s[R_WORK_LEN] >= MAX_CARDS + need:
-        w = a[s[R_WORK] + MAX_CARDS:s[R_WORK] + s[R_WORK_LEN]]
+    if s[R_WORK] != 0 and s[R_WORK_LEN] >= MAX_CARDS + need:
+        w = state_array_nb(addr_ptr_nb(s[R_WORK]), s[R_WORK_LEN])[MAX_CARDS:]
     else:
         w = np.empty(need, np.int64)
     hand = w[:n_types]
@@ -261,7 +261,7 @@ def plan_trade_answer_nb(s, seat, card_utility, budget_extra):
         avail[c] = card_buyable_nb(s, seat, c)
     out_sell = w[sell_at:sell_at + n_types + 1]
     out_buy = w[sell_at + n_types + 1:need]
-    u = packed_plan_trade_nb(a, TRADE_TABLES, hand, s[hand_i(seat, n_types)], cost, card_utility,
+    u = packed_plan_trade_nb(shared_array_nb(s), 0, hand, s[hand_i(seat, n_types)], cost, card_utility,
                              avail, budget_extra, out_sell, out_buy, w[need:])
     for t in range(MAX_TOK):
         s[OUT + t] = 0

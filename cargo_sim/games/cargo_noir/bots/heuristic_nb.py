@@ -23,10 +23,10 @@ from ....core import cache  # noqa: F401  (first: numba's cache folder for this 
 from numba import njit
 
 from ....core.borrow_nb import bits_float_nb, float_bits_nb
+from ....core.shared_nb import shared_ptr_nb
 from ..enums import (MAX_TOK, M_TURN, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_DISCARD, D_ORDER, D_RAISE, D_SEND,
                      D_TRADE, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, OUT, R_CASINO_PAYOUT,
-                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS,
-                     TRADE_TABLES)
+                     R_FINAL_COIN_VALUE, R_MAX_SHIPS, R_N_TURNS, SCRATCH, SCRATCH_W, MAX_PORTS)
 from .botkit_nb import (abandoned_nb, bag_nb, bank_nb, black_market_nb, casino_ships_nb, card_buyable_nb, card_cost_nb, card_ships_nb,
                         card_syndicate_nb, card_vp_nb, card_warehouse_nb, cards_held_nb, coins_nb,
                         hand_nb, hand_size_nb, is_final_turn_nb, n_cards_nb, n_players_nb, n_ports_nb,
@@ -104,9 +104,10 @@ def load_hand_nb(s, seat):
 
 @njit(cache=True, inline="always")
 def probe_limits_nb(s):
-    """changed_value_nb's `lim`: the tables' (max total, max Wilds, probe_consts_nb)."""
-    return (s[TRADE_TABLES + T_MAX_TOTAL], s[TRADE_TABLES + T_MAX_WILDS],
-            probe_consts_nb(s, TRADE_TABLES))
+    """changed_value_nb's `lim`: the tables' (max total, max Wilds, probe_consts_nb,
+    the tables: the shared array's pointer)."""
+    tab = shared_ptr_nb(s)
+    return (tab[T_MAX_TOTAL], tab[T_MAX_WILDS], probe_consts_nb(tab, 0), tab)
 
 
 @njit(cache=True, inline="always")
@@ -116,8 +117,9 @@ def scratch_stats_nb(s):
     tokens, 3 largest counts (a count of several types repeats), distinct
     types and Wilds."""
     n = n_types_nb(s)
-    pow0 = TRADE_TABLES + s[TRADE_TABLES + T_POW]
-    cmax = s[TRADE_TABLES + T_POW_LEN] - 1
+    tab = shared_ptr_nb(s)
+    pow0 = tab[T_POW]
+    cmax = tab[T_POW_LEN] - 1
     h = np.int64(0)
     tot = 0
     m1 = 0
@@ -130,7 +132,7 @@ def scratch_stats_nb(s):
         if k > cmax:
             fast = False
         else:
-            h += s[pow0 + k]
+            h += tab[pow0 + k]
         tot += k
         if k > m1:
             m3 = m2
@@ -182,10 +184,10 @@ def changed_value_nb(s, fast, h, tot, wilds, add_t, remove_t, lim):
     holding it derives from was hashable), else packed_trade_value_nb.
     lim: probe_limits_nb(s), read once per search. Inlined at every call (a
     call costs as much as the probe); the rare other case is not."""
-    max_total, max_wilds, consts = lim
+    max_total, max_wilds, consts, tab = lim
     if fast and tot <= max_total and 0 <= wilds <= max_wilds:
         # packed_trade_value_nb's probe (counts <= tot <= table_max_total <= the hashable maximum)
-        return probe_with_nb(s, TRADE_TABLES, consts, h, wilds)
+        return probe_with_nb(tab, 0, consts, h, wilds)
     return changed_value_slow_nb(s, wilds, add_t, remove_t)
 
 
@@ -240,8 +242,9 @@ def best_black_market_nb(s, seat):
     n = nt - 1
     same = param_nb(s, seat, HP_SAME_BIAS)
     diff = param_nb(s, seat, HP_DIFF_BIAS)
-    pow0 = TRADE_TABLES + s[TRADE_TABLES + T_POW]
-    cmax = s[TRADE_TABLES + T_POW_LEN] - 1
+    tab = shared_ptr_nb(s)
+    pow0 = tab[T_POW]
+    cmax = tab[T_POW_LEN] - 1
     lim = probe_limits_nb(s)
     load_hand_nb(s, seat)
     h, fast, tot, m1, m2, m3, distinct, wilds = scratch_stats_nb(s)
@@ -262,7 +265,7 @@ def best_black_market_nb(s, seat):
         if b > 0 or offered:         # else neither drawn nor taken: no need to score it
             if t < n:
                 ok = fast and k + 1 <= cmax
-                hv = h - s[pow0 + k] + s[pow0 + k + 1] if ok else h
+                hv = h - tab[pow0 + k] + tab[pow0 + k + 1] if ok else h
                 sc = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1, lim),
                                      max(top, k + 1) + wilds, distinct + (1 if k == 0 else 0),
                                      same, diff)
@@ -278,7 +281,7 @@ def best_black_market_nb(s, seat):
                     t, add, take0, take1, take2, add0, add1, add2, True)
         if k > 0:
             if t < n:
-                hv = h - s[pow0 + k] + s[pow0 + k - 1] if fast else h
+                hv = h - tab[pow0 + k] + tab[pow0 + k - 1] if fast else h
                 top_after = max(m2 if k == m1 else m1, k - 1)
                 sc = biased_score_nb(changed_value_nb(s, fast, hv, tot - 1, wilds, -1, t, lim),
                                      top_after + wilds, distinct - (1 if k == 1 else 0),
@@ -316,7 +319,7 @@ def best_black_market_nb(s, seat):
                 k = s[SCRATCH + take]
                 ok = ok and k + 1 <= cmax
                 if ok:
-                    hs += s[pow0 + k + 1] - s[pow0 + k]
+                    hs += tab[pow0 + k + 1] - tab[pow0 + k]
                 ts += 1
                 if k == m1:
                     rest1 = m2
@@ -331,7 +334,7 @@ def best_black_market_nb(s, seat):
             if give < n:
                 k = s[SCRATCH + give]
                 if ok:
-                    hs += s[pow0 + k - 1] - s[pow0 + k]
+                    hs += tab[pow0 + k - 1] - tab[pow0 + k]
                 ts -= 1
                 if k == rest1:
                     rest1 = rest2

@@ -12,7 +12,7 @@ import numpy as np
 from ....core.errors import BotError
 from ....core.bots import PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value
 from ....core import userbots
-from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_params
+from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_docs, search_params
 from ..enums import N_PARAMS, OUT, STATE_SIZE
 
 __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "register_builtin",
@@ -72,7 +72,7 @@ def _load_builtins():
                 bot_params.append(k)
             params[k] = float(default)
         register_builtin(BotSpec(name, _KERNELS + "dispatch_nb:builtin_decide_nb", params,
-                                 " ".join(SEARCH_DOCS[name].split()),
+                                 SEARCH_DOCS[name],
                                  search=kind, bot_params=tuple(bot_params), models=models,
                                  ranges={k: r for k, r in SEARCH_RANGES.items() if k in params}))
 
@@ -85,18 +85,9 @@ SEARCH_PARAMS = search_params(
 # their ranges (lo, hi, whole numbers only), checked when a player is parsed: every
 # accepted value plays (the tests play each end)
 SEARCH_RANGES = {**CORE_SEARCH_RANGES, "bids": (1, 8, True)}
-SEARCH_DOCS = {
-    "flatmc": """Flat Monte Carlo: plays every option of each decision (bids in
-    buckets, the heuristic family's trade and discard proposals) out to the end
-    `rollouts` times with the assumed bots, the same futures for every option,
-    and answers the best mean (win share). Sees only what its seat may know.""",
-    "ismcts": """Information-set Monte Carlo tree search (single observer): per
-    iteration a new determinization of the hidden bag order from its own
-    stream, UCT over every seat's decisions with progressive widening from the
-    model bots' answers (the other seats modelled by `opponent`, its own later
-    decisions by `rollout`); answers the most visited option.
-    The strength yardstick for the heuristics (docs/forward.md).""",
-}
+SEARCH_DOCS = search_docs(
+    options="bids in buckets, the heuristic family's trade and discard proposals",
+    hidden="the hidden bag order")
 
 
 _load_builtins()

@@ -22,6 +22,7 @@ from ....core import cache  # noqa: F401  (first: numba's cache folder for this 
 from numba import njit
 
 from ....core.borrow_nb import state_ptr_nb
+from ....core.shared_nb import shared_ptr_nb
 from ..engine_nb import param_nb
 from ..enums import (BOTS, D_RAISE, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_SEAT, N_EVENT_FIELDS,
                      N_PARAMS, OUT, OUT_W, P, PARAMS, R_LOG_ROWS, R_MODELS, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
@@ -55,7 +56,7 @@ def set_models_nb(p, seat, own, opponent):
         m = own if q == seat else opponent
         p[BOTS + q] = m
         for i in range(N_PARAMS):
-            p[PARAMS + q * N_PARAMS + i] = p[p[R_MODELS] + m * N_PARAMS + i]
+            p[PARAMS + q * N_PARAMS + i] = shared_ptr_nb(p)[p[R_MODELS] + m * N_PARAMS + i]
     p[R_SEARCH] = 0
     p[R_LOG_ROWS] = 0
 
@@ -173,7 +174,7 @@ def proposals_nb(p, seat, kind, key, ans, vec):
     for m in range(1, min(p[R_N_MODELS], MAX_PROPOSALS - 1)):
         p[BOTS + seat] = m
         for i in range(N_PARAMS):
-            p[PARAMS + seat * N_PARAMS + i] = p[p[R_MODELS] + m * N_PARAMS + i]
+            p[PARAMS + seat * N_PARAMS + i] = shared_ptr_nb(p)[p[R_MODELS] + m * N_PARAMS + i]
         for i in range(OUT_W):
             p[OUT + i] = keep[N_PARAMS + i]
         a = model_decide_nb(kind, p, seat)

@@ -1,6 +1,6 @@
-"""The trade tables packed into one flat int64 array (the engine keeps them at
-the end of each game's state array, so a kernel call passes one array, not
-thirteen), and the kernels that read them in place."""
+"""The trade tables packed into one flat int64 array (the engine keeps them in the
+table's shared array, core.shared_nb, so a kernel reads one array, not thirteen,
+and no state copies them), and the kernels that read them in place."""
 from __future__ import annotations
 
 import threading
@@ -9,7 +9,8 @@ import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import cfunc, njit, types
 
-from ....core.borrow_nb import call_int64_fn_nb, state_array_nb, state_ptr_nb
+from ....core.borrow_nb import call_int64_fn_nb, state_ptr_nb
+from ....core.shared_nb import shared_array_nb, shared_ptr_nb
 from .consts import TradeTables
 from .lookup_nb import trade_value_nb
 from .planner_nb import PLAN_NEEDS_REFERENCE, plan_trade_nb, plan_trade_table_nb, slot_at_nb
@@ -17,8 +18,7 @@ from .planner_nb import PLAN_NEEDS_REFERENCE, plan_trade_nb, plan_trade_table_nb
 T_N_TYPES, T_MAX_COMBO, T_MAX_DIFF, T_MAX_WILDS, T_MAX_TOTAL, T_BITS = 0, 1, 2, 3, 4, 5
 T_POW, T_POW_LEN, T_SLOTS, T_N_SLOTS, T_SLOT_W = 6, 7, 8, 9, 10
 T_VS, T_VD, T_WILD_ONLY, T_KEYS, T_N_KEYS, T_VALUES, T_VALUES_W, T_M1 = 11, 12, 13, 14, 15, 16, 17, 18
-T_EXACT_FN = 19       # address of the exact solver (exact_value_fn), set by the kernel that plays;
-                      # 0: not loaded (a lookup that needs it sets -1 and returns -1)
+T_EXACT_FN = 19       # unused (the exact solver's address is in each state: packed_trade_value_nb's fn_at)
 T_FAST, T_FAST_BITS = 20, 21   # compact copy of the slots (0: none), bits per value in it
 T_HEADER = 22
 
@@ -183,12 +183,14 @@ def packed_plan_trade_nb(a, at, hand, wilds, card_cost, card_utility, card_avail
 
 
 @njit(cache=True, nogil=True)
-def packed_trade_value_nb(a, at, counts_at, wilds):
-    """trade_value_nb for tables packed at a[at:] and counts at a[counts_at:]
-    (n_types entries); `a` is an int64 array or a pointer (state_ptr_nb).
-    A table lookup; holdings beyond the table take the exact solver, which
-    needs a[at + T_EXACT_FN] = exact_value_fn() (else it marks the tables
-    with -1 there and returns -1). Returns -1 for invalid input."""
+def packed_trade_value_nb(s, at, counts_at, wilds, fn_at):
+    """trade_value_nb for tables packed at offset `at` of the shared array of the
+    state s (core.shared_nb) and counts at s[counts_at:] (n_types entries); `s`
+    is an int64 array or a pointer (state_ptr_nb). A table lookup; holdings
+    beyond the table take the exact solver, which needs s[fn_at] =
+    exact_value_fn() (else it marks s[fn_at] with -1 and returns -1). Returns
+    -1 for invalid input."""
+    a = shared_ptr_nb(s)
     n = a[at + T_N_TYPES]
     if wilds < 0 or wilds > a[at + T_MAX_WILDS]:
         return np.int64(-1)
@@ -198,7 +200,7 @@ def packed_trade_value_nb(a, at, counts_at, wilds):
     h = np.int64(0)
     bad = False
     for i in range(n):
-        ci = a[counts_at + i]
+        ci = s[counts_at + i]
         if ci < 0 or ci > cmax:
             bad = True
             ci = 0
@@ -210,21 +212,22 @@ def packed_trade_value_nb(a, at, counts_at, wilds):
         return packed_probe_nb(a, at, h, wilds)
     # more tokens than the table holds: the exact solver, called through its
     # address (exact_value_fn) so that the kernels do not compile it in
-    fn = a[at + T_EXACT_FN]
+    fn = s[fn_at]
     if fn <= 0:
-        a[at + T_EXACT_FN] = -1       # the entry kernel stops: replay with the solver
+        s[fn_at] = -1       # the entry kernel stops: replay with the solver
         return np.int64(-1)
-    return call_int64_fn_nb(fn, state_ptr_nb(a), at, counts_at, wilds)
+    return call_int64_fn_nb(fn, state_ptr_nb(s), at, counts_at, wilds)
 
 
-def _exact_packed_value(a, at, counts_at, wilds):
-    """packed_trade_value_nb's exact path for holdings beyond the table."""
+def _exact_packed_value(p, at, counts_at, wilds):
+    """packed_trade_value_nb's exact path for holdings beyond the table (the
+    tables in p's shared array, the counts in p)."""
+    a = shared_array_nb(p)
     n = a[at + T_N_TYPES]
     counts = np.empty(n, np.int64)
     for i in range(n):
-        counts[i] = a[counts_at + i]
-    end = at + a[at + T_VALUES] + a[at + T_N_KEYS] * a[at + T_VALUES_W]
-    return trade_value_nb(counts, wilds, unpack_trade_tables_nb(state_array_nb(a, end), at))
+        counts[i] = p[counts_at + i]
+    return trade_value_nb(counts, wilds, unpack_trade_tables_nb(a, at))
 
 
 _EXACT = []
@@ -234,8 +237,8 @@ _EXACT_LOCK = threading.Lock()
 def exact_value_fn() -> int:
     """Address of the exact solver (a numba cfunc, compiled -- or loaded from the
     cache -- on first need: most rule sets never hold more tokens than the
-    table, so runs start without it). The entry kernels store it at T_EXACT_FN
-    of the tables they play with. An address is valid in this process only:
+    table, so runs start without it). The entry kernels store it in each state
+    they play (packed_trade_value_nb's fn_at). An address is valid in this process only:
     never keep it in a saved or sent array."""
     with _EXACT_LOCK:
         if not _EXACT:
