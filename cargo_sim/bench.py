@@ -418,7 +418,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         say(f"  {n} players: clone of the game part {f['clone_ns']:,.0f} ns; whole games through "
             f"begin_nb + playout_nb {f['playout_games_s']:,.0f} games/s = "
             f"{100 * f['playout_share']:.0f} % of the kernel's {f['kernel_games_s']:,.0f}")
-    say("search bots (1 thread):")
+    say("search bots (1 and 2 threads on one decision):")
     from . import bench_search
     search = bench_search.run(child, say)
     own = peak_rss_mb()

@@ -126,10 +126,10 @@ def test_the_tree_can_always_follow_the_rollout_bot():
         a, out = twin.bot_answer()
         if st.decision.seat == 0:
             s = st.s.copy()
-            root, base, _, rows, key, ans, bid, vec = search_buffers_nb()
+            root, base, _, rows, key, ans, bid, vec, keep = search_buffers_nb()
             assert begin_search_nb(s, 0, root, base)
-            n, is_vec = options_nb(s, 0, 1, rows, key, ans, bid, vec)
-            k, n2 = policy_option_nb(s, 0, n, is_vec, key, ans, bid, vec)
+            n, is_vec = options_nb(s, 0, 1, rows, key, ans, bid, vec, keep)
+            k, n2 = policy_option_nb(s, 0, n, is_vec, key, ans, bid, vec, keep)
             assert n2 in (n, n + 1) and 0 <= k < n2 and ans[k] == a
             if is_vec and not (st.decision.code == e.D_TRADE and a == 0):
                 assert list(vec[k]) == list(out)
