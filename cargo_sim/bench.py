@@ -426,7 +426,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         say(f"  {n} players: clone {f['clone_us']:.1f} us, determinize {f['determinize_us']:.1f} us; "
             f"clone().playout() {f['playout_us']:.0f} us a game = {f['playout_ratio']:.2f}x the "
             f"kernel's {f['kernel_us']:.0f} us")
-    say("search bots (1 thread):")
+    say("search bots (1 and 2 threads on one decision):")
     from . import bench_search
     search = bench_search.run(child, say)
     own = peak_rss_mb()

@@ -1,8 +1,9 @@
 """Benchmarks of the search bots (part of ``make bench``; docs/forward.md).
 
 First use of `ismcts` in a fresh process with a warm cache (target < 5 s), and
-the decisions per second of `ismcts` at two budgets, 2 and 4 players, over
-the searcher's first decisions of a game against `greedy`.
+the decisions per second of `ismcts` at 1,000 iterations, 2 and 4 players, on 1
+and 2 threads (root-parallel, ``threads=2``), over the searcher's first decisions
+of a game against `greedy` (the same decisions for every thread count).
 """
 from __future__ import annotations
 
@@ -24,10 +25,12 @@ def first_use(child) -> float:
     return child(_FIRST_USE_CODE)["first_use_s"]
 
 
-def decision_rate(iterations: int, n_players: int, decisions: int = 20, seed: int = 1) -> float:
+def decision_rate(iterations: int, n_players: int, decisions: int = 20, seed: int = 1,
+                  threads: int = 1) -> float:
     """ismcts decisions per second (seat 0 of a game against greedy bots)."""
     from .core.contract import get_game
-    st = get_game("cargo_noir").GameState([f"ismcts?iterations={iterations}"] + ["greedy"] * (n_players - 1), seed=seed)
+    bot = f"ismcts?iterations={iterations}" + (f"&threads={threads}" if threads > 1 else "")
+    st = get_game("cargo_noir").GameState([bot] + ["greedy"] * (n_players - 1), seed=seed)
     spent, done = 0.0, 0
     while not st.is_over and done < decisions:
         if st.decision.seat == 0:
@@ -41,12 +44,14 @@ def decision_rate(iterations: int, n_players: int, decisions: int = 20, seed: in
     return done / spent
 
 
-def run(child, say, budgets=(100, 1000), players=(2, 4)) -> dict:
+def run(child, say, budgets=(1000,), players=(2, 4), threads=(1, 2)) -> dict:
     out = {"first_use_s": first_use(child), "decisions_s": {}}
     say(f"  first use of ismcts in a fresh process (warm cache; target < 5 s): "
         f"{out['first_use_s']:.1f} s")
     for n in players:
         for it in budgets:
-            r = out["decisions_s"][f"{n}p_{it}"] = decision_rate(it, n)
-            say(f"  ismcts?iterations={it}, {n} players (vs greedy): {r:,.1f} decisions/s")
+            for t in threads:
+                r = out["decisions_s"][f"{n}p_{it}_t{t}"] = decision_rate(it, n, threads=t)
+                say(f"  ismcts?iterations={it}&threads={t}, {n} players (vs greedy): "
+                    f"{r:,.1f} decisions/s")
     return out

@@ -131,3 +131,31 @@ def test_the_core_game_state_clones_steps_determinizes_and_plays_out_the_toy():
     with pytest.raises(IllegalDecisionError, match="'cheat'.*turn 3"):
         cheat.playout()
     assert np.array_equal(cheat.s, keep)
+
+
+def test_the_core_ismcts_early_stop_never_changes_the_answer():
+    """A tree stops once its most visited root option leads by more than the
+    iterations left: at every searched decision of a few toy games the answer is the
+    full budget's, and the stop saves iterations at some of them."""
+    saved = 0
+    for seed in (1, 2, 3):
+        st = TOY.GameState(["ismcts?iterations=80", "random"], seed=seed)
+        while not st.is_over:
+            if st.decision.seat == 0:
+                full = toy_game.toy_tree_answer_nb(st.s.copy(), 0, False)
+                fast = toy_game.toy_tree_answer_nb(st.s.copy(), 0, True)
+                assert full[1] == 80 and fast[0] == full[0] and 1 <= fast[1] <= 80
+                saved += full[1] - fast[1]
+            st.apply(st.bot_answer())
+    assert saved > 0
+
+
+def test_the_core_root_parallel_ismcts_is_reproducible_on_the_toy():
+    players = ["ismcts?iterations=30&threads=2", "random"]
+    a, b = _sim(4, players, seed=6), _sim(4, players, seed=6)
+    assert a.players.equals(b.players)
+    st = TOY.GameState(players, seed=6, game=1)
+    while not st.is_over:
+        st.apply(st.bot_answer())
+    rows = a.players[a.players.game == 1][["pos", "picked", "rolled", "won"]].to_numpy()
+    assert np.array_equal(st.stats(), rows)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 from numba import njit
@@ -30,8 +31,10 @@ from cargo_sim.core.layout import (BOT_FAULT, BOTS, HEADER_LEN, M_BOT_RNG, M_BOT
 from cargo_sim.core.rng_nb import bot_seed_nb, game_seed_nb, keyed_stream_nb, rand_below_at_nb, seat_stream_nb
 from cargo_sim.core.rules import RulesBase
 from cargo_sim.core.search.flatmc_nb import flatmc_nb
-from cargo_sim.core.search.ismcts_nb import ismcts_nb
-from cargo_sim.core.search.params import SEARCH_KINDS, SEARCH_RANGES, SP_GAME, search_docs, search_params
+from cargo_sim.core.search.ismcts_nb import (best_root_nb, ismcts_nb, ismcts_parallel_nb,
+                                             ismcts_tree_nb, ismcts_worker_nb)
+from cargo_sim.core.search.params import (SEARCH_KINDS, SEARCH_RANGES, SP_BUDGET, SP_GAME, SP_THREADS,
+                                          search_docs, search_params)
 
 # state layout: the core header (core/layout.py), then the toy's words
 N_PL = R_N_PLAYERS
@@ -278,10 +281,46 @@ def kit_mover_nb(p):
 
 @njit(cache=True)
 def toy_ismcts_nb(p, kind, seat):
+    threads = int(p[PARAMS + seat * N_PARAMS + SP_THREADS] / SCALE)
+    if threads > 1:
+        return toy_ismcts_parallel_nb(p, seat, threads)
     return ismcts_nb(p, seat, kit_buffers_nb, kit_start_nb, kit_param_nb, kit_log_nb,
                      kit_restore_nb, kit_determinize_nb, kit_apply_nb, kit_playout_nb,
                      kit_reward_nb, kit_end_nb, kit_options_nb, kit_key_nb,
                      kit_models_until_nb, kit_mover_nb)
+
+
+@njit(cache=True)
+def toy_ismcts_worker_nb(row, seat, worker, iterations, root_n, root_w):
+    ismcts_worker_nb(row, seat, worker, iterations, root_n, root_w, kit_buffers_nb, kit_start_nb,
+                     kit_param_nb, kit_log_nb, kit_restore_nb, kit_determinize_nb, kit_apply_nb,
+                     kit_playout_nb, kit_reward_nb, kit_options_nb, kit_key_nb,
+                     kit_models_until_nb, kit_mover_nb)
+    return 0
+
+
+@njit(cache=True, parallel=True)
+def toy_ismcts_parallel_nb(p, seat, threads):
+    return ismcts_parallel_nb(p, seat, threads, toy_ismcts_worker_nb, kit_buffers_nb, kit_start_nb,
+                              kit_param_nb, kit_end_nb, kit_options_nb)
+
+
+@njit(cache=True)
+def toy_tree_answer_nb(s, seat, stop):
+    """(answer index, iterations run) of one ismcts tree at s's decision, with or
+    without the early stop (tests: the stop never changes the answer)."""
+    bufs = kit_buffers_nb()
+    n_root, is_vec, stream = kit_start_nb(s, seat, bufs)
+    iterations = max(1, int(kit_param_nb(bufs, seat, SP_BUDGET)))
+    root_n = np.zeros(n_root + 8, np.int64)
+    root_w = np.zeros(n_root + 8)
+    n_all, done = ismcts_tree_nb(s, seat, bufs, stream, 0, iterations, root_n, root_w, kit_param_nb,
+                                 kit_log_nb, kit_restore_nb, kit_determinize_nb, kit_apply_nb,
+                                 kit_playout_nb, kit_reward_nb, kit_options_nb, kit_key_nb,
+                                 kit_models_until_nb, kit_mover_nb, stop)
+    k = best_root_nb(n_all, 0, root_n, root_w)
+    kit_end_nb(s, bufs, k, is_vec)
+    return k, done
 
 
 @njit(cache=True)
@@ -300,6 +339,7 @@ def search_entry_nb(p, kind, seat, algo):
     return toy_flatmc_nb(p, kind, seat)
 
 
+numba.get_num_threads()     # the threading layer first: the kernel links a parallel one (bots/search_nb.py)
 search_fn = LazyAddress(search_entry_nb)
 
 

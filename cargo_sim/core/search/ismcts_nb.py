@@ -22,19 +22,28 @@ The game's search kit: flatmc_nb's functions, and
 * ``key(bufs, k) -> int``: option k's identity in a tree (the same meaning in every state);
 * ``models_until(p, plog, seat)``: the modelled bots answer until `seat` decides;
 * ``mover(p) -> seat``: the seat to decide, -1 when the game is over.
+
+Speed (docs/forward.md, "Search speed"): a tree stops as soon as its most visited
+root option can no longer be overtaken by the iterations left (the answer is the
+one the full budget gives, exactly); ``threads`` > 1 searches root-parallel: that
+many trees from the same root, each on its own copy of the state, its own thread
+and its own determinizations (worker w: counters it + w * 2**32), the budget split
+between them, their root visits and rewards summed (``ismcts_parallel_nb``).
 """
 import numpy as np
 from .. import cache  # noqa: F401  (first: numba's cache folder for this source version)
-from numba import njit
+from numba import njit, prange
 
-from ..layout import R_N_PLAYERS, SEATS
+from ..layout import R_LEN, R_N_PLAYERS, SEATS
 from ..rng_nb import seat_stream_nb
 from .flatmc_nb import NO_ANSWER
-from .params import SP_BIAS, SP_BUDGET, SP_C, SP_OPP_WIDEN, SP_VP_WEIGHT, SP_WIDEN, SP_WIDEN_EXP
+from .params import (SP_BIAS, SP_BUDGET, SP_C, SP_OPP_WIDEN, SP_VP_WEIGHT, SP_WIDEN,
+                     SP_WIDEN_EXP)
 
 # edge fields (one row of `edges` per (node, option) seen)
 E_KEY, E_CHILD, E_N, E_AVAIL, E_NEXT = 0, 1, 2, 3, 4
 MAX_DEPTH = 1024
+MAX_EXTRA = 8   # root options the kit may add to start()'s count (e.g. the model bot's own bid)
 
 
 @njit(cache=True)
@@ -49,16 +58,16 @@ def grow_nb(edges, wins):
 # inline: the kit's functions are arguments, and a compiled caller that passes them
 # would hold their addresses (not cacheable); inlined, they are plain calls
 @njit(cache=True, inline="always")
-def ismcts_nb(p, seat, buffers, start, param, log, restore, determinize, apply, playout,
-              reward, end, options, key, models_until, mover):
-    bufs = buffers()
+def ismcts_tree_nb(p, seat, bufs, stream, worker, iterations, root_n, root_w, param, log,
+                   restore, determinize, apply, playout, reward, options, key, models_until,
+                   mover, stop=True):
+    """One tree of at most `iterations` iterations from a started search (bufs);
+    determinization `it` from seat_stream_nb(stream, seat, it + worker * 2**32).
+    Leaves each root option's visits and summed reward in root_n/root_w (root option
+    order, as options() lists it after restore) and p restored; returns the number
+    of root options and the iterations run (fewer than `iterations` when `stop` and
+    the answer was settled: the same answer as the full budget's)."""
     plog = log(bufs)
-    n_root, is_vec, stream = start(p, seat, bufs)
-    if n_root == 0:
-        return NO_ANSWER
-    if n_root == 1:
-        return end(p, bufs, 0, is_vec)
-    iterations = max(1, int(param(bufs, seat, SP_BUDGET)))
     vp_weight = param(bufs, seat, SP_VP_WEIGHT)
     c = param(bufs, seat, SP_C)
     widen = param(bufs, seat, SP_WIDEN)
@@ -75,9 +84,10 @@ def ismcts_nb(p, seat, buffers, start, param, log, restore, determinize, apply, 
     path = np.empty(MAX_DEPTH, np.int64)
     nodes = np.empty(MAX_DEPTH, np.int64)
     movers = np.empty(MAX_DEPTH, np.int64)
+    done = 0
     for it in range(iterations):
         restore(p, bufs)
-        determinize(p, seat, seat_stream_nb(stream, seat, it))
+        determinize(p, seat, seat_stream_nb(stream, seat, it + worker * 4294967296))
         node = 0
         depth = 0
         while depth < MAX_DEPTH:
@@ -160,23 +170,121 @@ def ismcts_nb(p, seat, buffers, start, param, log, restore, determinize, apply, 
             edges[path[d], E_N] += 1
             wins[path[d]] += rewards[movers[d]]
             visits[nodes[d]] += 1
-    # the most visited root option, on a tie the best mean (root options are the same in
-    # every determinization)
+        done = it + 1
+        # stop when the most visited root option leads the next by more than the
+        # iterations left: no later iteration can change the answer
+        m1 = 0
+        m2 = 0
+        e = first[0]
+        while e >= 0:
+            if edges[e, E_N] > m1:
+                m2 = m1
+                m1 = edges[e, E_N]
+            elif edges[e, E_N] > m2:
+                m2 = edges[e, E_N]
+            e = edges[e, E_NEXT]
+        if stop and m1 - m2 > iterations - done:
+            break
+    # the root options' totals (root options are the same in every determinization)
     restore(p, bufs)
     n_root, is_vec, pk = options(p, seat, seat, bufs)
-    best_k = pk
-    most = -1
-    mean = -1e300
-    for k in range(n_root):
+    for k in range(min(n_root, root_n.shape[0])):
+        root_n[k] = 0
+        root_w[k] = 0.0
         e = first[0]
         kk = key(bufs, k)
         while e >= 0 and edges[e, E_KEY] != kk:
             e = edges[e, E_NEXT]
-        if e < 0 or edges[e, E_N] == 0:
+        if e >= 0:
+            root_n[k] = edges[e, E_N]
+            root_w[k] = wins[e]
+    restore(p, bufs)
+    return n_root, done
+
+
+@njit(cache=True)
+def best_root_nb(n_root, pk, root_n, root_w):
+    """The most visited root option, on a tie the best mean (pk if none was visited)."""
+    best_k = pk
+    most = -1
+    mean = -1e300
+    for k in range(n_root):
+        if root_n[k] == 0:
             continue
-        m = wins[e] / edges[e, E_N]
-        if edges[e, E_N] > most or (edges[e, E_N] == most and m > mean):
-            most = edges[e, E_N]
+        m = root_w[k] / root_n[k]
+        if root_n[k] > most or (root_n[k] == most and m > mean):
+            most = root_n[k]
             mean = m
             best_k = k
-    return end(p, bufs, best_k, is_vec)      # (bufs, and the log in it, outlive plog)
+    return best_k
+
+
+@njit(cache=True, inline="always")
+def ismcts_nb(p, seat, buffers, start, param, log, restore, determinize, apply, playout,
+              reward, end, options, key, models_until, mover):
+    """One decision of one tree (threads = 1)."""
+    bufs = buffers()
+    n_root, is_vec, stream = start(p, seat, bufs)
+    if n_root == 0:
+        return NO_ANSWER
+    if n_root == 1:
+        return end(p, bufs, 0, is_vec)
+    iterations = max(1, int(param(bufs, seat, SP_BUDGET)))
+    root_n = np.zeros(n_root + MAX_EXTRA, np.int64)
+    root_w = np.zeros(n_root + MAX_EXTRA)
+    n_all, done = ismcts_tree_nb(p, seat, bufs, stream, 0, iterations, root_n, root_w, param, log,
+                                 restore, determinize, apply, playout, reward, options, key,
+                                 models_until, mover)
+    n_all, is_vec, pk = options(p, seat, seat, bufs)
+    return end(p, bufs, best_root_nb(min(n_all, root_n.shape[0]), pk, root_n, root_w), is_vec)
+
+
+@njit(cache=True, inline="always")
+def ismcts_parallel_nb(p, seat, threads, worker_fn, buffers, start, param, end, options):
+    """One decision, root-parallel (``threads`` > 1, the searcher's SP_THREADS). Call from a
+    ``parallel=True`` kernel; ``worker_fn(q, seat, worker, iterations, root_n, root_w)``
+    (the game's binding of ``ismcts_worker_nb``) searches one tree in its own copy q
+    of the whole state (R_LEN words: the bots' workspace after the game part is
+    written in playouts). The trees' root visits and rewards are summed."""
+    length = p[R_LEN]
+    bufs = buffers()
+    # copies first: start() sets the models in p
+    copies = np.empty((threads, length), np.int64)
+    for w in range(threads):
+        for i in range(length):
+            copies[w, i] = p[i]
+    n_root, is_vec, stream = start(p, seat, bufs)
+    if n_root == 0:
+        return NO_ANSWER
+    if n_root == 1:
+        return end(p, bufs, 0, is_vec)
+    iterations = max(1, int(param(bufs, seat, SP_BUDGET)))
+    width = n_root + MAX_EXTRA
+    root_n = np.zeros((threads, width), np.int64)
+    root_w = np.zeros((threads, width))
+    for w in prange(threads):
+        budget = iterations // threads + (1 if w < iterations % threads else 0)
+        if budget > 0:
+            worker_fn(copies[w], seat, w, budget, root_n[w], root_w[w])
+    n_all, is_vec, pk = options(p, seat, seat, bufs)
+    n_all = min(n_all, width)
+    tot_n = np.zeros(width, np.int64)
+    tot_w = np.zeros(width)
+    for w in range(threads):
+        for k in range(n_all):
+            tot_n[k] += root_n[w, k]
+            tot_w[k] += root_w[w, k]
+    return end(p, bufs, best_root_nb(n_all, pk, tot_n, tot_w), is_vec)
+
+
+@njit(cache=True, inline="always")
+def ismcts_worker_nb(q, seat, worker, iterations, root_n, root_w, buffers, start, param, log,
+                     restore, determinize, apply, playout, reward, options, key, models_until,
+                     mover):
+    """One root-parallel worker: start a search in its copy q and run one tree."""
+    bufs = buffers()
+    n_root, is_vec, stream = start(q, seat, bufs)
+    if n_root > 1:
+        ismcts_tree_nb(q, seat, bufs, stream, worker, iterations, root_n, root_w, param, log,
+                       restore, determinize, apply, playout, reward, options, key, models_until,
+                       mover)

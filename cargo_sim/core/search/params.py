@@ -17,6 +17,7 @@ SP_WIDEN = 6       # ismcts: progressive widening below the root, options = 1 + 
 SP_WIDEN_EXP = 7
 SP_OPP_WIDEN = 8   # ismcts: the same for the other seats' decisions (0: they are not in the tree)
 SP_BIAS = 9        # ismcts: progressive bias bias / (n + 1) toward the model bot's answer
+SP_THREADS = 10    # ismcts: trees searched in parallel (root-parallel), the budget split between them
 
 SEARCH_KINDS = {"flatmc": 1, "ismcts": 2}     # R_SEARCH's 2-bit kinds
 
@@ -41,16 +42,21 @@ def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "e
                        "widen_exp": (0.5, "the exponent of that progressive widening"),
                        "opp_widen": (2.0, "widen for the other seats' decisions in the tree, "
                                           "the opponent bot's answer first (0: not in the tree)"),
-                       "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer")}}
+                       "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer"),
+                       "threads": (1.0, "trees searched at once on their own threads (root-parallel), "
+                                        "the iterations split between them; reproducible for a given "
+                                        "seed and thread count")}}
 
 
 # the search parameters' ranges (lo, hi, whole numbers only), checked when a player is
 # parsed: every accepted value plays; the work per decision grows with rollouts and
-# iterations, and the tree's memory with iterations (~200 bytes each)
+# iterations, and the tree's memory with iterations (~200 bytes each); with threads > 1
+# each thread copies the whole state once per decision
 SEARCH_RANGES = {
     "rollouts": (1, 100_000, True), "iterations": (1, 100_000, True),
     "vp_weight": (-1000, 1000, False), "c": (0, 100, False), "widen": (0, 100, False),
     "widen_exp": (0, 1, False), "opp_widen": (0, 100, False), "bias": (-1000, 1000, False),
+    "threads": (1, 16, True),
 }
 
 

@@ -9,6 +9,7 @@ from cargo_sim.games.cargo_noir.bots import registry
 from cargo_sim.games.cargo_noir.forward import GameState
 
 ISM = "ismcts?iterations=40"
+ISM2 = "ismcts?iterations=40&threads=2"     # root-parallel: two trees of 20 iterations
 FMC = "flatmc?rollouts=2"
 
 
@@ -22,7 +23,7 @@ def to_decision_of(st: GameState, seat: int, skip: int = 0) -> GameState:
         st.step_vector(*st.bot_answer())
 
 
-@pytest.mark.parametrize("bot", [ISM, FMC])
+@pytest.mark.parametrize("bot", [ISM, ISM2, FMC])
 def test_decision_ignores_the_hidden_chance_stream_and_leaves_the_game_as_it_was(bot):
     st = to_decision_of(GameState([bot, "greedy", "random"], seed=11, game=1), 0, skip=4)
     other = st.clone()
@@ -71,6 +72,24 @@ def test_search_bots_play_legal_games(mix):
     res = cargo_sim.simulate(2, mix, seed=2, progress=False, events=True)
     assert len(res.games) == 2 and res.games["winners_mask"].gt(0).all()
     assert set(res.players["bot"]) == set(mix)
+
+
+def test_root_parallel_search_is_reproducible_and_its_own_search():
+    # the same seed and thread count: the same game; a decision with 2 trees of 20
+    # iterations is a different search from 1 tree of 40 (not the same answers everywhere)
+    mix = ["ismcts?iterations=8&threads=2", "greedy"]
+    a = cargo_sim.simulate(1, mix, seed=5, progress=False)
+    b = cargo_sim.simulate(1, mix, seed=5, progress=False)
+    assert a.players.equals(b.players) and a.games.equals(b.games)
+    answers = {1: [], 2: []}
+    for threads in (1, 2):
+        st = GameState([f"ismcts?iterations=40&threads={threads}", "greedy"], seed=9)
+        for _ in range(12):
+            st = to_decision_of(st, 0)
+            ans = st.bot_answer()
+            answers[threads].append((ans[0], tuple(ans[1])))
+            st.step_vector(*ans)
+    assert answers[1] != answers[2]
 
 
 def test_bot_valued_parameters_are_given_by_name():
@@ -126,10 +145,10 @@ def test_the_tree_can_always_follow_the_rollout_bot():
         a, out = twin.bot_answer()
         if st.decision.seat == 0:
             s = st.s.copy()
-            root, base, _, rows, key, ans, bid, vec = search_buffers_nb()
+            root, base, _, rows, key, ans, bid, vec, keep = search_buffers_nb()
             assert begin_search_nb(s, 0, root, base)
-            n, is_vec = options_nb(s, 0, 1, rows, key, ans, bid, vec)
-            k, n2 = policy_option_nb(s, 0, n, is_vec, key, ans, bid, vec)
+            n, is_vec = options_nb(s, 0, 1, rows, key, ans, bid, vec, keep)
+            k, n2 = policy_option_nb(s, 0, n, is_vec, key, ans, bid, vec, keep)
             assert n2 in (n, n + 1) and 0 <= k < n2 and ans[k] == a
             if is_vec and not (st.decision.code == e.D_TRADE and a == 0):
                 assert list(vec[k]) == list(out)
@@ -151,6 +170,8 @@ def test_the_tree_can_always_follow_the_rollout_bot():
     ("flatmc?rollouts=-1", "whole number from 1 to 100000"), ("ismcts?c=-1", "from 0 to 100"),
     ("ismcts?widen=1e5", "from 0 to 100"), ("ismcts?opp_widen=-2", "from 0 to 100"),
     ("ismcts?bias=1e4", "from -1000 to 1000"), ("flatmc?vp_weight=-2000", "from -1000 to 1000"),
+    ("ismcts?threads=0", "whole number from 1 to 16"), ("ismcts?threads=17", "whole number from 1 to 16"),
+    ("ismcts?threads=1.5", "whole number from 1 to 16"),
 ])
 def test_search_parameters_out_of_range_are_refused_with_the_range(bad, rng):
     name = bad.split("=")[0].split("?")[1]

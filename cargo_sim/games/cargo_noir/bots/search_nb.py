@@ -6,7 +6,16 @@ A numba ``cfunc`` compiled with ``cache=True``: loaded from the cache in every
 later process, and never linked into the engine or the other bots (which do
 not pay its compile time unless a search bot is seated). An address is valid
 in its process only: never keep it in a saved or sent array.
+
+The kernel links the root-parallel search (``ismcts_nb.ismcts_parallel_decide_nb``,
+``parallel=True``). A parallel kernel loaded from numba's cache needs the threading
+layer's symbols, which numba loads only when it compiles one or starts its pool
+(else the process aborts: "LLVM ERROR: Symbol not found: allocate_sched"), so this
+module starts the pool (``numba.get_num_threads()``) before the kernel is loaded;
+its threads run only when a seat searches with ``threads`` > 1.
 """
+import numba
+
 from ....core.borrow_nb import LazyAddress
 from ..enums import SEARCH_ISMCTS
 from .flatmc_nb import flatmc_decide_nb
@@ -18,6 +27,8 @@ def search_entry_nb(p, kind, seat, algo):
         return ismcts_decide_nb(p, kind, seat)
     return flatmc_decide_nb(p, kind, seat)
 
+
+numba.get_num_threads()     # the threading layer, before the cached kernel is linked
 
 # search_fn(): address of the search kernel (compiled, or loaded from the cache, on first use)
 search_fn = LazyAddress(search_entry_nb)

@@ -81,15 +81,17 @@ NO_ANSWER = -999999     # answered when no search is possible: the engine stops 
 
 @njit(cache=True)
 def search_buffers_nb():
-    """(root, base, log, rows, key, answer, bid, vector): start_search_nb's arrays."""
+    """(root, base, log, rows, key, answer, bid, vector, keep): start_search_nb's arrays
+    and the options' workspace (allocated once per decision, not per option listing)."""
     return (np.empty(STATE_SIZE, np.int64), np.empty(STATE_SIZE, np.int64),
             np.zeros((1, N_EVENT_FIELDS), np.int64), np.empty((MAX_LEGAL, 3), np.int64),
             np.empty(MAX_OPTIONS, np.int64), np.empty(MAX_OPTIONS, np.int64),
-            np.empty(MAX_OPTIONS, np.int64), np.empty((MAX_PROPOSALS, OUT_W), np.int64))
+            np.empty(MAX_OPTIONS, np.int64), np.empty((MAX_PROPOSALS, OUT_W), np.int64),
+            np.empty(N_PARAMS + OUT_W, np.int64))
 
 
 @njit(cache=True)
-def start_search_nb(p, seat, root, base, rows, key, ans, bid, vec):
+def start_search_nb(p, seat, root, base, rows, key, ans, bid, vec, keep):
     """Start a search at the pending decision: the seat's stream (view_digest_nb,
     before anything moves), the game kept in root, the models set (base), the
     root's options listed. Returns (n options, is_vector, stream); n = 0 when
@@ -100,7 +102,7 @@ def start_search_nb(p, seat, root, base, rows, key, ans, bid, vec):
     is_vec = False
     if begin_search_nb(p, seat, root, base):
         n_bids = max(1, int(search_param_nb(root, seat, SP_BIDS)))
-        n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+        n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec, keep)
     if n == 0:
         clone_into_nb(p, root)
     return n, is_vec, stream
@@ -126,7 +128,7 @@ def option_key_nb(kind, answer, b):
 
 
 @njit(cache=True)
-def options_nb(p, seat, n_bids, rows, key, ans, bid, vec):
+def options_nb(p, seat, n_bids, rows, key, ans, bid, vec, keep):
     """The options of the pending decision (of `seat`): (count, is_vector).
     Enumerated decisions give their legal answers, a bid range its least legal
     bid plus BID_OFFSETS[:n_bids]; trade and discard (vector answers) give the
@@ -135,7 +137,7 @@ def options_nb(p, seat, n_bids, rows, key, ans, bid, vec):
     kind = p[M_ASK]
     n_rows = legal_nb(p, rows)
     if n_rows == VECTOR:
-        return proposals_nb(p, seat, kind, key, ans, vec), True
+        return proposals_nb(p, seat, kind, key, ans, vec, keep), True
     n = 0
     for r in range(n_rows):
         a, lo, hi = rows[r, 0], rows[r, 1], rows[r, 2]
@@ -157,10 +159,10 @@ def options_nb(p, seat, n_bids, rows, key, ans, bid, vec):
 
 
 @njit(cache=True)
-def proposals_nb(p, seat, kind, key, ans, vec):
-    """Vector options: what each model bot (not `random`) would answer here."""
+def proposals_nb(p, seat, kind, key, ans, vec, keep):
+    """Vector options: what each model bot (not `random`) would answer here (keep:
+    a workspace of N_PARAMS + OUT_W words)."""
     keep_bot = p[BOTS + seat]
-    keep = np.empty(N_PARAMS + OUT_W, np.int64)
     for i in range(N_PARAMS):
         keep[i] = p[PARAMS + seat * N_PARAMS + i]
     for i in range(OUT_W):
@@ -205,12 +207,12 @@ def proposals_nb(p, seat, kind, key, ans, vec):
 
 
 @njit(cache=True)
-def policy_option_nb(p, seat, n, is_vec, key, ans, bid, vec):
+def policy_option_nb(p, seat, n, is_vec, key, ans, bid, vec, keep):
     """Which of the n options the searcher's rollout bot answers here: (its
     index, the option count). A bid no bucket holds is added as one more option
-    (key bucket POLICY_BUCKET), so the tree can always follow the rollout bot."""
+    (key bucket POLICY_BUCKET), so the tree can always follow the rollout bot.
+    keep: a workspace of at least OUT_W words."""
     kind = p[M_ASK]
-    keep = np.empty(OUT_W, np.int64)
     for i in range(OUT_W):
         keep[i] = p[OUT + i]
     a = model_decide_nb(kind, p, seat)
@@ -291,19 +293,19 @@ def log_ptr_nb(log):
 # ---------------------------------------------------------------------------
 # The kit as the core's search kernels call it (bufs: search_buffers_nb's tuple)
 @njit(cache=True)
-def tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec):
+def tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec, keep):
     """options_nb plus which one the rollout bot answers: (n, is_vector, its index)."""
-    n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+    n, is_vec = options_nb(p, seat, n_bids, rows, key, ans, bid, vec, keep)
     pk = 0
     if n > 0:
-        pk, n = policy_option_nb(p, seat, n, is_vec, key, ans, bid, vec)
+        pk, n = policy_option_nb(p, seat, n, is_vec, key, ans, bid, vec, keep)
     return n, is_vec, pk
 
 
 @njit(cache=True)
 def kit_start_nb(p, seat, bufs):
-    root, base, log, rows, key, ans, bid, vec = bufs
-    return start_search_nb(p, seat, root, base, rows, key, ans, bid, vec)
+    root, base, log, rows, key, ans, bid, vec, keep = bufs
+    return start_search_nb(p, seat, root, base, rows, key, ans, bid, vec, keep)
 
 
 @njit(cache=True)
@@ -329,7 +331,7 @@ def kit_apply_nb(p, plog, k, bufs, is_vec):
 
 @njit(cache=True)
 def kit_end_nb(p, bufs, k, is_vec):
-    root, base, log, rows, key, ans, bid, vec = bufs
+    root, base, log, rows, key, ans, bid, vec, keep = bufs
     out = end_search_nb(p, root, k, ans, bid, vec, is_vec)
     return out if log[0, 0] == 0 else out     # `log` outlives the playouts' pointer to it
 
@@ -337,9 +339,9 @@ def kit_end_nb(p, bufs, k, is_vec):
 @njit(cache=True)
 def kit_options_nb(p, seat, searcher, bufs):
     """The options of `seat`'s decision, bids bucketed as the searcher's `bids` says."""
-    root, base, log, rows, key, ans, bid, vec = bufs
+    root, base, log, rows, key, ans, bid, vec, keep = bufs
     n_bids = max(1, int(search_param_nb(root, searcher, SP_BIDS)))
-    return tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec)
+    return tree_options_nb(p, seat, n_bids, rows, key, ans, bid, vec, keep)
 
 
 @njit(cache=True)
