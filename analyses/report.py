@@ -311,6 +311,11 @@ def source_state(game: str = DEFAULT_GAME) -> str:
     return f"git {head}" + (f" + uncommitted changes in cargo_sim/games/{game}/" if dirty else "")
 
 
+def _and(items) -> str:
+    items = list(items)
+    return " and ".join(items) if len(items) <= 2 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def highlights(tables: dict) -> list[str]:
     """A few headline numbers, each with its interval and sample size."""
     out = []
@@ -330,9 +335,11 @@ def highlights(tables: dict) -> list[str]:
             same_bot = d["bot"].astype(str).nunique() == 1
             if not same_bot:              # each bot in a fixed seat: compares bots, not seats
                 share = ("every one" if top["win_rate"] == 1 else pct(top["win_rate"]))
+                rivals = [f"{r.bot} (seat {int(r.seat)})" for r in d.sort_values("seat").itertuples()
+                          if int(r.seat) != int(top["seat"])]
                 out.append(f"{n} players, different bots (this ranks bots, not seats): "
                            f"{top['bot']} in seat {int(top['seat'])} won {share} of "
-                           f"{int(top['n']):,} games (95% CI {pct(top['ci_lo'])} to "
+                           f"{int(top['n']):,} games against {_and(rivals)} (95% CI {pct(top['ci_lo'])} to "
                            f"{pct(top['ci_hi'])}; an equal share would be {pct(1 / n)})")
                 continue
             line = (f"{n} players: best seat {int(top['seat'])} ({top['bot']}) wins {pct(top['win_rate'])} "
@@ -493,13 +500,14 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     heads, robust_link = mark_highlights(highlights(tables), rules, out)
     if robust_link:
         meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
-    md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title)
+    basis = ({int(n): int(c) for n, c in games_per.items()}, {int(n): int(c) for n, c in ev_per.items()})
+    md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title, basis)
     atomic_write_text(out / "index.html", ht)
     return atomic_write_text(out / "index.md", md)
 
 
 def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SECTIONS,
-            title="Cargo Noir"):
+            title="Cargo Noir", basis=({}, {})):
     """index.md, and index.html rendered from it by Python-Markdown (tables,
     heading anchors) inside a page of its own style."""
     md = [f"# {title} simulation report", ""]
@@ -523,7 +531,8 @@ def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SEC
                    markdown_table(readable(df, name)), ""]
         for f in figs:
             if f in made:
-                note = explain.figure_note(f, tables.get(plots.FIGURES[f][1]))
+                note = " ".join(x for x in (explain.figure_basis(f, *basis),
+                                            explain.figure_note(f, tables.get(plots.FIGURES[f][1]))) if x)
                 md += [f"![{made[f]}](figures/{f}.png)", "",
                        f"*{made[f]}*" + (f" {note}" if note else ""), ""]
     rt = _rules_table(rules)

@@ -328,6 +328,7 @@ def test_seat_headline_only_from_seat_separable_tables():
     three = next(h for h in heads if h.startswith("3 players"))
     assert "ranks bots, not seats" in two and "best seat" not in two and "chi-square" not in two
     assert "won every one of 100 games" in two and "won 100.0%" not in two
+    assert "games against random (seat 1)" in two        # says against whom
     assert "best seat 0 (random)" in three and "chi-square" in three
 
 
