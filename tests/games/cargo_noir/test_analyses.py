@@ -359,3 +359,63 @@ def test_vp_by_seat_has_integer_seat_ticks():
     fig = plots.vp_by_seat(df)
     assert list(fig.axes[0].get_xticks()) == [0, 1, 2]
     plt.close(fig)
+
+
+# ---- cargo-sim report --from RUN_FOLDER ----------------------------------------
+@pytest.fixture(scope="module")
+def run_folders(tmp_path_factory):
+    """Two small run folders (2 and 3 random players) and one with other rules."""
+    from cargo_sim.runs import run_to_dir
+    base = tmp_path_factory.mktemp("runs")
+    two = run_to_dir(base / "two", 60, ["random"] * 2, seed=3, progress=False)
+    three = run_to_dir(base / "three", 60, ["random"] * 3, seed=4, progress=False)
+    other = run_to_dir(base / "other", 20, ["random"] * 2, seed=3, progress=False,
+                       rules=RULES.replace(start_coins=8))
+    return {"two": base / "two", "three": base / "three", "other": base / "other",
+            "ids": (two, three, other)}
+
+
+def test_report_from_run_folders_reads_their_games(run_folders, tmp_path, monkeypatch):
+    import cargo_sim
+    from analyses import plots
+    from cargo_sim.cli import main
+    # one figure is enough here (drawing all of them is most of a report's time; test_figures draws them)
+    monkeypatch.setattr(plots, "FIGURES", {"win_rate_by_seat": plots.FIGURES["win_rate_by_seat"]})
+    out = tmp_path / "rep"
+    assert main(["report", "-o", str(out), "--from", str(run_folders["two"]),
+                 "--from", str(run_folders["three"]), "--no-svg", "--no-progress"]) == 0
+    w = pd.read_csv(out / "tables" / "win_rate_by_seat.csv")
+    assert sorted(w["n_players"].unique()) == [2, 3] and set(w["n"]) == {60}
+    # the win rates are those of the folders' own games (a shared win counts 1/k)
+    p = cargo_sim.load_results(run_folders["three"]).players
+    three = w[w["n_players"] == 3].sort_values("seat")
+    expect = p.groupby("seat")["win_share"].mean()
+    assert np.allclose(three["win_rate"].to_numpy(), expect.to_numpy())
+    md = (out / "index.md").read_text()
+    assert str(run_folders["two"]) in md and "nothing is simulated" in md
+    assert "kept no event log" in md and "first 0 games" not in md
+    assert (out / "figures" / "win_rate_by_seat.png").exists()
+    assert f"--from {run_folders['two']} --from {run_folders['three']}" in md   # reproduce exactly
+
+
+@pytest.mark.parametrize("extra,says", [
+    (["--from", "{two}", "--games", "50"], "--games would need a new simulation"),
+    (["--from", "{two}", "--set", "start_coins=8"], "--set would need a new simulation"),
+    (["--from", "{two}", "--from", "{other}"], "differ in game or rules"),
+    (["--from", "{two}", "--from", "{tmp}/missing"], "missing"),
+])
+def test_report_from_bad_run_folders_is_one_line(run_folders, tmp_path, capsys, extra, says):
+    from cargo_sim.cli import main
+    args = [a.format(tmp=tmp_path, **{k: v for k, v in run_folders.items() if k != "ids"}) for a in extra]
+    assert main(["report", "-o", str(tmp_path / "r"), "--no-progress"] + args) == 2
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("cargo-sim: error: ") and says in lines[0], err
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_from_refuses_two_line_ups_at_one_count(run_folders, tmp_path):
+    from cargo_sim.runs import run_to_dir
+    run_to_dir(tmp_path / "g", 10, ["greedy", "random"], seed=3, progress=False)
+    with pytest.raises(ConfigError, match="one line-up per player count"):
+        report.results_from_runs([run_folders["two"], tmp_path / "g"])
