@@ -419,3 +419,25 @@ def test_report_from_refuses_two_line_ups_at_one_count(run_folders, tmp_path):
     run_to_dir(tmp_path / "g", 10, ["greedy", "random"], seed=3, progress=False)
     with pytest.raises(ConfigError, match="one line-up per player count"):
         report.results_from_runs([run_folders["two"], tmp_path / "g"])
+
+
+def test_report_of_a_rules_variant(tmp_path, monkeypatch):
+    """``cargo-sim report --set``: the games are played under the variant, and the page says so."""
+    from analyses import plots
+    from cargo_sim.cli import main
+    monkeypatch.setattr(plots, "FIGURES", {"win_rate_by_seat": plots.FIGURES["win_rate_by_seat"]})
+    out = tmp_path / "rep"
+    assert main(["report", "-o", str(out), "--games", "40", "--events-games", "10", "--seats", "2",
+                 "-p", "2=random,random", "--set", "start_coins=9", "--no-svg", "--no-progress"]) == 0
+    md = (out / "index.md").read_text()
+    variant = RULES.replace(start_coins=9)
+    assert variant.digest in md and RULES.digest not in md
+    assert "| start_coins | 9 | OVERRIDE |" in md
+    assert "--set start_coins=9" in md            # the reproduce-exactly line plays the variant too
+    # the report's numbers are those of the variant's games (game i is the same game in any split)
+    import cargo_sim
+    vp = pd.read_csv(out / "tables" / "vp_by_seat.csv").sort_values("seat")["mean"].to_numpy()
+    played = cargo_sim.simulate(40, ["random", "random"], seed=0, rules=variant).players
+    assert np.allclose(vp, played.groupby("seat")["vp"].mean().to_numpy())
+    default = cargo_sim.simulate(40, ["random", "random"], seed=0).players
+    assert not np.allclose(vp, default.groupby("seat")["vp"].mean().to_numpy())
