@@ -51,7 +51,9 @@ def report_from_runs(a, argv) -> int:
     from analyses.report import build_report, claim_report_folder, results_from_runs
     given = [flag for flag, v in (("--games", a.games), ("--players", a.players), ("--seats", a.seats),
                                   ("--rules", a.rules), ("--set", a.set), ("--quick", a.quick),
-                                  ("--events-games", a.events_games)) if v]
+                                  ("--events-games", a.events_games),
+                                  ("--seconds", any(x.split("=")[0] in ("--seconds", "--budget")
+                                                    for x in argv))) if v]
     if given:
         raise ConfigError(f"--from reports on the games already in the run folders; "
                           f"{', '.join(given)} would need a new simulation (drop --from to simulate)")

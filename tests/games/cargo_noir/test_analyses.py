@@ -401,6 +401,7 @@ def test_report_from_run_folders_reads_their_games(run_folders, tmp_path, monkey
 @pytest.mark.parametrize("extra,says", [
     (["--from", "{two}", "--games", "50"], "--games would need a new simulation"),
     (["--from", "{two}", "--set", "start_coins=8"], "--set would need a new simulation"),
+    (["--from", "{two}", "--seconds", "5"], "--seconds would need a new simulation"),
     (["--from", "{two}", "--from", "{other}"], "differ in game or rules"),
     (["--from", "{two}", "--from", "{tmp}/missing"], "missing"),
 ])
