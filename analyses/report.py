@@ -33,7 +33,7 @@ from cargo_sim.core.contract import get_game
 from . import explain, plots
 from .games import DEFAULT_GAME, pipelines, report_sections
 from .markdown import markdown_table, slug, to_html  # noqa: F401 (markdown_table, to_html: public here too)
-from .present import TOO_SMALL, readable, title as table_title
+from .present import TOO_SMALL, format_p, readable, title as table_title
 from .stats import MIN_N
 from .data import Tables, combine
 
@@ -381,7 +381,8 @@ def highlights(tables: dict) -> list[str]:
                     f"{pct(1 / n)})")
             if c is not None and len(c[c["n_players"] == n]):
                 p = c[c["n_players"] == n].iloc[0]["p_value"]
-                line += "; chi-square test of equal seats p " + ("< 1e-300" if p == 0 else f"= {p:.3g}")
+                shown = format_p([p])[0]          # the tables' rule: three decimals, or < 0.001
+                line += "; chi-square test of equal seats p " + (shown if shown.startswith("<") else f"= {shown}")
             out.append(line)
     s = tables.get("bank_shortfall")
     if s is not None and len(s):

@@ -330,6 +330,10 @@ def test_seat_headline_only_from_seat_separable_tables():
     assert "won every one of 100 games" in two and "won 100.0%" not in two
     assert "games against random (seat 1)" in two        # says against whom
     assert "best seat 0 (random)" in three and "chi-square" in three
+    assert "p = 0.200" in three                    # p-values as in the tables
+    c2 = c.assign(p_value=[1e-30, 4.26e-4])
+    assert "p < 0.001" in next(h for h in report.highlights({"win_rate_by_seat": w, "seat_chi2": c2})
+                               if h.startswith("3 players"))
 
 
 def test_casino_use_vs_win_spaces_bins_by_their_ranges():
