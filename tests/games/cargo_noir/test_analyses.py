@@ -446,3 +446,13 @@ def test_report_of_a_rules_variant(tmp_path, monkeypatch):
     assert np.allclose(vp, played.groupby("seat")["vp"].mean().to_numpy())
     default = cargo_sim.simulate(40, ["random", "random"], seed=0).players
     assert not np.allclose(vp, default.groupby("seat")["vp"].mean().to_numpy())
+
+
+def test_report_from_refuses_an_unfinished_run(tmp_path):
+    from cargo_sim.runs import run_to_dir
+    run_to_dir(tmp_path / "u", 20, ["random", "random"], seed=3, chunk_games=10, progress=False)
+    markers = sorted((tmp_path / "u").glob("*.done"))
+    assert len(markers) == 2
+    markers[-1].unlink()                      # as if interrupted before its last chunk was done
+    with pytest.raises(ConfigError, match="not finished .1 of 2 chunks.*--resume"):
+        report.results_from_runs([tmp_path / "u"])
