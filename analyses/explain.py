@@ -11,6 +11,25 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+# figures drawn from the event log (its subsample of games); the others use every game
+EVENT_FIGURES = {"price_by_turn", "price_by_slots", "port_popularity", "bidding_rates",
+                 "overpay_distribution", "destinations_by_turn", "casino_share_by_bot",
+                 "coins_by_turn", "trade_value_distribution", "combo_sizes", "purchases_by_turn"}
+
+
+def _per_count(counts: dict) -> str:
+    """"12,000 games at 3 players, 400 at 4 players"."""
+    parts = [f"{int(c):,} at {int(n)} players" for n, c in sorted(counts.items())]
+    return parts[0].replace(" at", " games at", 1) + "".join(f", {p}" for p in parts[1:])
+
+
+def figure_basis(name: str, games: dict, event_games: dict) -> str:
+    """The games a figure rests on: ``games``/``event_games`` are {player count: games}."""
+    if name in EVENT_FIGURES:
+        return f"From the event log of {_per_count(event_games)}." if event_games else ""
+    return f"From {_per_count(games)}." if games else ""
+
+
 def _extreme_bots(df: pd.DataFrame) -> str:
     """Bots that won (almost) every or (almost) no game: the bots differ in
     strength, which is what such a table then measures."""
@@ -44,7 +63,8 @@ def table_note(name: str, df: pd.DataFrame) -> str:
     if name == "syndicate_income" and "mean" in df.columns and (df["mean"].fillna(0) == 0).all():
         held = int(df.loc[df.get("held", 0) > 0, "n"].sum()) if "held" in df.columns else 0
         return (f"All zero: a Syndicate card pays its holder only when the holder, outbid, "
-                f"takes a ship back from a port, and only {held:,} player-games held one; none "
+                f"takes a ship back from a port, and only {held:,} player-game"
+                f"{' ' if held == 1 else 's '}held one; none "
                 "of these bots buys it on purpose. Seat the `syndicate` bot to measure the card.")
     if name == "casino_use_vs_win":
         return ("Bins are unequal (0-2, 3-5, ..., 15-19, 20+ ships) so that each holds enough "

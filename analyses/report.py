@@ -33,7 +33,7 @@ from cargo_sim.core.contract import get_game
 from . import explain, plots
 from .games import DEFAULT_GAME, pipelines, report_sections
 from .markdown import markdown_table, slug, to_html  # noqa: F401 (markdown_table, to_html: public here too)
-from .present import TOO_SMALL, readable, title as table_title
+from .present import TOO_SMALL, format_p, readable, title as table_title
 from .stats import MIN_N
 from .data import Tables, combine
 
@@ -278,6 +278,40 @@ def run_pipelines(t: Tables, seed: int = 0, game=DEFAULT_GAME) -> dict[str, pd.D
     return out
 
 
+def results_from_runs(folders) -> list:
+    """The results of run folders (``cargo-sim simulate --out``) for one report: one game,
+    one rules digest, the same bots in the seats of one player count, every run finished;
+    anything else is a ConfigError naming the folder."""
+    import warnings
+    from cargo_sim import load_results
+    out, first = [], None
+    for folder in folders:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")      # an unfinished run is refused below, not warned of
+            r = load_results(folder)
+        cfg = r.config
+        if not cfg.get("complete", True):
+            raise ConfigError(f"run folder {folder} is not finished ({cfg.get('chunks_done')} of "
+                              f"{cfg.get('n_chunks')} chunks); finish it with cargo-sim simulate "
+                              f"--resume --out {folder}")
+        bots = list(cfg.get("players") or [])
+        key = (cfg.get("game"), r.rules.digest)
+        if first is None:
+            first = (folder, key, {len(bots): bots})
+        elif key != first[1]:
+            raise ConfigError(f"run folders {first[0]} and {folder} differ in game or rules "
+                              f"({first[1][0]} {first[1][1]} vs {key[0]} {key[1]}); one report "
+                              "describes one game under one set of rules")
+        elif first[2].setdefault(len(bots), bots) != bots:
+            raise ConfigError(f"run folder {folder} seats {','.join(bots)} at {len(bots)} players "
+                              f"where another folder seats {','.join(first[2][len(bots)])}; one "
+                              "report has one line-up per player count")
+        out.append(r)
+    if not out:
+        raise ConfigError("--from needs at least one run folder")
+    return out
+
+
 def _render_figures(tables, fig_dir: Path, formats) -> tuple[dict, list[str]]:
     made, problems = {}, []
     for name, (fn, source, caption) in plots.FIGURES.items():
@@ -311,6 +345,11 @@ def source_state(game: str = DEFAULT_GAME) -> str:
     return f"git {head}" + (f" + uncommitted changes in cargo_sim/games/{game}/" if dirty else "")
 
 
+def _and(items) -> str:
+    items = list(items)
+    return " and ".join(items) if len(items) <= 2 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def highlights(tables: dict) -> list[str]:
     """A few headline numbers, each with its interval and sample size."""
     out = []
@@ -330,9 +369,11 @@ def highlights(tables: dict) -> list[str]:
             same_bot = d["bot"].astype(str).nunique() == 1
             if not same_bot:              # each bot in a fixed seat: compares bots, not seats
                 share = ("every one" if top["win_rate"] == 1 else pct(top["win_rate"]))
+                rivals = [f"{r.bot} (seat {int(r.seat)})" for r in d.sort_values("seat").itertuples()
+                          if int(r.seat) != int(top["seat"])]
                 out.append(f"{n} players, different bots (this ranks bots, not seats): "
                            f"{top['bot']} in seat {int(top['seat'])} won {share} of "
-                           f"{int(top['n']):,} games (95% CI {pct(top['ci_lo'])} to "
+                           f"{int(top['n']):,} games against {_and(rivals)} (95% CI {pct(top['ci_lo'])} to "
                            f"{pct(top['ci_hi'])}; an equal share would be {pct(1 / n)})")
                 continue
             line = (f"{n} players: best seat {int(top['seat'])} ({top['bot']}) wins {pct(top['win_rate'])} "
@@ -340,7 +381,8 @@ def highlights(tables: dict) -> list[str]:
                     f"{pct(1 / n)})")
             if c is not None and len(c[c["n_players"] == n]):
                 p = c[c["n_players"] == n].iloc[0]["p_value"]
-                line += "; chi-square test of equal seats p " + ("< 1e-300" if p == 0 else f"= {p:.3g}")
+                shown = format_p([p])[0]          # the tables' rule: three decimals, or < 0.001
+                line += "; chi-square test of equal seats p " + (shown if shown.startswith("<") else f"= {shown}")
             out.append(line)
     s = tables.get("bank_shortfall")
     if s is not None and len(s):
@@ -372,7 +414,7 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
                  players=None, seed: int = 0, rules=None, command=None,
                  events_games: int = DEFAULT_EVENTS_GAMES, workers=None, formats=("png", "svg"),
                  progress: bool = False, time_budget: float = DEFAULT_BUDGET,
-                 max_games: int = DEFAULT_GAMES, game=DEFAULT_GAME) -> Path:
+                 max_games: int = DEFAULT_GAMES, game=DEFAULT_GAME, sources=()) -> Path:
     """Simulate (or take ``results``), run every pipeline, save the figures and
     write ``index.md``/``index.html`` in ``out_dir``; returns the index.md path.
 
@@ -388,7 +430,8 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
 
     ``game``: a registered game's name; its sections are those its ``Game.report_sections``
     names and its tables those of its result pipelines (``Game.analyses``); a game naming
-    no sections is a ConfigError before any game is played."""
+    no sections is a ConfigError before any game is played. ``sources``: the run folders
+    ``results`` were read from (``cargo-sim report --from``), named in the report."""
     import cargo_sim
     game = get_game(game)
     sections = report_sections(game)
@@ -452,6 +495,9 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
                  + (f" --game {game.name}" if game.name != DEFAULT_GAME else "")
                  + "".join(" --set " + shlex.quote(f"{k}={json.dumps(v)}")      # TOML-readable
                            for k, v in rules.overrides.items()))
+    if sources:
+        exact = (f"cargo-sim report --out OUT --seed {seed}" + "".join(f" --from {shlex.quote(str(f))}"
+                                                                       for f in sources))
     est = rules.estimated
     meta = [
         ("command", f"`{command}`"),
@@ -461,11 +507,14 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
         ("rules", f"{rules!r}, digest `{rules.digest}`"),
         ("estimated rules values", f"{len(est)} of {len(rules.flat())} parameters are ESTIMATED "
                                    "(flagged in the rules table below)"),
+        *([("run folders", "; ".join(f"`{f}`" for f in sources)
+            + " (their games are read, nothing is simulated; each folder's run.json gives "
+              "the command that made it)")] if sources else []),
         ("games", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in games_per.items())),
         ("games with events", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in ev_per.items())
          or "none (event-based tables are omitted)"),
         ("run time", f"{elapsed:.1f} s (simulation {t_sim:.1f} s, of which compilation/warm-up "
-                     f"{LAST_WARMUP_SECONDS if simulated else 0:.1f} s)"),
+                     f"{LAST_WARMUP_SECONDS:.1f} s)" if simulated else f"{elapsed:.1f} s (nothing simulated)"),
     ]
     players_df = pd.DataFrame([{"n_players": n, **{f"seat {s}": b for s, b in enumerate(seats)}}
                                for n, seats in sorted(seat_lists.items())])
@@ -474,10 +523,13 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
         "Wilson for proportions, Student t for means, percentile bootstrap for medians "
         "(formulas in `analyses/stats.py`). An interval from fewer than "
         f"{MIN_N} observations is not shown (\"{TOO_SMALL}\"), nor drawn in the figures.",
-        f"Event logs are recorded only for the first {int(ev_per.max()) if len(ev_per) else 0:,} games "
-        "of each player count to keep memory small; tables and figures built from events "
-        "(bidding, Casino share by turn, coins by turn, trades, card purchases, port popularity) use "
-        "that subsample, all others use every game.",
+        (f"Event logs are recorded only for the first {int(ev_per.max()):,} games "
+         "of each player count to keep memory small; tables and figures built from events "
+         "(bidding, Casino share by turn, coins by turn, trades, card purchases, port popularity) use "
+         "that subsample, all others use every game." if len(ev_per) else
+         "These games kept no event log (a run folder stores games and players only), so the "
+         "tables and figures built from events (bidding, Casino share by turn, coins by turn, "
+         "trades, card purchases, port popularity) are omitted."),
         "Rules values marked ESTIMATED are our estimates, not printed values (card costs/VP, port "
         "slots, turns): conclusions that depend on them are provisional.",
         "With different bots in the seats, seat and bot effects are confounded (seat s always plays "
@@ -493,13 +545,14 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     heads, robust_link = mark_highlights(highlights(tables), rules, out)
     if robust_link:
         meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
-    md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title)
+    basis = ({int(n): int(c) for n, c in games_per.items()}, {int(n): int(c) for n, c in ev_per.items()})
+    md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title, basis)
     atomic_write_text(out / "index.html", ht)
     return atomic_write_text(out / "index.md", md)
 
 
 def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SECTIONS,
-            title="Cargo Noir"):
+            title="Cargo Noir", basis=({}, {})):
     """index.md, and index.html rendered from it by Python-Markdown (tables,
     heading anchors) inside a page of its own style."""
     md = [f"# {title} simulation report", ""]
@@ -523,7 +576,8 @@ def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SEC
                    markdown_table(readable(df, name)), ""]
         for f in figs:
             if f in made:
-                note = explain.figure_note(f, tables.get(plots.FIGURES[f][1]))
+                note = " ".join(x for x in (explain.figure_basis(f, *basis),
+                                            explain.figure_note(f, tables.get(plots.FIGURES[f][1]))) if x)
                 md += [f"![{made[f]}](figures/{f}.png)", "",
                        f"*{made[f]}*" + (f" {note}" if note else ""), ""]
     rt = _rules_table(rules)

@@ -18,6 +18,8 @@ def report_command(a, argv) -> int:
     from analyses.report import (DEFAULT_EVENTS_GAMES, DEFAULT_GAME, PLAYER_COUNTS, QUICK_EVENTS_GAMES,
                                  QUICK_GAMES, build_report, claim_report_folder, parse_games_arg,
                                  parse_players_arg)
+    if a.from_runs:
+        return report_from_runs(a, argv)
     players = parse_players_arg(a.players)
     games = parse_games_arg(a.games) if a.games is not None else (QUICK_GAMES if a.quick else None)
     if a.seats:
@@ -40,6 +42,30 @@ def report_command(a, argv) -> int:
                         rules=rules, command=line, events_games=ev, workers=a.workers,
                         formats=("png",) if a.no_svg else ("png", "svg"),
                         progress=show_progress(a), time_budget=a.seconds, game=game)
+    print(f"report written to {path}")
+    return 0
+
+
+def report_from_runs(a, argv) -> int:
+    """``cargo-sim report --from RUN_FOLDER ...``: the report of existing runs' games."""
+    from analyses.report import build_report, claim_report_folder, results_from_runs
+    given = [flag for flag, v in (("--games", a.games), ("--players", a.players), ("--seats", a.seats),
+                                  ("--rules", a.rules), ("--set", a.set), ("--quick", a.quick),
+                                  ("--events-games", a.events_games),
+                                  ("--seconds", any(x.split("=")[0] in ("--seconds", "--budget")
+                                                    for x in argv))) if v]
+    if given:
+        raise ConfigError(f"--from reports on the games already in the run folders; "
+                          f"{', '.join(given)} would need a new simulation (drop --from to simulate)")
+    results = results_from_runs(a.from_runs)     # first: a bad folder leaves no empty --out behind
+    claim_report_folder(a.out)
+    game = results[0].config.get("game") or "cargo_noir"
+    if a.game_name and a.game_name != game:
+        raise ConfigError(f"--game {a.game_name}: the run folders hold games of {game}")
+    path = build_report(a.out, results=results, seed=a.seed, command=shlex.join(["cargo-sim"] + list(argv)),
+                        formats=("png",) if a.no_svg else ("png", "svg"),
+                        game=game,
+                        sources=[str(f) for f in a.from_runs])
     print(f"report written to {path}")
     return 0
 

@@ -64,6 +64,7 @@ MEANINGS = {
     "--events-games": "games per player count with an event log",
     "--quick": "a small run for a smoke test",
     "--no-svg": "PNG figures only",
+    "--from": "a run folder to report on instead of simulating (repeatable)",
     "--morris-games": "games per Morris screening point",
     "--trajectories": "Morris trajectories (0: no screening)",
     "--param": "one rules parameter to study (repeatable)",
@@ -295,6 +296,10 @@ def report_options(p):
     add(p, "--quick", action="store_true",
         help=f"a small run for a smoke test ({REPORT_QUICK_GAMES:,} games per count)")
     add(p, "--no-svg", action="store_true", help="write PNG figures only")
+    add(p, "--from", dest="from_runs", action="append", default=[], metavar="RUN_FOLDER",
+        help="report on the games of a run folder (cargo-sim simulate --out) instead of "
+             "simulating; repeatable, one game and rules for all (no event log: the "
+             "event-based tables are left out)")
     no_progress(p)
     deprecated(p, "--progress", "the default (--no-progress turns it off)", "no_progress",
                nargs=0, store=lambda v: False)

@@ -328,7 +328,12 @@ def test_seat_headline_only_from_seat_separable_tables():
     three = next(h for h in heads if h.startswith("3 players"))
     assert "ranks bots, not seats" in two and "best seat" not in two and "chi-square" not in two
     assert "won every one of 100 games" in two and "won 100.0%" not in two
+    assert "games against random (seat 1)" in two        # says against whom
     assert "best seat 0 (random)" in three and "chi-square" in three
+    assert "p = 0.200" in three                    # p-values as in the tables
+    c2 = c.assign(p_value=[1e-30, 4.26e-4])
+    assert "p < 0.001" in next(h for h in report.highlights({"win_rate_by_seat": w, "seat_chi2": c2})
+                               if h.startswith("3 players"))
 
 
 def test_casino_use_vs_win_spaces_bins_by_their_ranges():
@@ -358,3 +363,96 @@ def test_vp_by_seat_has_integer_seat_ticks():
     fig = plots.vp_by_seat(df)
     assert list(fig.axes[0].get_xticks()) == [0, 1, 2]
     plt.close(fig)
+
+
+# ---- cargo-sim report --from RUN_FOLDER ----------------------------------------
+@pytest.fixture(scope="module")
+def run_folders(tmp_path_factory):
+    """Two small run folders (2 and 3 random players) and one with other rules."""
+    from cargo_sim.runs import run_to_dir
+    base = tmp_path_factory.mktemp("runs")
+    two = run_to_dir(base / "two", 60, ["random"] * 2, seed=3, progress=False)
+    three = run_to_dir(base / "three", 60, ["random"] * 3, seed=4, progress=False)
+    other = run_to_dir(base / "other", 20, ["random"] * 2, seed=3, progress=False,
+                       rules=RULES.replace(start_coins=8))
+    return {"two": base / "two", "three": base / "three", "other": base / "other",
+            "ids": (two, three, other)}
+
+
+def test_report_from_run_folders_reads_their_games(run_folders, tmp_path, monkeypatch):
+    import cargo_sim
+    from analyses import plots
+    from cargo_sim.cli import main
+    # one figure is enough here (drawing all of them is most of a report's time; test_figures draws them)
+    monkeypatch.setattr(plots, "FIGURES", {"win_rate_by_seat": plots.FIGURES["win_rate_by_seat"]})
+    out = tmp_path / "rep"
+    assert main(["report", "-o", str(out), "--from", str(run_folders["two"]),
+                 "--from", str(run_folders["three"]), "--no-svg", "--no-progress"]) == 0
+    w = pd.read_csv(out / "tables" / "win_rate_by_seat.csv")
+    assert sorted(w["n_players"].unique()) == [2, 3] and set(w["n"]) == {60}
+    # the win rates are those of the folders' own games (a shared win counts 1/k)
+    p = cargo_sim.load_results(run_folders["three"]).players
+    three = w[w["n_players"] == 3].sort_values("seat")
+    expect = p.groupby("seat")["win_share"].mean()
+    assert np.allclose(three["win_rate"].to_numpy(), expect.to_numpy())
+    md = (out / "index.md").read_text()
+    assert str(run_folders["two"]) in md and "nothing is simulated" in md
+    assert "kept no event log" in md and "first 0 games" not in md
+    assert (out / "figures" / "win_rate_by_seat.png").exists()
+    assert f"--from {run_folders['two']} --from {run_folders['three']}" in md   # reproduce exactly
+
+
+@pytest.mark.parametrize("extra,says", [
+    (["--from", "{two}", "--games", "50"], "--games would need a new simulation"),
+    (["--from", "{two}", "--set", "start_coins=8"], "--set would need a new simulation"),
+    (["--from", "{two}", "--seconds", "5"], "--seconds would need a new simulation"),
+    (["--from", "{two}", "--from", "{other}"], "differ in game or rules"),
+    (["--from", "{two}", "--from", "{tmp}/missing"], "missing"),
+])
+def test_report_from_bad_run_folders_is_one_line(run_folders, tmp_path, capsys, extra, says):
+    from cargo_sim.cli import main
+    args = [a.format(tmp=tmp_path, **{k: v for k, v in run_folders.items() if k != "ids"}) for a in extra]
+    assert main(["report", "-o", str(tmp_path / "r"), "--no-progress"] + args) == 2
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("cargo-sim: error: ") and says in lines[0], err
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_from_refuses_two_line_ups_at_one_count(run_folders, tmp_path):
+    from cargo_sim.runs import run_to_dir
+    run_to_dir(tmp_path / "g", 10, ["greedy", "random"], seed=3, progress=False)
+    with pytest.raises(ConfigError, match="one line-up per player count"):
+        report.results_from_runs([run_folders["two"], tmp_path / "g"])
+
+
+def test_report_of_a_rules_variant(tmp_path, monkeypatch):
+    """``cargo-sim report --set``: the games are played under the variant, and the page says so."""
+    from analyses import plots
+    from cargo_sim.cli import main
+    monkeypatch.setattr(plots, "FIGURES", {"win_rate_by_seat": plots.FIGURES["win_rate_by_seat"]})
+    out = tmp_path / "rep"
+    assert main(["report", "-o", str(out), "--games", "40", "--events-games", "10", "--seats", "2",
+                 "-p", "2=random,random", "--set", "start_coins=9", "--no-svg", "--no-progress"]) == 0
+    md = (out / "index.md").read_text()
+    variant = RULES.replace(start_coins=9)
+    assert variant.digest in md and RULES.digest not in md
+    assert "| start_coins | 9 | OVERRIDE |" in md
+    assert "--set start_coins=9" in md            # the reproduce-exactly line plays the variant too
+    # the report's numbers are those of the variant's games (game i is the same game in any split)
+    import cargo_sim
+    vp = pd.read_csv(out / "tables" / "vp_by_seat.csv").sort_values("seat")["mean"].to_numpy()
+    played = cargo_sim.simulate(40, ["random", "random"], seed=0, rules=variant).players
+    assert np.allclose(vp, played.groupby("seat")["vp"].mean().to_numpy())
+    default = cargo_sim.simulate(40, ["random", "random"], seed=0).players
+    assert not np.allclose(vp, default.groupby("seat")["vp"].mean().to_numpy())
+
+
+def test_report_from_refuses_an_unfinished_run(tmp_path):
+    from cargo_sim.runs import run_to_dir
+    run_to_dir(tmp_path / "u", 20, ["random", "random"], seed=3, chunk_games=10, progress=False)
+    markers = sorted((tmp_path / "u").glob("*.done"))
+    assert len(markers) == 2
+    markers[-1].unlink()                      # as if interrupted before its last chunk was done
+    with pytest.raises(ConfigError, match="not finished .1 of 2 chunks.*--resume"):
+        report.results_from_runs([tmp_path / "u"])

@@ -204,6 +204,8 @@ def test_notes_explain_the_odd_features_from_the_data():
     syn = pd.DataFrame({"n_players": [3, 3], "held": [0, 1], "n": [998, 2], "mean": [0.0, 0.0]})
     assert "All zero" in explain.table_note("syndicate_income", syn)
     assert "All zero" not in explain.table_note("syndicate_income", syn.assign(mean=[0.0, 2.0]))
+    assert "only 2 player-games held" in explain.table_note("syndicate_income", syn)
+    assert "only 1 player-game held" in explain.table_note("syndicate_income", syn.assign(n=[999, 1]))
     val = pd.DataFrame({"n_players": [3, 3], "value": [0, 12], "share": [0.07, 0.93]})
     assert "7.0% of trades at 3 players" in explain.figure_note("trade_value_distribution", val)
     assert explain.figure_note("trade_value_distribution", val[val.value > 0]) == ""
@@ -219,6 +221,18 @@ def test_notes_explain_the_odd_features_from_the_data():
     w = SEATS.assign(win_rate=[1.0, 0.0, 0.4, 0.3, 0.3])
     note = explain.table_note("win_rate_by_seat", w)
     assert "compares bots" in note and "expert won 100.0% at 2 players" in note
+
+
+def test_each_figure_says_how_many_games_it_rests_on():
+    from analyses import explain
+    games, events = {3: 12000, 4: 400}, {3: 2000, 4: 200}
+    assert explain.figure_basis("margin_distribution", games, events) == \
+        "From 12,000 games at 3 players, 400 at 4 players."
+    assert explain.figure_basis("purchases_by_turn", games, events) == \
+        "From the event log of 2,000 games at 3 players, 200 at 4 players."
+    assert explain.figure_basis("purchases_by_turn", games, {}) == ""
+    for name in explain.EVENT_FIGURES:
+        assert name in plots.FIGURES
 
 
 def test_report_html_comes_from_its_markdown():
