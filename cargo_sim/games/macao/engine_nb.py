@@ -215,6 +215,21 @@ def affordable_nb(s, q, cost):
 
 
 @njit(cache=True)
+def cost_ok_nb(s, q, at, discount):
+    """Can the seat pay the cost at s[at:at+NC], ``discount`` cubes less?"""
+    if discount == 0:
+        for c in range(NC):
+            if avail_nb(s, q, c) < s[at + c]:
+                return False
+        return True
+    cost = np.empty(NC, np.int64)
+    for c in range(NC):
+        cost[c] = s[at + c]
+    reduced_cost_nb(cost, discount)
+    return affordable_nb(s, q, cost)
+
+
+@njit(cache=True)
 def quarter_cost_nb(s, q, quarter, cost):
     for c in range(NC):
         cost[c] = s[K_Q_COST + quarter * NC + c]
@@ -424,6 +439,8 @@ def begin_nb(s, seed, game, log, n_events):
     s[G_NEV] = n_events
     n = s[R_N_PLAYERS]
     s[G_BANK] = s[K_TOTAL_COINS]
+    for i in range(MAX_OFFER):
+        s[G_OFFER + i] = -1
     for c in range(NC):
         s[G_SUPPLY + c] = s[K_CUBES_PER]
     for i in range(s[K_N_DECK]):
@@ -727,15 +744,11 @@ def action_ok_nb(s, q, a):
         if by_coins:
             price = effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, 0)
             return effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, -1) > 0 and s[b + P_COINS] >= price
-        cost = np.empty(NC, np.int64)
-        quarter_cost_nb(s, q, quarter, cost)
-        return affordable_nb(s, q, cost)
+        return cost_ok_nb(s, q, K_Q_COST + quarter * NC, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0))
     if A_COMPLETE <= a < A_COMPLETE + s[b + P_N_TAB]:
-        if s[b + P_N_DONE] >= MAX_DONE:
-            return False
-        cost = np.empty(NC, np.int64)
-        card_cost_nb(s, q, s[b + P_TAB + a - A_COMPLETE], cost)
-        return affordable_nb(s, q, cost)
+        card = s[b + P_TAB + a - A_COMPLETE]
+        return s[b + P_N_DONE] < MAX_DONE and cost_ok_nb(
+            s, q, K_C_COST + card * NC, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1))
     if A_COMPLETE_COINS <= a < A_COMPLETE_COINS + s[b + P_N_TAB]:
         return s[b + P_N_DONE] < MAX_DONE and coin_completer_nb(s, q) >= 0
     if a >= A_ACT:
@@ -1345,18 +1358,35 @@ def legal_nb(s, out):
 def legal_actions_nb(s, q, out):
     b = pb(q)
     n = 0
-    for a in range(A_END, A_JOKER + NC + 1):
+    out[0] = A_END
+    n = 1
+    if action_ok_nb(s, q, A_TRIBUTE):
+        out[n] = A_TRIBUTE
+        n += 1
+    if s[b + P_WALL] < s[K_WALL_SPACES] - 1:
+        for a in range(A_WALL, A_WALL + NC * NC):
+            if action_ok_nb(s, q, a):
+                out[n] = a
+                n += 1
+    for a in range(A_SAIL, A_SAIL_BACK + NC):
         if action_ok_nb(s, q, a):
             out[n] = a
             n += 1
-    for quarter in range(s[K_NQ]):
-        if action_ok_nb(s, q, A_GOODS + quarter):
-            out[n] = A_GOODS + quarter
+    if s[b + P_JOKERS] > 0:
+        for a in range(A_JOKER, A_JOKER + NC + 1):
+            out[n] = a
             n += 1
-    for quarter in range(s[K_NQ]):
-        if action_ok_nb(s, q, A_GOODS_COINS + quarter):
-            out[n] = A_GOODS_COINS + quarter
-            n += 1
+    if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
+        disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
+        for quarter in range(s[K_NQ]):
+            if s[G_Q_OWNER + quarter] < 0 and cost_ok_nb(s, q, K_Q_COST + quarter * NC, disc):
+                out[n] = A_GOODS + quarter
+                n += 1
+        if effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, -1) > 0:
+            for quarter in range(s[K_NQ]):
+                if action_ok_nb(s, q, A_GOODS_COINS + quarter):
+                    out[n] = A_GOODS_COINS + quarter
+                    n += 1
     for t in range(s[b + P_N_TAB]):
         if action_ok_nb(s, q, A_COMPLETE + t):
             out[n] = A_COMPLETE + t
@@ -1366,13 +1396,36 @@ def legal_actions_nb(s, q, out):
             out[n] = A_COMPLETE_COINS + t
             n += 1
     for i in range(s[b + P_N_DONE]):
-        if s[K_C_TIMING + s[b + P_DONE + i]] != T_ACTIVATE:
+        card = s[b + P_DONE + i]
+        if s[K_C_TIMING + card] != T_ACTIVATE:
             continue
-        for x in range(64):
+        for x in range(options_nb(s, q, card)):
             if activate_ok_nb(s, q, i, x):
                 out[n] = A_ACT + i * 64 + x
                 n += 1
     return n
+
+
+@njit(cache=True)
+def options_nb(s, q, card):
+    """How many options (x) an activated card's answers range over."""
+    e = s[K_C_EFFECT + card]
+    if (e == E_GAIN_ANY_CUBE or e == E_PAY_CUBES_FOR_COINS or e == E_PAY_COINS_FOR_ANY_CUBE
+            or e == E_CUBE_IF_ALONE_LOWEST or e == E_CUBE_IF_TRIBUTE_PAID):
+        return NC
+    if e == E_PAY_CUBES_FOR_ANY_CUBE:
+        return NC * NC
+    if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
+        return 1 << NC
+    if e == E_PAY_COINS_SAIL:
+        return min(arg_nb(s, card, 1) + 1, 64)
+    if e == E_SAIL:
+        return min(arg_nb(s, card, 0) + 1, 64)
+    if e == E_DISCARD_PERSON_FOR_COINS:
+        return s[pb(q) + P_N_DONE]
+    if e == E_COMPLETE_REFUND:
+        return 8
+    return 1
 
 
 @njit(cache=True)

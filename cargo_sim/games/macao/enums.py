@@ -24,7 +24,7 @@ MAX_TAB = 8                 # tableau slots (rules: 5, plus the 6th that must go
 MAX_DONE = 63               # completed cards (activation codes reserve 64 a card)
 MAX_DP = 12
 MAX_ROSE = 6                # numbered rose sides
-MAX_LEGAL = 2048            # answers of one decision, at most
+MAX_LEGAL = 1024            # answers of one decision, at most
 
 
 class _Alloc:

@@ -35,17 +35,17 @@ def invariants(s, rules) -> list[str]:
             bad.append(f"seat {q}: ship off the route")
         if s[b + E.P_N_TAB] > s[E.K_TAB_SPACES] + (1 if s[E.G_ASK] == E.D_DISCARD and s[E.G_SEAT] == q else 0):
             bad.append(f"seat {q}: too many cards on the tableau")
-    if limited_coins and coins_held + s[E.G_BANK] != s[E.K_TOTAL_COINS]:
-        bad.append("coins: the bank and the seats do not add up to the coins in the box")
-    if not limited_coins and coins_held + s[E.G_BANK] != s[E.K_TOTAL_COINS]:
-        bad.append("coins: the seats' coins and the bank's balance do not add up")
+    if coins_held + s[E.G_BANK] != s[E.K_TOTAL_COINS]:
+        bad.append("coins: the bank (a balance when unlimited) and the seats do not add up to the box's")
+    if limited_coins and s[E.G_BANK] < 0:
+        bad.append("coins: the bank is overdrawn")
     for c in range(E.NC):
         held = sum(int(s[pb(q) + E.P_ROSE + side * E.NC + c]) for q in range(n) for side in range(E.MAX_ROSE + 1))
         if held + s[E.G_SUPPLY + c] != s[E.K_CUBES_PER]:
             bad.append(f"cubes of colour {c}: supply and seats do not add up")
     # cards: in the deck, offered, on tableaux, completed or discarded
     where = (s[E.K_N_DECK] - s[E.G_DECK_TOP]) + (s[E.K_N_OFFICE] - s[E.G_OFF_TOP])
-    where += int((s[E.G_OFFER:E.G_OFFER + E.MAX_OFFER] >= 0).sum()) + s[E.G_DISCARDED]
+    where += int((s[E.G_OFFER:E.G_OFFER + s[E.G_N_OFFER]] >= 0).sum()) + s[E.G_DISCARDED]
     where += sum(int(s[pb(q) + E.P_N_TAB] + s[pb(q) + E.P_N_DONE]) for q in range(n))
     if where != s[E.K_N_DECK] + s[E.K_N_OFFICE]:
         bad.append(f"cards: {where} accounted for, the box holds {s[E.K_N_DECK] + s[E.K_N_OFFICE]}")
