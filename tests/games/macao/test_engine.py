@@ -213,13 +213,11 @@ def test_sailing_delivers_at_a_port_five_three_two_per_port():
     lisboa = R.port_names[0]
     space = R[f"port.{lisboa}.space"]
     g0, g1 = (R.goods.index(g) for g in R[f"port.{lisboa}.goods"][:2])
-    s[eng.pb(0) + E.P_GOODS + g0] = 2
-    s[eng.pb(0) + E.P_GOODS + g1] = 1
-    s[E.G_Q_TILE:E.G_Q_TILE + 30] = -1     # (tiles moved to the seat: keep the tile count whole)
-    for q in range(30):
-        s[E.G_Q_OWNER + q] = -1
-    s[E.G_Q_TILE + 0], s[E.G_Q_TILE + 1], s[E.G_Q_TILE + 3] = g0, g0, g1
-    s[E.G_Q_OWNER + 0] = s[E.G_Q_OWNER + 1] = s[E.G_Q_OWNER + 3] = -2
+    tiles = list(s[E.G_Q_TILE:E.G_Q_TILE + 30])
+    for quarter in [i for i, g in enumerate(tiles) if g == g0][:2] + [tiles.index(g1)]:
+        s[E.G_Q_OWNER + quarter] = 0          # taken from the city earlier
+        s[eng.pb(0) + E.P_CITY] += 1
+        s[eng.pb(0) + E.P_GOODS + tiles[quarter]] += 1
     cubes(s, 0, GREEN, space)
     for _ in range(space):
         act(s, E.A_SAIL + GREEN)
