@@ -40,7 +40,7 @@ from .enums import (
     EV_ACTIVATE, EV_ARRIVE, EV_CITY, EV_COMPLETE, EV_DELIVER, EV_DISCARD, EV_DRAFT, EV_END_CARD,
     EV_GOODS, EV_JOKER, EV_LOT, EV_MARKERS, EV_OFFER, EV_RANK, EV_ROLL, EV_SAIL, EV_START_CUBES,
     EV_TABLEAU, EV_TRIBUTE, EV_TRIGGER, EV_WALL, EV_WASTED, EV_ZERO, G_ASK, G_DECK, G_DECK_TOP,
-    G_DELIV, G_DICE, G_DISCARDED, G_GAME, G_IDX, G_LOT, G_N_OFFER, G_NEV, G_OFF_TOP, G_OFFER,
+    G_DELIV, G_DICE, G_DISCARDED, G_GAME, G_LOG_CAP, G_IDX, G_LOT, G_N_OFFER, G_NEV, G_OFF_TOP, G_OFFER,
     G_OFFICES, G_ORDER, G_PHASE, G_PORT_DELIV, G_Q_OWNER, G_Q_TILE, G_ROUND, G_SEAT, G_STAMP,
     G_SUB, G_SUPPLY, G_TRIB_PRICE, G_TRIB_REWARD, G_WINNERS, G_BANK, K_C_ARGS, K_C_COLOUR,
     K_C_COST, K_C_EFFECT, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_CUBES_PER,
@@ -50,7 +50,7 @@ from .enums import (
     K_PASSING, K_PEN_NO_MARKER, K_PER_GOOD, K_PER_SET, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ,
     K_Q_COST, K_Q_DARK, K_REFUND_ALL, K_REMOVED, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
     K_START, K_START_COINS, K_START_EXTRA, K_TAB_PEN, K_TAB_SPACES, K_TIE, K_TILES_PER_GOOD,
-    K_TOTAL_COINS, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, K_ZERO_PEN, MAX_ADJ, MAX_DONE,
+    K_TOTAL_COINS, K_TRIB_MAX, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, K_ZERO_PEN, MAX_ADJ, MAX_DONE,
     MAX_GOODS, MAX_OFFER, MAX_Q, N_EVENT_FIELDS, NC, P_CARD_PTS, P_CITY, P_COINS, P_COINS_IN,
     P_COINS_OUT, P_COMPLETED, P_CUBES_IN, P_CUBES_OUT, P_DELIV, P_DELIV_PTS, P_DELIVERED_TILES,
     P_DONE, P_DRAFTED, P_END_PTS, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_GOT_COINS, P_GROUP,
@@ -71,11 +71,13 @@ def pb(q):
 
 @njit(cache=True)
 def event_nb(s, log, q, action, a, b, c, points, coins):
-    """One row of the event log (counted even when the log is full: the runner regrows it)."""
+    """One row of the event log, a flat array or pointer of ``s[G_LOG_CAP]`` rows (counted
+    even when the log is full: the runner regrows it)."""
     n = s[G_NEV]
-    if n < log.shape[0]:
-        log[n, 0], log[n, 1], log[n, 2], log[n, 3] = s[G_GAME], s[G_ROUND], q, action
-        log[n, 4], log[n, 5], log[n, 6], log[n, 7], log[n, 8] = a, b, c, points, coins
+    if n < s[G_LOG_CAP]:
+        r = n * N_EVENT_FIELDS
+        log[r], log[r + 1], log[r + 2], log[r + 3] = s[G_GAME], s[G_ROUND], q, action
+        log[r + 4], log[r + 5], log[r + 6], log[r + 7], log[r + 8] = a, b, c, points, coins
     s[G_NEV] = n + 1
 
 
@@ -425,7 +427,7 @@ def shuffle_nb(s, at, n):
 
 
 @njit(cache=True)
-def begin_nb(s, seed, game, log, n_events):
+def begin_nb(s, seed, game, log, n_events, log_rows):
     """Set up game ``game`` (index in its chunk) from its seed and run to the first decision.
     ``s`` holds the rules and the table (its rules part is never written); event rows
     are written from row ``n_events`` of ``log`` on."""
@@ -437,6 +439,7 @@ def begin_nb(s, seed, game, log, n_events):
     s[M_BOT_SEED] = bot_seed_nb(np.int64(seed))
     s[G_GAME] = game
     s[G_NEV] = n_events
+    s[G_LOG_CAP] = log_rows
     n = s[R_N_PLAYERS]
     s[G_BANK] = s[K_TOTAL_COINS]
     for i in range(MAX_OFFER):
@@ -537,7 +540,8 @@ def begin_round_nb(s, log):
     for i in range(s[G_N_OFFER]):
         price += s[K_C_TRIB_COINS + s[G_OFFER + i]]
         reward += s[K_C_TRIB_POINTS + s[G_OFFER + i]]
-    s[G_TRIB_PRICE], s[G_TRIB_REWARD] = price, reward
+    s[G_TRIB_PRICE] = min(price, s[K_TRIB_MAX])     # the tribute track ends at tribute_track_max
+    s[G_TRIB_REWARD] = min(reward, s[K_TRIB_MAX])
     for _ in range(s[K_REMOVED]):           # the last revealed go (fewer players)
         if s[G_N_OFFER] > 0:
             s[G_N_OFFER] -= 1

@@ -49,7 +49,7 @@ K_DP = _k(MAX_DP)
 K_GROUP_PTS, K_TAB_PEN, K_MARK_PEN, K_MARKERS = _k(), _k(), _k(), _k()
 K_PER_GOOD, K_ZERO_PEN, K_TIE, K_PER_SET, K_REFUND_ALL = _k(), _k(), _k(), _k(), _k()
 K_PASSING, K_RETURN, K_PEN_NO_MARKER = _k(), _k(), _k()
-K_JOKER_CUBES, K_JOKER_COINS = _k(), _k()
+K_JOKER_CUBES, K_JOKER_COINS, K_TRIB_MAX = _k(), _k(), _k()
 K_LIMIT_COINS, K_TOTAL_COINS, K_LIMIT_CUBES, K_CUBES_PER = _k(), _k(), _k(), _k()
 K_NQ, K_N_PORTS, K_N_GOODS, K_TILES_PER_GOOD, K_N_JOKERS = _k(), _k(), _k(), _k(), _k()
 K_N_CT, K_N_OFFICE, K_N_DECK, K_ROUTE_END = _k(), _k(), _k(), _k()
@@ -86,7 +86,7 @@ G_Q_OWNER = _g(MAX_Q)                        # seat whose marker is there, -1 no
 G_DELIV = _g(MAX_PORTS * MAX_GOODS)          # deliveries made to (port, good)
 G_PORT_DELIV = _g(MAX_PORTS)                 # deliveries made to a port
 G_LOT = _g(6)                                # the pending dice choice: die a, die b, extra lot
-G_WINNERS, G_ROLLS, G_NEV, G_GAME, G_DECISIONS = _g(), _g(), _g(), _g(), _g()
+G_WINNERS, G_ROLLS, G_NEV, G_GAME, G_LOG_CAP = _g(), _g(), _g(), _g(), _g()   # G_LOG_CAP: event rows
 PL = _g.at
 
 # ---- one seat's block -----------------------------------------------------------------

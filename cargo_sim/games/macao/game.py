@@ -28,9 +28,7 @@ class Macao:
     counters = None
     replay = None
 
-    @staticmethod
-    def chunk_kernel(template, decide, seeds, out_games, out_players, log, err):
-        return sim.run_games_nb(template, decide, seeds, out_games, out_players, log, err)
+    chunk_kernel = staticmethod(sim.chunk_kernel)
 
     def game_fields(self, rules) -> Fields:
         return Fields(E.GAME_FIELDS, np.int64)

@@ -18,6 +18,7 @@ from ...core.errors import ConfigError, IllegalDecisionError, BotError
 from ...core.layout import (BOT_FAULT, BOTS, M_DECISIONS, N_PARAMS, PARAM_SCALE, PARAMS, R_LEN,
                             R_N_PLAYERS, R_SEARCH, R_USER_BASE, R_USER_FN)
 from . import enums as E
+from .bots.dispatch_nb import random_table_nb, table_decide_nb
 from .engine_nb import answer_nb, begin_nb, ok_nb, pb
 from .rules import Rules
 
@@ -69,6 +70,7 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     s[E.K_PASSING], s[E.K_RETURN] = d["deliver_passing"], d["ship_can_return"]
     s[E.K_PEN_NO_MARKER] = d["penalty_without_marker"]
     s[E.K_JOKER_CUBES], s[E.K_JOKER_COINS] = d["joker_cubes"], d["joker_coins"]
+    s[E.K_TRIB_MAX] = d["tribute_track_max"]
     s[E.K_LIMIT_COINS], s[E.K_TOTAL_COINS] = not d["unlimited_coins"], d["total_coins"]
     s[E.K_LIMIT_CUBES], s[E.K_CUBES_PER] = not d["unlimited_cubes"], d["cubes_per_colour"]
     s[E.K_NQ], s[E.K_N_PORTS], s[E.K_N_GOODS] = nq, n_ports, n_goods
@@ -116,9 +118,12 @@ def table_template(rules, players, check_bots: bool = False):
 
 
 # ---- the chunk kernel ----------------------------------------------------------------------
-@njit(cache=True)
-def ask_array_nb(decide, kind, s, seat):
-    return ask_nb(decide, kind, state_ptr_nb(s), seat)
+# The core's ask_nb, inlined into Macao's kernel (numba IR inlining: no overload of ask_nb
+# for Macao's table is compiled or cached). A cached overload would go into the core's
+# cache index, shared by every game: re-saving that index pickles every game's table types
+# again, and numba keeps only a few rebuilt dispatchers alive, so a process that has not
+# imported the other games fails with "ReferenceError: underlying object has vanished".
+ask_inline_nb = njit(inline="always")(ask_nb.py_func)
 
 
 @njit(cache=True)
@@ -145,26 +150,54 @@ def stats_nb(s, out_games, out_players, g):
             out_players[g, q, k] = row[k]
 
 
-@njit(cache=True, nogil=True)
-def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
-    """Every game of the chunk from the template, asking the table's bots."""
-    s = template.copy()
+@njit(inline="always")
+def chunk_body_nb(s, decide, seeds, out_games, out_players, log, err):
+    """Every game of the chunk in ``s`` (a copy of the table's template, which the caller
+    keeps alive: the kernels hold only a pointer to it), asking the table's bots (the state
+    and the log travel as pointers: engine_nb's note)."""
+    p = state_ptr_nb(s)
+    lp = state_ptr_nb(log)
+    rows = log.shape[0]
     n_events = 0
     for g in range(seeds.shape[0]):
-        begin_nb(s, seeds[g], g, log, n_events)
-        while s[E.G_ASK] >= 0:
-            seat = s[E.G_SEAT]
-            a = ask_array_nb(decide, s[E.G_ASK], s, seat)
-            if not ok_nb(s, a):
-                err[ERR_GAME], err[1], err[2], err[3], err[4] = g, s[E.G_ASK], seat, a, s[E.G_ROUND]
+        begin_nb(p, seeds[g], g, lp, n_events, rows)
+        while p[E.G_ASK] >= 0:
+            seat = p[E.G_SEAT]
+            a = ask_inline_nb(decide, p[E.G_ASK], p, seat)
+            if not ok_nb(p, a):
+                err[ERR_GAME], err[1], err[2], err[3], err[4] = g, p[E.G_ASK], seat, a, p[E.G_ROUND]
                 err[5] = 1 if a == BOT_FAULT else 0
-                err[ERR_EVENTS] = s[E.G_NEV]
+                err[ERR_EVENTS] = p[E.G_NEV]
                 return False
-            answer_nb(s, a, log)
-        stats_nb(s, out_games, out_players, g)
-        n_events = s[E.G_NEV]
+            answer_nb(p, a, lp)
+        stats_nb(p, out_games, out_players, g)
+        n_events = p[E.G_NEV]
     err[ERR_EVENTS] = n_events
     return True
+
+
+# One cached kernel per table kernel, the table kernel a global (a constant), not an
+# argument: numba's cache index cannot hold a function-typed argument across processes (a
+# second overload saved later pickles the first one's dead reference: "ReferenceError:
+# underlying object has vanished"). Macao's tables have these two (bots.dispatch_nb).
+@njit(cache=True, nogil=True)
+def run_table_nb(template, seeds, out_games, out_players, log, err):
+    return chunk_body_nb(template, table_decide_nb, seeds, out_games, out_players, log, err)
+
+
+@njit(cache=True, nogil=True)
+def run_random_nb(template, seeds, out_games, out_players, log, err):
+    return chunk_body_nb(template, random_table_nb, seeds, out_games, out_players, log, err)
+
+
+def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
+    """The contract's chunk kernel: the compiled loop of the table's kernel."""
+    s = template.copy()
+    if decide is random_table_nb:
+        return run_random_nb(s, seeds, out_games, out_players, log, err)
+    if decide is table_decide_nb:
+        return run_table_nb(s, seeds, out_games, out_players, log, err)
+    raise ConfigError(f"not a Macao table kernel: {decide!r}")
 
 
 # ---- tables -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from numba import njit
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..engine_nb import act_nb, largest_group_nb, legal_nb, end_card_points_nb, pb
 from ..enums import (A_END, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
-                     D_DISCARD, G_DICE, G_LOT, G_OFFER, G_N_OFFER, G_ROUND, K_C_COST, K_C_TIMING,
+                     D_DISCARD, G_DICE, G_LOG_CAP, G_LOT, G_OFFER, G_N_OFFER, G_ROUND, K_C_COST, K_C_TIMING,
                      K_GROUP_PTS, K_N_GOODS, K_ROUNDS, K_TAB_PEN, MAX_LEGAL, NC, P_COINS, P_DONE,
                      P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_VP, P_WALL,
                      RULES_END, STATE_SIZE, T_ACTIVATE, T_END)
@@ -55,7 +55,7 @@ def best_action_nb(s, q):
     out = np.empty(MAX_LEGAL, np.int64)
     n = legal_nb(s, out)
     scratch = s.copy()
-    log = np.zeros((0, 9), np.int64)
+    log = np.zeros(0, np.int64)
     best, best_v = A_END, value_nb(s, q) + 1e-9
     for k in range(n):
         a = out[k]
@@ -63,6 +63,7 @@ def best_action_nb(s, q):
             continue
         for i in range(RULES_END, STATE_SIZE):
             scratch[i] = s[i]
+        scratch[G_LOG_CAP] = 0                 # the copy writes no events
         act_nb(scratch, q, a, log)
         v = value_nb(scratch, q)
         if v > best_v:
