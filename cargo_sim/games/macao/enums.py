@@ -158,6 +158,10 @@ T_ACTIVATE, T_TRIGGER, T_END = 0, 1, 2
 K_OFFICE_KIND, K_BUILDING_KIND, K_PERSON_KIND = 0, 1, 2
 TIE_WALL, TIE_COINS, TIE_SHARED = 0, 1, 2
 
+# the core's error-buffer slots (core.contract.ERR_GAME, ERR_EVENTS; a test checks they agree:
+# a kernel module importing core.contract would make the runner's Python part compiled source)
+ERR_GAME, ERR_EVENTS = 0, 6
+
 # ---- result buffers -------------------------------------------------------------------
 GAME_FIELDS = ("n_players", "rounds", "winner", "n_winners", "decisions", "deck_left")
 PLAYER_FIELDS = ("vp", "rank", "won", "coins", "wall", "ship", "quarters", "group", "deliveries",

@@ -1,14 +1,19 @@
 """Macao's Game object (docs/contract.md): every member points at its one home in this
-package; registered on import (``cargo_sim.games.BUILTIN`` names this module)."""
+package; registered on import (``cargo__sim().games.BUILTIN`` names this module)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...core.contract import Fields, register_game
 from . import enums as E
-from . import simulate as sim
 from .bots import REGISTRY
 from .rules import Rules
+
+
+def _sim():
+    """simulate.py on first use (it imports pandas and numba: `cargo-sim bots` imports neither)."""
+    from . import simulate
+    return simulate
 
 
 class Macao:
@@ -28,7 +33,10 @@ class Macao:
     counters = None
     replay = None
 
-    chunk_kernel = staticmethod(sim.chunk_kernel)
+    @staticmethod
+    def chunk_kernel(template, decide, seeds, out_games, out_players, log, err):
+        from .simulate import chunk_kernel
+        return chunk_kernel(template, decide, seeds, out_games, out_players, log, err)
 
     def game_fields(self, rules) -> Fields:
         return Fields(E.GAME_FIELDS, np.int64)
@@ -37,22 +45,22 @@ class Macao:
         return Fields(E.PLAYER_FIELDS, np.int32)
 
     def table_template(self, rules, players, check_bots: bool = False):
-        return sim.table_template(rules, players, check_bots)
+        return _sim().table_template(rules, players, check_bots)
 
     def describe_error(self, players, err, game, game_seed, rules):
-        return sim.describe_error(players, err, game, game_seed, rules)
+        return _sim().describe_error(players, err, game, game_seed, rules)
 
     def table_columns(self, games, players_arr, seeds, start, players, rules, narrow=True):
-        return sim.table_columns(games, players_arr, seeds, start, players, rules, narrow)
+        return _sim().table_columns(games, players_arr, seeds, start, players, rules, narrow)
 
     def table_bytes(self, n_games, n_players):
         return n_games * (8 * (2 + len(E.GAME_FIELDS)) + n_players * (4 * len(E.PLAYER_FIELDS) + 24))
 
     def results(self, games, players, rules, config, interrupted, events):
-        return sim.MacaoResults(games, players, rules, config, interrupted, events)
+        return _sim().MacaoResults(games, players, rules, config, interrupted, events)
 
     def events_frame(self, log, rules, n_players, labels=None):
-        return sim.events_frame(log, rules, n_players, labels)
+        return _sim().events_frame(log, rules, n_players, labels)
 
     def render_events(self, events, rules) -> str:
         from .narrate import render

@@ -564,3 +564,8 @@ def test_an_illegal_answer_and_a_raising_bot_are_one_line_errors():
             runner.simulate("macao", 2, ["macao_raiser", "random"], seed=1, progress=False)
     finally:
         userbots.unregister("macao_raiser", game="macao")
+
+
+def test_the_error_slots_are_the_cores():
+    from cargo_sim.core import contract
+    assert (E.ERR_GAME, E.ERR_EVENTS) == (contract.ERR_GAME, contract.ERR_EVENTS)
