@@ -1,0 +1,35 @@
+"""Macao's bots: the registry (names, parameters, kernels named as "module:attr", so
+listing the bots compiles nothing) and the core's user-bot plumbing."""
+from ....core import userbots
+from ....core.bots import BotRegistry, BotSpec
+from ....core.layout import N_PARAMS
+from ..enums import PL, STATE_SIZE
+
+REGISTRY = BotRegistry("macao", N_PARAMS)
+_K = "cargo_sim.games.macao.bots."
+
+# the heuristic family's parameters, in their slot order (greedy_nb.W_*)
+GREEDY_PARAMS = {"coin_weight": 0.5, "city_weight": 1.0, "goods_weight": 2.0, "ship_weight": 0.3,
+                 "card_weight": 0.5, "wall_weight": 0.3, "joker_weight": 1.5, "patience": 0.3}
+STRATEGIES = {
+    "greedy": ({}, "one-step look-ahead on a balanced value of points, coins, the city group, "
+                   "goods, the ship, active cards and the wall"),
+    "builder": ({"city_weight": 2.5, "goods_weight": 1.0, "ship_weight": 0.1},
+                "city builder: greedy valuing the connected group of quarters most"),
+    "shipper": ({"goods_weight": 3.0, "ship_weight": 0.8, "city_weight": 0.5},
+                "shipper: greedy valuing goods held and the ship's progress most"),
+}
+
+REGISTRY.register_builtin(BotSpec(
+    "random", _K + "random_nb:random_decide_nb", {},
+    "at every decision a uniformly random legal answer (engine.legal_nb), from the seat's own stream"))
+for _name, (_over, _doc) in STRATEGIES.items():
+    REGISTRY.register_builtin(BotSpec(_name, _K + "greedy_nb:greedy_decide_nb",
+                                      {**GREEDY_PARAMS, **_over}, _doc))
+
+# user bots (@bot(..., game="macao")): a bot may write nothing of the game's words
+REGISTRY.plumbing = userbots.Plumbing(
+    table_decide=_K + "dispatch_nb:table_decide_nb",
+    first_only_decide=_K + "dispatch_nb:random_table_nb",
+    bot_fault=_K + "dispatch_nb:bot_fault_nb",
+    state_size=STATE_SIZE, own=(STATE_SIZE, STATE_SIZE))

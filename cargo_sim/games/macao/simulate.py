@@ -1,0 +1,172 @@
+"""Macao through the core's runner: the table template (the rules compiled into the
+state), the chunk kernel (ask, check, answer: the engine's loop), results as tables,
+the event log as a frame and as text."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from ...core import userbots
+from ...core.errors import ConfigError, IllegalDecisionError, BotError
+from ...core.layout import BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_LEN, R_N_PLAYERS, R_USER_BASE, R_USER_FN
+from . import enums as E
+from .rules import Rules
+
+
+# ---- the rules into the state ----------------------------------------------------------
+def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
+    """A state array with the rules' words filled (enums.K_*), for n players."""
+    rules.check_players(n_players)
+    d, a = rules._data, rules.arrays()
+    s = np.zeros(E.STATE_SIZE, np.int64)
+    s[R_N_PLAYERS], s[R_LEN] = n_players, E.STATE_SIZE
+    nq, nct = len(a["quarter_cost"]), len(a["card_kind"])
+    n_ports, n_goods = len(a["port_space"]), len(d["goods"])
+    office = [i for i in range(nct) for _ in range(a["card_copies"][i]) if a["card_kind"][i] == 0]
+    deck = [i for i in range(nct) for _ in range(a["card_copies"][i]) if a["card_kind"][i] != 0]
+    limits = [(nq, E.MAX_Q, "quarters"), (n_ports, E.MAX_PORTS, "ports"), (n_goods, E.MAX_GOODS, "goods"),
+              (nct, E.MAX_CT, "card names"), (len(office), E.MAX_OFFICE, "office cards"),
+              (len(deck), E.MAX_DECK, "building and person cards"),
+              (len(d["delivery_points"]), E.MAX_DP, "delivery_points"),
+              (d["rose_sides"], E.MAX_ROSE, "rose_sides"), (d["tableau_spaces"], E.MAX_TAB - 2, "tableau_spaces"),
+              (d["office_per_round"] + d["deck_per_round"], E.MAX_OFFER, "cards shown a round"),
+              (max(d["wall_step_costs"]), 2, "wall_step_costs"), (d["dice_chosen"], 2, "dice_chosen"),
+              (int(a["adjacency"].sum(1).max()), E.MAX_ADJ, "quarters touching one quarter")]
+    for v, hi, what in limits:
+        if v > hi:
+            raise ConfigError(f"Macao's kernels hold at most {hi} {what}, the rules have {v}")
+    if d["dice_chosen"] != 2:
+        raise ConfigError(f"Macao's kernels play dice_chosen = 2 only, got {d['dice_chosen']}")
+    if d["dice_sides"] > 15:
+        raise ConfigError(f"Macao's kernels roll dice of at most 15 sides, got {d['dice_sides']}")
+    st = d["start_cubes"]
+    s[E.K_ROUNDS], s[E.K_START_COINS], s[E.K_N_START] = d["rounds"], d["start_coins"], len(st)
+    s[E.K_START:E.K_START + len(st)] = st
+    s[E.K_DICE_SIDES], s[E.K_LATE_DIE], s[E.K_ROSE_SIDES] = d["dice_sides"], d["late_die_value"], d["rose_sides"]
+    s[E.K_TAB_SPACES], s[E.K_OFFICE_ROUND], s[E.K_DECK_ROUND] = (d["tableau_spaces"], d["office_per_round"],
+                                                                 d["deck_per_round"])
+    s[E.K_REMOVED], s[E.K_START_EXTRA] = rules.removed_cards(n_players), d["start_extra_cards"]
+    s[E.K_WALL_SPACES], (s[E.K_WALL_COST1], s[E.K_WALL_COST2]) = d["wall_spaces"], d["wall_step_costs"]
+    dp = d["delivery_points"]
+    s[E.K_N_DP] = len(dp)
+    s[E.K_DP:E.K_DP + len(dp)] = dp
+    s[E.K_GROUP_PTS], s[E.K_TAB_PEN], s[E.K_MARK_PEN] = d["group_points"], d["tableau_penalty"], d["marker_penalty"]
+    s[E.K_MARKERS] = d["markers_per_player"]
+    s[E.K_PER_GOOD] = d["delivery_scoring"] == "per_good"
+    s[E.K_ZERO_PEN] = d["zero_cube_penalty"]
+    s[E.K_TIE] = ("wall", "coins", "shared").index(d["tie_break"])
+    s[E.K_PER_SET] = d["set_scoring"] == "per_set"
+    s[E.K_REFUND_ALL] = d["refund_scope"] == "every_card"
+    s[E.K_PASSING], s[E.K_RETURN] = d["deliver_passing"], d["ship_can_return"]
+    s[E.K_PEN_NO_MARKER] = d["penalty_without_marker"]
+    s[E.K_JOKER_CUBES], s[E.K_JOKER_COINS] = d["joker_cubes"], d["joker_coins"]
+    s[E.K_TRIB_MAX] = d["tribute_track_max"]
+    s[E.K_LIMIT_COINS], s[E.K_TOTAL_COINS] = not d["unlimited_coins"], d["total_coins"]
+    s[E.K_LIMIT_CUBES], s[E.K_CUBES_PER] = not d["unlimited_cubes"], d["cubes_per_colour"]
+    s[E.K_NQ], s[E.K_N_PORTS], s[E.K_N_GOODS] = nq, n_ports, n_goods
+    s[E.K_TILES_PER_GOOD], s[E.K_N_JOKERS] = d["tiles_per_good"], d["jokers"]
+    s[E.K_N_CT], s[E.K_N_OFFICE], s[E.K_N_DECK] = nct, len(office), len(deck)
+    s[E.K_ROUTE_END] = int(a["port_space"].max())
+    s[E.K_Q_COST:E.K_Q_COST + nq * E.NC] = a["quarter_cost"].reshape(-1)
+    adj = np.full((E.MAX_Q, E.MAX_ADJ), -1, np.int64)
+    for q in range(nq):
+        nb = np.flatnonzero(a["adjacency"][q])
+        adj[q, :len(nb)] = nb
+    s[E.K_Q_ADJ:E.K_Q_ADJ + E.MAX_Q * E.MAX_ADJ] = adj.reshape(-1)
+    s[E.K_Q_DARK:E.K_Q_DARK + nq] = a["dark"]
+    s[E.K_PORT_SPACE:E.K_PORT_SPACE + n_ports] = a["port_space"]
+    pg = np.zeros((E.MAX_PORTS, E.MAX_GOODS), np.int64)
+    pg[:n_ports, :n_goods] = a["port_goods"]
+    s[E.K_PORT_GOODS:E.K_PORT_GOODS + pg.size] = pg.reshape(-1)
+    s[E.K_C_KIND:E.K_C_KIND + nct] = a["card_kind"]
+    s[E.K_C_COST:E.K_C_COST + nct * E.NC] = a["card_cost"].reshape(-1)
+    s[E.K_C_TRIB_COINS:E.K_C_TRIB_COINS + nct] = a["card_tribute"][:, 0]
+    s[E.K_C_TRIB_POINTS:E.K_C_TRIB_POINTS + nct] = a["card_tribute"][:, 1]
+    s[E.K_C_EFFECT:E.K_C_EFFECT + nct] = a["card_effect"]
+    s[E.K_C_TIMING:E.K_C_TIMING + nct] = a["card_timing"]
+    s[E.K_C_ARGS:E.K_C_ARGS + nct * 4] = a["card_args"].reshape(-1)
+    colour = np.where(a["card_kind"] == 0, a["card_args"][:, 0], -1)
+    s[E.K_C_COLOUR:E.K_C_COLOUR + nct] = colour
+    s[E.K_OFFICE_BOX:E.K_OFFICE_BOX + len(office)] = office
+    s[E.K_DECK_BOX:E.K_DECK_BOX + len(deck)] = deck
+    return s
+
+
+def table_template(rules, players, check_bots: bool = False):
+    """(template state, decide) with the table's bots and parameters filled."""
+    from .bots import REGISTRY
+    s = compile_rules(rules, len(players))
+    decide, idx, users = userbots.decision_table(REGISTRY, players, check_bots)
+    s[BOTS:BOTS + len(players)] = idx
+    for q, p in enumerate(players):
+        s[PARAMS + q * N_PARAMS:][:N_PARAMS] = np.round(p.param_vector(N_PARAMS) * PARAM_SCALE)
+        if p.spec.search:
+            raise BotError(f"bot {p.label!r}: Macao has no search-bot kit yet")
+    if users is not None:
+        s[R_USER_FN], s[R_USER_BASE] = users.address, len(REGISTRY.builtin_order)
+    return s, decide
+
+
+def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
+    """The contract's chunk kernel: the compiled loop of the table's kernel
+    (chunk_nb; ``s`` a copy of the template the kernels hold a pointer to)."""
+    from .bots.dispatch_nb import random_table_nb, table_decide_nb
+    from .chunk_nb import run_random_nb, run_table_nb
+    s = template.copy()
+    if decide is random_table_nb:
+        return run_random_nb(s, seeds, out_games, out_players, log, err)
+    if decide is table_decide_nb:
+        return run_table_nb(s, seeds, out_games, out_players, log, err)
+    raise ConfigError(f"not a Macao table kernel: {decide!r}")
+
+
+# ---- tables -----------------------------------------------------------------------------
+@dataclass
+class MacaoResults:
+    games: pd.DataFrame
+    players: pd.DataFrame
+    rules: Rules
+    config: dict
+    interrupted: bool = False
+    events: pd.DataFrame | None = None
+
+    def summary(self) -> pd.DataFrame:
+        """Per seat: bot, games, win rate (shared wins split), mean points and rank."""
+        p = self.players
+        return (p.groupby("seat", observed=True)
+                 .agg(bot=("bot", "first"), games=("game", "size"), win_rate=("win_share", "mean"),
+                      mean_vp=("vp", "mean"), mean_rank=("rank", "mean")).reset_index())
+
+
+def describe_error(players, err, game, game_seed, rules):
+    seat, kind, answer = int(err[2]), int(err[1]), int(err[3])
+    what = E.DECISIONS[kind] if 0 <= kind < len(E.DECISIONS) else f"kind {kind}"
+    where = f"round {int(err[4])} of game {game} (game seed {game_seed})"
+    if err[5]:
+        return BotError(f"bot {players[seat].label!r} (seat {seat}) failed (raised) at a {what} decision; {where}")
+    return IllegalDecisionError(f"bot {players[seat].label!r} (seat {seat}) made an illegal {what} "
+                                f"decision: answer {answer}; {where}")
+
+
+def table_columns(games, players_arr, seeds, start, players, rules, narrow=True):
+    n, k, _ = players_arr.shape
+    idx = np.arange(start, start + n, dtype=np.int64)
+    g = {"game": idx, "seed": seeds}
+    for i, f in enumerate(E.GAME_FIELDS):
+        g[f] = games[:, i]
+    labels = [p.label for p in players]
+    p = {"game": np.repeat(idx, k), "seat": np.tile(np.arange(k), n),
+         "bot": pd.Categorical(np.tile(labels, n), categories=list(dict.fromkeys(labels)))}
+    flat = players_arr.reshape(n * k, -1)
+    for i, f in enumerate(E.PLAYER_FIELDS):
+        p[f] = flat[:, i]
+    winners = np.repeat(games[:, 3], k).astype(np.float64)
+    p["win_share"] = np.where(flat[:, 2] > 0, 1.0 / np.maximum(winners, 1), 0.0).astype(np.float32)
+    return g, p
+
+
+def events_frame(log, rules, n_players, labels=None):
+    df = pd.DataFrame(log, columns=list(E.EVENT_FIELDS))
+    df["action"] = pd.Categorical.from_codes(df["action"].astype(np.int64), categories=list(E.EVENT_NAMES))
+    return df
