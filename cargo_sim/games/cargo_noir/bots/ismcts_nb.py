@@ -11,6 +11,7 @@ from numba import njit
 from ....core.borrow_nb import state_ptr_nb
 from ....core.search.ismcts_nb import ismcts_nb, ismcts_parallel_nb, ismcts_worker_nb
 from ....core.search.params import SP_THREADS
+from ..engine_nb import own_workspace_nb
 from ..forward_nb import determinize_nb
 from .searchkit_nb import (kit_apply_nb, kit_end_nb, kit_key_nb, kit_log_nb, kit_mover_nb,
                            kit_options_nb, kit_param_nb, kit_restore_nb, kit_start_nb,
@@ -30,12 +31,16 @@ def ismcts_decide_nb(p, kind, seat):
 
 @njit(cache=True)
 def ismcts_worker_bound_nb(row, seat, worker, iterations, root_n, root_w):
-    """One root-parallel tree in `row` (a worker's copy of the whole state)."""
+    """One root-parallel tree in `row` (a worker's copy of the game part). The bots'
+    workspace is an array apart (s[R_WORK], core.shared_nb's split): each worker gets
+    its own, since the trees' playouts write it at once."""
+    work = own_workspace_nb(row)
     ismcts_worker_nb(state_ptr_nb(row), seat, worker, iterations, root_n, root_w,
                      search_buffers_nb, kit_start_nb, kit_param_nb, kit_log_nb, kit_restore_nb,
                      determinize_nb, kit_apply_nb, playout_models_nb, reward_nb, kit_options_nb,
                      kit_key_nb, models_until_nb, kit_mover_nb)
-    return row[0] if row.shape[0] > 0 else 0     # `row` outlives its pointer's use
+    # `row` and `work` outlive their pointers' use
+    return row[0] + work[0] if row.shape[0] > 0 else work[0]
 
 
 @njit(cache=True, parallel=True)
