@@ -185,9 +185,12 @@ def cmd_bots(args, argv) -> int:
             show = getattr(spec, "show", lambda k, v: f"{v:g}")     # bot-valued: the bot's name
             print(textwrap.fill("parameters: " + ", ".join(f"{k}={show(k, v)}" for k, v in params.items()),
                                 width=88, initial_indent="    ", subsequent_indent="      "))
-    print(f"\nSeat a bot with parameters as name?key=value&key=value, e.g. "
-          f"--players 'greedy?bid_margin=2,random,random'" if "greedy" in bot_names() else
-          "\nSeat a bot with parameters as name?key=value&key=value.")
+    # the example is this game's: its first bot with a parameter, at that parameter's default
+    example = next(((name, k, v) for name in bot_names()
+                    for k, v in (getattr(bots.get(name), "params", {}) or {}).items()
+                    if isinstance(v, (int, float))), None)
+    print("\nSeat a bot with parameters as name?key=value&key=value" +
+          (f", e.g. --players '{example[0]}?{example[1]}={example[2]:g},random'" if example else "."))
     if not args.verbose:
         print(f"`{PROG} bots -v` shows each bot's full description and parameters.")
     return 0
