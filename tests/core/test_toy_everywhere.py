@@ -18,6 +18,7 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 import cargo_sim
+from cargo_sim.games import BUILTIN
 from cargo_sim import ConfigError, runs
 from cargo_sim.cli import main
 from cargo_sim.core.contract import (CORE_GAME_COLUMNS, CORE_PLAYER_COLUMNS, check_columns,
@@ -114,7 +115,8 @@ def test_unknown_game_is_one_line(capsys):
                  ("tournament", "--game", "nope", "-p", "a,b")):
         code, _, err = cli(capsys, *args)
         assert code == 2
-        one_error_line(err, "unknown game 'nope'; known games: cargo_noir, toy_race")
+        known = ", ".join(sorted(set(BUILTIN) | {"toy_race"}))
+        one_error_line(err, f"unknown game 'nope'; known games: {known}$")
     code, _, err = cli(capsys, "--game", "cargo_noir", "bots", "--game", TOY)
     assert code == 2
     one_error_line(err, "different games")

@@ -43,7 +43,7 @@ from .params import (SP_BIAS, SP_BUDGET, SP_C, SP_OPP_WIDEN, SP_VP_WEIGHT, SP_WI
 # edge fields (one row of `edges` per (node, option) seen)
 E_KEY, E_CHILD, E_N, E_AVAIL, E_NEXT = 0, 1, 2, 3, 4
 MAX_DEPTH = 1024
-MAX_EXTRA = 8   # root options the kit may add to start()'s count (e.g. the model bot's own bid)
+MAX_EXTRA = 8   # root options the kit may add to start()'s count (e.g. the model bot's own answer)
 
 
 @njit(cache=True)
