@@ -154,6 +154,21 @@ def _lost(exc) -> bool:
 LOST_AFTER = CONNECT_TIMEOUT + 5     # seconds without a scheduler before giving up
 
 
+def _raise_if_scheduler_lost(client, exc) -> None:
+    """A scheduler killed mid-run first cancels the client's futures, and only some
+    seconds later closes the client: chunks cancelled RETRIES times are then the
+    scheduler's loss, not their workers'. Wait up to LOST_AFTER s to tell them apart."""
+    if "Cancelled" not in exc.__class__.__name__:
+        return
+    end = time.monotonic() + LOST_AFTER
+    while client.status == "running" and time.monotonic() < end:
+        time.sleep(0.2)
+    if client.status != "running":
+        raise ClusterError(f"Dask: lost the scheduler mid-run (client {client.status}); the chunks "
+                           f"that arrived are kept only in a run folder (--out), which a rerun "
+                           f"resumes") from None
+
+
 def _arrivals(pending, client):
     """The futures of ``pending`` (a distributed.as_completed, added to while
     iterating) as they finish; a ClusterError once the client has had no
@@ -228,6 +243,7 @@ def _run_chunks(task, game, n_games, labels, seed, rules, scheduler, chunk_games
                     if not _lost(e):
                         raise
                     if tries[i] >= RETRIES:
+                        _raise_if_scheduler_lost(client, e)
                         raise ClusterError(f"Dask: the chunk of games {bounds(i)[0]}..{bounds(i)[1] - 1} "
                                            f"was lost with its worker {tries[i]} times "
                                            f"({e.__class__.__name__}); the cluster is not healthy") from None
