@@ -11,7 +11,7 @@ from pandas.testing import assert_frame_equal
 import cargo_sim
 from cargo_sim import ClusterError, runs
 
-distributed = pytest.importorskip("distributed")
+import distributed  # noqa: E402,F401 (a declared test dependency)
 
 from cargo_sim import dask_backend  # noqa: E402
 from cargo_sim.dask_backend import simulate_dask  # noqa: E402

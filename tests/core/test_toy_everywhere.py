@@ -259,7 +259,6 @@ def test_run_folder_killed_and_resumed(tmp_path, capsys):
 # Dask
 @pytest.mark.slow
 def test_dask_equals_local(dask_client):
-    pytest.importorskip("distributed")
     local = cargo_sim.simulate(600, PLAYERS, seed=12, game=TOY, progress=False)
     res = cargo_sim.simulate(600, PLAYERS, seed=12, game=TOY, progress=False, backend="dask",
                              scheduler=dask_client, chunk_games=200)

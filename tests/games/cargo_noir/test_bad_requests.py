@@ -300,7 +300,6 @@ def test_run_chunk_sizes_are_bounded(tmp_path, capsys):
 
 
 def test_dask_in_memory_run_too_big_is_refused_before_any_cluster():
-    pytest.importorskip("distributed")
     from cargo_sim.dask_backend import simulate_dask
     t = time.perf_counter()
     with pytest.raises(ConfigError, match="GiB in memory"):
@@ -331,7 +330,6 @@ def _server(talk: bytes | None):
     (None, "no Dask scheduler answered"),
 ])
 def test_dask_foreign_or_silent_server_is_one_line(monkeypatch, talk, match):
-    pytest.importorskip("distributed")
     from cargo_sim import dask_backend
     monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT", 1)
     srv = _server(talk)
@@ -346,7 +344,6 @@ def test_dask_foreign_or_silent_server_is_one_line(monkeypatch, talk, match):
 
 
 def test_dask_refused_port_is_one_line():
-    pytest.importorskip("distributed")
     from cargo_sim.dask_backend import simulate_dask
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         simulate_dask(10, P3, scheduler="tcp://127.0.0.1:1", progress=False)
@@ -355,7 +352,6 @@ def test_dask_refused_port_is_one_line():
 def test_dask_scheduler_lost_mid_run_ends_in_bounded_time(monkeypatch):
     """The waiting loop gives up once the client has had no scheduler for
     LOST_AFTER seconds (a fake: a future that never arrives, a closed client)."""
-    pytest.importorskip("distributed")
     from cargo_sim import dask_backend
 
     class Pending:
@@ -410,7 +406,6 @@ SCHEDULER_KILL = textwrap.dedent("""
 
 @pytest.mark.slow
 def test_dask_scheduler_killed_mid_run_is_one_line_within_seconds():
-    pytest.importorskip("distributed")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

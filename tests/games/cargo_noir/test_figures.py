@@ -257,13 +257,21 @@ def test_robustness_link_works_wherever_the_report_is(tmp_path):
 
 
 def test_highlights_borrow_no_verdicts_of_absent_player_counts(tmp_path):
+    """A planted verdicts file (not the committed report, whose rules may lag)."""
+    import json
     from analyses import robustness
+    from analyses.robustness_marks import VERDICTS_FILE
     rules = Rules.default()
-    if not robustness.load_marks(robustness.REPORT_DIR):
-        pytest.skip("no committed robustness report")
+    study = tmp_path / "robustness"
+    study.mkdir()
+    marks = {f"bank.{n}": f"mark{n}" for n in (2, 3, 4, 5)}
+    (study / VERDICTS_FILE).write_text(json.dumps({"kind": "x", "rules_digest": rules.digest,
+                                                  "marks": marks}))
     line = "Games with a bank shortfall: 3p 97.0% [96.5%, 97.4%], 4p 82.1% [81.0%, 83.2%]"
-    marked, _ = robustness.mark_highlights([line], rules, tmp_path)
-    if "not assessed for these rules" in marked[0]:
-        pytest.skip("the committed robustness report was made with other rules")
-    assert "bank.3" in marked[0] and "bank.4" in marked[0]
+    marked, _ = robustness.mark_highlights([line], rules, tmp_path, folder=study)
+    assert "bank.3: mark3" in marked[0] and "bank.4: mark4" in marked[0]
     assert "bank.2" not in marked[0] and "bank.5" not in marked[0]
+    # other rules: the study's marks do not apply
+    other, link = robustness.mark_highlights([line], rules.replace(start_coins=8), tmp_path,
+                                             folder=study)
+    assert "not assessed for these rules" in other[0] and "mark" not in other[0] and link is None
