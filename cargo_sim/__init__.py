@@ -17,8 +17,7 @@ The names below are loaded on first use (PEP 562): ``import cargo_sim`` and the
 commands that only print (``cargo-sim --version``, ``bots``, ``rules``) import
 neither numba, pandas nor scipy (docs/performance.md, "Start-up").
 """
-import importlib
-
+from .core.lazy import lazy_names
 from .core.version import __version__
 
 # public name -> (module, attribute); None: the module itself
@@ -58,17 +57,4 @@ __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_s
            "__version__"]
 
 
-def __getattr__(name):
-    try:
-        module, attr = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'cargo_sim' has no attribute {name!r}") from None
-    mod = importlib.import_module(module, __name__)
-    value = mod if attr is None else getattr(mod, attr)
-    globals()[name] = value            # later lookups skip __getattr__
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
-
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

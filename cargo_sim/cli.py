@@ -13,24 +13,29 @@ after saving the games already finished when ``--out`` was given.
 """
 from __future__ import annotations
 
-import argparse
-import contextlib
-import json
-import os
-import signal
 import sys
-import warnings
-import tempfile  # noqa: F401
-import threading
-import time
-from pathlib import Path
 
-from .core.fileio import atomic_write, atomic_write_text  # noqa: F401  (used by tests too)
+try:  # Ctrl-C while the command still imports (a loaded machine): one line, status 130
+    import argparse
+    import contextlib
+    import json
+    import os
+    import signal
+    import warnings
+    import tempfile  # noqa: F401
+    import threading
+    import time
+    from pathlib import Path
 
-from .cli_grammar import note_old_spellings, show_progress
-from .cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USER_ERROR, PROG,  # noqa: F401
-                         format_summary, format_summary_of, jsonable, load_rules,
-                         parse_players, parse_set, run_headline, seat_table, versions, wilson)
+    from .core.fileio import atomic_write, atomic_write_text  # noqa: F401  (used by tests too)
+
+    from .cli_grammar import note_old_spellings, show_progress
+    from .cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USER_ERROR, PROG,  # noqa: F401
+                             format_summary, format_summary_of, jsonable, load_rules,
+                             parse_players, parse_set, run_headline, seat_table, versions, wilson)
+except KeyboardInterrupt:
+    sys.stderr.write("\ncargo-sim: interrupted\n")
+    raise SystemExit(130) from None
 
 
 def _game(args):
@@ -458,12 +463,12 @@ def on_sigint(signum, frame, resend=None):
 def main(argv=None) -> int:
     """Entry point of ``cargo-sim``; returns the exit status (0, 2 on a user error, 130 on Ctrl-C).
     Ctrl-C at any moment, the first imports included, ends with one line, not a traceback."""
-    from .core.interrupt import REQUESTED
     old = None
-    REQUESTED.clear()
-    if threading.current_thread() is threading.main_thread():
-        old = signal.signal(signal.SIGINT, on_sigint)
     try:
+        from .core.interrupt import REQUESTED
+        REQUESTED.clear()
+        if threading.current_thread() is threading.main_thread():
+            old = signal.signal(signal.SIGINT, on_sigint)
         return run(argv)
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
@@ -471,6 +476,7 @@ def main(argv=None) -> int:
     finally:
         if old is not None:
             signal.signal(signal.SIGINT, old)
+        from .core.interrupt import REQUESTED
         REQUESTED.clear()
 
 

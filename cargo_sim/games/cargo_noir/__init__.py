@@ -3,7 +3,7 @@
 Another game would be a sibling subpackage with the same layout. The public names
 load on first use, so reading the rules or the bot list imports no kernel.
 """
-import importlib
+from ...core.lazy import lazy_names
 
 _LAZY = {"Rules": ".rules", "simulate": ".simulate", "play_one": ".simulate",
          "SimResults": ".simulate", "trade_value": ".trade.api", "best_split": ".trade.api",
@@ -13,9 +13,4 @@ __all__ = ["Rules", "simulate", "play_one", "SimResults", "trade_value", "best_s
            "plan_trade", "bot_names"]
 
 
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_names(__name__, {k: (m, k) for k, m in _LAZY.items()})

@@ -1,0 +1,27 @@
+"""Public names loaded on first use (PEP 562), for a package's ``__init__``: so
+``import cargo_sim`` and the commands that only print import no kernel, numba,
+pandas or scipy (docs/performance.md, "Start-up")."""
+import importlib
+
+
+def lazy_names(package: str, names: dict):
+    """``(__getattr__, __dir__)`` for ``package`` whose public ``names`` map to
+    ``(module, attribute)``, the module relative to ``package``; an attribute of
+    None names the module itself. A loaded name is kept in the package's globals,
+    so later lookups skip ``__getattr__``."""
+    import sys
+
+    def __getattr__(name):
+        try:
+            module, attr = names[name]
+        except KeyError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        mod = importlib.import_module(module, package)
+        value = mod if attr is None else getattr(mod, attr)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    def __dir__():
+        return sorted(set(vars(sys.modules[package])) | set(names))
+
+    return __getattr__, __dir__
