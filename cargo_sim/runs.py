@@ -74,7 +74,7 @@ _PART_RX = re.compile(r"part-(\d{5,})\.parquet")
 def check_table_folders(folder: Path, manifest: dict, create: bool = False) -> None:
     """A run/2 folder's ``games/`` and ``players/`` (created if missing when
     ``create``) must be real folders holding only this run's chunk files
-    (``part-NNNNN.parquet``, as spelled when written, for a chunk of the run),
+    (``part-NNNNN.parquet``, spelled as written, for a chunk of the run),
     its temp files, or names that readers skip (a leading ``.`` or ``_``):
     pyarrow, DuckDB and pandas read every other file there as data. Anything
     else is one ConfigError line; nothing is moved or deleted."""
@@ -97,8 +97,8 @@ def check_table_folders(folder: Path, manifest: dict, create: bool = False) -> N
                     continue
                 m = _PART_RX.fullmatch(e.name)
                 k = int(m.group(1)) if m else -1
-                if not (m and e.name == f"part-{k:05d}.parquet" and k < manifest["n_chunks"]
-                        and e.is_file(follow_symlinks=False)):
+                # (a name of ours that is no regular file: its marker calls the chunk damaged)
+                if not (m and e.name == f"part-{k:05d}.parquet" and k < manifest["n_chunks"]):
                     raise ConfigError(f"run folder {folder}: {t}/{e.name} is not a file this run "
                                       f"wrote (readers of {d} would take it for {t} rows): move "
                                       "it out of the folder")

@@ -267,6 +267,23 @@ def test_zstd_delta_folder_resumes_byte_identical(tmp_path):
     assert files(run) == data                     # chunk 1 again, bytes and all
     assert not (run / "games").exists()          # in its own flat layout
 
+@pytest.mark.filterwarnings("ignore:.*another version of the engine source")
+def test_flat_and_table_folder_runs_load_as_one(reference, tmp_path):
+    """A run/1 folder (flat: games-00000.parquet) and a run/2 folder (games/part-...)
+    load together; the flat one's rows are tagged from its manifest (its path: it
+    has no run id), the new one's from its own; games keeps its one n_players."""
+    folder, _ = reference
+    old = tmp_path / "old"
+    shutil.copytree(V1, old)
+    both = load_results([old, folder], mixed_rules=True)
+    for t, per in (("games", 1), ("players", None)):
+        df = getattr(both, t)
+        assert list(df.columns).count("n_players") == 1
+        size = df.groupby(["run_id", "run_seed", "n_players"], observed=True).size()
+        m = json.loads((folder / "manifest.json").read_text())
+        assert size.to_dict() == {(str(old), 5, 2): 30 * (per or 2), (m["run_id"], SEED, 3): N * (per or 3)}
+
+
 def test_unknown_codec_refused_on_resume(reference, tmp_path):
     folder, data = reference
     run = tmp_path / "run"
