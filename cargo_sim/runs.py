@@ -2,8 +2,10 @@
 
 ``run_to_dir(out, 10_000_000, ["random"] * 4, seed=1)`` plays the run in
 chunks of ``chunk_games`` games (chunk k = games k*chunk_games ...), writes
-each chunk's ``games`` and ``players`` tables as ``games-00000.parquet`` /
-``players-00000.parquet`` and then a ``chunk-00000.done`` marker (game range,
+each chunk's ``games`` and ``players`` tables as ``games/part-00000.parquet`` /
+``players/part-00000.parquet`` (a folder per table, so other readers take a
+table folder as one dataset; each row carries the run's run_id, run_seed and
+n_players) and then a ``chunk-00000.done`` marker (game range,
 seed, each file's size and SHA-256: cargo_sim.runfolder). Every file
 is written under a temporary name in the same folder and renamed into place
 (``os.replace``), so a crash or Ctrl-C loses at most the chunk in flight and

@@ -54,6 +54,8 @@ def canonical(df, table: str) -> pd.DataFrame:
 
 def _arrow_column(col, width):
     import pyarrow as pa
+    if isinstance(col, pa.Array):
+        return col
     if isinstance(col, pd.Series):
         col = col.array if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy()
     if isinstance(col, pd.Categorical):
@@ -100,14 +102,25 @@ def with_run_columns(cols, run_id: str, seed: int, n_players: int) -> tuple[dict
     return {**{c: front[c] for c in added}, **{c: cols[c] for c in cols.keys()}}, added
 
 
+def _run_arrays(n: int, table: str, run: dict) -> dict:
+    """The run columns as constant arrow arrays (the types ``with_run_columns``
+    gives through pandas), built without numpy copies: ~1 ms per 100,000 rows."""
+    import pyarrow as pa
+    return {"run_id": pa.DictionaryArray.from_arrays(pa.repeat(pa.scalar(0, pa.int8()), n),
+                                                     pa.array([run["run_id"]], pa.large_string())),
+            "run_seed": pa.repeat(pa.scalar(run["seed"], pa.uint64()), n),
+            "n_players": pa.repeat(pa.scalar(run["n_players"], pa.from_numpy_dtype(FILE_INT[table])), n)}
+
+
 def run_table(cols, table: str, run: dict | None, codec: str = CODEC):
     """``arrow_table``, with the run columns of ``run`` (``run_id``, ``seed``,
     ``n_players``; None: none) and the names added in the schema's metadata, so
     ``load_results`` can give back exactly ``simulate()``'s columns."""
     if run is None:
         return arrow_table(cols, table, codec)
-    cols, added = with_run_columns(cols, run["run_id"], run["seed"], run["n_players"])
-    t = arrow_table(cols, table, codec)
+    front = _run_arrays(len(cols["game"]), table, run)
+    added = [c for c in RUN_COLUMNS if c not in cols]
+    t = arrow_table({**{c: front[c] for c in added}, **{c: cols[c] for c in cols.keys()}}, table, codec)
     return t.replace_schema_metadata({RUN_COLUMNS_KEY: ",".join(added).encode()})
 
 
