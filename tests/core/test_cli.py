@@ -64,6 +64,15 @@ def test_simulate_writes_tables_and_run_json(tmp_path, capsys, fmt):
     assert players["vp"].tolist() == ref.players["vp"].tolist()
 
 
+def test_run_headline_says_thread_or_threads():
+    """Issue #28 audit: the summary said "on 2 thread(s)"."""
+    from cargo_sim.cli_common import run_headline
+    rules = cargo_sim.Rules.default()
+    for workers, word in ((1, "on 1 thread"), (2, "on 2 threads")):
+        line = run_headline(10, {"seed": 1}, False, 2, rules, 1.0, workers)
+        assert line.endswith(word) and "(s)" not in line, line
+
+
 def test_simulate_subprocess(tmp_path):
     out = tmp_path / "sub"
     r = run_cli("simulate", "--games", 120, "--players", "random,random", "--seed", 3,
