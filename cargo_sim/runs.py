@@ -595,8 +595,10 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True,
     order (equal to one ``simulate()`` call with the run's settings), ``rules``
     rebuilt by that game from the stored TOML and ``config`` from the manifest. ``columns``: a list of column names (each table keeps those
     it has) or a dict ``{"games": [...], "players": [...]}``. ``lazy=True``
-    gives ``pyarrow.dataset.Dataset`` objects instead of DataFrames (columns
-    at the stored widths; filter and project before ``to_table()``). A run that
+    gives ``pyarrow.dataset.Dataset`` objects instead of DataFrames (the stored
+    columns at the stored widths, a run/2 folder's ``run_id``, ``run_seed`` and
+    ``n_players`` included; filter and project before ``to_table()``); eager
+    loads leave those run columns out unless ``columns`` names them. A run that
     is not finished loads its finished chunks with ``interrupted=True``.
     Every chunk is checked against its marker first (size and SHA-256;
     ``verify=False``: size only): a damaged chunk is a ConfigError, never data.
