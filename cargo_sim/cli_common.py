@@ -116,7 +116,13 @@ def run_headline(n: int, cfg: dict, interrupted: bool, n_players: int, rules, el
     return (f"{n:,} games" + (f" of {cfg.get('n_games', n):,} (interrupted)" if interrupted else "")
             + kind + f", {n_players} players, seed {cfg.get('seed')}, "
             f"rules {rules.digest}" + (" (with overrides)" if rules.overrides else "")
-            + f"; {elapsed:.2f} s, {rate:,.0f} games/s on {workers} thread(s)")
+            + f"; {elapsed:.2f} s, {rate:,.0f} games/s on "
+            + (plural_of(workers, "thread") if isinstance(workers, int) else f"{workers}"))
+
+
+def plural_of(n: int, one: str) -> str:
+    """``1 thread``, ``2 threads``: words, never ``thread(s)``."""
+    return f"{n} {one}" + ("" if n == 1 else "s")
 
 
 def seat_table(rows: list[tuple]) -> list[str]:

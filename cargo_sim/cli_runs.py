@@ -26,7 +26,7 @@ from .core.errors import ConfigError
 from .core.fileio import (atomic_write, atomic_write_text, claim_folder, own_output,
                           publish)
 from .core.progress import Progress
-from .tablefiles import arrow_table, canonical, parquet_options
+from .tablefiles import canonical, parquet_options, run_table, with_run_columns
 from . import runs
 
 DEFAULT_CHUNK_GAMES = 100_000
@@ -120,14 +120,14 @@ def tally_dir(folder: Path, tally: Tally | None = None, skip=()) -> Tally:
     ``tally`` (which already holds the chunks in ``skip``)."""
     import pyarrow.parquet as pq
     from .core.contract import game_of_manifest
-    m = runs.read_manifest(folder, runs.FORMAT)
+    m = runs.read_manifest(folder, runs.ROW_FORMATS)
     t = tally or Tally(game_of_manifest(m, f"run folder {folder}"))
     for k in runs.chunks_done(folder, m["n_chunks"]):
         if k in skip:
             continue
         # the whole games chunk (a few columns): the game's counts read what they need
-        g = pq.read_table(folder / runs.chunk_file("games", k)).to_pandas()
-        p = pq.read_table(folder / runs.chunk_file("players", k),
+        g = pq.read_table(folder / runs.chunk_file("games", k, m["format"])).to_pandas()
+        p = pq.read_table(folder / runs.chunk_file("players", k, m["format"]),
                           columns=["seat", "bot", "vp", "rank", "win_share"]).to_pandas()
         t.add(g, p)
     return t
@@ -177,9 +177,9 @@ class _FilesSink:
     row groups at the run folder's column widths, or CSV rows) and renamed into
     place at the end: complete or absent, like every output file."""
 
-    def __init__(self, out_dir: Path, fmt: str, game=None):
+    def __init__(self, out_dir: Path, fmt: str, game=None, run: dict | None = None):
         import tempfile
-        self.out_dir, self.fmt = out_dir, fmt
+        self.out_dir, self.fmt, self.run = out_dir, fmt, run     # run: runs.run_of
         self.tmp = {}
         for t in runs.TABLES:                    # fresh names of our own, never a user's file
             fd, name = tempfile.mkstemp(dir=out_dir, prefix=f".{t}.{fmt}.", suffix=runs.TMP_SUFFIX)
@@ -192,12 +192,13 @@ class _FilesSink:
         self.tally.add(games, players)
         for t, df in (("games", games), ("players", players)):
             if self.fmt == "csv":
-                canonical(df, t).to_csv(self.tmp[t], mode="a", header=t not in self.writers,
-                                        index=False)
+                cols, _ = with_run_columns(df, **self.run)
+                canonical(cols, t).to_csv(self.tmp[t], mode="a", header=t not in self.writers,
+                                          index=False)
                 self.writers[t] = True
             else:
                 import pyarrow.parquet as pq
-                table = arrow_table(df, t)
+                table = run_table(df, t, self.run)
                 if t not in self.writers:
                     self.writers[t] = pq.ParquetWriter(self.tmp[t], table.schema,
                                                        **parquet_options(table.schema))
@@ -238,7 +239,7 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
     claim_files_folder(out_dir)
     with contextlib.suppress(FileNotFoundError):
         (out_dir / "run.json").unlink()         # ours (claimed); written last: present = complete
-    sink = _FilesSink(out_dir, fmt, args.game_name)
+    sink = _FilesSink(out_dir, fmt, args.game_name, runs.run_of(manifest))
     bar = Progress(args.games, label=f"simulate to {out_dir.name}: {len(manifest['players'])} players",
                    enabled=_progress(args) and args.games > 0)
     try:
@@ -300,7 +301,7 @@ def cli_out(args, argv) -> int:
     print(format_summary_of(tally.summary() if tally.n else None, tally.n, tally.counts, cfg,
                             interrupted, rules, elapsed, workers, played=played, game=game))
     if layout == "files":
-        meta = {"kind": FILES_KIND,
+        meta = {"kind": FILES_KIND, "run_id": manifest["run_id"],
                 **_meta(args, argv, cfg_players, rules, workers, tally.n, interrupted, elapsed)}
         meta["files"] = [p.name for p in files] + ["run.json"]
         _write_run_json(out_dir / "run.json", meta)

@@ -54,17 +54,22 @@ def _whole(v, lo, hi=None) -> bool:
     return whole(v, numpy=False) and v >= lo and (hi is None or v <= hi)
 
 
-def read_manifest(folder: Path, fmt: str | None = None) -> dict:
+def read_manifest(folder: Path, fmt=None) -> dict:
     """The folder's manifest, checked field by field (a crafted or damaged one
-    is a ConfigError naming the field, never a TypeError later)."""
+    is a ConfigError naming the field, never a TypeError later); ``fmt``: the
+    format, or a tuple of formats, the caller reads."""
     if not (folder / MANIFEST).exists() and not (folder / MANIFEST).is_symlink():
         raise ConfigError(f"{folder} is not a cargo_sim run folder (no {MANIFEST})")
     m = read_json(folder / MANIFEST, MANIFEST_LIMIT, "run manifest")
     bad = _manifest_problem(m)
     if bad:
         raise ConfigError(f"{folder / MANIFEST} is damaged or not a cargo_sim manifest: {bad}")
-    if fmt is not None and m["format"] != fmt:
-        raise ConfigError(f"{folder} holds a run of another kind ({m['format']}), not {fmt}")
+    kinds = (fmt,) if isinstance(fmt, str) else fmt
+    if kinds is not None and m["format"] not in kinds:
+        newer = any(m["format"].startswith(k.rsplit("/", 1)[0] + "/") for k in kinds)
+        raise ConfigError(f"{folder} holds a run of another kind ({m['format']}), not "
+                          f"{' or '.join(kinds)}"
+                          + (": written by a newer cargo_sim? read it with that version" if newer else ""))
     return m
 
 
@@ -299,19 +304,24 @@ def marker_problem(folder: Path, marker: str, k: int, lo: int, hi: int, bound: d
 
 
 # the names a run writes; only its own temp files (with its tag) are ever swept
-_OWN_NAME = r"(manifest\.json|run\.lock|(games|players|chunk|agg)-\d{5,}\.(parquet|done|npz)|aggregates\.npz)"
+_OWN_NAME = (r"(manifest\.json|run\.lock|(games|players|chunk|agg)-\d{5,}\.(parquet|done|npz)"
+             r"|aggregates\.npz|part-\d{5,}\.parquet)")
 
 
-def clean_temps(folder: Path, tag: str) -> None:
+def clean_temps(folder: Path, tag: str, subfolders=()) -> None:
     """Remove the temporary files an interrupted writer of this run left:
-    ``.NAME.<tag>.XXXX.tmp`` with NAME one of the run's own file names. Any
-    other file (a user's ``.notes.tmp``) is left alone; so is everything in a
-    folder whose run has no tag (written before run ids)."""
+    ``.NAME.<tag>.XXXX.tmp`` with NAME one of the run's own file names, in the
+    folder and in its ``subfolders`` (the table folders). Any other file (a
+    user's ``.notes.tmp``) is left alone; so is everything in a folder whose
+    run has no tag (written before run ids)."""
     if not tag:
         return
     rx = re.compile(r"\." + _OWN_NAME + r"\." + re.escape(tag) + r"\.[A-Za-z0-9_]+" + re.escape(TMP_SUFFIX))
-    with os.scandir(folder) as it:
-        names = [e.name for e in it if rx.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
-    for name in names:
-        with contextlib.suppress(OSError):
-            os.unlink(folder / name)
+    for d in [folder] + [folder / s for s in subfolders]:
+        if d.is_symlink() or not d.is_dir():
+            continue
+        with os.scandir(d) as it:
+            names = [e.name for e in it if rx.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
+        for name in names:
+            with contextlib.suppress(OSError):
+                os.unlink(d / name)

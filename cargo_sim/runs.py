@@ -2,8 +2,10 @@
 
 ``run_to_dir(out, 10_000_000, ["random"] * 4, seed=1)`` plays the run in
 chunks of ``chunk_games`` games (chunk k = games k*chunk_games ...), writes
-each chunk's ``games`` and ``players`` tables as ``games-00000.parquet`` /
-``players-00000.parquet`` and then a ``chunk-00000.done`` marker (game range,
+each chunk's ``games`` and ``players`` tables as ``games/part-00000.parquet`` /
+``players/part-00000.parquet`` (a folder per table, so other readers take a
+table folder as one dataset; each row carries the run's run_id, run_seed and
+n_players) and then a ``chunk-00000.done`` marker (game range,
 seed, each file's size and SHA-256: cargo_sim.runfolder). Every file
 is written under a temporary name in the same folder and renamed into place
 (``os.replace``), so a crash or Ctrl-C loses at most the chunk in flight and
@@ -26,7 +28,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
+import stat
 import sys
 import threading
 import time
@@ -44,18 +48,62 @@ from .core.contract import counters_of, game_of_manifest, get_game
 from .core.errors import ConfigError
 from .core.fileio import atomic_write, claim_folder, is_temp_name
 from .core.progress import Progress
-from .tablefiles import CODEC, LEGACY_CODEC, arrow_table, check_codec, parquet_options
+from .tablefiles import (CODEC, LEGACY_CODEC, RUN_COLUMNS, check_codec, parquet_options,  # noqa: F401
+                         run_columns_of, run_table)
 from .runfolder import (LOCK, MANIFEST, TMP_SUFFIX, RunLock, atomic_text, binding, clean_temps,
                         marked_chunks, marker_problem, read_manifest, temp_tag, write_marker)
 
-FORMAT = "cargo_sim.run/1"
+FORMAT = "cargo_sim.run/2"          # one folder per table: games/part-00000.parquet, ...
+FLAT_FORMAT = "cargo_sim.run/1"     # before: games-00000.parquet beside the markers
+ROW_FORMATS = (FORMAT, FLAT_FORMAT)
 TABLES = ("games", "players")
+# a run/2 folder's chunks carry run_id, run_seed and n_players in front, so runs
+# read together stay apart (tablefiles.RUN_COLUMNS; docs/runs.md "Reading runs")
 
 
 # ---------------------------------------------------------------------------
 # file names
-def chunk_file(table: str, k: int) -> str:
-    return f"{table}-{k:05d}.parquet"
+def chunk_file(table: str, k: int, fmt: str = FORMAT) -> str:
+    """Chunk k's file of ``table``, relative to the run folder (its layout by format)."""
+    if fmt == FLAT_FORMAT:
+        return f"{table}-{k:05d}.parquet"
+    return f"{table}/part-{k:05d}.parquet"
+
+
+_PART_RX = re.compile(r"part-(\d{5,})\.parquet")
+
+
+def check_table_folders(folder: Path, manifest: dict, create: bool = False) -> None:
+    """A run/2 folder's ``games/`` and ``players/`` (created if missing when
+    ``create``) must be real folders holding only this run's chunk files
+    (``part-NNNNN.parquet``, spelled as written, for a chunk of the run),
+    its temp files, or names that readers skip (a leading ``.`` or ``_``):
+    pyarrow, DuckDB and pandas read every other file there as data. Anything
+    else is one ConfigError line; nothing is moved or deleted."""
+    if manifest["format"] != FORMAT:
+        return
+    for t in TABLES:
+        d = folder / t
+        try:
+            st = os.lstat(d)
+        except FileNotFoundError:
+            if create:
+                d.mkdir()
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            raise ConfigError(f"run folder {folder}: {t} is not a folder (a file or a link); "
+                              f"this run keeps its {t} chunks in {d}: move it away")
+        with os.scandir(d) as it:
+            for e in it:
+                if e.name.startswith((".", "_")):
+                    continue
+                m = _PART_RX.fullmatch(e.name)
+                k = int(m.group(1)) if m else -1
+                # (a name of ours that is no regular file: its marker calls the chunk damaged)
+                if not (m and e.name == f"part-{k:05d}.parquet" and k < manifest["n_chunks"]):
+                    raise ConfigError(f"run folder {folder}: {t}/{e.name} is not a file this run "
+                                      f"wrote (readers of {d} would take it for {t} rows): move "
+                                      "it out of the folder")
 
 
 def done_file(k: int) -> str:
@@ -197,11 +245,14 @@ def _check_folder(folder: Path, manifest: dict, resume: bool, extra_keys) -> Non
             raise ConfigError(f"output folder {folder} holds files that are not a cargo_sim run "
                               f"({', '.join(sorted(others)[:3])}): give a new or empty folder")
         atomic_text(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n", temp_tag(manifest))
+        check_table_folders(folder, manifest, create=True)      # after the manifest: ours
         return
     if not resume:
         raise ConfigError(f"output folder {folder} is not empty: use --resume (resume=True) "
                           "to continue the run in it, or another folder")
     old = read_manifest(folder)
+    if old.get("format") in ROW_FORMATS and manifest["format"] in ROW_FORMATS:
+        manifest["format"] = old["format"]          # a run/1 folder resumes in its flat layout
     if old.get("format") != manifest["format"]:
         raise ConfigError(f"{folder} holds a run of another kind ({old.get('format')}), "
                           f"not {manifest['format']}: use another folder")
@@ -216,7 +267,8 @@ def _check_folder(folder: Path, manifest: dict, resume: bool, extra_keys) -> Non
         manifest["run_id"] = old["run_id"]
     else:                                # written before run ids: its markers bind the seed
         manifest.pop("run_id", None)
-    clean_temps(folder, temp_tag(manifest))
+    check_table_folders(folder, manifest, create=True)
+    clean_temps(folder, temp_tag(manifest), TABLES if manifest["format"] == FORMAT else ())
 
 
 def check_folder_game(folder, game, resume: bool) -> None:
@@ -262,7 +314,8 @@ def _verified(folder: Path, manifest: dict, kind: "_Kind", on_bad: str,
     good = []
     for k in marked_chunks(folder, kind.marker_rx, manifest["n_chunks"], kind.marker):
         lo, hi = chunk_range(k, cg, n)
-        bad = marker_problem(folder, kind.marker(k), k, lo, hi, bound, kind.files(k), checksums)
+        bad = marker_problem(folder, kind.marker(k), k, lo, hi, bound,
+                             kind.files(k, manifest["format"]), checksums)
         if bad is None:
             good.append(k)
         elif on_bad == "raise":
@@ -286,7 +339,7 @@ class _Kind:
     files: object
 
 
-ROWS = _Kind(_DONE_RX, done_file, lambda k: [chunk_file(t, k) for t in TABLES])
+ROWS = _Kind(_DONE_RX, done_file, lambda k, fmt: [chunk_file(t, k, fmt) for t in TABLES])
 
 
 def chunks_done(folder, n_chunks: int) -> list[int]:
@@ -439,15 +492,22 @@ def rows_chunk_writer(folder: Path, seed: int, on_chunk=None):
     if manifest["seed"] != seed:
         raise ConfigError(f"run folder {folder} holds seed {manifest['seed']}, not {seed}")
     codec = check_codec(manifest.get("codec", LEGACY_CODEC))
-    bound, tag = binding(manifest), temp_tag(manifest)
+    bound, tag, fmt = binding(manifest), temp_tag(manifest), manifest["format"]
+    run = run_of(manifest) if fmt == FORMAT else None        # run/1: the columns it always had
 
     def write(k, lo, hi, g, p):
-        _write_parquet(folder / chunk_file("games", k), arrow_table(g, "games", codec), codec, tag)
-        _write_parquet(folder / chunk_file("players", k), arrow_table(p, "players", codec), codec, tag)
-        write_marker(folder, done_file(k), k, lo, hi, bound, ROWS.files(k), tag)
+        for t, cols in (("games", g), ("players", p)):
+            _write_parquet(folder / chunk_file(t, k, fmt), run_table(cols, t, run, codec), codec, tag)
+        write_marker(folder, done_file(k), k, lo, hi, bound, ROWS.files(k, fmt), tag)
         if on_chunk is not None:
             on_chunk(k, g, p)
     return write
+
+
+def run_of(manifest: dict) -> dict:
+    """What a run's chunks carry in their run columns (tablefiles.run_table)."""
+    return {"run_id": manifest["run_id"], "seed": manifest["seed"],
+            "n_players": len(manifest["players"])}
 
 
 def interrupted_message(folder, done: int, n_chunks: int, games_done: int, n_games: int,
@@ -535,8 +595,10 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True,
     order (equal to one ``simulate()`` call with the run's settings), ``rules``
     rebuilt by that game from the stored TOML and ``config`` from the manifest. ``columns``: a list of column names (each table keeps those
     it has) or a dict ``{"games": [...], "players": [...]}``. ``lazy=True``
-    gives ``pyarrow.dataset.Dataset`` objects instead of DataFrames (columns
-    at the stored widths; filter and project before ``to_table()``). A run that
+    gives ``pyarrow.dataset.Dataset`` objects instead of DataFrames (the stored
+    columns at the stored widths, a run/2 folder's ``run_id``, ``run_seed`` and
+    ``n_players`` included; filter and project before ``to_table()``); eager
+    loads leave those run columns out unless ``columns`` names them. A run that
     is not finished loads its finished chunks with ``interrupted=True``.
     Every chunk is checked against its marker first (size and SHA-256;
     ``verify=False``: size only): a damaged chunk is a ConfigError, never data.
@@ -546,11 +608,12 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True,
     import pyarrow as pa
     import pyarrow.dataset as ds
     folder = Path(path)
-    manifest = read_manifest(folder, FORMAT)
+    manifest = read_manifest(folder, ROW_FORMATS)
     game = game_of_manifest(manifest, f"run folder {folder}")
     n_chunks = manifest["n_chunks"]
+    check_table_folders(folder, manifest)
     ks = _verified(folder, manifest, ROWS, "raise", checksums=verify)
-    files = {t: [str(folder / chunk_file(t, k)) for k in ks] for t in TABLES}
+    files = {t: [str(folder / chunk_file(t, k, manifest["format"])) for k in ks] for t in TABLES}
     complete = len(ks) == n_chunks
     if not complete:
         warnings.warn(f"{folder}: run not finished ({len(ks)} of {n_chunks} chunks); "
@@ -571,6 +634,9 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True,
         if columns is not None and not isinstance(columns, dict):
             known.update(c for c in columns if c in names)
         cols = _columns_for(columns, t, names)
+        if cols is None and not lazy and d is not None:    # simulate()'s columns: no run columns
+            added = run_columns_of(d.schema)
+            cols = [c for c in names if c not in added] if added else None
         if lazy:
             out[t] = d if cols is None or d is None else _project(d, cols)
         elif d is None:
@@ -587,7 +653,6 @@ def load_results(path, columns=None, lazy: bool = False, verify: bool = True,
     return game.results(out["games"], out["players"], rules, config, not complete, None)
 
 
-RUN_COLUMNS = ("run_id", "run_seed", "n_players")     # added by load_several, in front
 
 
 def load_several(paths, columns=None, verify: bool = True, mixed_rules: bool = False):
@@ -617,8 +682,9 @@ def load_several(paths, columns=None, verify: bool = True, mixed_rules: bool = F
         tag = {"run_id": str(r.config.get("run_id") or p), "run_seed": r.config.get("seed"),
                "n_players": len(r.config.get("players", ()))}
         for t in parts:
-            df = getattr(r, t)
-            front = pd.DataFrame({k: [v] * len(df) for k, v in tag.items()}, index=df.index)
+            df = getattr(r, t)                  # (games has its own n_players)
+            front = pd.DataFrame({k: [v] * len(df) for k, v in tag.items() if k not in df},
+                                 index=df.index)
             parts[t].append(pd.concat([front, df], axis=1))
     out = {}
     for t, dfs in parts.items():
@@ -658,7 +724,7 @@ def agg_done_file(k: int) -> str:
     return f"agg-{k:05d}.done"
 
 
-AGG = _Kind(r"agg-(\d{5,})\.done", agg_done_file, lambda k: [agg_chunk_file(k)])
+AGG = _Kind(r"agg-(\d{5,})\.done", agg_done_file, lambda k, fmt: [agg_chunk_file(k)])
 
 
 def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
@@ -709,7 +775,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                     bar.update(b - a)
                 part.config["n_games"] = hi - lo
                 part.save(folder / agg_chunk_file(k), temp_tag(manifest))
-                write_marker(folder, agg_done_file(k), k, lo, hi, binding(manifest), AGG.files(k),
+                write_marker(folder, agg_done_file(k), k, lo, hi, binding(manifest), AGG.files(k, None),
                              temp_tag(manifest))
                 done.add(k)
                 played += hi - lo

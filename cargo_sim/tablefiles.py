@@ -54,6 +54,8 @@ def canonical(df, table: str) -> pd.DataFrame:
 
 def _arrow_column(col, width):
     import pyarrow as pa
+    if isinstance(col, pa.Array):
+        return col
     if isinstance(col, pd.Series):
         col = col.array if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy()
     if isinstance(col, pd.Categorical):
@@ -83,6 +85,51 @@ def arrow_table(cols, table: str, codec: str = CODEC):
                                               for c, a in zip(names, arrays)]))
 
 
+RUN_COLUMNS = ("run_id", "run_seed", "n_players")
+RUN_COLUMNS_KEY = b"cargo_sim.run_columns"     # schema metadata: the run columns a file added
+
+
+def with_run_columns(cols, run_id: str, seed: int, n_players: int) -> tuple[dict, list]:
+    """``cols`` (a dict of columns or a DataFrame) with the run's ``run_id``
+    (dictionary), ``run_seed`` (uint64) and ``n_players`` in front, each added
+    only if the table lacks it; returns (columns, names added). Constant
+    columns cost next to nothing once encoded (one dictionary value, RLE)."""
+    n = len(cols["game"])
+    front = {"run_id": pd.Categorical.from_codes(np.zeros(n, np.int8), [run_id]),
+             "run_seed": np.full(n, seed, np.uint64),
+             "n_players": np.full(n, n_players, np.int64)}
+    added = [c for c in RUN_COLUMNS if c not in cols]
+    return {**{c: front[c] for c in added}, **{c: cols[c] for c in cols.keys()}}, added
+
+
+def _run_arrays(n: int, table: str, run: dict) -> dict:
+    """The run columns as constant arrow arrays (the types ``with_run_columns``
+    gives through pandas), built without numpy copies: ~1 ms per 100,000 rows."""
+    import pyarrow as pa
+    return {"run_id": pa.DictionaryArray.from_arrays(pa.repeat(pa.scalar(0, pa.int8()), n),
+                                                     pa.array([run["run_id"]], pa.large_string())),
+            "run_seed": pa.repeat(pa.scalar(run["seed"], pa.uint64()), n),
+            "n_players": pa.repeat(pa.scalar(run["n_players"], pa.from_numpy_dtype(FILE_INT[table])), n)}
+
+
+def run_table(cols, table: str, run: dict | None, codec: str = CODEC):
+    """``arrow_table``, with the run columns of ``run`` (``run_id``, ``seed``,
+    ``n_players``; None: none) and the names added in the schema's metadata, so
+    ``load_results`` can give back exactly ``simulate()``'s columns."""
+    if run is None:
+        return arrow_table(cols, table, codec)
+    front = _run_arrays(len(cols["game"]), table, run)
+    added = [c for c in RUN_COLUMNS if c not in cols]
+    t = arrow_table({**{c: front[c] for c in added}, **{c: cols[c] for c in cols.keys()}}, table, codec)
+    return t.replace_schema_metadata({RUN_COLUMNS_KEY: ",".join(added).encode()})
+
+
+def run_columns_of(schema) -> list[str]:
+    """The run columns a file's writer added (its schema metadata); none for older files."""
+    meta = schema.metadata or {}
+    return [c for c in meta.get(RUN_COLUMNS_KEY, b"").decode().split(",") if c]
+
+
 def parquet_options(schema, codec: str = CODEC) -> dict:
     """Keyword arguments of ``pyarrow.parquet.write_table`` / ``ParquetWriter``
     for a table with ``schema`` in ``codec``."""
@@ -92,7 +139,8 @@ def parquet_options(schema, codec: str = CODEC) -> dict:
         return {"compression": "zstd"}
     ints = [f.name for f in schema if pa.types.is_signed_integer(f.type)]   # not the random seeds
     options = {"compression": "zstd",
-               "use_dictionary": [f.name for f in schema if pa.types.is_dictionary(f.type)],
+               "use_dictionary": [f.name for f in schema if pa.types.is_dictionary(f.type)
+                                  or f.name == "run_seed"],      # a constant: one value, RLE
                "column_encoding": dict.fromkeys(ints, "DELTA_BINARY_PACKED")}
     if codec == CODEC:
         options["write_statistics"] = [c for c in STATS_COLUMNS if c in schema.names]

@@ -51,12 +51,26 @@ def test_simulate_writes_tables_and_run_json(tmp_path, capsys, fmt):
     assert "port.Tanger.slots" in meta["estimated_rules"] and "port.Rio.slots" not in meta["estimated_rules"]
     assert meta["versions"]["cargo_sim"] == cargo_sim.__version__
     assert "--seed 7" in meta["command"]
+    for df in (games, players):          # the run's columns, in front (test_runs: run folders)
+        assert df.columns[:2].tolist() == ["run_id", "run_seed"]
+        assert set(df["run_id"]) == {meta["run_id"]} and set(df["run_seed"]) == {7}
+    assert set(players["n_players"]) == {3}
     # no temp files left behind
     assert sorted(p.name for p in out.iterdir()) == sorted([f"games.{fmt}", f"players.{fmt}", "run.json"])
     # the tables are those of the library call
     ref = cargo_sim.simulate(150, ["random"] * 3, seed=7, rules=rules, progress=False)
     assert games["seed"].astype("uint64").tolist() == ref.games["seed"].tolist()
+    assert games.columns[2:].tolist() == ref.games.columns.tolist()
     assert players["vp"].tolist() == ref.players["vp"].tolist()
+
+
+def test_run_headline_says_thread_or_threads():
+    """Issue #28 audit: the summary said "on 2 thread(s)"."""
+    from cargo_sim.cli_common import run_headline
+    rules = cargo_sim.Rules.default()
+    for workers, word in ((1, "on 1 thread"), (2, "on 2 threads")):
+        line = run_headline(10, {"seed": 1}, False, 2, rules, 1.0, workers)
+        assert line.endswith(word) and "(s)" not in line, line
 
 
 def test_simulate_subprocess(tmp_path):
@@ -347,30 +361,67 @@ def test_delegated_commands_reach_their_module(capsys):
     assert main(["sweep", "--help"]) == 0
     assert "--set" in capsys.readouterr().out
     assert main(["tune", "--set-nothing"]) == 2
-@pytest.mark.parametrize("layout", ["chunks", "files"])
-def test_two_runs_with_different_bots_read_as_one_dataset(tmp_path, layout):
-    """Every column has a fixed type whatever the data (docs/output_files.md), so
-    runs written separately combine: pyarrow.dataset reads both folders at once
-    (run folders of per-chunk files, and the one-file-per-table layout)."""
-    import pyarrow.dataset as ds
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    """Two run folders and two --layout files folders: other bots, seeds and seat counts."""
     from cargo_sim.cli import main
-    a, b = tmp_path / "a", tmp_path / "b"
-    assert main(["simulate", "--games", "30", "--players", "random,random,random", "--seed", "1",
-                 "--out", str(a), "--layout", layout, "--chunk-games", "20", "--no-progress"]
-                if layout == "chunks" else
-                ["simulate", "--games", "30", "--players", "random,random,random", "--seed", "1",
-                 "--out", str(a), "--layout", layout, "--no-progress"]) == 0
-    assert main(["simulate", "--games", "30", "--players", "greedy,random", "--seed", "2",
-                 "--out", str(b), "--layout", layout, "--no-progress"]) == 0
+    base = tmp_path_factory.mktemp("two")
+    for layout in ("chunks", "files"):
+        for name, players, seed in (("a", "random,random,random", 1), ("b", "greedy,random", 2)):
+            assert main(["simulate", "--games", "30", "--players", players, "--seed", str(seed),
+                         "--out", str(base / layout / name), "--layout", layout, "--chunk-games",
+                         "20", "--no-progress"]) == 0
+    return base
+
+
+def run_tags(df) -> dict:
+    """{run_id: (run_seed, n_players, rows)} of a combined table."""
+    g = df.groupby(["run_id", "run_seed", "n_players"], observed=True).size()
+    return {str(k[0]): (int(k[1]), int(k[2]), int(n)) for k, n in g.items()}
+
+
+@pytest.mark.parametrize("layout", ["chunks", "files"])
+def test_two_runs_read_as_one_with_no_options_and_stay_apart(two_runs, layout):
+    """Issue #28: a run folder keeps each table in a folder of its own (games/,
+    players/; markers and records outside), so pyarrow.dataset and pandas read a
+    table with no options; every row carries its run's run_id, run_seed and
+    n_players, so runs read together stay apart. Column types are fixed whatever
+    the data (docs/output_files.md), so runs with other bots combine."""
+    import pyarrow.dataset as ds
+    a, b = two_runs / layout / "a", two_runs / layout / "b"
+    ids = {json.loads((f / "run.json").read_text())["run_id"]: f for f in (a, b)}
+    want = {"games": {1: (1, 3, 30), 2: (2, 2, 30)}, "players": {1: (1, 3, 90), 2: (2, 2, 60)}}
     for table in ("games", "players"):
-        files_a = sorted(str(f) for f in a.glob(f"{table}*.parquet"))
-        files_b = sorted(str(f) for f in b.glob(f"{table}*.parquet"))
-        assert len(files_a) == (2 if layout == "chunks" else 1)
-        t = ds.dataset(files_a + files_b).to_table()
-        assert t.num_rows == (60 if table == "games" else 30 * 3 + 30 * 2)
-        sa = ds.dataset(files_a).schema
-        sb = ds.dataset(files_b).schema
+        src = {f: (f / table if layout == "chunks" else f / f"{table}.parquet") for f in (a, b)}
+        if layout == "chunks":
+            assert sorted(p.name for p in src[a].iterdir()) == ["part-00000.parquet",
+                                                               "part-00001.parquet"]
+        one = ds.dataset(src[a]).to_table().to_pandas()          # no options
+        assert len(one) == want[table][1][2]
+        both = ds.dataset([ds.dataset(src[a]), ds.dataset(src[b])]).to_table().to_pandas()
+        pandas_both = pd.concat([pd.read_parquet(src[f]) for f in (a, b)], ignore_index=True)
+        for df in (both, pandas_both):
+            tags = run_tags(df)
+            assert {seed: (n, rows) for seed, n, rows in tags.values()} \
+                == {s: (n, rows) for s, n, rows in want[table].values()}
+            assert {ids[r].name for r in tags} == {"a", "b"}        # the ids in run.json
+        assert both.columns[:2].tolist() == ["run_id", "run_seed"]
+        sa, sb = ds.dataset(src[a]).schema, ds.dataset(src[b]).schema
         assert sa.remove_metadata() == sb.remove_metadata(), table
+    res = cargo_sim.load_results(a) if layout == "chunks" else None
+    if res is not None:                   # one folder loads as simulate() gives it: no run columns
+        ref = cargo_sim.simulate(30, ["random"] * 3, seed=1, progress=False)
+        pd.testing.assert_frame_equal(res.players, ref.players)
+
+
+def test_duckdb_reads_many_run_folders_with_one_glob(two_runs):
+    duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (optional: "
+                                 "pip install duckdb to run this check)")
+    base = (two_runs / "chunks").as_posix()
+    rows = duckdb.sql(f"SELECT run_seed, n_players, count(*), count(DISTINCT run_id), max(game) "
+                      f"FROM read_parquet('{base}/*/players/*.parquet') GROUP BY ALL ORDER BY 1"
+                      ).fetchall()
+    assert rows == [(1, 3, 90, 1, 29), (2, 2, 60, 1, 29)]
 
 
 def test_a_tiny_tournament_prints_no_raw_warning_nor_infinite_rating(capsys, recwarn):

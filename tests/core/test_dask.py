@@ -15,7 +15,7 @@ import distributed  # noqa: E402,F401 (a declared test dependency)
 
 from cargo_sim import dask_backend  # noqa: E402
 from cargo_sim.dask_backend import simulate_dask  # noqa: E402
-from test_runs import without_run_id  # noqa: E402  (sibling test module)
+from test_runs import files, twin  # noqa: E402  (sibling test module)
 
 PLAYERS = ["random"] * 4
 
@@ -53,16 +53,14 @@ def test_simulate_and_aggregate_backend_dask(client):
 @pytest.mark.slow
 def test_cli_dask_run_folder_equals_local_folder(client, tmp_path, capsys):
     from cargo_sim.cli import main
-    ref = tmp_path / "ref"
-    runs.run_to_dir(ref, 1200, PLAYERS, seed=13, chunk_games=500, progress=False)
     out = tmp_path / "out"
     rc = main(["simulate", "-n", "1200", "-p", ",".join(PLAYERS), "--seed", "13", "--out", str(out),
                "--chunk-games", "500", "--dask", client.scheduler.address, "--no-progress"])
     assert rc == 0, capsys.readouterr().err
-    # the same files but for each run's own id (test_runs.without_run_id)
+    # the files of a local run of the same run (its run id too: test_runs.twin)
     # (the CLI's folder also holds its run.json: the call's record, checked in test_run_records)
-    got = {p.name: p.read_bytes() for p in out.iterdir() if p.name != "run.json"}
-    assert without_run_id(got) == without_run_id({p.name: p.read_bytes() for p in ref.iterdir()})
+    got = {k: v for k, v in files(out).items() if k != "run.json"}
+    assert got == twin(out, tmp_path / "ref")
     assert b"--dask" in (out / "run.json").read_bytes()
 
 

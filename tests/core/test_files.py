@@ -42,7 +42,9 @@ def no_hang():
 
 
 def files(folder: Path) -> dict:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+    """Every file under ``folder`` by its path there (``games/part-00000.parquet``)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def cli_error(capsys, argv, *words) -> str:
@@ -172,10 +174,10 @@ def test_output_files_are_never_replaced(tmp_path, capsys, no_games):
 
 def test_resume_sweeps_only_its_own_temp_files(reference, tmp_path):
     run = copy_of(reference, tmp_path)
-    for name in ("chunk-00002.done", "games-00002.parquet", "players-00002.parquet"):
+    for name in ("chunk-00002.done", "games/part-00002.parquet", "players/part-00002.parquet"):
         (run / name).unlink()
     tag = runs.temp_tag(json.loads((run / "manifest.json").read_text()))
-    ours = run / f".players-00002.parquet.{tag}.ab_12c.tmp"
+    ours = run / "players" / f".part-00002.parquet.{tag}.ab_12c.tmp"
     ours.write_bytes(b"half")
     theirs = {".games-00002.parquet.999.tmp": b"x", ".notes.tmp": b"y",
               f".notes.{tag}.ab_12c.tmp": b"z"}      # our tag but not one of our names
@@ -292,7 +294,7 @@ def test_chunk_of_another_run_refused_on_load_and_replayed_on_resume(reference, 
         {"rules": Rules.default().replace(start_coins=9)} if what == "rules" else {}
     src = other_run(tmp_path, "src", **kw)
     run = copy_of(reference, tmp_path)
-    for name in ("chunk-00001.done", "games-00001.parquet", "players-00001.parquet"):
+    for name in ("chunk-00001.done", "games/part-00001.parquet", "players/part-00001.parquet"):
         shutil.copy(src / name, run / name)
     with pytest.raises(ConfigError, match="chunk 1 is damaged.*belongs to another run"):
         cargo_sim.load_results(run)
@@ -300,6 +302,50 @@ def test_chunk_of_another_run_refused_on_load_and_replayed_on_resume(reference, 
         info = resume(run)
     assert info.games_played == CHUNK
     assert files(run) == reference[1]
+
+
+@pytest.mark.parametrize("stray", ["games/notes.parquet", "players/part-00009.parquet",
+                                   "games/part-000001.parquet", "players/sub/part-00000.parquet",
+                                   "games"])
+def test_stray_file_in_a_table_folder_refused(reference, tmp_path, stray):
+    """pyarrow, DuckDB and pandas read every file in games/ or players/ as rows:
+    a file this run did not write there (or a table folder that is a file) is
+    refused on load and on resume in one line, and left where it is."""
+    run = copy_of(reference, tmp_path)
+    (run / "chunk-00002.done").unlink()        # resume would have a chunk to play
+    if stray == "games":
+        shutil.rmtree(run / "games")
+        (run / "games").write_text("mine")
+        why = "games is not a folder"
+    else:
+        (run / stray).parent.mkdir(exist_ok=True)
+        shutil.copy(run / "players" / "part-00000.parquet", run / stray)
+        why = f"{stray.split('/')[0]}/{stray.split('/')[1]} is not a file this run wrote"
+    before = files(run)
+    for call in (cargo_sim.load_results, resume):
+        with pytest.raises(ConfigError, match=why):
+            call(run)
+    assert files(run) == before
+
+
+def test_names_readers_skip_are_allowed_in_a_table_folder(reference, tmp_path):
+    import pyarrow.dataset as ds
+    run = copy_of(reference, tmp_path)
+    (run / "games" / "_SUCCESS").write_bytes(b"")
+    (run / "players" / ".DS_Store").write_bytes(b"x")
+    assert len(cargo_sim.load_results(run).games) == N
+    assert ds.dataset(run / "games").count_rows() == N and ds.dataset(run / "players").count_rows() == 3 * N
+
+
+def test_a_newer_run_format_is_one_line(reference, tmp_path):
+    run = copy_of(reference, tmp_path)
+    m = json.loads((run / "manifest.json").read_text())
+    m["format"] = "cargo_sim.run/3"
+    (run / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(ConfigError, match="cargo_sim.run/3.*newer cargo_sim"):
+        cargo_sim.load_results(run)
+    with pytest.raises(ConfigError, match="another kind"):
+        resume(run)
 
 
 def test_aggregate_chunk_of_another_start_refused(tmp_path):
@@ -496,7 +542,7 @@ def test_marker_that_is_a_fifo_or_nested_deeply(reference, tmp_path, marker):
     run = copy_of(reference, tmp_path)
     m = run / "chunk-00001.done"
     if marker == "data-fifo":                # the chunk's data file, not its marker
-        m = run / "players-00001.parquet"
+        m = run / "players/part-00001.parquet"
     m.unlink()
     if marker == "huge":
         m.write_bytes(b" " * (2 * 2**20))
@@ -597,7 +643,7 @@ def enospc(*a, **kw):
 def assert_no_partial(folder: Path) -> None:
     """Every final-named file in a run folder is complete: the finished chunks load."""
     names = os.listdir(folder)
-    assert not [n for n in names if n.endswith(".tmp")], names
+    assert not [p for p in folder.rglob("*.tmp")], names
     if "manifest.json" in names:
         cargo_sim.load_results(folder) if any(n.endswith(".done") for n in names) else None
 
@@ -618,8 +664,8 @@ def test_disk_full_in_a_run_folder_fault_injected(tmp_path, capsys, monkeypatch)
     out = tmp_path / "run"
     cli_error(capsys, ["simulate", "-n", N, "--chunk-games", CHUNK, "--out", out, "--no-progress"],
               "No space left on device")
-    assert sorted(n for n in os.listdir(out)) == ["chunk-00000.done", "games-00000.parquet",
-                                                  "manifest.json", "players-00000.parquet"]
+    assert sorted(files(out)) == ["chunk-00000.done", "games/part-00000.parquet", "manifest.json",
+                                  "players/part-00000.parquet"]
     with pytest.warns(UserWarning, match="1 of 3 chunks"):
         assert len(cargo_sim.load_results(out).games) == CHUNK
 
@@ -693,7 +739,7 @@ def test_disk_full_on_a_real_small_file_system(small_fs, capsys):
             assert os.listdir(out) == []
         else:                                # every final-named chunk is complete
             names = set(os.listdir(out))
-            assert not [n for n in names if n.endswith(".tmp")]
+            assert not list(out.rglob("*.tmp"))
             done = [n for n in names if n.endswith(".done")]
             assert done
             with pytest.warns(UserWarning, match="run not finished"):

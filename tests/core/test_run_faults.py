@@ -2,7 +2,6 @@
 crafted manifests, runs of 10^12 games, and kill -9 / Ctrl-C of the CLI at
 several points then --resume (byte-identical to an uninterrupted run)."""
 import json
-import re
 import os
 import shutil
 import signal
@@ -24,15 +23,8 @@ PLAYERS = ["random", "random", "random"]
 N, CHUNK, SEED = 900, 300, 5
 
 
-def files(folder: Path) -> dict:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
-
-
-def without_run_id(data: dict) -> dict:
-    """A folder's files with the run id blanked in its manifest and markers: two
-    runs with the same settings differ in nothing else (their games are equal)."""
-    rx = re.compile(rb'"run_id": ?"[0-9a-f]{32}"')
-    return {k: rx.sub(b'"run_id": "-"', v) for k, v in data.items()}
+sys.path.insert(0, str(Path(__file__).parent))
+from test_runs import files, twin  # noqa: E402  (sibling test module)
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +36,7 @@ def reference(tmp_path_factory):
 
 def copy_of(reference, tmp_path) -> Path:
     run = tmp_path / "run"
-    run.mkdir()
-    for name, b in reference[1].items():
-        (run / name).write_bytes(b)
+    shutil.copytree(reference[0], run)
     return run
 
 
@@ -97,13 +87,13 @@ def test_two_runs_with_different_seeds_in_one_folder(tmp_path):
 # ---------------------------------------------------------------------------
 # damaged chunks: never read as data; resume plays them again
 def damage_truncate(run):
-    p = run / "players-00001.parquet"
+    p = run / "players/part-00001.parquet"
     p.write_bytes(p.read_bytes()[:-100])
 
 
 def damage_swap(run):                              # a valid chunk copied over another
-    shutil.copy(run / "games-00000.parquet", run / "games-00001.parquet")
-    shutil.copy(run / "players-00000.parquet", run / "players-00001.parquet")
+    for t in ("games", "players"):
+        shutil.copy(run / t / "part-00000.parquet", run / t / "part-00001.parquet")
 
 
 def damage_swap_with_marker(run):                  # ... with its marker
@@ -112,7 +102,7 @@ def damage_swap_with_marker(run):                  # ... with its marker
 
 
 def damage_flip_byte(run):
-    p = run / "games-00001.parquet"
+    p = run / "games/part-00001.parquet"
     b = bytearray(p.read_bytes())
     b[len(b) // 2] ^= 0xFF
     p.write_bytes(bytes(b))
@@ -245,8 +235,6 @@ def wait_for_markers(folder: Path, k: int, proc, timeout=120) -> None:
 @pytest.mark.slow
 def test_cli_killed_at_several_points_then_resumed_is_byte_identical(tmp_path):
     n, chunk = 3000, 300
-    ref = tmp_path / "ref"
-    runs.run_to_dir(ref, n, PLAYERS, seed=SEED, chunk_games=chunk, workers=2, progress=False)
     run = tmp_path / "run"
     args = ["-n", n, "-p", ",".join(PLAYERS), "--seed", SEED, "--chunk-games", chunk, "--out", run,
             "-j", 2, "--no-progress"]
@@ -271,4 +259,4 @@ def test_cli_killed_at_several_points_then_resumed_is_byte_identical(tmp_path):
     record = json.loads((run / "run.json").read_text())     # the CLI's record of its last call
     assert record["n_games"] == n and record["command"].endswith("--resume")
     got = {k: v for k, v in files(run).items() if k != "run.json"}
-    assert without_run_id(got) == without_run_id(files(ref))
+    assert got == twin(run, tmp_path / "twin")      # an uninterrupted run of this run id

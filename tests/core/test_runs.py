@@ -21,14 +21,30 @@ N, CHUNK, SEED = 1000, 300, 7          # 4 chunks, the last one short
 
 
 def files(folder: Path) -> dict:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    """Every file under ``folder`` by its path there (``games/part-00000.parquet``)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def without_run_id(data: dict) -> dict:
-    """A folder's files with the run id blanked in its manifest and markers: two
-    runs with the same settings differ in nothing else (their games are equal)."""
-    rx = re.compile(rb'"run_id": ?"[0-9a-f]{32}"')
-    return {k: rx.sub(b'"run_id": "-"', v) for k, v in data.items()}
+    """A folder's manifest and markers with the run id blanked, and the markers' file
+    sizes and checksums (the Parquet files carry the run id too: compare those with
+    ``twin``'s). Two runs with the same settings differ in nothing else."""
+    rx = re.compile(rb'"run_id": ?"[0-9a-f]{32}"|"bytes": ?\d+|"sha256": ?"[0-9a-f]{64}"')
+    return {k: rx.sub(b'-', v) for k, v in data.items() if k.endswith((".json", ".done"))}
+
+
+def twin(run: Path, dest: Path, **kw) -> dict:
+    """The files of an uninterrupted run of ``run``'s own run (its manifest, run id
+    and all): a new folder holding only that manifest, all of whose chunks are then
+    played in one call. An interrupted and resumed run must equal it byte for byte."""
+    dest.mkdir()
+    shutil.copy(run / "manifest.json", dest / "manifest.json")
+    m = json.loads((run / "manifest.json").read_text())
+    info = run_to_dir(dest, m["n_games"], m["players"], seed=m["seed"], chunk_games=m["chunk_games"],
+                      resume=True, progress=False, **kw)
+    assert info.games_played == m["n_games"]
+    return files(dest)
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +69,8 @@ def test_chunked_run_equals_one_simulate(reference):
 def test_files_and_no_temps(reference):
     folder, data = reference
     names = set(data)
-    want = {"manifest.json"} | {f"{t}-{k:05d}.parquet" for t in ("games", "players") for k in range(4)} \
-        | {f"chunk-{k:05d}.done" for k in range(4)}
+    want = {"manifest.json"} | {f"{t}/part-{k:05d}.parquet" for t in ("games", "players")
+                                for k in range(4)} | {f"chunk-{k:05d}.done" for k in range(4)}
     assert names == want                     # nothing else: no temp files left
     m = json.loads(data["manifest.json"])
     assert m["n_chunks"] == 4 and m["chunk_games"] == CHUNK and m["seed"] == SEED
@@ -64,14 +80,14 @@ def test_files_and_no_temps(reference):
 def test_resume_after_deleting_last_chunk(reference, tmp_path):
     folder, data = reference
     run = tmp_path / "run"
-    run.mkdir()
-    for name, b in data.items():
-        (run / name).write_bytes(b)
-    for name in ("chunk-00003.done", "games-00003.parquet", "players-00003.parquet"):
+    shutil.copytree(folder, run)
+    for name in ("chunk-00003.done", "games/part-00003.parquet", "players/part-00003.parquet"):
         (run / name).unlink()
     tag = runs.temp_tag(json.loads(data["manifest.json"]))
-    (run / f".games-00003.parquet.{tag}.k2x_9q.tmp").write_bytes(b"half a file")   # a crash mid-write
-    users = {".games-00003.parquet.999.tmp": b"not ours", ".notes.tmp": b"the user's"}
+    for half in (f".games-00003.parquet.{tag}.k2x_9q.tmp", f"games/.part-00003.parquet.{tag}.k2x.tmp"):
+        (run / half).write_bytes(b"half a file")      # a crash mid-write (in either layout)
+    users = {".games-00003.parquet.999.tmp": b"not ours", ".notes.tmp": b"the user's",
+             "players/.part-00003.parquet.999.tmp": b"not ours", "games/_SUCCESS": b""}
     for name, b in users.items():                # temp-looking files of someone else: kept
         (run / name).write_bytes(b)
     info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True,
@@ -96,13 +112,14 @@ def test_crash_then_resume(reference, tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="disk full"):
         run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
     assert sorted(p.name for p in run.glob("chunk-*.done")) == ["chunk-00000.done"]
-    assert not list(run.glob(".*tmp"))
+    assert not list(run.rglob(".*tmp"))
     monkeypatch.setattr(runs, "_write_parquet", real)
     res = load_results(run)                  # a partial run loads its finished chunks
     assert res.interrupted and len(res.games) == CHUNK
     info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True,
                       progress=False)
     assert info.games_played == N - CHUNK
+    assert files(run) == twin(run, tmp_path / "twin")
     assert without_run_id(files(run)) == without_run_id(data)
 
 
@@ -140,6 +157,7 @@ def test_interrupt_keeps_finished_chunks_then_resume(reference, tmp_path, monkey
     assert "resume" in capsys.readouterr().err
     monkeypatch.setattr(runs, "_play_chunk", real)
     run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True, progress=False)
+    assert files(run) == twin(run, tmp_path / "twin")
     assert without_run_id(files(run)) == without_run_id(data)
 
 
@@ -154,7 +172,7 @@ def test_codec_of_new_folders(reference):
     import pyarrow.parquet as pq
     folder, _ = reference
     assert json.loads((folder / "manifest.json").read_text())["codec"] == "zstd-delta-required"
-    path = folder / "players-00000.parquet"
+    path = folder / "players" / "part-00000.parquet"
     enc = encodings(path)
     assert all(c == "ZSTD" for c, _ in enc.values())
     assert "DELTA_BINARY_PACKED" in enc["vp"][1] and "DELTA_BINARY_PACKED" in enc["game"][1]
@@ -222,7 +240,7 @@ def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_p
     assert info.games_played == 10 and info.complete
     assert_frame_equal(load_results(run).players, one.players)
     for t in runs.TABLES:                # chunk 1 again in the old codec, schema and all
-        old, new = run / runs.chunk_file(t, 0), run / runs.chunk_file(t, 1)
+        old, new = (run / runs.chunk_file(t, k, runs.FLAT_FORMAT) for k in (0, 1))
         assert pq.read_schema(new).equals(pq.read_schema(old), check_metadata=True)
         assert encodings(new) == encodings(old)
 
@@ -247,6 +265,23 @@ def test_zstd_delta_folder_resumes_byte_identical(tmp_path):
                       resume=True, progress=False, rules=saved)
     assert info.games_played == 10 and info.complete
     assert files(run) == data                     # chunk 1 again, bytes and all
+    assert not (run / "games").exists()          # in its own flat layout
+
+@pytest.mark.filterwarnings("ignore:.*another version of the engine source")
+def test_flat_and_table_folder_runs_load_as_one(reference, tmp_path):
+    """A run/1 folder (flat: games-00000.parquet) and a run/2 folder (games/part-...)
+    load together; the flat one's rows are tagged from its manifest (its path: it
+    has no run id), the new one's from its own; games keeps its one n_players."""
+    folder, _ = reference
+    old = tmp_path / "old"
+    shutil.copytree(V1, old)
+    both = load_results([old, folder], mixed_rules=True)
+    for t, per in (("games", 1), ("players", None)):
+        df = getattr(both, t)
+        assert list(df.columns).count("n_players") == 1
+        size = df.groupby(["run_id", "run_seed", "n_players"], observed=True).size()
+        m = json.loads((folder / "manifest.json").read_text())
+        assert size.to_dict() == {(str(old), 5, 2): 30 * (per or 2), (m["run_id"], SEED, 3): N * (per or 3)}
 
 
 def test_unknown_codec_refused_on_resume(reference, tmp_path):
@@ -273,9 +308,7 @@ def test_unknown_codec_refused_on_resume(reference, tmp_path):
 def test_different_config_refused(reference, tmp_path, change, word):
     folder, data = reference
     run = tmp_path / "run"
-    run.mkdir()
-    for name, b in data.items():
-        (run / name).write_bytes(b)
+    shutil.copytree(folder, run)
     kw = dict(n_games=N, players=PLAYERS, seed=SEED, chunk_games=CHUNK, progress=False)
     kw.update(change)
     with pytest.raises(ConfigError, match=word):

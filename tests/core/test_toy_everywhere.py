@@ -191,9 +191,8 @@ def test_ladder_tiny(tmp_path):
 
 # ---------------------------------------------------------------------------
 # run folders: the manifest names the game; killed and resumed; reloaded as the toy
-def files(folder: Path) -> dict:
-    rx = re.compile(rb'"run_id": ?"[0-9a-f]{32}"')
-    return {p.name: rx.sub(b'"run_id": "-"', p.read_bytes()) for p in sorted(folder.iterdir())}
+sys.path.insert(0, str(HERE))
+from test_runs import files, twin  # noqa: E402  (sibling test module)
 
 
 def test_run_folder_round_trip_and_wrong_game(tmp_path):
@@ -228,9 +227,6 @@ runs.run_to_dir({folder!r}, 2000, {players!r}, seed=9, chunk_games=200, workers=
 
 
 def test_run_folder_killed_and_resumed(tmp_path, capsys):
-    ref = tmp_path / "ref"
-    runs.run_to_dir(ref, 2000, PLAYERS, seed=9, chunk_games=200, workers=1, progress=False,
-                    game=TOY)
     run = tmp_path / "run"
     code = KILLED_RUN.format(here=str(HERE), folder=str(run), players=PLAYERS)
     proc = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
@@ -248,7 +244,8 @@ def test_run_folder_killed_and_resumed(tmp_path, capsys):
     assert code == 0, err
     assert "mean turns:" in out
     assert json.loads((run / "run.json").read_text())["game"] == TOY    # the CLI's record
-    assert {k: v for k, v in files(run).items() if k != "run.json"} == files(ref)
+    assert {k: v for k, v in files(run).items() if k != "run.json"} \
+        == twin(run, tmp_path / "ref", workers=1, game=TOY)     # uninterrupted, same run id
     code, _, err = cli(capsys, "simulate", "-n", 2000, "-p", ",".join(PLAYERS), "--seed", 9,
                        "--chunk-games", 200, "--out", run, "--resume", "--no-progress")
     assert code == 2

@@ -52,6 +52,8 @@ def event_sentence(row: dict, tok_names: list[str]) -> str:
         return f"collects {plural(amount, 'coin')} at the Casino with {plural(count, 'ship')}"
     if a == "black market swap":
         given = cargo_phrase(_tokens(row, tok_names, -1))
+        if given == cargo == "nothing":     # a token for one of its own kind: the row nets to zero
+            return "swaps a token for one of the same kind at the Black Market (no change)"
         return f"swaps {given} for {cargo} at the Black Market"
     if a == "black market draw":
         if cargo == "nothing":

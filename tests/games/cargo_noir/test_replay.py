@@ -116,6 +116,19 @@ def test_play_log_is_plain_english(game):
     assert text.count("Final scores:") == 1 and text.count("WINNER") >= 1
     swaps = [line for line in text.splitlines() if "Black Market" in line and "swaps" in line]
     assert all(re.search(r"swaps \w[\w ]* for \w", line) for line in swaps)
+    assert "nothing for nothing" not in text
+
+
+def test_a_swap_for_the_same_kind_is_said_so():
+    """Issue #28 audit: a Black Market swap of a token for one of its own kind nets
+    to zero in the event row; game 17 of seed 1 printed "swaps nothing for nothing"."""
+    names = ["art", "gold"]
+    row = {"action": "black market swap", "loc": "Black Market", "amount": 0, "value": 0,
+           "count": 1, "art": 0, "gold": 0}
+    assert narrate.event_sentence(row, names) == \
+        "swaps a token for one of the same kind at the Black Market (no change)"
+    row.update(art=-1, gold=1)
+    assert narrate.event_sentence(row, names) == "swaps art for gold at the Black Market"
 
 
 def test_readme_quotes_lines_the_example_prints():
