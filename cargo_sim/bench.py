@@ -362,6 +362,19 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         bot_rows.append(line)
         say(text)
 
+    say("  (target: expert >= 40 % of random's rate)")
+    say("")
+    from . import bench_ref
+    ref = bench_ref.engine_vs_reference(kernel_rate, rounds=max(3, repeat), seconds=seconds)
+    if ref is None:
+        say("engine against the reference kernel: skipped (no shared/tools/refsim.py next to the "
+            "repository; set CARGO_SIM_REFSIM)")
+    else:
+        say(f"engine against the reference kernel ({ref['path']}), 4-player random games on 1 "
+            f"thread, timed in alternation (target >= 0.75): library/reference median "
+            f"{ref['median']:.2f} (min {ref['min']:.2f}, max {ref['max']:.2f}, "
+            f"{len(ref['ratios'])} rounds; library median {_median(ref['library']):,.0f} games/s, "
+            f"reference {_median(ref['reference']):,.0f})")
     say("")
     say("start-up in a fresh interpreter (import cargo_sim + first simulate of 20 games):")
     t0 = time.perf_counter()
@@ -411,7 +424,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     targets = bench_targets.run(cli_out_games, target_memory_games, cores, sys.modules[__name__],
                                 stream_chunk, say=say, repeat=min(repeat, 3))
     say("")
-    say("forward model (1 thread; targets: clone < 2 us, playout within 1.2x of the kernel):")
+    say("forward model in numba (1 thread; targets: clone < 2 us, playout within 1.2x of the kernel):")
     fwd = {}
     for n in (2, 4):
         f = fwd[n] = forward_rates(n)
@@ -435,7 +448,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
         f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
-            "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd, "search": search,
+            "reference": ref, "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd, "search": search,
             "bench_maxrss_mb": own, "seconds": total}
 
 

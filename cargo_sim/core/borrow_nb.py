@@ -189,3 +189,49 @@ class LazyAddress:
             if self.compiled is None:
                 self.compiled = cfunc(INT64_FN_SIG, cache=True)(self.fn)
             return self.compiled.address
+
+
+def function_at(fntype):
+    """An intrinsic ``f(jit_addr, c_addr)`` -> a first-class function of type
+    ``fntype`` (a ``types.FunctionType``) made from two addresses (``decide_addresses``).
+
+    Handing a compiled function from Python to a kernel as an argument makes numba
+    look it up (a dispatcher and two LLVM symbol look-ups) at every call: hundreds of
+    µs, more than a whole game. A kernel that takes the addresses as int64 words and
+    makes the function itself calls the same code without that cost."""
+    from numba.experimental.function_type import FunctionModel  # noqa: F401 (registers the model)
+
+    @intrinsic
+    def function_at_nb(typingctx, jit_addr, c_addr):
+        if not (isinstance(jit_addr, types.Integer) and isinstance(c_addr, types.Integer)):
+            return None
+
+        def codegen(context, builder, sig, args):
+            voidptr = context.get_value_type(types.voidptr)
+            fn = cgutils.create_struct_proxy(fntype)(context, builder)
+            fn.jit_addr = builder.inttoptr(context.cast(builder, args[0], sig.args[0], types.int64),
+                                           voidptr)
+            fn.c_addr = builder.inttoptr(context.cast(builder, args[1], sig.args[1], types.int64),
+                                         voidptr)
+            fn.py_addr = cgutils.get_null_value(voidptr)
+            return fn._getvalue()
+
+        return fntype(jit_addr, c_addr), codegen
+
+    return function_at_nb
+
+
+_ADDRESSES: dict = {}
+
+
+def decide_addresses(fn, sig) -> tuple[int, int]:
+    """(numba-convention address, C wrapper address) of a compiled function for a
+    signature (compiled, or loaded from the cache, if needed), looked up once per
+    process: what ``function_at`` turns back into a function inside a kernel."""
+    key = (fn, sig)
+    out = _ADDRESSES.get(key)
+    if out is None:
+        # numba's own look-ups for a first-class function argument (its unboxing)
+        from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+        out = _ADDRESSES[key] = (_get_jit_address(fn, sig), _get_wrapper_address(fn, sig))
+    return out

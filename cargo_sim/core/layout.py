@@ -13,7 +13,8 @@ kernel), ``R_MODELS``/``R_N_MODELS`` (the search bots' model rows in the shared 
 ``R_USER_FN``/``R_USER_BASE`` (the table's user-bot kernel, the first user bot's
 index), ``R_BUILTIN_FN`` (the game's built-ins called by address), ``BOTS`` (each
 seat's bot index) and ``PARAMS`` (each seat's parameters, fixed point).
-``R_SHARED``/``R_SHARED_LEN``: the address and length of the table's read-only
+``R_DECIDE_JIT``/``R_DECIDE_C`` (after the machine words: the table's decision kernel
+by address, for the forward model). ``R_SHARED``/``R_SHARED_LEN``: the address and length of the table's read-only
 shared array (``core.shared_nb``: big data every state of the table shares, kept
 apart so that a clone copies only the state; 0: none).
 
@@ -45,6 +46,12 @@ M_FAULT = MARKS + 5       # why a user bot was stopped (the game's FAULT_*), set
 M_FAULT_ARG = MARKS + 6   # ... and the value at fault (a seat, an index, an offset)
 M_TABLE_SUM = MARKS + 7   # checked mode: checksum of the shared array (0: not checked)
 MARKS_END = MARKS + 8
+# the table's own decision kernel (the `decide` its chunks get), by address, for the
+# forward model's Python entry points: a first-class function handed from Python costs
+# numba two symbol look-ups per call (hundreds of us); these words cost nothing
+# (core.borrow_nb.decide_addresses, function_at_nb; this process only, 0: not set)
+R_DECIDE_JIT = MARKS_END + 0     # its address in numba's calling convention
+R_DECIDE_C = MARKS_END + 1       # its C wrapper's address
 
 SEATS = 8                 # seats the header has room for (a game's own maximum is at most this)
 N_PARAMS = 24             # parameters per seat
@@ -76,6 +83,7 @@ HEADER_NAMES = {
     "R_MODELS": "search models' offset", "R_N_MODELS": "search models' count",
     "R_USER_FN": "user-bot kernel's address", "R_USER_BASE": "first user bot's index",
     "R_BUILTIN_FN": "built-ins kernel's address",
+    "R_DECIDE_JIT": "decision kernel's address", "R_DECIDE_C": "decision kernel's C address",
     "M_RNG": "game's chance stream", "M_BOT_SEED": "bots' seed", "M_DECISIONS": "decision counter",
     "M_BOT_RNG": "asked seat's stream", "M_SEAT_KEY": "search seat's key",
     "M_FAULT": "bot fault's reason", "M_FAULT_ARG": "bot fault's value",

@@ -24,8 +24,12 @@ from ...core.errors import ConfigError
 from ...core.forward import Decision, ForwardModel  # noqa: F401  (cargo_sim.Decision)
 from . import enums as e
 from ...core.checks import whole
-from .forward_nb import (MAX_LEGAL, VECTOR, begin_nb, bot_answer_nb, clone_into_nb, determinize_nb,
-                         is_over_nb, legal_nb, pending_nb, playout_nb, step_nb, stopped_nb)
+from .forward_nb import (MAX_LEGAL, VECTOR, begin_nb, clone_into_nb, determinize_nb, is_over_nb,
+                         legal_nb, pending_nb, step_nb, stopped_nb, table_bot_answer_nb,
+                         table_playout_nb)
+from ...core.borrow_nb import decide_addresses
+from ...core.layout import R_DECIDE_C, R_DECIDE_JIT
+from .engine_nb import DECIDE_SIG
 from .simulate import illegal_error, load_solver, solver_address
 
 
@@ -52,10 +56,12 @@ def _counts(name: str, v, n: int, per: str) -> np.ndarray:
 
 
 def _same_table(a: np.ndarray, b: np.ndarray) -> bool:
-    """The same table: the core header but its machine words, and the rules header
-    (equal tables share one shared array: Rules.shared_data)."""
-    from ...core.layout import MARKS, MARKS_END
-    return np.array_equal(a[:MARKS], b[:MARKS]) and np.array_equal(a[MARKS_END:e.MISC], b[MARKS_END:e.MISC])
+    """The same table: the core header but its machine words and the decide kernel's
+    addresses (set on first use: _with_decide), and the rules header (equal tables
+    share one shared array: Rules.shared_data)."""
+    from ...core.layout import MARKS
+    after = R_DECIDE_C + 1          # the machine words, then R_DECIDE_JIT and R_DECIDE_C
+    return np.array_equal(a[:MARKS], b[:MARKS]) and np.array_equal(a[after:e.MISC], b[after:e.MISC])
 
 
 def _legal(s):
@@ -83,8 +89,18 @@ def _step(s, log, answer):
     step_nb(s, log, a, solver_address())
 
 
+def _with_decide(s, decide):
+    """s with its table's decide kernel by address (forward_nb.table_decide_nb): the
+    kernels below take no function argument, whose look-up at every call from Python
+    cost more than a whole game. Set on first use (compiling the bots then, as the
+    argument did), kept by every copy of the state."""
+    if s[R_DECIDE_C] == 0:
+        s[R_DECIDE_JIT], s[R_DECIDE_C] = decide_addresses(decide, DECIDE_SIG)
+    return s
+
+
 def _bot_answer(s, decide):
-    ans = int(bot_answer_nb(s, decide))
+    ans = int(table_bot_answer_nb(_with_decide(s, decide)))
     return ans, s[e.OUT:e.OUT + e.OUT_W].copy()
 
 
@@ -122,7 +138,7 @@ FORWARD = ForwardModel(
     begin=lambda s, log, seed, game: begin_nb(s, log, np.uint64(seed), game, solver_address()),
     pending=pending_nb, is_over=is_over_nb, turn=lambda s: s[e.M_TURN], legal=_legal,
     answer=_answer, step=_step, bot_answer=_bot_answer,
-    playout=lambda s, log, decide: playout_nb(s, log, decide, solver_address()),
+    playout=lambda s, log, decide: table_playout_nb(_with_decide(s, decide), log, solver_address()),
     stopped=stopped_nb, retry=_retry, error=_error, determinize=determinize_nb,
     clone_into=clone_into_nb, same_table=_same_table, scores=_scores, stats=_stats)
 

@@ -4,7 +4,9 @@ A game is a state array made from a table template (``simulate.table_template``)
 ``begin_nb`` sets it up and stops at the first decision; ``pending_nb`` says which
 seat decides what; ``legal_nb`` lists the legal answers; ``step_nb`` applies one
 answer (and the vector answer in ``s[OUT...]``) and runs to the next decision;
-``playout_nb`` plays to the end with the table's bots; ``clone_into_nb`` copies the
+``playout_nb`` plays to the end with the table's bots (``table_playout_nb`` and
+``table_bot_answer_nb``: the same with the table's decide kernel held in the state,
+for calls from Python); ``clone_into_nb`` copies the
 game part only (the trade tables and the bots' workspace after it are read-only
 for the rules, so states of one table share them). The rules themselves are in
 ``engine_nb``: these kernels only drive its resumable machine.
@@ -14,9 +16,12 @@ import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
-from .engine_nb import (DecideType, answer_nb, ask_nb, begin_game_nb, failed_nb, hand_i, n_tok_nb,
-                        needed_solver_nb, pl_i, play_on_nb, port_min_bid_nb, start_state_nb,
+from .engine_nb import (DecideType, answer_nb, ask_nb, begin_game_nb, failed_nb, hand_i, illegal_nb,
+                        n_tok_nb, needed_solver_nb, pl_i, play_on_nb, port_min_bid_nb, start_state_nb,
                         top_bid_nb, port_bid_i)
+from ...core.borrow_nb import function_at
+from ...core.dispatch_nb import UNSET
+from ...core.layout import R_DECIDE_C, R_DECIDE_JIT
 from ...core.rng_nb import keyed_stream_nb, mix64_nb, seat_stream_nb
 from .enums import (BLACK_MARKET, BM_CODE, BM_DRAW, CTX, D_BLACK_MARKET, D_ORDER, D_RAISE,
                     D_SEND, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0, M_ASK, M_AUX, M_BOT_SEED,
@@ -46,6 +51,27 @@ def step_nb(s, log, answer, exact_fn):
     answer_nb(p, plog, answer)
 
 
+# the table's decide kernel made from its addresses in the state (table_template):
+# a first-class function handed from Python would cost a look-up per call
+decide_at_nb = function_at(DecideType)
+
+
+@njit(cache=True)
+def table_decide_nb(s):
+    """The table's decide kernel (s[R_DECIDE_JIT], s[R_DECIDE_C]); check has_decide_nb first."""
+    return decide_at_nb(s[R_DECIDE_JIT], s[R_DECIDE_C])
+
+
+@njit(cache=True)
+def has_decide_nb(s):
+    """The state carries its table's decide kernel; if not, the game is stopped (an
+    illegal answer of the pending seat: table_template was not used)."""
+    if s[R_DECIDE_C] != 0:
+        return True
+    illegal_nb(s, s[M_ASK], s[M_SEAT], UNSET, -1)
+    return False
+
+
 @njit(types.void(types.int64[::1], types.int64[:, ::1], DecideType, types.int64), cache=True)
 def playout_nb(s, log, decide, exact_fn):
     """Play on to the end (or an illegal answer) with the table's bots."""
@@ -58,6 +84,24 @@ def bot_answer_nb(s, decide):
     """What the pending seat's bot answers (its vector answer is left in s[OUT...]),
     asked as the engine asks (engine_nb.ask_nb: what a bot can see)."""
     return ask_nb(decide, s[M_ASK], s, s[M_SEAT])
+
+
+# The same two for calls from Python: the table's decide kernel comes from the state
+# (R_DECIDE_JIT, R_DECIDE_C: forward._with_decide), not as an argument.
+@njit(types.void(types.int64[::1], types.int64[:, ::1], types.int64), cache=True)
+def table_playout_nb(s, log, exact_fn):
+    """playout_nb with the table's decide kernel held in s."""
+    p, plog = start_state_nb(s, log, exact_fn)
+    if has_decide_nb(p):
+        play_on_nb(p, plog, table_decide_nb(p))
+
+
+@njit(types.int64(types.int64[::1]), cache=True)
+def table_bot_answer_nb(s):
+    """bot_answer_nb with the table's decide kernel held in s."""
+    if not has_decide_nb(s):
+        return UNSET
+    return ask_nb(table_decide_nb(s), s[M_ASK], s, s[M_SEAT])
 
 
 @njit(cache=True)

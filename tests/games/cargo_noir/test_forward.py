@@ -54,6 +54,28 @@ def test_playout_equals_stepping_and_clone_is_independent():
     assert np.array_equal(c.stats(), a.stats())
 
 
+def test_the_decide_kernel_travels_in_the_state():
+    """The Python entry points take the table's decide kernel from the state (its
+    addresses, set on first use and copied with it); a state without them stops
+    with an illegal answer instead of calling address 0."""
+    from cargo_sim.core.dispatch_nb import UNSET
+    from cargo_sim.core.layout import R_DECIDE_C, R_DECIDE_JIT
+    from cargo_sim.games.cargo_noir.forward_nb import (stopped_nb, table_bot_answer_nb,
+                                                        table_playout_nb)
+    st = GameState(["random", "greedy"], seed=4, game=1)
+    assert st.s[R_DECIDE_C] == 0
+    st.step_vector(*st.bot_answer())
+    assert st.s[R_DECIDE_C] != 0 and st.s[R_DECIDE_JIT] != 0
+    assert st.clone().s[R_DECIDE_C] == st.s[R_DECIDE_C]
+    log = np.zeros((0, e.N_EVENT_FIELDS), dtype=np.int64)
+    for call in (lambda s: table_playout_nb(s, log, 0), table_bot_answer_nb):
+        bare = st.s.copy()
+        bare[R_DECIDE_JIT] = bare[R_DECIDE_C] = 0
+        call(bare)
+        assert stopped_nb(bare) and bare[e.M_ERR_VALUE] == UNSET
+        assert bare[e.M_ERR_SEAT] == st.decision.seat
+
+
 def _answers_of(row):
     ans, lo, hi = row
     if ans == RANGE:

@@ -1,0 +1,60 @@
+"""Profile compiled kernels with Linux perf: after warming, write /tmp/perf-<pid>.map
+with every compiled function of the loaded numba libraries (names from each library's
+linking module, addresses from the JIT, sizes up to the next symbol), so `perf report`
+names the kernels' functions. Then run a workload for `perf record -p <pid>`.
+
+    NUMBA_CACHE_DIR=... python .bench/perfmap.py random|expert [seconds]
+(the script prints its pid, sleeps 3 s for perf to attach, then plays games)."""
+import os
+import sys
+import time
+
+import numba
+from numba.core.registry import CPUDispatcher
+
+from cargo_sim.bench import kernel_rate
+
+bot = sys.argv[1] if len(sys.argv) > 1 else "random"
+secs = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
+kernel_rate(4, 64, 1, bot=bot)
+
+
+def libraries():
+    seen = set()
+    for mod in list(sys.modules.values()):
+        for v in list(getattr(mod, "__dict__", {}).values()):
+            if isinstance(v, CPUDispatcher):
+                for cres in v.overloads.values():
+                    lib = cres.library
+                    if id(lib) not in seen:
+                        seen.add(id(lib))
+                        yield lib
+
+
+syms = {}
+for lib in libraries():
+    mod = getattr(lib, "_shared_module", None) or getattr(lib, "_final_module", None)
+    if mod is None:
+        continue
+    for f in mod.functions:
+        if f.is_declaration:
+            continue
+        try:
+            a = lib.get_pointer_to_function(f.name)
+        except Exception:
+            continue
+        if a:
+            syms[a] = f.name
+addrs = sorted(syms)
+with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
+    for i, a in enumerate(addrs):
+        size = min((addrs[i + 1] - a) if i + 1 < len(addrs) else 4096, 1 << 20)
+        out.write(f"{a:x} {size:x} {syms[a]}\n")
+print(os.getpid(), len(addrs), "symbols", flush=True)
+time.sleep(3)
+t0 = time.perf_counter()
+n = 0
+while time.perf_counter() - t0 < secs:
+    kernel_rate(4, 4096 if bot == "random" else 1024, 1, seed=n, bot=bot)
+    n += 1
+print("rounds", n)
