@@ -31,7 +31,7 @@ def engine_call_nb(s, what, x, y, z, out):
     lp = state_ptr_nb(log)
     r = 0
     if what == OK:
-        r = 1 if ok(p, x) else 0
+        r = 1 if eng.ok_nb(p, x) else 0
     elif what == ANSWER:
         eng.answer_nb(p, x, lp)
     elif what == BEGIN_ROUND:
@@ -43,9 +43,9 @@ def engine_call_nb(s, what, x, y, z, out):
     elif what == FINAL:
         eng.final_nb(p, lp)
     elif what == ORDER:
-        call(p, ORDER)
+        eng.order_nb(p)
     elif what == BEFORE:
-        r = 1 if (call(p, BEFORE, x, y) == 1) else 0
+        r = 1 if eng.before_nb(p, x, y) else 0
     elif what == COINS:
         r = eng.gain_coins_nb(p, x, y)
     elif what == CUBES:
