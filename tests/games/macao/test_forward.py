@@ -54,7 +54,7 @@ def test_stepping_with_the_bots_answers_is_the_simulated_game_and_clones_are_ind
         twin = st.clone()
         first = st.decision
         walk(st)
-        assert twin.decision == first and twin.turn == 1 and not twin.is_over
+        assert twin.decision == first and twin.turn == 0 and not twin.is_over      # setup: round 0
         rows = res.players.loc[res.players["game"] == g, cols].to_numpy(np.int64)
         np.testing.assert_array_equal(st.stats(), rows)
         r = st.returns()
