@@ -56,6 +56,22 @@ def state_ptr_nb(typingctx, arr):
 
 
 @intrinsic
+def keep_nb(typingctx, arr):
+    """A use of ``arr`` that compiles to nothing: call it after the last use of a
+    pointer (``state_ptr_nb``) to an array the same function created. numba frees an
+    array after its variable's last use, and a pointer is not a use: without this,
+    ``s = np.zeros(n); p = state_ptr_nb(s); f(p)`` may run f on freed memory (an
+    allocation after the pointer was taken can reuse it; tests/core/test_pointers.py)."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return context.get_dummy_value()
+
+    return types.none(arr), codegen
+
+
+@intrinsic
 def state_array_nb(typingctx, ptr, n):
     """A 1-D array view of n items at a pointer (NULL memory-info: borrowed,
     see borrow_nb); an array passes through unchanged (n is ignored)."""

@@ -8,14 +8,30 @@ table with a user bot compiles that bot alone, not the engine again); a seat
 marked in ``s[R_SEARCH]`` plays a search bot, called through the address of the
 game's search kernel (so the table does not compile the search in, nor recurse).
 Every other seat gets ``NOT_PLUMBED``: the game's built-ins answer.
+
+A game's table kernel reaches ``ask_nb`` (and any cached kernel that takes it as an
+argument) as the first-class function type ``DecideType``, never as a plain jitted
+function: numba's cache key for a function specialised on a jitted function holds that
+function weakly and compares it by identity, so such an entry never matches in another
+process (it compiles again and the cache index grows by one entry per process), and
+re-saving the index must re-pickle every old entry's function, which fails once numba
+has dropped one ("ReferenceError: underlying object has vanished"). ``ask_nb`` has
+explicit signatures: a jitted table passed to it is converted to ``DecideType``, and
+the core's cache index holds these two entries only, whatever the game
+(docs/contract.md, "Table kernels and numba's cache").
 """
 from . import cache  # noqa: F401  (first: numba's cache folder for this source version)
-from numba import njit
+from numba import njit, types
 
 from .borrow_nb import call_int64_fn_nb, state_array_nb
 from .layout import (BOTS, M_BOT_RNG, M_BOT_SEED, M_DECISIONS, M_FAULT, M_FAULT_ARG, M_RNG,
                      M_SEAT_KEY, R_LEN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN)
 from .rng_nb import bot_stream_nb, seat_key_nb
+
+# Every bot table (built-in or user-written) of every game: decide(kind, s, seat) -> answer,
+# ``s`` the state as an array of s[R_LEN] words
+DECIDE_SIG = types.int64(types.int64, types.int64[::1], types.int64)
+DecideType = types.FunctionType(DECIDE_SIG)
 
 NOT_PLUMBED = -(2**62) + 1     # plumbed_nb: the seat plays one of the game's built-ins
 UNSET = -999999                # an address the table never set: the engine stops the game
@@ -38,7 +54,8 @@ def plumbed_nb(kind, p, seat):
     return NOT_PLUMBED
 
 
-@njit(cache=True)
+@njit([types.int64(DecideType, types.int64, types.CPointer(types.int64), types.int64),
+       types.int64(DecideType, types.int64, types.int64[::1], types.int64)], cache=True)
 def ask_nb(decide, kind, p, seat):
     """Ask the seat's bot for a decision, fairly (``p`` the state as a pointer; the
     bot gets it as an array of ``s[R_LEN]`` words). For the call the game's chance

@@ -205,6 +205,9 @@ def test_random_games_keep_the_invariants_after_every_step(name):
 def _break(name, s):
     if name == "toy_race":
         s[toy_game.POS] += 1                     # a position that is not picks + rolls
+    elif name == "macao":
+        from cargo_sim.games.macao import enums as m
+        s[m.G_BANK] += 1                         # a coin from nowhere
     else:
         from cargo_sim.games.cargo_noir import enums as e
         s[e.M_BANK] += 1                         # a coin from nowhere

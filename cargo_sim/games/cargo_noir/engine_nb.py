@@ -60,10 +60,9 @@ from .trade.packed_nb import T_MAX_WILDS, T_WILD_ONLY, packed_trade_value_nb
 
 
 # Every bot table (built-in or user-written) reaches the engine as a first-class
-# function of this signature, so the engine is compiled (and cached) once for
-# all tables; a user's bot compiles only itself.
-DECIDE_SIG = types.int64(types.int64, types.int64[::1], types.int64)
-DecideType = types.FunctionType(DECIDE_SIG)
+# function of this signature (the core's, core.dispatch_nb), so the engine is compiled
+# (and cached) once for all tables; a user's bot compiles only itself.
+from ...core.dispatch_nb import DECIDE_SIG, DecideType  # noqa: E402,F401
 
 
 # ---------------------------------------------------------------------------

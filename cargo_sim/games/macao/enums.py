@@ -7,7 +7,7 @@ per seat (``P_*`` offsets inside a seat's block, at ``PL + seat * PW``). Every
 offset is a module constant, so numba compiles them in. docs/rules_macao.md has
 the rules these words carry.
 """
-from ...core.layout import HEADER_LEN
+from ...core.layout import HEADER_LEN, N_PARAMS
 from .effects import EFFECTS
 
 MAX_SEATS = 4
@@ -25,6 +25,7 @@ MAX_DONE = 63               # completed cards (activation codes reserve 64 a car
 MAX_DP = 12
 MAX_ROSE = 6                # numbered rose sides
 MAX_LEGAL = 1024            # answers of one decision, at most
+MAX_MODELS = 8              # non-search built-in bots the search bots can model
 
 
 class _Alloc:
@@ -68,6 +69,7 @@ K_C_ARGS = _k(MAX_CT * 4)
 K_C_COLOUR = _k(MAX_CT)                      # an office card's colour, else -1
 K_OFFICE_BOX = _k(MAX_OFFICE)                # card type of each office copy
 K_DECK_BOX = _k(MAX_DECK)                    # card type of each building / person copy
+K_MODELS = _k(MAX_MODELS * N_PARAMS)         # the search bots' models: each built-in's parameters
 RULES_END = _k.at
 
 # ---- the game part ----------------------------------------------------------------------
@@ -87,6 +89,7 @@ G_DELIV = _g(MAX_PORTS * MAX_GOODS)          # deliveries made to (port, good)
 G_PORT_DELIV = _g(MAX_PORTS)                 # deliveries made to a port
 G_LOT = _g(6)                                # the pending dice choice: die a, die b, extra lot
 G_WINNERS, G_ROLLS, G_NEV, G_GAME, G_LOG_CAP = _g(), _g(), _g(), _g(), _g()   # G_LOG_CAP: event rows
+G_STOP, G_BAD = _g(), _g()                   # the forward model: an answer refused (1), and it
 PL = _g.at
 
 # ---- one seat's block -----------------------------------------------------------------

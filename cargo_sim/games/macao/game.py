@@ -24,14 +24,23 @@ class Macao:
     bots = REGISTRY
     event_fields = E.EVENT_FIELDS
     event_rows_per_seat = 150
-    forward = None            # the forward-model kernels are engine_nb's (begin/pending/legal/ok/answer)
-    GameState = None          # core/forward.py's GameState (in progress elsewhere) will step Macao
     analyses = ()
     report_sections = ()
     sweep_measures = {"group": ("quarters in the largest connected groups (all seats)", "t"),
                       "delivery_vp": ("points from deliveries (all seats)", "t")}
     counters = None
     replay = None
+
+    @property
+    def forward(self):
+        """The forward model's kernels (forward.py; imported on first use: numba)."""
+        from .forward import FORWARD
+        return FORWARD
+
+    @property
+    def GameState(self):
+        from .forward import GameState
+        return GameState
 
     @staticmethod
     def chunk_kernel(template, decide, seeds, out_games, out_players, log, err):

@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 from ...core import userbots
 from ...core.errors import ConfigError, IllegalDecisionError, BotError
-from ...core.layout import BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_LEN, R_N_PLAYERS, R_USER_BASE, R_USER_FN
+from ...core.bots import Player
+from ...core.layout import (BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_LEN, R_N_MODELS, R_N_PLAYERS,
+                             R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN)
 from . import enums as E
 from .rules import Rules
 
@@ -102,23 +104,27 @@ def table_template(rules, players, check_bots: bool = False):
     for q, p in enumerate(players):
         s[PARAMS + q * N_PARAMS:][:N_PARAMS] = np.round(p.param_vector(N_PARAMS) * PARAM_SCALE)
         if p.spec.search:
-            raise BotError(f"bot {p.label!r}: Macao has no search-bot kit yet")
+            if dict(zip(p.spec.params, p.values)).get("threads", 1.0) > 1:
+                raise BotError(f"bot {p.label!r}: Macao's search bots run one thread (threads=1)")
+            s[R_SEARCH] |= p.spec.search << (2 * q)
     if users is not None:
         s[R_USER_FN], s[R_USER_BASE] = users.address, len(REGISTRY.builtin_order)
+    if s[R_SEARCH]:
+        from .bots.search_nb import search_fn
+        s[R_SEARCH_FN] = search_fn()
+    models = [m for m in REGISTRY.builtin_order if not REGISTRY.builtin[m].search]
+    for i, m in enumerate(models[:E.MAX_MODELS]):
+        spec = REGISTRY.builtin[m]
+        row = Player(spec, tuple(spec.params.values())).param_vector(N_PARAMS)
+        s[E.K_MODELS + i * N_PARAMS:][:N_PARAMS] = np.round(row * PARAM_SCALE)
+    s[R_N_MODELS] = min(len(models), E.MAX_MODELS)
     return s, decide
 
 
 def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
-    """The contract's chunk kernel: the compiled loop of the table's kernel
-    (chunk_nb; ``s`` a copy of the template the kernels hold a pointer to)."""
-    from .bots.dispatch_nb import random_table_nb, table_decide_nb
-    from .chunk_nb import run_random_nb, run_table_nb
-    s = template.copy()
-    if decide is random_table_nb:
-        return run_random_nb(s, seeds, out_games, out_players, log, err)
-    if decide is table_decide_nb:
-        return run_table_nb(s, seeds, out_games, out_players, log, err)
-    raise ConfigError(f"not a Macao table kernel: {decide!r}")
+    """The contract's chunk kernel: the compiled loop of chunk_nb (any table kernel)."""
+    from .chunk_nb import run_games_nb
+    return run_games_nb(template, decide, seeds, out_games, out_players, log, err)
 
 
 # ---- tables -----------------------------------------------------------------------------

@@ -4,18 +4,71 @@ through the engine's own kernels, the numbers checked by hand from the rules tex
 score recomputed from the event log, and illegal answers as one clear error."""
 import numpy as np
 import pytest
+from numba import njit
 
 from cargo_sim.core import runner
+from cargo_sim.core.borrow_nb import keep_nb, state_ptr_nb
 from cargo_sim.core.layout import R_N_PLAYERS
 from cargo_sim.core.errors import IllegalDecisionError, BotError
 from cargo_sim.games.macao import enums as E
 from cargo_sim.games.macao import engine_nb as eng
+from cargo_sim.games.macao import forward_nb as fwd
 from cargo_sim.games.macao import simulate
 from cargo_sim.games.macao.bots import REGISTRY
 from cargo_sim.games.macao.rules import Rules
 from cargo_sim.games.macao.testing import invariants
 
-NOLOG = np.zeros(0, np.int64)
+# The engine's kernels are called on a pointer to the state, as the chunk kernel calls them:
+# the tests link the specialisations the simulations compile (and cache) anyway, instead of
+# compiling the whole engine a second time for array arguments. One small kernel does it.
+OK, ANSWER, BEGIN_ROUND, ROTATE, DELIVER, FINAL, ORDER, BEFORE, COINS, CUBES, LEGAL = range(11)
+
+
+@njit(cache=True)
+def engine_call_nb(s, what, x, y, z, out):
+    p = state_ptr_nb(s)
+    log = np.zeros(E.N_EVENT_FIELDS, np.int64)     # G_LOG_CAP is 0: no row is written
+    lp = state_ptr_nb(log)
+    r = 0
+    if what == OK:
+        r = 1 if eng.ok_nb(p, x) else 0
+    elif what == ANSWER:
+        eng.answer_nb(p, x, lp)
+    elif what == BEGIN_ROUND:
+        eng.begin_round_nb(p, lp)
+    elif what == ROTATE:
+        eng.rotate_nb(p, lp)
+    elif what == DELIVER:
+        eng.deliver_nb(p, x, lp)
+    elif what == FINAL:
+        eng.final_nb(p, lp)
+    elif what == ORDER:
+        eng.order_nb(p)
+    elif what == BEFORE:
+        r = 1 if eng.before_nb(p, x, y) else 0
+    elif what == COINS:
+        r = eng.gain_coins_nb(p, x, y)
+    elif what == CUBES:
+        r = eng.gain_cubes_nb(p, x, y, z)
+    elif what == LEGAL:
+        r = eng.legal_nb(p, out)
+    keep_nb(log)
+    return r
+
+
+NO_OUT = np.zeros(1, np.int64)
+
+
+def call(s, what, x=0, y=0, z=0, out=NO_OUT):
+    return int(engine_call_nb(s, what, x, y, z, out))
+
+
+def begin(s, seed):
+    fwd.begin_nb(s, np.uint64(seed), 0)
+
+
+def ok(s, a):
+    return call(s, OK, a) == 1
 R = Rules.default()
 CARDS = R.card_names
 GREEN, GREY, BLUE, BLACK, PURPLE, RED = range(6)
@@ -23,7 +76,7 @@ GREEN, GREY, BLUE, BLACK, PURPLE, RED = range(6)
 
 def new(n=2, rules=R, seed=1):
     s, _ = simulate.table_template(rules, [REGISTRY.parse("random")] * n)
-    eng.begin_nb(s, np.uint64(seed), 0, NOLOG, 0, 0)
+    begin(s, seed)
     return s
 
 
@@ -40,11 +93,11 @@ def at_actions(s, seat=0, rnd=3):
 
 def cubes(s, q, colour, k):
     """Give seat q k cubes of a colour for this round (from the supply, on the ledger)."""
-    eng.gain_cubes_nb(s, q, colour, k)
+    call(s, CUBES, q, colour, k)
 
 
 def coins(s, q, k):
-    eng.gain_coins_nb(s, q, k)
+    call(s, COINS, q, k)
 
 
 def done(s, q, name):
@@ -58,8 +111,8 @@ def done(s, q, name):
 
 
 def act(s, a):
-    assert eng.ok_nb(s, a), a
-    eng.answer_nb(s, a, NOLOG)
+    assert ok(s, a), a
+    call(s, ANSWER, a)
 
 
 def p(s, q, field):
@@ -101,7 +154,7 @@ def test_cards_offered_and_tribute_sum_all_six(n, offered):
     top, otop = int(s[E.G_DECK_TOP]), int(s[E.G_OFF_TOP])
     six = [int(s[E.G_OFFICES + otop]), int(s[E.G_OFFICES + otop + 1])] + \
           [int(s[E.G_DECK + top + i]) for i in range(4)]
-    eng.begin_round_nb(s, NOLOG)
+    call(s, BEGIN_ROUND)
     a = R.arrays()
     assert s[E.G_N_OFFER] == offered
     assert s[E.G_TRIB_PRICE] == min(12, sum(a["card_tribute"][c, 0] for c in six))
@@ -116,7 +169,7 @@ def test_a_sixth_tableau_card_is_discarded_with_a_penalty_marker():
         s[b + E.P_TAB + t] = CARDS.index("Bank")
     s[b + E.P_N_TAB] = 5
     s[E.G_DISCARDED] -= 5
-    eng.begin_round_nb(s, NOLOG)
+    call(s, BEGIN_ROUND)
     s[E.G_ORDER], s[E.G_ASK], s[E.G_SEAT], s[E.G_IDX] = 0, E.D_CARD, 0, 0
     act(s, 0)
     assert eng.pending_nb(s) == (E.D_DISCARD, 0) and p(s, 0, E.P_N_TAB) == 6
@@ -153,7 +206,7 @@ def test_late_dice_count_as_one_cube_on_side_one():
 def test_the_rose_turns_and_a_seat_without_cubes_takes_a_marker(penalty):
     rules = R.replace(zero_cube_penalty=penalty)
     s, _ = simulate.table_template(rules, [REGISTRY.parse("random")] * 2)
-    eng.begin_nb(s, np.uint64(1), 0, NOLOG, 0, 0)
+    begin(s, 1)
     for q in range(2):                       # wipe the start cubes: seat 1 gets 2 on side 1
         b = eng.pb(q) + E.P_ROSE
         s[E.G_SUPPLY:E.G_SUPPLY + 6] += s[b:b + 42].reshape(7, 6).sum(0)
@@ -161,7 +214,7 @@ def test_the_rose_turns_and_a_seat_without_cubes_takes_a_marker(penalty):
         s[b:b + 42] = 0
     s[eng.pb(1) + E.P_ROSE + 6 + RED] = 2
     s[eng.pb(1) + E.P_ROSE + 2 * 6 + RED] = 4
-    eng.rotate_nb(s, NOLOG)
+    call(s, ROTATE)
     assert avail(s, 1)[RED] == 2 and s[eng.pb(1) + E.P_ROSE + 6 + RED] == 4
     assert p(s, 0, E.P_MARK_PEN) == (1 if penalty else 0) and p(s, 1, E.P_MARK_PEN) == 0
 
@@ -174,10 +227,10 @@ def test_tribute_once_a_round_price_in_coins_reward_in_points():
     c0 = p(s, 0, E.P_COINS)
     act(s, E.A_TRIBUTE)
     assert p(s, 0, E.P_COINS) == c0 - 4 and p(s, 0, E.P_VP) == 7
-    assert not eng.ok_nb(s, E.A_TRIBUTE)
+    assert not ok(s, E.A_TRIBUTE)
     s[E.G_TRIB_PRICE] = 10**6
     s[eng.pb(0) + E.P_TRIB_N] = 0
-    assert not eng.ok_nb(s, E.A_TRIBUTE)     # not without the coins
+    assert not ok(s, E.A_TRIBUTE)     # not without the coins
 
 
 def test_diplomat_pays_the_tribute_again_and_botschaft_adds_points():
@@ -189,7 +242,7 @@ def test_diplomat_pays_the_tribute_again_and_botschaft_adds_points():
     act(s, E.A_TRIBUTE)
     act(s, activation(s, 0, i))
     act(s, E.A_TRIBUTE)
-    assert p(s, 0, E.P_VP) == 2 * (3 + 2) and not eng.ok_nb(s, E.A_TRIBUTE)
+    assert p(s, 0, E.P_VP) == 2 * (3 + 2) and not ok(s, E.A_TRIBUTE)
 
 
 def test_wall_first_step_one_cube_then_two_and_a_disc_lands_on_top():
@@ -198,13 +251,13 @@ def test_wall_first_step_one_cube_then_two_and_a_disc_lands_on_top():
     s[eng.pb(1) + E.P_WALL] = 1
     s[eng.pb(1) + E.P_STAMP] = 50
     s[E.G_STAMP] = 50
-    assert not eng.ok_nb(s, E.A_WALL + RED * 6 + BLUE)      # one cube the first step
+    assert not ok(s, E.A_WALL + RED * 6 + BLUE)      # one cube the first step
     act(s, E.A_WALL + RED * 7)
     assert avail(s, 0)[RED] == 2 and p(s, 0, E.P_WALL) == 1
-    assert eng.before_nb(s, 0, 1)                        # on top of seat 1's disc
+    assert (call(s, BEFORE, 0, 1) == 1)                        # on top of seat 1's disc
     act(s, E.A_WALL + RED * 6 + RED)                     # a further step: two cubes
     assert avail(s, 0)[RED] == 0 and p(s, 0, E.P_WALL) == 2
-    eng.order_nb(s)
+    call(s, ORDER)
     assert list(s[E.G_ORDER:E.G_ORDER + 2]) == [0, 1]
 
 
@@ -231,7 +284,7 @@ def test_sailing_delivers_at_a_port_five_three_two_per_port():
 def test_delivery_scoring_ruling(scoring, points):
     rules = R.replace(delivery_scoring=scoring)
     s, _ = simulate.table_template(rules, [REGISTRY.parse("random")] * 2)
-    eng.begin_nb(s, np.uint64(1), 0, NOLOG, 0, 0)
+    begin(s, 1)
     at_actions(s)
     port = R.port_names[0]
     ga, gb = (R.goods.index(g) for g in R[f"port.{port}.goods"][:2])
@@ -240,7 +293,7 @@ def test_delivery_scoring_ruling(scoring, points):
     s[b + E.P_GOODS + gb] = 1
     s[b + E.P_SHIP] = R[f"port.{port}.space"]
     s[b + E.P_DELIVERED_TILES] -= 2           # (two tiles from outside the city)
-    eng.deliver_nb(s, 0, NOLOG)
+    call(s, DELIVER, 0)
     assert p(s, 0, E.P_VP) == points
 
 
@@ -251,7 +304,7 @@ def test_goods_pay_the_quarters_cubes_once_a_round_and_mark_it():
     cubes(s, 0, BLUE, 2)
     act(s, E.A_GOODS + q)
     assert avail(s, 0)[:3] == [1, 0, 1] and s[E.G_Q_OWNER + q] == 0 and p(s, 0, E.P_CITY) == 1
-    assert not eng.ok_nb(s, E.A_GOODS + 6)        # one tile a round
+    assert not ok(s, E.A_GOODS + 6)        # one tile a round
     assert invariants(s, R) == []
 
 
@@ -263,11 +316,11 @@ def test_nachtwaechter_takes_a_second_tile_and_spekulant_pays_one_cube_less():
     cubes(s, 0, BLUE, 1)
     act(s, E.A_GOODS + 0)           # [1, 0, 1] less one cube off the first largest (green): 1 blue
     assert avail(s, 0)[GREEN] == 1 and avail(s, 0)[BLUE] == 0
-    assert not eng.ok_nb(s, E.A_GOODS + 2)      # one tile a round ...
+    assert not ok(s, E.A_GOODS + 2)      # one tile a round ...
     act(s, activation(s, 0, i))                 # ... Nachtwächter: one more
     cubes(s, 0, BLUE, 1)
     cubes(s, 0, PURPLE, 1)
-    assert eng.ok_nb(s, E.A_GOODS + 2)          # quarter 3: [0, 0, 2, 0, 1, 0] less one blue
+    assert ok(s, E.A_GOODS + 2)          # quarter 3: [0, 0, 2, 0, 1, 0] less one blue
 
 
 def test_largest_connected_group_scores_two_a_quarter():
@@ -300,7 +353,7 @@ def test_completing_a_card_pays_its_cubes_and_the_end_counts_the_tableau():
     assert avail(s, 0) == [0] * 6 and s[b + E.P_DONE + p(s, 0, E.P_N_DONE) - 1] == card
     left = p(s, 0, E.P_N_TAB)
     vp = p(s, 0, E.P_VP)
-    eng.final_nb(s, NOLOG)
+    call(s, FINAL)
     assert p(s, 0, E.P_PEN_PTS) == 3 * left + 3 * p(s, 0, E.P_MARK_PEN)
     assert p(s, 0, E.P_VP) == vp - 3 * left - 3 * p(s, 0, E.P_MARK_PEN) + 2 * p(s, 0, E.P_GROUP)
 
@@ -350,7 +403,7 @@ def test_activated_card_effects(name, setup, x, d_coins, d_points, d_cubes):
     assert p(s, 0, E.P_COINS) - c0 == d_coins
     assert p(s, 0, E.P_VP) - v0 == d_points
     assert [a - b for a, b in zip(avail(s, 0), k0)] == d_cubes
-    assert not eng.ok_nb(s, activation(s, 0, i, x))       # once a round
+    assert not ok(s, activation(s, 0, i, x))       # once a round
     assert invariants(s, R) == []
 
 
@@ -359,7 +412,7 @@ def test_conditions_unmet_make_an_activation_illegal():
     for name in ("Amtsstube", "Kapelle", "Gesandter", "Pfandleihe", "Tor", "Bettler", "Kapitän"):
         i = done(s, 0, name)
         s[eng.pb(1) + E.P_WALL] = 5            # seat 1 ahead on the wall
-        assert not any(eng.ok_nb(s, activation(s, 0, i, x)) for x in range(64)), name
+        assert not any(ok(s, activation(s, 0, i, x)) for x in range(64)), name
 
 
 def test_office_activation_triggers_and_extra_activation():
@@ -367,13 +420,13 @@ def test_office_activation_triggers_and_extra_activation():
     i = done(s, 0, "Bau")
     done(s, 0, "Vermesser")                   # +1 coin when a green office is activated
     done(s, 0, "Schreiber")                   # one office of each colour once more a round
-    eng.begin_round_nb(s, NOLOG)
+    call(s, BEGIN_ROUND)
     at_actions(s, rnd=int(s[E.G_ROUND]))
     cubes(s, 0, GREEN, 2)
     c0 = p(s, 0, E.P_COINS)
     act(s, activation(s, 0, i))
     act(s, activation(s, 0, i))
-    assert p(s, 0, E.P_COINS) - c0 == 4 and not eng.ok_nb(s, activation(s, 0, i))
+    assert p(s, 0, E.P_COINS) - c0 == 4 and not ok(s, activation(s, 0, i))
 
 
 def test_goldsucher_repeats_and_totengraeber_discards_a_person():
@@ -382,7 +435,7 @@ def test_goldsucher_repeats_and_totengraeber_discards_a_person():
     cubes(s, 0, RED, 6)
     act(s, activation(s, 0, i, RED))
     act(s, activation(s, 0, i, RED))
-    assert avail(s, 0)[RED] == 0 and not eng.ok_nb(s, activation(s, 0, i, RED))
+    assert avail(s, 0)[RED] == 0 and not ok(s, activation(s, 0, i, RED))
     j = done(s, 0, "Totengräber")
     c0 = p(s, 0, E.P_COINS)
     act(s, activation(s, 0, j, i))            # discard Goldsucher (a person): 2 coins
@@ -441,7 +494,7 @@ def test_triggers_on_goods_and_delivery():
     t[b + E.P_DELIVERED_TILES] -= 1
     t[b + E.P_SHIP] = R[f"port.{port}.space"]
     c0 = p(t, 0, E.P_COINS)
-    eng.deliver_nb(t, 0, NOLOG)
+    call(t, DELIVER, 0)
     assert p(t, 0, E.P_VP) == 5 * 2 + 1 and p(t, 0, E.P_COINS) == c0 + 1
 
 
@@ -456,7 +509,7 @@ def test_dice_triggers_professor_forscher_meister():
     assert p(s, 0, E.P_COINS) == c0 + 1 and eng.pending_nb(s) == (E.D_DICE_EXTRA, 0)
     act(s, 1)                                 # the extra cube on the grey lot: 5 cubes
     assert eng.pending_nb(s) == (E.D_DICE_SHIFT, 0)
-    assert not eng.ok_nb(s, 0 * 16 + 8 - 1)   # green lot to side 0: off the rose
+    assert not ok(s, 0 * 16 + 8 - 1)   # green lot to side 0: off the rose
     act(s, 1 * 16 + 8 - 1)                    # grey lot to side 3
     rose = s[eng.pb(0) + E.P_ROSE:eng.pb(0) + E.P_ROSE + 42] - before
     assert rose[1 * 6 + GREEN] == 1 and rose[3 * 6 + GREY] == 5 and rose.sum() == 6
@@ -475,17 +528,17 @@ def test_end_cards_score_by_hand():
     for q in range(30):
         s[E.G_Q_OWNER + q] = -1
     vp = p(s, 0, E.P_VP)
-    eng.final_nb(s, NOLOG)
+    call(s, FINAL)
     # Gouverneur 7; Baronesas 2 of a set: 4 each; Präfektur 1 per office: 3; Palast 2 per
     # other end card (Gouverneur, 2 Baronesas, Präfektur): 8; Abt: no tableau penalty
     assert p(s, 0, E.P_END_PTS) == 7 + 8 + 3 + 8
     assert p(s, 0, E.P_VP) - vp == 26 - 3 * p(s, 0, E.P_MARK_PEN)
     per_set = R.replace(set_scoring="per_set")
     t, _ = simulate.table_template(per_set, [REGISTRY.parse("random")] * 2)
-    eng.begin_nb(t, np.uint64(1), 0, NOLOG, 0, 0)
+    begin(t, 1)
     for name in ("Baronesa Um", "Baronesa Dois"):
         done(t, 0, name)
-    eng.final_nb(t, NOLOG)
+    call(t, FINAL)
     assert p(t, 0, E.P_END_PTS) == 4
 
 
@@ -493,12 +546,12 @@ def test_end_cards_score_by_hand():
 def test_tie_break_ruling(tie, winners):
     rules = R.replace(tie_break=tie)
     s, _ = simulate.table_template(rules, [REGISTRY.parse("random")] * 2)
-    eng.begin_nb(s, np.uint64(1), 0, NOLOG, 0, 0)
+    begin(s, 1)
     for q in range(30):
         s[E.G_Q_OWNER + q] = -1
     s[eng.pb(1) + E.P_WALL] = 2                 # seat 1 ahead on the wall
     coins(s, 0, 3)                              # seat 0 richer
-    eng.final_nb(s, NOLOG)
+    call(s, FINAL)
     assert s[E.G_WINNERS] == winners
     if tie == "wall":
         assert p(s, 1, E.P_WON) == 1
@@ -518,9 +571,9 @@ def test_random_games_keep_the_invariants_after_every_answer():
                 walls = [(s[eng.pb(q) + E.P_WALL], s[eng.pb(q) + E.P_STAMP]) for q in range(n)]
                 order = sorted(range(n), key=lambda q: walls[q], reverse=True)
                 assert list(s[E.G_ORDER:E.G_ORDER + n]) == order      # turn order = the wall
-            k = eng.legal_nb(s, out)
-            assert k > 0 and all(eng.ok_nb(s, a) for a in out[:k])
-            eng.answer_nb(s, int(out[rng.integers(k)]), NOLOG)
+            k = call(s, LEGAL, out=out)
+            assert k > 0 and all(ok(s, a) for a in out[:k])
+            call(s, ANSWER, int(out[rng.integers(k)]))
             steps += 1
             assert invariants(s, R) == [], steps
         assert s[E.G_ROUND] == 12

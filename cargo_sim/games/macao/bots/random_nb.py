@@ -11,9 +11,15 @@ from ..enums import MAX_LEGAL
 
 
 @njit(cache=True)
-def random_decide_nb(kind, s, seat):
+def random_at_nb(kind, s, seat, at):
+    """A uniformly random legal answer drawn from the stream in word ``at``."""
     out = np.empty(MAX_LEGAL, np.int64)
     n = legal_nb(state_ptr_nb(s), out)
     if n == 0:
         return -1
-    return out[rand_below_at_nb(s, M_BOT_RNG, n)]
+    return out[rand_below_at_nb(s, at, n)]
+
+
+@njit(cache=True)
+def random_decide_nb(kind, s, seat):
+    return random_at_nb(kind, s, seat, M_BOT_RNG)
