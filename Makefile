@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast browser demo bench reports ladder clean
+.PHONY: install test test-fast browser demo bench reports reports-macao ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,15 @@ demo: $(STAMP)
 reports: $(STAMP)
 	$(VENV)/bin/cargo-sim report --out reports/baseline --no-svg --seed 0 --games 25000 --events-games 2000
 	$(PY) reports/balance/make_report.py
+
+# Macao's committed report (reports/macao/): the expert in every seat at 2-4 players
+# (seats exchangeable: the seat table measures the seat advantage), MACAO_GAMES games
+# per count, the event log of MACAO_EVENTS of them; see docs/rules_macao.md.
+MACAO_GAMES ?= 20000
+MACAO_EVENTS ?= 2000
+
+reports-macao: $(STAMP)
+	$(VENV)/bin/cargo-sim report --game macao --out reports/macao --no-svg --seed 0 --games $(MACAO_GAMES) --events-games $(MACAO_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
 
 # The strength ladder (reports/ladder/): every built-in against ismcts at 3 budgets.
 # LADDER_GAMES games per cell; a bot at most LADDER_PRUNE x its fair share at a budget

@@ -23,9 +23,10 @@ def _per_count(counts: dict) -> str:
     return parts[0].replace(" at", " games at", 1) + "".join(f", {p}" for p in parts[1:])
 
 
-def figure_basis(name: str, games: dict, event_games: dict) -> str:
-    """The games a figure rests on: ``games``/``event_games`` are {player count: games}."""
-    if name in EVENT_FIGURES:
+def figure_basis(name: str, games: dict, event_games: dict, event_figures=EVENT_FIGURES) -> str:
+    """The games a figure rests on: ``games``/``event_games`` are {player count: games};
+    ``event_figures``: the game's figures drawn from the event log (Cargo Noir's by default)."""
+    if name in event_figures:
         return f"From the event log of {_per_count(event_games)}." if event_games else ""
     return f"From {_per_count(games)}." if games else ""
 

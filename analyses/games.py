@@ -44,3 +44,24 @@ def report_sections(game) -> list:
         except (ImportError, AttributeError) as e:
             raise ConfigError(f"{game.name}: report section {dotted!r} cannot be loaded ({e})") from None
     return out
+
+
+def report_parts(game) -> dict:
+    """What the report needs of ``game`` beside its sections, read from the module(s) that
+    hold them (``Game.report_sections`` names "module.SECTIONS"): ``FIGURES`` (name ->
+    (function, source table, caption)), ``EVENT_FIGURES`` (the names drawn from the event
+    log's subsample), ``notes(event_games) -> [str]`` and ``highlights(tables) -> [str]``;
+    a module without one offers none (no figures, notes or highlights of its own)."""
+    report_sections(game)                         # one clear line when the game has none
+    parts = {"FIGURES": {}, "EVENT_FIGURES": set(), "notes": lambda event_games: [],
+             "highlights": lambda tables: []}
+    for dotted in game.report_sections:
+        mod = importlib.import_module(dotted.rpartition(".")[0])
+        for name in ("FIGURES", "EVENT_FIGURES"):
+            if hasattr(mod, name):
+                parts[name] = {**parts[name], **getattr(mod, name)} if name == "FIGURES" \
+                    else parts[name] | set(getattr(mod, name))
+        for name in ("notes", "highlights"):
+            if callable(getattr(mod, name, None)):
+                parts[name] = getattr(mod, name)
+    return parts

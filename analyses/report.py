@@ -25,13 +25,13 @@ import numpy as np
 import pandas as pd
 
 from cargo_sim.core.columns import narrow
-from cargo_sim.core.errors import ConfigError
+from cargo_sim.core.errors import CargoSimError, ConfigError
 from cargo_sim.core.fileio import atomic_write_text
 
 from cargo_sim.core.contract import get_game
 
 from . import explain, plots
-from .games import DEFAULT_GAME, pipelines, report_sections
+from .games import DEFAULT_GAME, pipelines, report_parts, report_sections
 from .markdown import markdown_table, slug, to_html  # noqa: F401 (markdown_table, to_html: public here too)
 from .present import TOO_SMALL, format_p, readable, title as table_title
 from .stats import MIN_N
@@ -268,6 +268,31 @@ SECTIONS = [
 ]
 
 
+# Cargo Noir's figures, notes and highlights beside its SECTIONS (analyses.games.report_parts)
+FIGURES = plots.FIGURES
+EVENT_FIGURES = explain.EVENT_FIGURES
+
+
+def notes(event_games: int | None) -> list[str]:
+    """Cargo Noir's notes under the report's run (after the shared one on intervals)."""
+    return [
+        (f"Event logs are recorded only for the first {event_games:,} games "
+         "of each player count to keep memory small; tables and figures built from events "
+         "(bidding, Casino share by turn, coins by turn, trades, card purchases, port popularity) use "
+         "that subsample, all others use every game." if event_games else
+         "These games kept no event log (a run folder stores games and players only), so the "
+         "tables and figures built from events (bidding, Casino share by turn, coins by turn, "
+         "trades, card purchases, port popularity) are omitted."),
+        "Rules values marked ESTIMATED are our estimates, not printed values (card costs/VP, port "
+        "slots, turns): conclusions that depend on them are provisional.",
+        "With different bots in the seats, seat and bot effects are confounded (seat s always plays "
+        "the same bot); use identical bots per table to measure the seat advantage, or a "
+        "seat-rotating tournament to compare bots.",
+        "Relations between holding a card (or using the Casino) and winning are observational: "
+        "they describe these bots' games, not causal effects.",
+    ]
+
+
 def run_pipelines(t: Tables, seed: int = 0, game=DEFAULT_GAME) -> dict[str, pd.DataFrame]:
     """Every table of the game's result pipelines (its ``Game.analyses`` that read results,
     in order; ``seed`` goes to those that sample)."""
@@ -312,9 +337,9 @@ def results_from_runs(folders) -> list:
     return out
 
 
-def _render_figures(tables, fig_dir: Path, formats) -> tuple[dict, list[str]]:
+def _render_figures(tables, fig_dir: Path, formats, figures=None) -> tuple[dict, list[str]]:
     made, problems = {}, []
-    for name, (fn, source, caption) in plots.FIGURES.items():
+    for name, (fn, source, caption) in (plots.FIGURES if figures is None else figures).items():
         df = tables.get(source)
         if df is None or len(df) == 0:
             continue
@@ -410,7 +435,19 @@ def _rules_table(rules) -> pd.DataFrame:
     return prov
 
 
-def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNTS,
+def allowed_counts(rules, counts=PLAYER_COUNTS) -> tuple:
+    """The player counts of ``counts`` the game's rules allow (``check_players``)."""
+    out = []
+    for n in counts:
+        try:
+            rules.check_players(n)
+        except CargoSimError:            # the rules' RulesError
+            continue
+        out.append(n)
+    return tuple(out)
+
+
+def build_report(out_dir, results=None, n_games=None, player_counts=None,
                  players=None, seed: int = 0, rules=None, command=None,
                  events_games: int = DEFAULT_EVENTS_GAMES, workers=None, formats=("png", "svg"),
                  progress: bool = False, time_budget: float = DEFAULT_BUDGET,
@@ -428,6 +465,7 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     number for every count (see ``simulate_counts``), at most ``max_games``. The report gives the command that reproduces
     the run exactly (explicit games per count).
 
+    ``player_counts``: None = those of PLAYER_COUNTS the game's rules allow.
     ``game``: a registered game's name; its sections are those its ``Game.report_sections``
     names and its tables those of its result pipelines (``Game.analyses``); a game naming
     no sections is a ConfigError before any game is played. ``sources``: the run folders
@@ -435,6 +473,7 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
     import cargo_sim
     game = get_game(game)
     sections = report_sections(game)
+    parts = report_parts(game)
     if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) \
             or not 0 < time_budget < math.inf:
         raise cargo_sim.ConfigError(f"the time budget must be a number of seconds > 0, got {time_budget!r}")
@@ -449,6 +488,8 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
             (out / name).unlink()
     if rules is None:
         rules = game.Rules.default()
+    if player_counts is None:
+        player_counts = allowed_counts(rules)
     if isinstance(players, (list, tuple)):
         players = {len(players): list(players)}
     players = dict(players or {})
@@ -474,7 +515,7 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
         simulated = False
     t_sim = time.time() - t0
     tables = run_pipelines(t, seed, game.name)
-    made, problems = _render_figures(tables, fig_dir, formats)
+    made, problems = _render_figures(tables, fig_dir, formats, parts["FIGURES"])
     for name, df in tables.items():
         if name in ROW_LEVEL or df is None or len(df) == 0:
             continue
@@ -523,36 +564,23 @@ def build_report(out_dir, results=None, n_games=None, player_counts=PLAYER_COUNT
         "Wilson for proportions, Student t for means, percentile bootstrap for medians "
         "(formulas in `analyses/stats.py`). An interval from fewer than "
         f"{MIN_N} observations is not shown (\"{TOO_SMALL}\"), nor drawn in the figures.",
-        (f"Event logs are recorded only for the first {int(ev_per.max()):,} games "
-         "of each player count to keep memory small; tables and figures built from events "
-         "(bidding, Casino share by turn, coins by turn, trades, card purchases, port popularity) use "
-         "that subsample, all others use every game." if len(ev_per) else
-         "These games kept no event log (a run folder stores games and players only), so the "
-         "tables and figures built from events (bidding, Casino share by turn, coins by turn, "
-         "trades, card purchases, port popularity) are omitted."),
-        "Rules values marked ESTIMATED are our estimates, not printed values (card costs/VP, port "
-        "slots, turns): conclusions that depend on them are provisional.",
-        "With different bots in the seats, seat and bot effects are confounded (seat s always plays "
-        "the same bot); use identical bots per table to measure the seat advantage, or a "
-        "seat-rotating tournament to compare bots.",
-        "Relations between holding a card (or using the Casino) and winning are observational: "
-        "they describe these bots' games, not causal effects.",
-    ]
+        *parts["notes"](int(ev_per.max()) if len(ev_per) else None)]
     if problems:
         notes.append("Problems while building: " + "; ".join(problems))
 
     from .robustness_marks import mark_highlights
-    heads, robust_link = mark_highlights(highlights(tables), rules, out)
+    heads, robust_link = mark_highlights(parts["highlights"](tables), rules, out)
     if robust_link:
         meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
     basis = ({int(n): int(c) for n, c in games_per.items()}, {int(n): int(c) for n, c in ev_per.items()})
-    md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title, basis)
+    md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title, basis,
+                     parts["FIGURES"], parts["EVENT_FIGURES"])
     atomic_write_text(out / "index.html", ht)
     return atomic_write_text(out / "index.md", md)
 
 
 def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SECTIONS,
-            title="Cargo Noir", basis=({}, {})):
+            title="Cargo Noir", basis=({}, {}), figures=None, event_figures=None):
     """index.md, and index.html rendered from it by Python-Markdown (tables,
     heading anchors) inside a page of its own style."""
     md = [f"# {title} simulation report", ""]
@@ -576,8 +604,11 @@ def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SEC
                    markdown_table(readable(df, name)), ""]
         for f in figs:
             if f in made:
-                note = " ".join(x for x in (explain.figure_basis(f, *basis),
-                                            explain.figure_note(f, tables.get(plots.FIGURES[f][1]))) if x)
+                figs_of = plots.FIGURES if figures is None else figures
+                note = " ".join(x for x in (
+                    explain.figure_basis(f, *basis, explain.EVENT_FIGURES if event_figures is None
+                                         else event_figures),
+                    explain.figure_note(f, tables.get(figs_of[f][1]))) if x)
                 md += [f"![{made[f]}](figures/{f}.png)", "",
                        f"*{made[f]}*" + (f" {note}" if note else ""), ""]
     rt = _rules_table(rules)

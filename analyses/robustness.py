@@ -68,8 +68,27 @@ class Design:
             raise ConfigError("morris_trajectories must be a whole number >= 0")
 
 
+def study_hooks(game) -> dict | None:
+    """A game's own headlines: the ``ROBUSTNESS`` dict of one of its ``Game.analyses``
+    modules — ``measure(rules, games, design)`` (headline -> (conclusion, values,
+    half-widths), as ``measure`` below), ``field`` (the ranked strategies), ``mirror`` (the
+    bot of the seat headlines) and ``headlines`` (their description) — or None: the study's
+    own headlines, on the aggregate counters (NEEDS)."""
+    import importlib
+    for name in tuple(getattr(game, "analyses", ()) or ()):
+        hooks = getattr(importlib.import_module(name), "ROBUSTNESS", None)
+        if hooks is not None:
+            return hooks
+    return None
+
+
 def study_game(name=None):
-    """The registered game ``name`` if it offers the robustness study, else one ConfigError."""
+    """The registered game ``name`` if it offers the robustness study (its own headlines,
+    ``study_hooks``, or the aggregate counters' ones), else one ConfigError."""
+    from cargo_sim.core.contract import get_game
+    game = get_game(name if name is not None else Design.game)
+    if study_hooks(game) is not None:
+        return game
     return game_with(name, NEEDS, "the robustness study")
 
 
@@ -81,7 +100,11 @@ def _band(share: float) -> str:
 
 def measure(rules: Rules, games: int, design: Design) -> dict:
     """Headline -> (conclusion, numeric measures, their 95 % half-widths) for
-    one rules variant."""
+    one rules variant (a game's own ``study_hooks`` measure when it has one)."""
+    from cargo_sim.core.contract import get_game
+    hooks = study_hooks(get_game(design.game))
+    if hooks is not None:
+        return hooks["measure"](rules, games, design)
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game=design.game)
     out = {}
     for n in design.player_counts:

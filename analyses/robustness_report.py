@@ -17,7 +17,7 @@ from cargo_sim.core.fileio import claim_folder, own_output
 
 from .markdown import markdown_table
 from .plots import save_figure
-from .robustness import FIELD, MIRROR_BOT, verdict_changes
+from .robustness import FIELD, MIRROR_BOT, study_hooks, verdict_changes
 from .robustness_marks import VERDICTS_FILE
 from .stats import half_width
 
@@ -70,8 +70,21 @@ def morris_figure(mor: pd.DataFrame, headline: str):
     return fig
 
 
+def _hooks(res) -> dict:
+    """The game's own headlines (analyses.robustness.study_hooks), or the study's."""
+    from cargo_sim.core.contract import get_game
+    hooks = study_hooks(get_game(res["design"].game))
+    return hooks or {"field": FIELD, "mirror": MIRROR_BOT, "headlines": (
+        "Headlines: `seat.N` — the seat that wins most among N identical "
+        f"`{MIRROR_BOT}` bots; `bank.N` — share of those games with a bank shortfall (band); "
+        "`card.N` — the card whose holders win most often; `price.N` — the port with the highest "
+        f"mean winning price; `ranking` — the order of {', '.join(FIELD)} in a seat-rotated "
+        "4-player field (each strategy in each seat once); `leader` — the first of that order.")}
+
+
 def _widths(res) -> list[str]:
     g, base = res["design"].games, res["base"]
+    field = _hooks(res)["field"]
     out = []
     for h, (concl, vals, _) in base.items():
         if h.startswith("seat"):
@@ -80,7 +93,8 @@ def _widths(res) -> list[str]:
         elif h.startswith("bank"):
             out.append(f"`{h}`: shortfall share {100 * vals['share']:.1f} % ± "
                        f"{100 * half_width(vals['share'], g):.1f} points")
-    out.append(f"`ranking`: one strategy's win rate ± {100 * half_width(0.25, len(FIELD) * g):.1f} points")
+    out.append(f"`ranking`: one strategy's win rate ± "
+               f"{100 * half_width(1 / len(field), len(field) * g):.1f} points")
     return out
 
 
@@ -106,15 +120,11 @@ def _index(res, command: str, figs: list[str]) -> str:
           "runner-up's (win rates, or coins for `price`), or for `bank` the share's distance to the "
           "nearest band edge (5 % or 50 %). A margin inside the interval widths below "
           "means the defaults' conclusion is itself a near-tie, and flips of it are close calls.", "",
-          "Headlines: `seat.N` — the seat that wins most among N identical "
-          f"`{MIRROR_BOT}` bots; `bank.N` — share of those games with a bank shortfall (band); "
-          "`card.N` — the card whose holders win most often; `price.N` — the port with the highest "
-          f"mean winning price; `ranking` — the order of {', '.join(FIELD)} in a seat-rotated "
-          "4-player field (each strategy in each seat once); `leader` — the first of that order.", "",
+          _hooks(res)["headlines"], "",
           "## Design", "",
           f"- {d.games:,} games per table and variant in the one-at-a-time sweep "
-          f"({len(d.player_counts)} mirror tables + {len(FIELD)} rotations of the field: "
-          f"{d.games * (len(d.player_counts) + len(FIELD)):,} games per variant, {n_var} variants "
+          f"({len(d.player_counts)} mirror tables + {len(_hooks(res)['field'])} rotations of the field: "
+          f"{d.games * (len(d.player_counts) + len(_hooks(res)['field'])):,} games per variant, {n_var} variants "
           "and the defaults), every variant with the same seed (common random numbers: game i "
           "deals the same random stream under every rule variant, so a difference comes from the "
           "rule, not from luck).",

@@ -15,7 +15,7 @@ from .core.errors import ConfigError
 
 def report_command(a, argv) -> int:
     """``cargo-sim report``: simulate every player count and write the report."""
-    from analyses.report import (DEFAULT_EVENTS_GAMES, DEFAULT_GAME, PLAYER_COUNTS, QUICK_EVENTS_GAMES,
+    from analyses.report import (DEFAULT_EVENTS_GAMES, DEFAULT_GAME, QUICK_EVENTS_GAMES,
                                  QUICK_GAMES, build_report, claim_report_folder, parse_games_arg,
                                  parse_players_arg)
     if a.from_runs:
@@ -29,12 +29,12 @@ def report_command(a, argv) -> int:
     elif isinstance(games, dict):
         counts = tuple(sorted(games))
     else:
-        counts = PLAYER_COUNTS
+        counts = None                    # build_report: every default count the game allows
     ev = a.events_games if a.events_games is not None else \
         (QUICK_EVENTS_GAMES if a.quick else DEFAULT_EVENTS_GAMES)
     game = a.game_name or DEFAULT_GAME
     rules = load_rules(a.rules, a.set, game)
-    for n in counts:
+    for n in counts or ():
         rules.check_players(n)
     line = shlex.join(["cargo-sim"] + list(argv))
     claim_report_folder(a.out)                  # before any game: an unusable --out fails now
@@ -76,8 +76,12 @@ def robustness_command(a, argv) -> int:
     from analyses.robustness import Design, load_previous, run, study_game
     from analyses.robustness_report import claim_report_folder, write_report
     game = study_game(a.game_name or Design.game)
-    counts = seats_list(a.seats)
     rules = load_rules(a.rules, a.set, game.name)
+    if a.seats:
+        counts = seats_list(a.seats)
+    else:                               # the study's default counts the game's rules allow
+        from analyses.report import allowed_counts
+        counts = allowed_counts(rules, Design.player_counts)
     for n in counts:
         rules.check_players(n)
     claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now

@@ -315,8 +315,8 @@ def robustness_options(p):
         help=f"games per Morris screening point (default {ROBUSTNESS_MORRIS_GAMES})")
     add(p, "--trajectories", type=int, default=ROBUSTNESS_TRAJECTORIES, metavar="N",
         help=f"Morris trajectories (0: no screening; default {ROBUSTNESS_TRAJECTORIES})")
-    add(p, "--seats", default="2,3,4,5", metavar="N1,N2",
-        help="player counts, comma-separated (default 2,3,4,5)")
+    add(p, "--seats", default=None, metavar="N1,N2",
+        help="player counts, comma-separated (default: those of 2,3,4,5 the game's rules allow)")
     deprecated(p, "--players", "--seats", "seats")
     add(p, "--param", action="append", default=None, metavar="NAME",
         help="only this rules parameter (repeatable; default: every parameter with a range)")

@@ -170,6 +170,8 @@ def _check_space(family: str, space, game=None) -> dict:
         raise BotError(f"bot {family!r} has no parameters to tune")
     if space is None:
         space = {k: v for k, v in DEFAULT_SPACE.items() if k in spec.params}
+        # another game's family: the ranges its registry gives its parameters (BotSpec.ranges)
+        space = space or {k: (lo, hi) for k, (lo, hi, _whole) in spec.ranges.items() if k in spec.params}
     out = {}
     for k, b in dict(space).items():
         if k not in spec.params:

@@ -7,7 +7,7 @@ import numpy as np
 from scipy import stats as _st
 
 __all__ = ["LEVEL", "Z95", "wilson_interval", "proportion", "newcombe_diff_ci", "t_quantile",
-           "mean_row", "mean_ci", "mean_from_sums", "chi2_equal"]
+           "mean_row", "mean_ci", "mean_from_sums", "clustered_mean", "clustered_diff", "chi2_equal"]
 
 LEVEL = 0.95
 Z95 = 1.959963984540054          # standard normal quantile for a two-sided 95% interval
@@ -106,6 +106,54 @@ def mean_from_sums(n, total, total_sq) -> dict:
         var = (np.asarray(total_sq, dtype=float) - n * mean * mean) / (n - 1)
         sd = np.where(n >= 2, np.sqrt(np.clip(var, 0, None)), np.nan)
     return mean_row(n, mean, sd)
+
+
+def clustered_mean(values, clusters) -> dict:
+    """n, mean, se and 95 % interval of the mean of ``values`` whose rows come in
+    ``clusters`` (e.g. the players of one game, whose wins are not independent):
+    the linearised (sandwich) se of a ratio mean, sqrt(C/(C-1) sum_c (Y_c - mean N_c)^2) / n
+    over the C clusters' sums Y_c and sizes N_c, with t(0.975, C-1). ``clusters``
+    (the cluster count) is returned too; NaN values are dropped."""
+    v = np.asarray(values, dtype=float)
+    codes = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
+    keep = ~np.isnan(v)
+    v, codes = v[keep], codes[keep]
+    n = len(v)
+    if n == 0:
+        return {"n": 0, "mean": np.nan, "se": np.nan, "ci_lo": np.nan, "ci_hi": np.nan, "clusters": 0}
+    codes = np.unique(codes, return_inverse=True)[1].ravel()
+    c = int(codes.max()) + 1
+    tot = np.bincount(codes, weights=v, minlength=c)
+    cnt = np.bincount(codes, minlength=c).astype(float)
+    mean = float(v.sum() / n)
+    se = float(np.sqrt(c / (c - 1) * np.sum((tot - mean * cnt) ** 2)) / n) if c >= 2 else np.nan
+    half = float(t_quantile(c)) * se
+    return {"n": n, "mean": mean, "se": se, "ci_lo": mean - half, "ci_hi": mean + half, "clusters": c}
+
+
+def clustered_diff(values, group, clusters) -> dict:
+    """The difference of means ``values[group] - values[~group]`` and its 95 % interval
+    when rows come in ``clusters`` (both groups may share a cluster: the holders of a
+    card and the others of one game); the sandwich se from each cluster's
+    linearised contribution (Y1_c - m1 N1_c)/n1 - (Y0_c - m0 N0_c)/n0, t(0.975, C-1)."""
+    v = np.asarray(values, dtype=float)
+    g = np.asarray(group, dtype=bool)
+    codes = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
+    n1, n0 = int(g.sum()), int((~g).sum())
+    out = {"n1": n1, "n0": n0, "diff": np.nan, "ci_lo": np.nan, "ci_hi": np.nan}
+    if n1 == 0 or n0 == 0:
+        return out
+    c = int(codes.max()) + 1
+    m1, m0 = float(v[g].mean()), float(v[~g].mean())
+    y1 = np.bincount(codes[g], weights=v[g], minlength=c)
+    y0 = np.bincount(codes[~g], weights=v[~g], minlength=c)
+    k1 = np.bincount(codes[g], minlength=c)
+    k0 = np.bincount(codes[~g], minlength=c)
+    infl = (y1 - m1 * k1) / n1 - (y0 - m0 * k0) / n0
+    se = float(np.sqrt(c / (c - 1) * np.sum(infl ** 2))) if c >= 2 else np.nan
+    half = float(t_quantile(c)) * se
+    out.update(diff=m1 - m0, ci_lo=m1 - m0 - half, ci_hi=m1 - m0 + half)
+    return out
 
 
 # ---- tests ------------------------------------------------------------------

@@ -24,8 +24,8 @@ class Macao:
     bots = REGISTRY
     event_fields = E.EVENT_FIELDS
     event_rows_per_seat = 150
-    analyses = ()
-    report_sections = ()
+    analyses = ("cargo_sim.games.macao.analyses",)           # pandas pipelines (run_all)
+    report_sections = ("cargo_sim.games.macao.report.SECTIONS",)
     sweep_measures = {"group": ("quarters in the largest connected groups (all seats)", "t"),
                       "delivery_vp": ("points from deliveries (all seats)", "t")}
     counters = None

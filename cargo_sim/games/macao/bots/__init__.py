@@ -21,12 +21,30 @@ STRATEGIES = {
                 "shipper: greedy valuing goods held and the ship's progress most"),
 }
 
+# plausible values of each parameter: what a user may set, and `tune`'s default search space
+GREEDY_RANGES = {**{k: (0.0, 6.0, False) for k in GREEDY_PARAMS}, "patience": (0.0, 1.5, False)}
+
 REGISTRY.register_builtin(BotSpec(
     "random", _K + "random_nb:random_decide_nb", {},
     "at every decision a uniformly random legal answer (engine.legal_nb), from the seat's own stream"))
 for _name, (_over, _doc) in STRATEGIES.items():
     REGISTRY.register_builtin(BotSpec(_name, _K + "greedy_nb:greedy_decide_nb",
-                                      {**GREEDY_PARAMS, **_over}, _doc))
+                                      {**GREEDY_PARAMS, **_over}, _doc, ranges=GREEDY_RANGES))
+
+# the strongest set `tune` found (docs/macao_study.md): random search, 40 sets of 400 two-player
+# games against greedy, 5 finalists re-played, the best measured on 2,000 fresh games:
+#   cargo-sim tune --game macao --bot greedy --opponents greedy --seats 2 --evals 40
+#     --games-per-eval 400 --fresh-games 2000 --seed 11 --method random --space coin_weight=0.2:1.2
+#     --space city_weight=0.5:2.5 --space goods_weight=1:4 --space ship_weight=0.1:0.8
+#     --space card_weight=0.2:1.2 --space wall_weight=0.1:0.8 --space joker_weight=0.5:3
+#     --space patience=0.1:0.7
+EXPERT = {"coin_weight": 1.1, "city_weight": 2.01, "goods_weight": 1.9, "ship_weight": 0.55,
+          "card_weight": 0.54, "wall_weight": 0.62, "joker_weight": 1.46, "patience": 0.19}
+REGISTRY.register_builtin(BotSpec(
+    "expert", _K + "greedy_nb:greedy_decide_nb", EXPERT,
+    "the heuristic family's strongest parameters found by `tune` against greedy at 2 players "
+    "(docs/macao_study.md): coins and the city group valued higher, cards lower, impatient",
+    ranges=GREEDY_RANGES))
 
 # the core's search bots, registered after every other built-in (those are their models,
 # in table order: search bots registered before another built-in would shift its index)

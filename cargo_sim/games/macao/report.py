@@ -1,0 +1,126 @@
+"""Macao's report sections (``Game.report_sections`` names ``SECTIONS``): the tables of
+``analyses.run_all`` and the figures of ``figures.FIGURES`` laid out for
+``cargo-sim report --game macao`` (analyses/report.py builds the pages; it finds
+``FIGURES``, ``EVENT_FIGURES``, ``notes`` and ``highlights`` beside ``SECTIONS``)."""
+from __future__ import annotations
+
+from .figures import EVENT_FIGURES, FIGURES  # noqa: F401 (read by the report beside SECTIONS)
+
+CL = "95% intervals clustered by game (the players of one game share its deal, and one of them wins)."
+
+SECTIONS = [
+    # (title, intro, [(table, columns or None, caption)], [figures])
+    ("Balance: seats, bots and the score",
+     "From `games`/`players` (all games). A shared win counts 1/k. A seat's advantage is measured "
+     "only where one bot holds every seat (seats exchangeable); with different bots each seat keeps "
+     "its bot, so only the bots are compared.",
+     [("win_rate_by_seat", ["n_players", "seat", "bot", "n", "win_rate", "ci_lo", "ci_hi", "expected"],
+       "Win rate by seat, one bot in every seat (n = games; Wilson interval)."),
+      ("seat_chi2", None, "Chi-square test of equal win chances per player count (n = games)."),
+      ("win_rate_by_bot", ["n_players", "bot", "n", "win_rate", "ci_lo", "ci_hi", "mean_vp"],
+       "Win rate by bot over all its seats (n = player-games; " + CL + ")"),
+      ("score_breakdown", ["n_players", "who", "source", "n", "mean", "ci_lo", "ci_hi"],
+       "Mean points per player-game by source, winners and the others apart (n = player-games; the "
+       "sources sum to the final score; " + CL + ")")],
+     ["win_rate_by_seat", "score_breakdown"]),
+    ("Cards",
+     "From the event log (subsample). A card counts as held by the player who drafted it. "
+     "Observational: drafting a card goes with the rest of that player's game.",
+     [("cards", ["n_players", "card", "kind", "n", "per_game", "completed_share", "n_holders",
+                 "holder_win_rate", "n_others", "other_win_rate", "diff", "diff_ci_lo", "diff_ci_hi"],
+       "Copies drafted per game (n = games), share of them completed, and the drafters' win rate "
+       "against the other players of the same games (difference: " + CL + ")")],
+     ["card_holders"]),
+    ("Dice and the wind rose",
+     "Dice from the event log (subsample): the pips of a chosen die are the rounds its cubes wait on "
+     "the rose (the side they land on). Cubes not spent in their round are lost; a round with no "
+     "cube at the arrow costs a penalty marker.",
+     [("dice_by_round", ["n_players", "round", "who", "n", "mean", "ci_lo", "ci_hi"],
+       "Mean pips of the dice chosen by round (n = dice; " + CL + ")"),
+      ("dice_colours", ["n_players", "who", "colour", "n", "share", "ci_lo", "ci_hi", "mean_pips"],
+       "Share of the dice chosen of each colour (n = dice; " + CL + ")"),
+      ("rose_waste", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi", "cubes", "wasted_share",
+                      "zero_cube", "markers", "penalty_vp"],
+       "Cubes lost unspent per player-game (mean), cubes gained, the share lost, rounds without a cube, "
+       "penalty markers and penalty points (n = player-games; " + CL + ")"),
+      ("waste_vs_win", ["n_players", "wasted", "n", "win_rate", "ci_lo", "ci_hi"],
+       "Win rate by cubes lost in the game, in thirds (n = player-games; " + CL + ")")],
+     ["dice_by_round", "dice_colours", "waste_by_round"]),
+    ("The wall and turn order",
+     "The city wall sets the turn order (furthest first). Turn order per round is read from the "
+     "order of the dice choices in the event log (subsample).",
+     [("wall_rank_win", ["n_players", "wall_place", "n", "win_rate", "ci_lo", "ci_hi", "mean_wall"],
+       "Win rate by the final place on the wall (1 = furthest; n = player-games; " + CL + ")"),
+      ("turn_order_win", ["n_players", "first_rounds", "n", "win_rate", "ci_lo", "ci_hi"],
+       "Win rate by rounds played first (n = player-games; " + CL + ")")],
+     ["wall_rank_win"]),
+    ("The city",
+     "From `players` (all games): quarters taken and the largest connected group, which alone scores.",
+     [("city", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi", "quarters", "group_share", "group_vp"],
+       "Largest connected group (mean quarters), quarters taken, the share of them in the group and "
+       "its points (n = player-games; " + CL + ")"),
+      ("group_win", ["n_players", "group", "n", "win_rate", "ci_lo", "ci_hi"],
+       "Win rate by the size of the largest group (n = player-games; " + CL + ")")],
+     ["group_win"]),
+    ("Ship, deliveries and tribute",
+     "Deliveries and tribute prices from the event log (subsample); tributes bought from `players`.",
+     [("deliveries", ["n_players", "port", "good", "n", "count", "per_game", "mean_points"],
+       "Deliveries by port and good (n = games with events)."),
+      ("tribute", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi", "coins_per_tribute",
+                   "points_per_tribute", "points_per_coin"],
+       "Tributes bought per player-game (mean), coins paid and points got per tribute, points per coin "
+       "(n = player-games; " + CL + ")"),
+      ("tribute_win", ["n_players", "tributes", "n", "win_rate", "ci_lo", "ci_hi", "mean_tribute_vp"],
+       "Win rate by tributes bought (n = player-games; " + CL + ")")],
+     ["deliveries", "tribute_win"]),
+]
+
+
+def notes(event_games: int | None) -> list[str]:
+    """The report's notes on Macao's data (the shared report adds its own on intervals)."""
+    return [
+        (f"Event logs are recorded only for the first {event_games:,} games of each player count; "
+         "tables and figures built from events (cards, dice, rounds' waste, turn order, deliveries, "
+         "tribute prices) use that subsample, all others use every game." if event_games else
+         "These games kept no event log, so the tables and figures built from events (cards, dice, "
+         "turn order, deliveries, tribute prices) are omitted."),
+        "Rules values marked ESTIMATED are our estimates, not printed values (card and quarter costs, "
+        "tribute numbers, the city map, the sea route, the tie-break): conclusions that depend on them "
+        "are provisional.",
+        "Relations between a choice (a card, a die, tributes) and winning are observational: they "
+        "describe these bots' games, not causal effects.",
+    ]
+
+
+def _pct(x) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def highlights(tables: dict) -> list[str]:
+    """A few headline numbers, each with its interval and sample size."""
+    out = []
+    w = tables.get("win_rate_by_seat")
+    if w is not None and len(w):
+        for n, d in w.groupby("n_players"):
+            top = d.sort_values("win_rate").iloc[-1]
+            out.append(f"{n} players ({top['bot']} in every seat): best seat {int(top['seat'])} wins "
+                       f"{_pct(top['win_rate'])} [{_pct(top['ci_lo'])}, {_pct(top['ci_hi'])}] of "
+                       f"{int(top['n']):,} games (equal share {_pct(1 / n)})")
+    s = tables.get("score_breakdown")
+    if s is not None and len(s):
+        parts = []
+        for n, d in s[(s["who"] == "winners") & (s["source"] != "total")].groupby("n_players"):
+            top = d.sort_values("mean").iloc[-1]
+            parts.append(f"{int(n)}p {top['source']} {top['mean']:.1f} [{top['ci_lo']:.1f}, {top['ci_hi']:.1f}]")
+        out.append("Winners' largest source of points (mean per game): " + ", ".join(parts))
+    g = tables.get("wall_rank_win")
+    if g is not None and len(g):
+        first = g[g["wall_place"] == 1]
+        out.append("Win rate of the player furthest on the wall at the end: " + ", ".join(
+            f"{int(r.n_players)}p {_pct(r.win_rate)} [{_pct(r.ci_lo)}, {_pct(r.ci_hi)}] (n = {int(r.n):,})"
+            for r in first.itertuples()))
+    r = tables.get("rose_waste")
+    if r is not None and len(r):
+        out.append("Share of cubes lost unspent: " + ", ".join(
+            f"{int(x.n_players)}p {x.bot} {_pct(x.wasted_share)}" for x in r.itertuples()))
+    return out

@@ -1,0 +1,190 @@
+"""Macao's analyses, figures and report (cargo_sim/games/macao/analyses.py, figures.py,
+report.py): numbers recomputed from the tables, designs respected, the report built
+through the contract's report sections. One small simulation for the whole module."""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cargo_sim
+from analyses.data import combine
+from cargo_sim.cli import main
+from cargo_sim.core.stats import clustered_diff, clustered_mean
+from cargo_sim.games.macao import analyses as A
+from cargo_sim.games.macao import figures as F
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module")
+def runs():
+    """40 two-player games of random bots with their event log, 30 three-player games of
+    mixed bots (two random, one expert) without."""
+    two = cargo_sim.simulate(40, ["random", "random"], seed=3, events=True, game="macao", progress=False)
+    three = cargo_sim.simulate(30, ["random", "random", "expert"], seed=4, game="macao", progress=False)
+    return two, three
+
+
+@pytest.fixture(scope="module")
+def tables(runs):
+    t = combine([runs[0], runs[1]], events_games=40)
+    return t, A.run_all(t)
+
+
+def test_clustered_intervals_by_hand():
+    # clusters {1, 0}, {1, 1}, {0, 0}: mean 1/2, cluster residuals 0, 1, -1, se sqrt(3/2 * 2)/6
+    r = clustered_mean([1, 0, 1, 1, 0, 0], [7, 7, 8, 8, 9, 9])
+    assert r["mean"] == 0.5 and r["clusters"] == 3
+    assert r["se"] == pytest.approx(np.sqrt(1.5 * 2) / 6)
+    assert r["ci_hi"] - r["mean"] == pytest.approx(4.302652729911275 * r["se"])   # t(0.975, 2)
+    # holders 1st of each cluster: means 2/3 and 1/3; linearised contributions 0, 1/3... by hand
+    d = clustered_diff([1, 0, 1, 1, 0, 0], [True, False] * 3, [7, 7, 8, 8, 9, 9])
+    assert d["diff"] == pytest.approx(1 / 3) and (d["n1"], d["n0"]) == (3, 3)
+    infl = np.array([(1 - 2 / 3) / 3 - (0 - 1 / 3) / 3, (1 - 2 / 3) / 3 - (1 - 1 / 3) / 3,
+                     (0 - 2 / 3) / 3 - (0 - 1 / 3) / 3])
+    half = 4.302652729911275 * np.sqrt(1.5 * (infl ** 2).sum())
+    assert d["ci_hi"] == pytest.approx(1 / 3 + half)
+
+
+def test_score_sources_sum_to_the_final_score(tables):
+    t, out = tables
+    s = out["score_breakdown"]
+    for (n, who), d in s.groupby(["n_players", "who"]):
+        parts = d[d["source"] != "total"]["mean"].sum()
+        assert parts == pytest.approx(d[d["source"] == "total"]["mean"].iloc[0]), (n, who)
+    p = t.players[t.players["n_players"] == 2]
+    total = s[(s["n_players"] == 2) & (s["source"] == "total")]
+    assert (total["n"].sum(), total["mean"] @ total["n"]) == (len(p), pytest.approx(p["vp"].sum()))
+
+
+def test_seat_table_only_where_one_bot_holds_every_seat(tables):
+    t, out = tables
+    seats = out["win_rate_by_seat"]
+    assert set(seats["n_players"]) == {2}                  # the 3-player table mixes two bots
+    assert list(seats["n"]) == [40, 40] and seats["win_rate"].sum() == pytest.approx(1.0)
+    bots = out["win_rate_by_bot"]
+    assert set(bots[bots["n_players"] == 3]["bot"]) == {"random", "expert"}
+
+
+def test_event_tables_agree_with_the_log(tables):
+    t, out = tables
+    ev = t.events
+    drafts = ev[(ev["action"] == "draft") & (ev["a"] >= 0)]
+    cards = out["cards"]
+    assert cards["drafted"].sum() == len(drafts)
+    assert set(cards["n_holders"] + cards["n_others"]) == {80}      # 40 games x 2 players
+    lots = ev[ev["action"] == "lot"]
+    dice = out["dice_by_round"]
+    assert dice["n"].sum() == len(lots) == 40 * 2 * 2 * 12        # two dice a player a round
+    assert dice["mean"].between(1, 6).all()
+    assert out["deliveries"]["count"].sum() == (ev["action"] == "deliver").sum()
+    col = out["dice_colours"]
+    assert col.groupby("who")["share"].sum().to_numpy() == pytest.approx([1, 1])
+    assert set(out["turn_order_win"]["n"].groupby(out["turn_order_win"]["n_players"]).sum()) == {80}
+
+
+def test_wall_and_rates_partition_the_players(tables):
+    t, out = tables
+    for name in ("wall_rank_win", "group_win", "tribute_win", "waste_vs_win"):
+        d = out[name]
+        assert d.groupby("n_players")["n"].sum().to_dict() == {2: 80, 3: 90}, name
+        # the win shares of all players of a game sum to 1: so do the rows' weighted rates
+        assert (d["win_rate"] * d["n"]).groupby(d["n_players"]).sum().to_numpy() == \
+            pytest.approx([40, 30]), name
+
+
+def test_figures_draw_and_name_their_games(tables):
+    _, out = tables
+    import matplotlib.pyplot as plt
+    for name, (fn, source, _caption) in F.FIGURES.items():
+        fig = fn(out[source])
+        title = fig._suptitle.get_text()
+        basis = "40 games at 2p" if name in F.EVENT_FIGURES else "40 games at 2p; 30 games at 3p"
+        if name == "win_rate_by_seat":
+            basis = "40 games at 2p"
+        assert basis in title, (name, title)
+        plt.close(fig)
+
+
+def test_report_through_the_contract(runs, tmp_path):
+    from analyses.report import build_report
+    path = build_report(tmp_path / "r", results=list(runs), game="macao", formats=("png",))
+    md = path.read_text(encoding="utf-8")
+    assert md.startswith("# Macao simulation report")
+    for heading in ("Cards", "Dice and the wind rose", "The wall and turn order", "The city",
+                    "Ship, deliveries and tribute"):
+        assert f"## {heading}" in md
+    assert "Casino" not in md and "Smuggler" not in md         # none of Cargo Noir's words
+    assert (tmp_path / "r" / "figures" / "dice_by_round.png").is_file()
+    assert "From the event log of 40 games at 2 players." in md     # the figure's basis
+    assert (tmp_path / "r" / "index.html").is_file()
+
+
+def test_report_refuses_a_player_count_the_rules_forbid(capsys, tmp_path):
+    assert main(["report", "--game", "macao", "--seats", "5", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "2 to 4 players" in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_makefile_target_writes_the_report(tmp_path, capsys):
+    # the `reports-macao` recipe, run in-process with a tiny budget and another --out
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = re.search(r"^reports-macao:.*\n\t\$\(VENV\)/bin/cargo-sim (.+)$", text, re.M).group(1)
+    argv = shlex.split(recipe.replace("$(MACAO_GAMES)", "20").replace("$(MACAO_EVENTS)", "20"))
+    argv[argv.index("--out") + 1] = str(tmp_path / "m")
+    while "--players" in argv:                     # its expert line-up: random bots here (cheaper)
+        del argv[argv.index("--players"):argv.index("--players") + 2]
+    argv[argv.index("--games") + 1] = "2=20"
+    assert main(argv + ["--seats", "2", "--players", "2=random,random", "--no-progress"]) == 0
+    assert (tmp_path / "m" / "index.md").is_file()
+    assert "--game macao" in (tmp_path / "m" / "index.md").read_text(encoding="utf-8")
+
+
+# ---- the runners with Macao (the toy game covers their machinery; these check Macao's side)
+def test_sweep_reports_macaos_own_measures():
+    from cargo_sim.sweep import sweep
+    res = sweep(grid={"group_points": [1, 3]}, players=["random", "random"], games=20, seed=2,
+                progress=False, game="macao")
+    assert list(res.table["variant"]) == ["base", "group_points=1", "group_points=3"]
+    assert {"group", "delivery_vp"} <= set(res.measures)
+
+
+def test_run_folder_resumes_and_reads_back_as_macao(tmp_path):
+    from cargo_sim import runs
+    from pandas.testing import assert_frame_equal
+    folder = tmp_path / "run"
+    runs.run_to_dir(folder, 40, ["random", "random"], seed=5, chunk_games=20, progress=False, game="macao")
+    again = runs.run_to_dir(folder, 40, ["random", "random"], seed=5, chunk_games=20, resume=True,
+                            progress=False, game="macao")            # finished: nothing to play
+    back = cargo_sim.load_results(folder)
+    mem = cargo_sim.simulate(40, ["random", "random"], seed=5, game="macao", progress=False)
+    assert back.config["game"] == "macao" and again is not None
+    assert_frame_equal(back.players, mem.players, check_dtype=False, check_categorical=False)
+
+
+def test_robustness_study_on_macaos_headlines(tmp_path):
+    from analyses.robustness import Design, run
+    from analyses.robustness_report import write_report
+    design = Design(games=20, morris_games=20, morris_trajectories=0, player_counts=(2,), seed=1,
+                    workers=1, params=("zero_cube_penalty",), game="macao")
+    res = run(design=design, log=lambda m: None)
+    assert set(res["base"]) == {"seat.2", "source.2", "ranking", "leader"}
+    assert set(res["oat"]["value"]) == {"false"}                       # the one alternative
+    assert res["base"]["ranking"][0].count(" > ") == 3
+    md = write_report(res, tmp_path / "rob").read_text(encoding="utf-8")
+    assert "`source.N`" in md and "`price.N`" not in md        # its own headlines
+
+
+def test_the_tuned_expert_is_registered_and_beats_random():
+    from cargo_sim.core.contract import get_game
+    bots = get_game("macao").bots
+    spec = bots.get("expert")
+    assert spec.params != bots.get("greedy").params and set(spec.params) == set(bots.get("greedy").params)
+    r = cargo_sim.simulate(20, ["expert", "random"], seed=8, game="macao", progress=False)
+    assert r.players[r.players["seat"] == 0]["win_share"].sum() >= 18
