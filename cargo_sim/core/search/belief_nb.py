@@ -3,7 +3,7 @@ policies explains each seat's answers so far, and a model per seat drawn from th
 
 The game keeps, per (seat, candidate), how often the candidate's own answer at one
 of the seat's past decisions differed from what the seat answered: a *miss* (a
-different kind of answer) or a *near* miss (e.g. the same place at another bid).
+different kind of answer) or a *near* miss (the same kind, another amount: the game decides).
 It counts them at every answer of the game (``core.dispatch_nb.observe_nb``, called
 as an answer is applied), replaying each candidate on the state the seat answered
 in, which holds only what every player sees (the chance stream reads 0, and a

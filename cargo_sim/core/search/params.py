@@ -66,7 +66,7 @@ def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "e
             "prior": (0.5, "prior probability of `opponent` among the candidates (the rest share "
                            "the remainder evenly)"),
             "tremble": (0.1, "likelihood of an observed answer the candidate would not give (a "
-                             "near one, e.g. the same port at another bid: its square root)")})
+                             "near one, e.g. the same kind of answer with another amount: its square root)")})
     return {"flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
                        **shared},
             "ismcts": ismcts}
