@@ -34,6 +34,8 @@ DECIDE_SIG = types.int64(types.int64, types.int64[::1], types.int64)
 DecideType = types.FunctionType(DECIDE_SIG)
 
 NOT_PLUMBED = -(2**62) + 1     # plumbed_nb: the seat plays one of the game's built-ins
+# the search kernel's code for an observation: OBSERVE + (answer << 8) (its kinds are 1, 2)
+OBSERVE = 3
 UNSET = -999999                # an address the table never set: the engine stops the game
 
 
@@ -78,3 +80,21 @@ def ask_nb(decide, kind, p, seat):
     p[M_FAULT] = 0
     p[M_FAULT_ARG] = 0
     return ans
+
+
+@njit(cache=True)
+def observe_nb(p, kind, seat, ans):
+    """Show the table's search kernel an answer about to be applied (a game's engine
+    calls this as it applies any answer, when ``s[R_SEARCH]`` marks a search seat):
+    the kernel updates the public record its opponent models use
+    (core.search.belief_nb). The chance stream and the bots' seed read 0 meanwhile;
+    the kernel must leave the game as it was, apart from its record."""
+    if p[R_SEARCH_FN] == 0 or kind < 0:
+        return
+    rng = p[M_RNG]
+    bot_seed = p[M_BOT_SEED]
+    p[M_RNG] = 0
+    p[M_BOT_SEED] = 0
+    call_int64_fn_nb(p[R_SEARCH_FN], p, kind, seat, OBSERVE + (ans << 8))
+    p[M_RNG] = rng
+    p[M_BOT_SEED] = bot_seed

@@ -18,14 +18,24 @@ SP_WIDEN_EXP = 7
 SP_OPP_WIDEN = 8   # ismcts: the same for the other seats' decisions (0: they are not in the tree)
 SP_BIAS = 9        # ismcts: progressive bias bias / (n + 1) toward the model bot's answer
 SP_THREADS = 10    # ismcts: trees searched in parallel (root-parallel), the budget split between them
+# opponent modelling from public play (a game whose kit supports it: search_params(beliefs=True))
+SP_MODEL = 11      # ismcts: 0 the `opponent` bot at every other seat; 1 a candidate per seat and
+                   # determinization drawn from the posterior; 2 each seat's most likely candidate
+SP_PRIOR = 12      # ismcts: prior probability of the `opponent` bot (the rest shared evenly)
+SP_TREMBLE = 13    # ismcts: likelihood of an answer a candidate would not give (half a miss: a near one)
+MODEL_FIXED, MODEL_SAMPLE, MODEL_MAP = 0, 1, 2
 
 SEARCH_KINDS = {"flatmc": 1, "ismcts": 2}     # R_SEARCH's 2-bit kinds
 
 
-def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "expert") -> dict:
+def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "expert",
+                  beliefs: bool = False, ismcts_opponent: str | None = None) -> dict:
     """{bot: {name: (default, meaning)}} in slot order; ``game_option``: the game's one
     option parameter {name: (default, meaning)} (slot SP_GAME); ``opponent`` and
-    ``rollout``: the default model bots (names of the game's non-search built-ins)."""
+    ``rollout``: the default model bots (names of the game's non-search built-ins);
+    ``ismcts_opponent``: ismcts's own default `opponent` (else ``opponent``);
+    ``beliefs``: the game's kit models the other seats from their public play
+    (core.search.belief_nb), so ismcts gets `model`, `prior` and `tremble`."""
     (opt_name, opt), = game_option.items()
     shared = {
         "opponent": (opponent, "the bot assumed at every other seat (a built-in non-search bot)"),
@@ -33,9 +43,11 @@ def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "e
         opt_name: opt,
         "vp_weight": (0.01, "reward = win share + vp_weight x (own VP - best other VP)"),
     }
-    return {"flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
-                       **shared},
-            "ismcts": {"iterations": (1000.0, "iterations per decision"), **shared,
+    ismcts_shared = dict(shared)
+    if ismcts_opponent is not None:
+        ismcts_shared["opponent"] = (ismcts_opponent, "the other seats' bot: the model's prior "
+                                     "favourite, or the bot at every other seat (model=0)")
+    ismcts = {"iterations": (1000.0, "iterations per decision"), **ismcts_shared,
                        "c": (0.7, "UCT exploration constant"),
                        "widen": (1.0, "below the root, options tried = 1 + widen x visits^widen_exp, "
                                       "the rollout bot's answer first"),
@@ -45,7 +57,19 @@ def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "e
                        "bias": (3.0, "UCT bonus bias / (visits + 1) for the model bot's own answer"),
                        "threads": (1.0, "trees searched at once on their own threads (root-parallel), "
                                         "the iterations split between them; reproducible for a given "
-                                        "seed and thread count")}}
+                                        "seed and thread count")}
+    if beliefs:
+        ismcts.update({
+            "model": (1.0, "the other seats in playouts: 0 `opponent` at every seat; 1 per seat and "
+                           "determinization a candidate (each non-random built-in) drawn from the "
+                           "posterior given that seat's public answers so far; 2 its most likely one"),
+            "prior": (0.5, "prior probability of `opponent` among the candidates (the rest share "
+                           "the remainder evenly)"),
+            "tremble": (0.1, "likelihood of an observed answer the candidate would not give (a "
+                             "near one, e.g. the same kind of answer with another amount: its square root)")})
+    return {"flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
+                       **shared},
+            "ismcts": ismcts}
 
 
 # the search parameters' ranges (lo, hi, whole numbers only), checked when a player is
@@ -56,7 +80,8 @@ SEARCH_RANGES = {
     "rollouts": (1, 100_000, True), "iterations": (1, 100_000, True),
     "vp_weight": (-1000, 1000, False), "c": (0, 100, False), "widen": (0, 100, False),
     "widen_exp": (0, 1, False), "opp_widen": (0, 100, False), "bias": (-1000, 1000, False),
-    "threads": (1, 16, True),
+    "threads": (1, 16, True), "model": (0, 2, True), "prior": (0, 1, False),
+    "tremble": (0.0001, 0.9, False),
 }
 
 

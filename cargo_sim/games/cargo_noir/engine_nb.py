@@ -51,7 +51,7 @@ from .enums import (
     M_DECISIONS, M_FAULT, M_FAULT_ARG, M_TABLE_SUM, R_SEARCH, R_WORK,
     R_WORK_LEN, FAULT_TABLES,
 )
-from ...core.dispatch_nb import ask_nb  # noqa: F401  (the one fair way a bot is asked)
+from ...core.dispatch_nb import ask_nb, observe_nb  # noqa: F401  (the one fair way a bot is asked)
 from ...core.layout import MARKS, MARKS_END
 from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
 from ...core.borrow_nb import ptr_addr_nb
@@ -866,6 +866,8 @@ def answer_nb(s, log, ans):
     then advance to the next one. An illegal answer stops the game (M_ERR_*)."""
     kind = s[M_ASK]
     seat = s[M_SEAT]
+    if s[R_SEARCH] != 0:    # a search seat's opponent models see every answer (public play)
+        observe_nb(s, kind, seat, ans)
     s[M_ASK] = -1
     s[M_DECISIONS] += 1
     # After the frequent answers the next step is known: it is run at once, so

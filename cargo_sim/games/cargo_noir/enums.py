@@ -163,7 +163,14 @@ SCRATCH_W = 4 * MAX_TOK + MAX_PORTS + 8
 # what a bot is handed for one decision (engine_nb.ask_nb sets these before the
 # call and clears them after; docs/safety.md, "What a bot can see") is in the core
 # header: M_DECISIONS, M_BOT_RNG, M_SEAT_KEY, M_FAULT, M_FAULT_ARG, M_TABLE_SUM
-STATE_SIZE = SCRATCH + SCRATCH_W
+# opponent models from public play (core.search.belief_nb; bots/belief_nb.py): per seat
+# and candidate (a search model row) the misses counted at the seat's answers, then a
+# search's sampling rows (0 outside a search) and whether its copies sample them
+MAX_CAND = 16
+BELIEF = SCRATCH + SCRATCH_W                 # [MAX_SEATS, MAX_CAND] misses * MISS + near misses
+MODEL_CDF = BELIEF + MAX_SEATS * MAX_CAND    # [MAX_SEATS, MAX_CAND] a search's sampling rows
+MODEL_ON = MODEL_CDF + MAX_SEATS * MAX_CAND  # 1 in a search's copies that draw a model per seat
+STATE_SIZE = MODEL_ON + 1
 # after the game part: the exact trade solver's address for this state's kernels
 # (trade.packed_nb.exact_value_fn, set by the entry kernel; -1: a lookup needed it
 # and it was not loaded). Not copied by clone_into_nb (a search's copies keep the mark).

@@ -172,6 +172,8 @@ def test_the_tree_can_always_follow_the_rollout_bot():
     ("ismcts?bias=1e4", "from -1000 to 1000"), ("flatmc?vp_weight=-2000", "from -1000 to 1000"),
     ("ismcts?threads=0", "whole number from 1 to 16"), ("ismcts?threads=17", "whole number from 1 to 16"),
     ("ismcts?threads=1.5", "whole number from 1 to 16"),
+    ("ismcts?model=3", "whole number from 0 to 2"), ("ismcts?prior=1.5", "from 0 to 1"),
+    ("ismcts?tremble=0", "from 0.0001 to 0.9"),
 ])
 def test_search_parameters_out_of_range_are_refused_with_the_range(bad, rng):
     name = bad.split("=")[0].split("?")[1]
@@ -180,10 +182,10 @@ def test_search_parameters_out_of_range_are_refused_with_the_range(bad, rng):
 
 
 @pytest.mark.parametrize("mix", [
-    ["ismcts?iterations=3&widen_exp=1&widen=100&opp_widen=100&c=100&bids=8&bias=1000&vp_weight=1000",
-     "greedy"],
-    ["ismcts?iterations=1&widen_exp=0&widen=0&opp_widen=0&c=0&bids=1&bias=-1000&vp_weight=-1000",
-     "greedy"],
+    ["ismcts?iterations=3&widen_exp=1&widen=100&opp_widen=100&c=100&bids=8&bias=1000&vp_weight=1000"
+     "&model=2&prior=1&tremble=0.9", "greedy"],
+    ["ismcts?iterations=1&widen_exp=0&widen=0&opp_widen=0&c=0&bids=1&bias=-1000&vp_weight=-1000"
+     "&model=1&prior=0&tremble=0.0001", "greedy"],
     ["flatmc?rollouts=1&bids=8&vp_weight=-1000", "flatmc?rollouts=1&bids=1&vp_weight=1000"],
 ])
 def test_the_ends_of_the_search_parameters_ranges_play(mix):

@@ -12,9 +12,8 @@ from ....core.borrow_nb import state_ptr_nb
 from ....core.search.ismcts_nb import ismcts_nb, ismcts_parallel_nb, ismcts_worker_nb
 from ....core.search.params import SP_THREADS
 from ..engine_nb import own_workspace_nb
-from ..forward_nb import determinize_nb
-from .searchkit_nb import (kit_apply_nb, kit_end_nb, kit_key_nb, kit_log_nb, kit_mover_nb,
-                           kit_options_nb, kit_param_nb, kit_restore_nb, kit_start_nb,
+from .searchkit_nb import (kit_apply_nb, kit_determinize_nb, kit_end_nb, kit_key_nb, kit_log_nb,
+                           kit_mover_nb, kit_options_nb, kit_param_nb, kit_restore_nb, kit_start_nb,
                            models_until_nb, playout_models_nb, reward_nb, search_buffers_nb,
                            search_param_nb)
 
@@ -25,7 +24,7 @@ def ismcts_decide_nb(p, kind, seat):
     if threads > 1:
         return ismcts_parallel_decide_nb(p, seat, threads)
     return ismcts_nb(p, seat, search_buffers_nb, kit_start_nb, kit_param_nb, kit_log_nb,
-                     kit_restore_nb, determinize_nb, kit_apply_nb, playout_models_nb, reward_nb,
+                     kit_restore_nb, kit_determinize_nb, kit_apply_nb, playout_models_nb, reward_nb,
                      kit_end_nb, kit_options_nb, kit_key_nb, models_until_nb, kit_mover_nb)
 
 
@@ -37,7 +36,7 @@ def ismcts_worker_bound_nb(row, seat, worker, iterations, root_n, root_w):
     work = own_workspace_nb(row)
     ismcts_worker_nb(state_ptr_nb(row), seat, worker, iterations, root_n, root_w,
                      search_buffers_nb, kit_start_nb, kit_param_nb, kit_log_nb, kit_restore_nb,
-                     determinize_nb, kit_apply_nb, playout_models_nb, reward_nb, kit_options_nb,
+                     kit_determinize_nb, kit_apply_nb, playout_models_nb, reward_nb, kit_options_nb,
                      kit_key_nb, models_until_nb, kit_mover_nb)
     # `row` and `work` outlive their pointers' use
     return row[0] + work[0] if row.shape[0] > 0 else work[0]

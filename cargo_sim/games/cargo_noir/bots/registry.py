@@ -13,7 +13,7 @@ from ....core.errors import BotError
 from ....core.bots import PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value
 from ....core import userbots
 from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_docs, search_params
-from ..enums import N_PARAMS, OUT, STATE_SIZE
+from ..enums import BELIEF, N_PARAMS, OUT, STATE_SIZE
 
 __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "register_builtin",
            "bot_names", "default_players", "get_bot", "parse_player", "bot", "unregister",
@@ -29,13 +29,13 @@ USER: dict[str, BotSpec] = REGISTRY.user
 
 
 # what the core's user-bot plumbing needs of Cargo Noir (core.userbots): a bot's own
-# area is its answer and notes words, s[OUT...] to the end of the game part
+# area is its answer and notes words, s[OUT...] up to the search's record of public play
 REGISTRY.plumbing = userbots.Plumbing(
     table_decide=_KERNELS_DISPATCH + "builtin_decide_nb",
     first_only_decide=_KERNELS_DISPATCH + "random_table_decide_nb",
     bot_fault="cargo_sim.games.cargo_noir.engine_nb:bot_fault_nb",
     tables_sum="cargo_sim.games.cargo_noir.engine_nb:tables_sum_nb",
-    state_size=STATE_SIZE, own=(OUT, STATE_SIZE))
+    state_size=STATE_SIZE, own=(OUT, BELIEF))
 
 
 def register_builtin(spec: BotSpec) -> None:
@@ -81,7 +81,7 @@ def _load_builtins():
 # Cargo Noir's option parameter `bids` in the game's slot): default, meaning
 SEARCH_PARAMS = search_params(
     {"bids": (4.0, "bid amounts tried per port or raise: least legal + 0, 1, 2, 3, 5, 8, 13, 21")},
-    opponent="greedy", rollout="expert")
+    opponent="greedy", rollout="expert", beliefs=True, ismcts_opponent="expert")
 # their ranges (lo, hi, whole numbers only), checked when a player is parsed: every
 # accepted value plays (the tests play each end)
 SEARCH_RANGES = {**CORE_SEARCH_RANGES, "bids": (1, 8, True)}

@@ -17,12 +17,16 @@ its threads run only when a seat searches with ``threads`` > 1.
 import numba
 
 from ....core.borrow_nb import LazyAddress
+from ....core.dispatch_nb import OBSERVE
+from .belief_nb import observe_nb
 from ..enums import SEARCH_ISMCTS
 from .flatmc_nb import flatmc_decide_nb
 from .ismcts_nb import ismcts_decide_nb
 
 
 def search_entry_nb(p, kind, seat, algo):
+    if algo & 255 == OBSERVE:      # an answer being applied (core.dispatch_nb.observe_nb)
+        return observe_nb(p, kind, seat, algo >> 8)
     if algo == SEARCH_ISMCTS:
         return ismcts_decide_nb(p, kind, seat)
     return flatmc_decide_nb(p, kind, seat)

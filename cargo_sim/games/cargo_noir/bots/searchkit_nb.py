@@ -29,12 +29,15 @@ from ..enums import (BOTS, D_RAISE, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_SEAT, N
                      STATE_SIZE, STATS, STATS_W)
 from ..forward_nb import (MAX_LEGAL, RANGE, VECTOR, clone_into_nb, is_over_nb, legal_nb,
                           returns_nb, step_in_nb, view_digest_nb)
+from .belief_nb import draw_models_nb, set_model_cdfs_nb
 from .dispatch_nb import model_decide_nb
 
 # the search bots' parameter slots (core.search.params; registry.SEARCH_PARAMS names
 # them): Cargo Noir's own option parameter, `bids`, is the game's slot
-from ....core.search.params import (SP_BIAS, SP_BUDGET, SP_C, SP_GAME, SP_OPP_WIDEN,  # noqa: E402,F401
-                                    SP_OPPONENT, SP_ROLLOUT, SP_VP_WEIGHT, SP_WIDEN, SP_WIDEN_EXP)
+from ....core.search.params import (SP_BIAS, SP_BUDGET, SP_C, SP_GAME, SP_MODEL,  # noqa: E402,F401
+                                    SP_OPP_WIDEN, SP_OPPONENT, SP_PRIOR, SP_ROLLOUT, SP_TREMBLE,
+                                    SP_VP_WEIGHT, SP_WIDEN, SP_WIDEN_EXP)
+from ..forward_nb import determinize_nb  # noqa: E402
 SP_BIDS = SP_GAME  # bid amounts tried per port or raise: least legal + BID_OFFSETS[:bids]
 
 BID_OFFSETS = (0, 1, 2, 3, 5, 8, 13, 21)
@@ -71,7 +74,12 @@ def begin_search_nb(p, seat, root, base):
     opp = int(search_param_nb(p, seat, SP_OPPONENT))
     if not (0 <= own < p[R_N_MODELS] and 0 <= opp < p[R_N_MODELS]):
         return False
+    # the opponent models from public play (flatmc reads 0 here: the fixed model)
+    mode = int(search_param_nb(p, seat, SP_MODEL))
+    prior = search_param_nb(p, seat, SP_PRIOR)
+    tremble = search_param_nb(p, seat, SP_TREMBLE)
     set_models_nb(p, seat, own, opp)
+    set_model_cdfs_nb(p, seat, mode, opp, prior, tremble)
     clone_into_nb(base, p)
     return True
 
@@ -322,6 +330,14 @@ def kit_log_nb(bufs):
 @njit(cache=True)
 def kit_restore_nb(p, bufs):
     clone_into_nb(p, bufs[1])
+
+
+@njit(cache=True)
+def kit_determinize_nb(p, seat, rng_state):
+    """A determinization: the hidden bag order, and (model 1, 2) each other seat's
+    model from its posterior (belief_nb.draw_models_nb), both from the searcher's stream."""
+    determinize_nb(p, seat, rng_state)
+    draw_models_nb(p, seat, rng_state)
 
 
 @njit(cache=True)
