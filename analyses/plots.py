@@ -14,6 +14,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from cargo_sim.core.fileio import atomic_write  # noqa: E402
+from cargo_sim.core.plotting import legend  # noqa: E402,F401 (public here too)
 
 from .stats import MIN_N  # noqa: E402
 
@@ -45,20 +46,6 @@ def enough(df: pd.DataFrame, col: str = "n") -> pd.DataFrame:
 
 
 SMALL_NOTE = f"points with n < {MIN_N} not shown"
-
-
-def legend(fig, note=None, handles=None, labels=None):
-    """One legend for the figure, outside the axes on the right, so it never
-    covers data; ``note`` (what bars and bands mean) is its title."""
-    if handles is None:
-        handles, labels = [], []
-        for ax in fig.axes:
-            for h, lab in zip(*ax.get_legend_handles_labels()):
-                if lab not in labels:
-                    handles.append(h)
-                    labels.append(lab)
-    return fig.legend(handles, labels, loc="outside right upper", fontsize=8, title=note,
-                      title_fontsize=8, alignment="left")
 
 
 MAX_BARS = 40      # more distinct values than this are grouped into equal bins

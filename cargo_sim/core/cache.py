@@ -11,9 +11,10 @@ one per *unit* (docs/safety.md, "The compiled-code cache"):
   top-level def/class) imports, then what those import within the core: not the
   Python-only runners (``runner.py``, ``bots.py``, ...);
 * ``<game>-<hash>``: a game's kernels (``games/<game>/``); the hash covers the core's
-  compiled source and **every** ``.py`` of the game's package (constants modules
-  of any name included), and nothing of another game: editing one game recompiles
-  that game only;
+  compiled source and the game's compiled source, found the same way within its
+  package (kernel modules, constants modules of any name, what they import there),
+  and nothing of another game: editing one game recompiles that game only, and
+  editing its Python-only modules (analyses, figures, runners) recompiles nothing;
 * ``<hash>``: code outside the package (user bots), keyed by everything compiled.
 
 Each folder holds a marker file that names cargo_sim and the folder. Pruning old
@@ -66,9 +67,10 @@ def _module_file(parts, files):
     return None
 
 
-def _core_imports(rel: str, text: bytes, files) -> set:
-    """The core's files a module imports (``from``/``import`` lines, relative ones
-    resolved; a regular expression, not ``ast``: this runs at every import)."""
+def _core_imports(rel: str, text: bytes, files, unit: str = CORE) -> set:
+    """The files of ``unit`` (the core, or a game) a module imports (``from``/``import``
+    lines, relative ones resolved; a regular expression, not ``ast``: this runs at
+    every import)."""
     pkg = rel.split("/")[:-1]
     out = set()
     for m in _FROM.finditer(text):
@@ -81,42 +83,48 @@ def _core_imports(rel: str, text: bytes, files) -> set:
             parts = mod.split(".")[1:]
         else:
             continue
-        if parts[:1] != [CORE]:
-            continue
         names = [n.split()[0] for n in m.group(2).decode().strip("()").replace("\n", " ").split(",")
                  if n.strip() and n.strip() != "*"]
         for n in names:
             stem = "/".join(parts + [n])
             sub = [c for c in (stem + ".py", stem + "/__init__.py") if c in files]
             f = sub[0] if sub else _module_file(parts, files)     # a submodule, else the module
-            if f is not None:
+            if f is not None and unit_of(f) == unit:
                 out.add(f)
     for m in _IMPORT.finditer(text):
         parts = m.group(1).decode().split(".")
-        if parts[:2] == ["cargo_sim", CORE]:
+        if parts[0] == "cargo_sim":
             f = _module_file(parts[1:], files)
-            if f is not None:
+            if f is not None and unit_of(f) == unit:
                 out.add(f)
     return out
 
 
-def _core_compiled(files: dict) -> list:
-    """The core's compiled source: core modules that define kernels or that a kernel
-    module or a constants module (no top-level ``def``/``class``: e.g. a game's
-    ``enums.py`` re-exporting the core's state layout) imports, then what those import
-    within the core; sorted."""
+def _compiled(files: dict, unit: str = CORE) -> list:
+    """A unit's compiled source: its modules that define kernels, and the modules of
+    the unit that a kernel module or a constants module (no top-level ``def``/``class``:
+    e.g. a game's ``enums.py`` re-exporting the core's state layout) imports, then
+    what those import within the unit; sorted. For a game, only its own kernel
+    modules count (what they read of the core is in the core's hash)."""
     kernels = [r for r, t in files.items() if _KERNEL_MARK.search(t)]
-    constants = [r for r, t in files.items() if not _DEFS.search(t) and not r.endswith("__init__.py")]
-    todo = [r for r in kernels if unit_of(r) == CORE]
-    for k in kernels + constants:
-        todo += _core_imports(k, files[k], files)
+    readers = kernels + [r for r, t in files.items()
+                         if not _DEFS.search(t) and not r.endswith("__init__.py")]
+    if unit != CORE:
+        readers = [r for r in kernels if unit_of(r) == unit]
+    todo = [r for r in kernels if unit_of(r) == unit]
+    for k in readers:
+        todo += _core_imports(k, files[k], files, unit)
     seen = set()
     while todo:
         r = todo.pop()
-        if r not in seen and r.startswith(CORE + "/"):
+        if r not in seen and unit_of(r) == unit:
             seen.add(r)
-            todo += _core_imports(r, files[r], files)
+            todo += _core_imports(r, files[r], files, unit)
     return sorted(seen - {THIS})            # this module only places the files: no kernel reads it
+
+
+def _core_compiled(files: dict) -> list:
+    return _compiled(files, CORE)
 
 
 def _digest(items) -> str:
@@ -130,14 +138,13 @@ def _digest(items) -> str:
 def unit_hashes(files: dict | None = None) -> dict:
     """Cache unit -> hash of its compiled source: ``"core"`` and every game package
     (``games/<name>/``, by folder name). A game's hash covers the core's compiled
-    source and every .py of its own package, nothing else."""
+    source and its own compiled source, nothing else."""
     files = _sources() if files is None else files
     core = _digest((r, files[r]) for r in _core_compiled(files))
     out = {CORE: core}
     games = sorted({unit_of(r) for r in files} - {CORE})
     for g in games:
-        out[g] = _digest([("core", core.encode())]
-                         + [(r, t) for r, t in files.items() if unit_of(r) == g])
+        out[g] = _digest([("core", core.encode())] + [(r, files[r]) for r in _compiled(files, g)])
     return out
 
 

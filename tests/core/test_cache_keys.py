@@ -32,7 +32,7 @@ def test_editing_one_game_changes_its_key_only():
     assert {"core", "cargo_noir", "toy2"} <= set(base)
     games = set(base) - {"core"}
     for rel, changed in [("games/toy2/consts.py", {"toy2"}),            # constants of any name
-                         ("games/toy2/game.py", {"toy2"}),              # all of the game's package
+                         ("games/toy2/game.py", set()),                 # Python-only: nothing
                          ("games/cargo_noir/enums.py", {"cargo_noir"}),
                          ("games/cargo_noir/engine_nb.py", {"cargo_noir"}),
                          ("core/rng_nb.py", {"core"} | games),   # the core's kernels: every game
@@ -43,6 +43,15 @@ def test_editing_one_game_changes_its_key_only():
         after = _cache.unit_hashes(_edit(files, rel))
         assert {u for u in base if after[u] != base[u]} == changed, rel
         assert (_cache.source_hash(after) != _cache.source_hash(base)) == bool(changed), rel
+
+
+def test_a_games_compiled_source_is_its_kernels_and_what_they_import():
+    files = _tree()
+    assert _cache._compiled(files, "toy2") == ["games/toy2/consts.py", "games/toy2/engine_nb.py"]
+    mine = _cache._compiled(files, "cargo_noir")
+    assert "games/cargo_noir/engine_nb.py" in mine and "games/cargo_noir/enums.py" in mine
+    assert "games/cargo_noir/game.py" not in mine and not any(r.startswith("core/") for r in mine)
+    assert not any(r.startswith("games/cargo_noir/") for r in _cache._compiled(files, "macao"))
 
 
 def test_a_core_module_a_kernel_imports_is_compiled_source():

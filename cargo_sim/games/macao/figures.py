@@ -13,6 +13,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ...core.plotting import legend  # noqa: E402
+
 MIN_N = 30                 # no interval (or point) from fewer observations (analyses.stats.MIN_N)
 SMALL = f"points with n < {MIN_N} not shown"
 WHO = {"winners": "#d62728", "others": "#1f77b4"}
@@ -38,18 +40,6 @@ def _games(df, col="games") -> str:
     return "; ".join(f"{int(v):,} games at {int(n)}p" for n, v in per.items())
 
 
-def _legend(fig, note, handles=None, labels=None):
-    if handles is None:
-        handles, labels = [], []
-        for ax in fig.axes:
-            for h, lab in zip(*ax.get_legend_handles_labels()):
-                if lab not in labels:
-                    handles.append(h)
-                    labels.append(lab)
-    fig.legend(handles, labels, loc="outside right upper", fontsize=8, title=note, title_fontsize=8,
-               alignment="left")
-
-
 def _err(d, y):
     return np.vstack([np.clip(d[y] - d["ci_lo"], 0, None), np.clip(d["ci_hi"] - d[y], 0, None)])
 
@@ -69,7 +59,7 @@ def _rate_bars(df, x, title, xlabel, y="win_rate", ylabel="win rate", equal=True
         if equal:
             ax.axhline(1 / n, color="k", ls="--", lw=1)
     next(iter(panels.values())).set_ylabel(ylabel)
-    _legend(fig, f"bars: 95% CI clustered by game\n{SMALL}",
+    legend(fig, f"bars: 95% CI clustered by game\n{SMALL}",
             [plt.Line2D([], [], color="k", ls="--")] if equal else [], ["equal share 1/n"] if equal else [])
     return fig
 
@@ -83,7 +73,7 @@ def win_rate_by_seat(df):
         ax.set_xticks(d["seat"], [f"seat {int(s)}\n{b}" for s, b in zip(d["seat"], d["bot"])], fontsize=8)
         ax.axhline(1 / n, color="k", ls="--", lw=1)
     next(iter(panels.values())).set_ylabel("win rate (shared wins split)")
-    _legend(fig, f"bars: 95% Wilson CI\n{SMALL}", [plt.Line2D([], [], color="k", ls="--")], ["equal share 1/n"])
+    legend(fig, f"bars: 95% Wilson CI\n{SMALL}", [plt.Line2D([], [], color="k", ls="--")], ["equal share 1/n"])
     return fig
 
 
@@ -102,7 +92,7 @@ def score_breakdown(df):
         ax.set_yticks(np.arange(len(sources)), sources, fontsize=8)
         ax.axvline(0, color="k", lw=0.8)
         ax.set_xlabel("mean points per player-game")
-    _legend(fig, "bars: 95% CI clustered by game")
+    legend(fig, "bars: 95% CI clustered by game")
     return fig
 
 
@@ -121,7 +111,7 @@ def card_holders(df, top=8):
         ax.set_yticks(pos, d["card"], fontsize=7)
         ax.axvline(0, color="k", lw=0.8)
         ax.set_xlabel("win-rate difference")
-    _legend(fig, f"bars: 95% CI clustered by game\nthe {top} highest and lowest cards\n"
+    legend(fig, f"bars: 95% CI clustered by game\nthe {top} highest and lowest cards\n"
                  f"cards with < {MIN_N} drafters not shown", [], [])
     return fig
 
@@ -135,7 +125,7 @@ def dice_by_round(df):
             ax.fill_between(d["round"], d["ci_lo"], d["ci_hi"], color=c, alpha=0.2)
         ax.set_xlabel("round")
     next(iter(panels.values())).set_ylabel("mean pips (rounds the cubes wait)")
-    _legend(fig, f"bands: 95% CI clustered by game\n{SMALL}")
+    legend(fig, f"bands: 95% CI clustered by game\n{SMALL}")
     return fig
 
 
@@ -152,7 +142,7 @@ def dice_colours(df):
         ax.set_xticks(np.arange(len(colours)), colours, fontsize=7, rotation=45)
         ax.axhline(1 / 6, color="k", ls="--", lw=1)
     next(iter(panels.values())).set_ylabel("share of dice chosen")
-    _legend(fig, "bars: 95% CI clustered by game\ndashed: 1 in 6")
+    legend(fig, "bars: 95% CI clustered by game\ndashed: 1 in 6")
     return fig
 
 
@@ -165,7 +155,7 @@ def waste_by_round(df):
         ax.bar(d["round"], d["mean"], 0.7, yerr=_err(d, "mean"), capsize=2, color="C1", ecolor="0.2")
         ax.set_xlabel("round")
     next(iter(panels.values())).set_ylabel("cubes lost at the round's end")
-    _legend(fig, f"bars: 95% CI clustered by game\n{SMALL}", [], [])
+    legend(fig, f"bars: 95% CI clustered by game\n{SMALL}", [], [])
     return fig
 
 
