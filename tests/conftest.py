@@ -28,9 +28,10 @@ def pytest_sessionstart(session):
             or os.environ.get("CARGO_SIM_TEST_WARMUP") == "0":
         return
     script = Path(__file__).with_name("warmup.py")
+    parts = ("engine", "search", "macao")
     procs = [subprocess.Popen([sys.executable, str(script), part], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True) for part in ("engine", "search")]
-    for part, proc in zip(("engine", "search"), procs):
+                              stderr=subprocess.PIPE, text=True) for part in parts]
+    for part, proc in zip(parts, procs):
         _, err = proc.communicate()
         if proc.returncode:       # the tests that need the part will say what is wrong
             print(f"\nwarm-up {part} failed: {err.strip().splitlines()[-1:]}", file=sys.stderr)

@@ -6,7 +6,7 @@ then compile side by side on both cores, instead of one after another in
 whichever test (or test subprocess) first needs them. With a warm cache each
 part only loads the kernels (~3 s). docs/testing.md has the measurements.
 
-    python tests/warmup.py engine|search
+    python tests/warmup.py engine|search|macao
 """
 import sys
 
@@ -31,5 +31,18 @@ def search() -> None:
     search_fn()
 
 
+def macao() -> None:
+    """Macao's chunk kernel and built-in table (event log on), its forward model and
+    its search bots' table: compiled once here, not by each test process that
+    first plays Macao (a README example, the contract suite, Macao's own tests)."""
+    import cargo_sim
+    from cargo_sim.games.macao.forward import GameState
+    cargo_sim.simulate(2, ["expert", "random"], progress=False, events=True, game="macao")
+    GameState(["greedy", "random"], seed=1, game=0).playout()
+    cargo_sim.simulate(1, ["ismcts?iterations=2", "random"], progress=False, game="macao")
+
+
+PARTS = {"engine": engine, "search": search, "macao": macao}
+
 if __name__ == "__main__":
-    {"engine": engine, "search": search}[sys.argv[1]]()
+    PARTS[sys.argv[1]]()

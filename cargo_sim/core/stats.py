@@ -133,8 +133,8 @@ def clustered_mean(values, clusters) -> dict:
 
 def clustered_diff(values, group, clusters) -> dict:
     """The difference of means ``values[group] - values[~group]`` and its 95 % interval
-    when rows come in ``clusters`` (both groups may share a cluster: the holders of a
-    card and the others of one game); the sandwich se from each cluster's
+    when rows come in ``clusters`` (both groups may share a cluster: the players of one
+    game with a trait and those without); the sandwich se from each cluster's
     linearised contribution (Y1_c - m1 N1_c)/n1 - (Y0_c - m0 N0_c)/n0, t(0.975, C-1)."""
     v = np.asarray(values, dtype=float)
     g = np.asarray(group, dtype=bool)
