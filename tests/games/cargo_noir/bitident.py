@@ -54,14 +54,14 @@ def tables():
                     60, {}))
         out.append((f"flatmc{n}", ["flatmc?rollouts=4"] + ["greedy", "expert", "random", "trader"][:n - 1],
                     2, {}))
-        out.append((f"ismcts{n}", ["ismcts?iterations=50&model=0&opponent=greedy"] + ["expert", "random", "greedy", "fleet"][:n - 1],
+        out.append((f"ismcts{n}", ["ismcts?iterations=50"] + ["expert", "random", "greedy", "fleet"][:n - 1],
                     2, {}))
         out.append((f"user{n}", ["bitident_user"] + ["random", "expert", "greedy", "banker"][:n - 1],
                     60, {}))
         out.append((f"checked{n}", ["bitident_user?p_random=0.6"] + ["expert", "random", "greedy", "banker"][:n - 1],
                     30, {"check_bots": True}))
     out.append(("events3", ["random", "expert", "bitident_user"], 20, {"events": True}))
-    out.append(("mixsearch3", ["ismcts?iterations=30&opponent=expert&model=0", "flatmc?rollouts=3&rollout=greedy",
+    out.append(("mixsearch3", ["ismcts?iterations=30&opponent=expert", "flatmc?rollouts=3&rollout=greedy",
                                "bitident_user"], 2, {}))
     return out
 
