@@ -1,21 +1,20 @@
 """4-player random games/s on one thread: the library's kernel (bench.kernel_rate: the
 core runner's chunks, as simulate plays them) against the reference kernel
-(/work/shared/tools/refsim.py, serial), timed in alternation in ONE process; prints
+(``shared/tools/refsim.py`` beside the repository or ``$CARGO_SIM_REFSIM``; serial), timed in alternation in ONE process; prints
 each round's rates and ratio, then the median and spread of the ratios.
 
     NUMBA_CACHE_DIR=... python .bench/engine_vs_ref.py [rounds] [seconds] [bot]
 """
-import importlib.util
 import statistics
 import sys
 import time
 
-REF = "/work/shared/tools/refsim.py"
-spec = importlib.util.spec_from_file_location("refsim", REF)
-refsim = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(refsim)
-
 from cargo_sim.bench import kernel_rate  # noqa: E402
+from cargo_sim.bench_ref import load_reference, reference_path  # noqa: E402
+
+if reference_path() is None:
+    sys.exit("no reference kernel: set CARGO_SIM_REFSIM to refsim.py")
+refsim = load_reference(reference_path())
 
 rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
 secs = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
