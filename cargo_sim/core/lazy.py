@@ -25,3 +25,12 @@ def lazy_names(package: str, names: dict):
         return sorted(set(vars(sys.modules[package])) | set(names))
 
     return __getattr__, __dir__
+
+
+def lazy_member(module: str, name: str):
+    """A read-only property of a game object: ``name`` of ``module`` (relative to the
+    object's package), imported on first use (a game's kernels load only when used)."""
+    def get(self):
+        package = type(self).__module__.rpartition(".")[0]
+        return getattr(importlib.import_module(module, package), name)
+    return property(get, doc=f"{module}.{name} (imported on first use)")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.contract import Fields, register_game
+from ...core.lazy import lazy_member
 from .bots.registry import REGISTRY
 from .enums import EVENT_FIELDS, GAME_FIELDS, PLAYER_FIELDS
 from .rules import Rules
@@ -60,15 +61,8 @@ class CargoNoir:
         from .simulate import EVENT_ROWS_PER_SEAT
         return EVENT_ROWS_PER_SEAT
 
-    @property
-    def forward(self):
-        from .forward import FORWARD
-        return FORWARD
-
-    @property
-    def GameState(self):
-        from .forward import GameState
-        return GameState
+    forward = lazy_member(".forward", "FORWARD")       # the forward model's kernels (numba)
+    GameState = lazy_member(".forward", "GameState")
 
     @property
     def counters(self):

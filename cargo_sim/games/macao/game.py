@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.contract import Fields, register_game
+from ...core.lazy import lazy_member
 from . import enums as E
 from .bots import REGISTRY
 from .rules import Rules
@@ -31,16 +32,8 @@ class Macao:
     counters = None
     replay = None
 
-    @property
-    def forward(self):
-        """The forward model's kernels (forward.py; imported on first use: numba)."""
-        from .forward import FORWARD
-        return FORWARD
-
-    @property
-    def GameState(self):
-        from .forward import GameState
-        return GameState
+    forward = lazy_member(".forward", "FORWARD")       # the forward model's kernels (numba)
+    GameState = lazy_member(".forward", "GameState")
 
     @staticmethod
     def chunk_kernel(template, decide, seeds, out_games, out_players, log, err):
