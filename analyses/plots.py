@@ -131,8 +131,10 @@ def _seat_panels(df, title):
     """One panel per player count with a seat axis whose ticks name the bot in
     each seat ("seat 0\nexpert")."""
     counts = sorted(df["n_players"].unique())
-    fig, axes = plt.subplots(1, len(counts), figsize=(2.2 * len(counts) + 2.6, 3.8), sharey=True,
-                             constrained_layout=True, squeeze=False)
+    # a panel's width grows with its seats, so 5 seats' bot names do not overlap
+    fig, axes = plt.subplots(1, len(counts), figsize=(0.9 * sum(counts) + 2.6, 3.8), sharey=True,
+                             constrained_layout=True, squeeze=False,
+                             gridspec_kw={"width_ratios": [int(n) for n in counts]})
     for ax, n in zip(axes[0], counts):
         d = df[df["n_players"] == n].drop_duplicates("seat").sort_values("seat")
         names = d["bot"].astype(str) if "bot" in d.columns else pd.Series([""] * len(d))

@@ -369,6 +369,11 @@ def _check_measure(results: SweepResults, measure: str):
     check_measures([measure], results.measures)
 
 
+def _label(results: SweepResults, measure: str) -> str:
+    """The measure's words for axes and titles ("seat spread ...", not "seat_spread")."""
+    return measures_of(results.config.get("game")).get(measure, (measure,))[0]
+
+
 def plot_measure(results: SweepResults, measure: str, param: str, ax=None, diff: bool = False):
     """A measure (or, with ``diff=True``, its paired difference from the base)
     against one swept parameter, one line per combination of the other swept
@@ -399,9 +404,12 @@ def plot_measure(results: SweepResults, measure: str, param: str, ax=None, diff:
         n = len(results.config.get("players", [])) or 1
         ax.axhline(1 / n, color="grey", ls="--", lw=1, label=f"fair 1/{n}")
     ax.set_xlabel(param)
-    known = measures_of(results.config.get("game"))
-    ax.set_ylabel(("difference from base: " if diff else "") + known.get(measure, (measure,))[0])
-    ax.set_title(f"{measure} vs {param} ({results.config.get('games'):,} games/variant, 95% CI)")
+    if all(float(v).is_integer() for v in t[param] if v is not None):
+        from matplotlib.ticker import MaxNLocator
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # no 5.5 coins
+    label = _label(results, measure)
+    ax.set_ylabel(("difference from base: " if diff else "") + label)
+    ax.set_title(f"{label} vs {param} ({results.config.get('games'):,} games/variant, 95% CI)")
     ax.legend(fontsize="small")
     return ax
 
@@ -433,8 +441,9 @@ def plot_heatmap(results: SweepResults, measure: str, param_x: str, param_y: str
                         va="center", fontsize=7, color="white")
     ax.set_xlabel(param_x)
     ax.set_ylabel(param_y)
-    ax.figure.colorbar(im, ax=ax, label=col)
-    ax.set_title(f"{col} ({results.config.get('games'):,} games/variant)")
+    label = ("difference from base: " if diff else "") + _label(results, measure)
+    ax.figure.colorbar(im, ax=ax, label=label)
+    ax.set_title(f"{label} ({results.config.get('games'):,} games/variant)")
     return ax
 
 

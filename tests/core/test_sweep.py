@@ -106,8 +106,10 @@ def test_plots_and_main(res, tmp_path, capsys):
     import matplotlib.pyplot as plt
     ax = plot_measure(res, "seat0_win", "start_coins")
     assert len(ax.lines) >= 2
+    assert ax.get_title().startswith("win rate of seat 0 vs start_coins")   # words, not column names
+    assert all(float(x).is_integer() for x in ax.get_xticks())              # whole coins only
     ax2 = plot_heatmap(res, "casino_share", "start_coins", "casino_payout")
-    assert ax2.images
+    assert ax2.images and ax2.get_title().startswith("share of ship placements at the Casino")
     plt.close("all")
     assert sweep_main(["--set", "start_coins=7,8", "--players", "greedy,greedy", "--games", "40",
                        "--quiet", "--out", str(tmp_path)]) == 0

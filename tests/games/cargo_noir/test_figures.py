@@ -153,6 +153,9 @@ def test_seat_figures_name_the_bot_in_each_seat(fn):
     ticks = [[t.get_text() for t in ax.get_xticklabels()] for ax in fig.axes]
     assert ticks == [["seat 0\nexpert", "seat 1\nrandom"], ["seat 0\ngreedy", "seat 1\ngreedy",
                                                           "seat 2\ngreedy"]]
+    fig.canvas.draw()
+    w2, w3 = (ax.get_position().width for ax in fig.axes)
+    assert w3 / w2 == pytest.approx(1.5, rel=0.1)      # panels as wide as their seats: names fit
     plt.close(fig)
 
 
