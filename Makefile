@@ -61,13 +61,18 @@ reports-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim report --game macao --out reports/macao --no-svg --seed 0 --games $(MACAO_GAMES) --events-games $(MACAO_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
 
 # The strength ladder (reports/ladder/): every built-in against ismcts at 3 budgets.
-# LADDER_GAMES games per cell; a bot at most LADDER_PRUNE x its fair share at a budget
-# is not placed at larger ones (the 10000-iteration cells take ~1 h on 2 cores).
-LADDER_GAMES ?= 36
+# Sequential design: rounds of LADDER_GAMES games per cell until the bot's 95% interval
+# is within +-LADDER_HALF_WIDTH, at most LADDER_MAX_GAMES; a bot at most LADDER_PRUNE x
+# its fair share at a budget is not placed at larger ones. Rerunning continues an
+# interrupted run (docs/tournaments.md, ladder section, says how long it took).
+LADDER_GAMES ?= 12
+LADDER_HALF_WIDTH ?= 0.08
+LADDER_MAX_GAMES ?= 72
 LADDER_PRUNE ?= 0.1
+LADDER_BUDGETS ?= 100,1000,10000
 
 ladder: $(STAMP)
-	$(VENV)/bin/cargo-sim ladder --out reports/ladder --games $(LADDER_GAMES) --seed 1 --prune $(LADDER_PRUNE)
+	$(VENV)/bin/cargo-sim ladder --out reports/ladder --budgets $(LADDER_BUDGETS) --games $(LADDER_GAMES) --half-width $(LADDER_HALF_WIDTH) --max-games $(LADDER_MAX_GAMES) --seed 1 --prune $(LADDER_PRUNE)
 
 bench: $(STAMP)
 	$(PY) -m cargo_sim.bench

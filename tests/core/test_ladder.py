@@ -161,3 +161,10 @@ def test_macao_ladder_takes_its_defaults_from_the_game():
     assert list(c["bot"]) == ["random", "expert"] and (c["games"] == 2).all()
     assert ((c["win_rate"] + c["yardstick_win_rate"]).round(9) == 1).all()
     assert (r.rates["decisions"] == 2).all() and (r.rates["per_second"] > 0).all()
+
+
+def test_tournament_first_deal_is_checked():
+    from cargo_sim.tournament import tournament
+    for bad in (-1, 1.5, "2"):
+        with pytest.raises(ConfigError, match="first_deal must be a whole number >= 0"):
+            tournament(["random", "greedy"], 2, games=2, first_deal=bad, progress=False)
