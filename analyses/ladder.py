@@ -129,6 +129,14 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
                          f"half-width above {cfg['half_width']:g} (marked \"(max)\")."
                          if len(wide) else f"every cell reached half-width "
                          f"{cfg['half_width']:g} or less."), ""]
+    if not cells.empty:
+        stops = cells["stop"].value_counts() if "stop" in cells else pd.Series(dtype=int)
+        lines += [f"Play time: {cells['seconds'].sum() / 60:.0f} min over {len(cells)} cells "
+                  f"({int(cells['games'].sum())} games; the sum of the cells' wall-clock "
+                  f"seconds, timing of the yardstick not included)"
+                  + (f"; cells stopped by width: {int(stops.get('width', 0))}, at the most "
+                     f"games: {int(stops.get('max_games', 0))}" if cfg.get("half_width") is not None
+                     else "") + ".", ""]
     if not res.rates.empty:
         lines += ["## Speed of the yardstick", "",
                   "Decisions per second: its own decisions (every kind) from the start of a "
