@@ -60,7 +60,7 @@ MACAO_EVENTS ?= 2000
 reports-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim report --game macao --out reports/macao --no-svg --seed 0 --games $(MACAO_GAMES) --events-games $(MACAO_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
 
-# The strength ladder (reports/ladder/): every built-in against ismcts at 5 budgets.
+# The strength ladder (reports/ladder/): every built-in against ismcts at 4 budgets.
 # Sequential design: rounds of LADDER_GAMES games per cell until the bot's 95% interval
 # is within +-LADDER_HALF_WIDTH, at most LADDER_MAX_GAMES; a bot at most LADDER_PRUNE x
 # its fair share at a budget is not placed at larger ones. Rerunning continues an
@@ -69,7 +69,7 @@ LADDER_GAMES ?= 12
 LADDER_HALF_WIDTH ?= 0.08
 LADDER_MAX_GAMES ?= 72
 LADDER_PRUNE ?= 0.1
-LADDER_BUDGETS ?= 10,30,100,1000,10000
+LADDER_BUDGETS ?= 10,30,100,1000
 
 ladder: $(STAMP)
 	$(VENV)/bin/cargo-sim ladder --out reports/ladder --budgets $(LADDER_BUDGETS) --games $(LADDER_GAMES) --half-width $(LADDER_HALF_WIDTH) --max-games $(LADDER_MAX_GAMES) --seed 1 --prune $(LADDER_PRUNE)
