@@ -94,7 +94,8 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
     skipped = {(float(r.budget), int(r.seats), r.bot): r for r in pruned.itertuples()}
     for n in sorted(cells["seats"].unique()):
         c = cells[cells["seats"] == n]
-        budgets = sorted(c["budget"].unique())
+        # the budgets played, and those where every bot was pruned ("not played")
+        budgets = sorted(set(c["budget"]) | {b for (b, m, _) in skipped if m == n})
         lines += [f"## {n} players", "",
                   "| bot | " + " | ".join(f"{cfg['budget_param']} {b:g}" for b in budgets) + " |",
                   "|---|" + "---|" * len(budgets)]
