@@ -85,6 +85,8 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
               f"maximum is 0.5), with its 95% interval clustered by deal; `diff` is the bot's "
               f"rate minus the yardstick's, paired by deal (docs/tournaments.md).", "",
               "![ladder](ladder.png)", ""]
+    if isinstance(cfg.get("note"), str) and cfg["note"].strip():
+        lines += [f"**Note:** {' '.join(cfg['note'].split())}", ""]
     pruned = res.pruned
     if cfg.get("prune") is not None:
         lines += [f"Pruned (`prune` {cfg['prune']:g}): a bot whose win rate at a budget is at most "

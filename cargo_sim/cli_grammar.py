@@ -62,6 +62,7 @@ MEANINGS = {
     "--half-width": "play each cell in rounds until its 95 % interval is this narrow",
     "--max-games": "games per cell at most (with --half-width)",
     "--report-only": "redraw the report from --out, play nothing",
+    "--note": "a sentence for the report, recorded in run.json",
     "--seconds": "seconds of simulation (a time budget)",
     "--events-games": "games per player count with an event log",
     "--quick": "a small run for a smoke test",
@@ -274,6 +275,9 @@ def ladder_options(p):
     workers(p)
     out(p, "index.md, ladder.png, cells.csv, rates.csv, run.json; a rerun with the same "
            "settings skips finished cells (default: print only)")
+    add(p, "--note", default=None, metavar="TEXT",
+        help="a sentence for the report (index.md), recorded in run.json, e.g. why a "
+             "budget is left out (default: none)")
     add(p, "--report-only", action="store_true",
         help="redraw index.md and ladder.png from the results in --out, play nothing")
     no_progress(p)

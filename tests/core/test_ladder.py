@@ -59,10 +59,12 @@ def test_cli_writes_report(tmp_path, capsys):
     out = tmp_path / "lad"
     args = ["ladder", "--yardstick", "greedy", "--budget-param", "bid_margin", "--budgets", "0,1",
             "--seats", "2,3", "--bots", "random,sniper", "--games", "6", "--out", str(out),
-            "--no-progress"]
+            "--no-progress", "--half-width", "0.5", "--max-games", "6", "--note", "budget 9 left out"]
     assert cli_main(args) == 0
     text = (out / "index.md").read_text()
     assert "## 2 players" in text and "## 3 players" in text and "`sniper`" in text
+    assert "**Note:** budget 9 left out" in text and "half-width at most 0.5" in text
+    assert json.loads((out / "run.json").read_text())["max_games"] == 6
     assert (out / "ladder.png").stat().st_size > 1000
     assert cli_main(["ladder", "--report-only", "--out", str(out)]) == 0
     assert cli_main(["ladder", "--yardstick", "greedy", "--budgets", "x"]) == 2
