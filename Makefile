@@ -70,9 +70,10 @@ LADDER_HALF_WIDTH ?= 0.08
 LADDER_MAX_GAMES ?= 72
 LADDER_PRUNE ?= 0.1
 LADDER_BUDGETS ?= 10,30,100,1000
+LADDER_NOTE ?= 10,000 iterations are left out. Every 2-player bot is settled by 100 iterations (no win in 24 games); at 4 players only collector climbs past 1,000 (0.04 there), and its cell would take about an hour per 12-game round on this machine: a 4-player game at 1,000 iterations took 33 s (2 threads, shared cores), and the search answers 9 times slower at 10,000 (0.36 against 3.4 decisions per second, 10 timed). To add it, run make ladder LADDER_BUDGETS=10,30,100,1000,10000 LADDER_NOTE= in this folder: it plays just that cell.
 
 ladder: $(STAMP)
-	$(VENV)/bin/cargo-sim ladder --out reports/ladder --budgets $(LADDER_BUDGETS) --games $(LADDER_GAMES) --half-width $(LADDER_HALF_WIDTH) --max-games $(LADDER_MAX_GAMES) --seed 1 --prune $(LADDER_PRUNE)
+	$(VENV)/bin/cargo-sim ladder --out reports/ladder --budgets $(LADDER_BUDGETS) --games $(LADDER_GAMES) --half-width $(LADDER_HALF_WIDTH) --max-games $(LADDER_MAX_GAMES) --seed 1 --prune $(LADDER_PRUNE) $(if $(LADDER_NOTE),--note "$(LADDER_NOTE)")
 
 bench: $(STAMP)
 	$(PY) -m cargo_sim.bench
