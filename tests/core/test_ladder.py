@@ -108,7 +108,7 @@ def test_sequential_cells_stop_on_width_and_continue_after_ctrl_c(tmp_path, monk
         one = lad.ladder([bot], **dict(YARD, budgets=[0], games=int(row["games"]))).cells.iloc[0]
         for col in ("games", "deals", "win_rate", "win_lo", "win_hi", "diff", "diff_lo", "mean_vp"):
             assert one[col] == pytest.approx(row[col], nan_ok=True), (bot, col)
-        if row["rounds"] > 1:
+        if row["rounds"] > 1 and row["stop"] == "width":
             fewer = lad.ladder([bot], **dict(YARD, budgets=[0], games=int(row["games"]) - 4)).cells
             assert fewer["half_width"].iloc[0] > 0.15
     assert set(c["stop"]) == {"width", "max_games"}       # this design exercises both stops
