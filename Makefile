@@ -60,14 +60,20 @@ MACAO_EVENTS ?= 2000
 reports-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim report --game macao --out reports/macao --no-svg --seed 0 --games $(MACAO_GAMES) --events-games $(MACAO_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
 
-# The strength ladder (reports/ladder/): every built-in against ismcts at 3 budgets.
-# LADDER_GAMES games per cell; a bot at most LADDER_PRUNE x its fair share at a budget
-# is not placed at larger ones (the 10000-iteration cells take ~1 h on 2 cores).
-LADDER_GAMES ?= 36
+# The strength ladder (reports/ladder/): every built-in against ismcts at 4 budgets.
+# Sequential design: rounds of LADDER_GAMES games per cell until the bot's 95% interval
+# is within +-LADDER_HALF_WIDTH, at most LADDER_MAX_GAMES; a bot at most LADDER_PRUNE x
+# its fair share at a budget is not placed at larger ones. Rerunning continues an
+# interrupted run (docs/tournaments.md, ladder section, says how long it took).
+LADDER_GAMES ?= 12
+LADDER_HALF_WIDTH ?= 0.08
+LADDER_MAX_GAMES ?= 72
 LADDER_PRUNE ?= 0.1
+LADDER_BUDGETS ?= 10,30,100,1000
+LADDER_NOTE ?= 10,000 iterations are left out. Every 2-player bot is settled by 100 iterations (no win in 24 games); at 4 players only collector climbs past 1,000 (0.04 there), and its cell would take about an hour per 12-game round on this machine: a 4-player game at 1,000 iterations took 33 s (2 threads, shared cores), and the search answers 9 times slower at 10,000 (0.36 against 3.4 decisions per second, 10 timed). To add it, run make ladder LADDER_BUDGETS=10,30,100,1000,10000 LADDER_NOTE= in this folder: it plays just that cell.
 
 ladder: $(STAMP)
-	$(VENV)/bin/cargo-sim ladder --out reports/ladder --games $(LADDER_GAMES) --seed 1 --prune $(LADDER_PRUNE)
+	$(VENV)/bin/cargo-sim ladder --out reports/ladder --budgets $(LADDER_BUDGETS) --games $(LADDER_GAMES) --half-width $(LADDER_HALF_WIDTH) --max-games $(LADDER_MAX_GAMES) --seed 1 --prune $(LADDER_PRUNE) $(if $(LADDER_NOTE),--note "$(LADDER_NOTE)")
 
 bench: $(STAMP)
 	$(PY) -m cargo_sim.bench

@@ -51,8 +51,8 @@ def plot_ladder(res: LadderResults):
         ax.set_xticks(range(len(budgets)), [f"{b:g}" for b in budgets])
         ax.set_xlabel(f"{res.config['yardstick']} {res.config['budget_param']}")
         ax.set_ylabel("win rate per seat vs the yardstick (95% CI, by deal)")
-        games = int(c["games"].max()) if len(c) else 0
-        ax.set_title(f"{n} players ({games} games per cell)")
+        lo, hi = (int(c["games"].min()), int(c["games"].max())) if len(c) else (0, 0)
+        ax.set_title(f"{n} players ({lo if lo == hi else f'{lo}-{hi}'} games per cell)")
         ax.set_ylim(-0.02, min(1.02, max(0.52, float(c["win_hi"].max()) + 0.02)))
         ax.grid(True, alpha=0.3)
     axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
@@ -69,14 +69,24 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
     lines = [f"# Strength ladder: every bot against `{cfg['yardstick']}`", ""]
     if not res.complete:
         lines += ["**Interrupted: only the finished cells are shown.**", ""]
+    if cfg.get("half_width") is None:
+        size = f"{cfg['games']} games (rounded up to whole deals), seed {cfg['seed']}"
+    else:
+        size = (f"played in rounds of {cfg['games']} games (rounded up to whole deals), seed "
+                f"{cfg['seed']}, until the bot's 95% interval has half-width at most "
+                f"{cfg['half_width']:g} or the cell has played {cfg['max_games']} games "
+                f"(sequential design: docs/tournaments.md; each cell's games, deals and "
+                f"half-width are listed below)")
     lines += [f"Each cell is a seat-rotated tournament (design `{cfg['design']}`) of one bot "
               f"against `{cfg['yardstick']}` with `{cfg['budget_param']}` set to the budget, "
-              f"{cfg['games']} games (rounded up to whole deals), seed {cfg['seed']}; every cell "
-              f"of a seat count plays the same deals. The win rate is per seat with shared wins "
+              f"{size}; every cell of a seat count plays the same deals in the same order. "
+              f"The win rate is per seat with shared wins "
               f"split (fair share 1/seats; at 4 seats each side holds 2 seats, so a side's "
               f"maximum is 0.5), with its 95% interval clustered by deal; `diff` is the bot's "
               f"rate minus the yardstick's, paired by deal (docs/tournaments.md).", "",
               "![ladder](ladder.png)", ""]
+    if isinstance(cfg.get("note"), str) and cfg["note"].strip():
+        lines += [f"**Note:** {' '.join(cfg['note'].split())}", ""]
     pruned = res.pruned
     if cfg.get("prune") is not None:
         lines += [f"Pruned (`prune` {cfg['prune']:g}): a bot whose win rate at a budget is at most "
@@ -86,7 +96,8 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
     skipped = {(float(r.budget), int(r.seats), r.bot): r for r in pruned.itertuples()}
     for n in sorted(cells["seats"].unique()):
         c = cells[cells["seats"] == n]
-        budgets = sorted(c["budget"].unique())
+        # the budgets played, and those where every bot was pruned ("not played")
+        budgets = sorted(set(c["budget"]) | {b for (b, m, _) in skipped if m == n})
         lines += [f"## {n} players", "",
                   "| bot | " + " | ".join(f"{cfg['budget_param']} {b:g}" for b in budgets) + " |",
                   "|---|" + "---|" * len(budgets)]
@@ -103,16 +114,37 @@ def report_markdown(res: LadderResults, command: str = "") -> str:
                     diff = f"diff {_fmt(r['diff'])}"
                     if not pd.isna(r["diff_lo"]):          # no interval from a single deal
                         diff += f" [{_fmt(r['diff_lo'])}, {_fmt(r['diff_hi'])}]"
+                    size = ""
+                    if cfg.get("half_width") is not None:
+                        size = (f"; {int(r['games'])} games" + (" (max)" if r.get("stop") ==
+                                                               "max_games" else ""))
                     row.append(f"{_fmt(r['win_rate'])} [{_fmt(r['win_lo'])}, {_fmt(r['win_hi'])}]; "
-                               + diff)
+                               + diff + size)
             lines.append(f"| `{bot}` | " + " | ".join(row) + " |")
-        lines += ["", f"Deals per cell: {int(c['deals'].max())}; games per cell: "
-                  f"{int(c['games'].max())}.", ""]
+        if cfg.get("half_width") is None:
+            lines += ["", f"Deals per cell: {int(c['deals'].max())}; games per cell: "
+                      f"{int(c['games'].max())}.", ""]
+        else:
+            wide = c[c["half_width"] > cfg["half_width"] + 1e-12] if "half_width" in c else c[:0]
+            lines += ["", f"Games per cell: {int(c['games'].min())} to {int(c['games'].max())} "
+                      f"({int(c['games'].sum())} in all); "
+                      + (f"{len(wide)} cell(s) stopped at {cfg['max_games']} games with a "
+                         f"half-width above {cfg['half_width']:g} (marked \"(max)\")."
+                         if len(wide) else f"every cell reached half-width "
+                         f"{cfg['half_width']:g} or less."), ""]
+    if not cells.empty:
+        stops = cells["stop"].value_counts() if "stop" in cells else pd.Series(dtype=int)
+        lines += [f"Play time: {cells['seconds'].sum() / 60:.0f} min over {len(cells)} cells "
+                  f"({int(cells['games'].sum())} games; the sum of the cells' wall-clock "
+                  f"seconds, timing of the yardstick not included)"
+                  + (f"; cells stopped by width: {int(stops.get('width', 0))}, at the most "
+                     f"games: {int(stops.get('max_games', 0))}" if cfg.get("half_width") is not None
+                     else "") + ".", ""]
     if not res.rates.empty:
         lines += ["## Speed of the yardstick", "",
                   "Decisions per second: its own decisions (every kind) from the start of a "
                   "game, timed one at a time through the forward model, at seat 0 against "
-                  "`greedy`, one thread. Seconds per game: the ladder's own games at that "
+                  f"`{cfg.get('rate_opponent', 'greedy')}`, one thread. Seconds per game: the ladder's own games at that "
                   "budget (wall clock, all cores, the yardstick in half the seats).", "",
                   f"| {cfg['budget_param']} | seats | decisions timed | decisions per second "
                   f"| seconds per game |",

@@ -119,7 +119,9 @@ def ladder_command(a, argv) -> int:
     rules = load_rules(a.rules, a.set, a.game_name) if (a.rules or a.set) else None
     res = ladder(a.players, a.yardstick, budgets, seats, a.games, a.seed, a.budget_param,
                  rules=rules, workers=a.workers, progress=show_progress(a), out=a.out,
-                 prune=a.prune, extra={"command": line, "source": source_state(), "versions": versions()},
+                 prune=a.prune, half_width=a.half_width, max_games=a.max_games,
+                 extra={"command": line, "source": source_state(), "versions": versions(),
+                        **({"note": a.note} if a.note else {})},
                  game=a.game_name)
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(res.table().round(3).to_string() if not res.cells.empty else "no cell finished")

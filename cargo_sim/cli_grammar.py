@@ -59,7 +59,10 @@ MEANINGS = {
     "--budgets": "search budgets per decision of the yardstick, comma-separated",
     "--budget-param": "the yardstick parameter the budgets set",
     "--prune": "skip a bot at larger budgets once it is beaten",
+    "--half-width": "play each cell in rounds until its 95 % interval is this narrow",
+    "--max-games": "games per cell at most (with --half-width)",
     "--report-only": "redraw the report from --out, play nothing",
+    "--note": "a sentence for the report, recorded in run.json",
     "--seconds": "seconds of simulation (a time budget)",
     "--events-games": "games per player count with an event log",
     "--quick": "a small run for a smoke test",
@@ -257,7 +260,13 @@ def ladder_options(p):
                "and the search bots)")
     deprecated(p, "--bots", "--players", "players")
     add(p, "--games", type=int, default=48, metavar="N",
-        help="games per cell, rounded up to whole deals (default 48)")
+        help="games per cell, rounded up to whole deals; with --half-width the games of "
+             "each round, the least a cell plays (default 48)")
+    add(p, "--half-width", type=float, default=None, metavar="H",
+        help="sequential design: play each cell in rounds of --games games until the "
+             "bot's 95%% interval has half-width at most H, e.g. 0.08 (default: one round)")
+    add(p, "--max-games", type=int, default=None, metavar="N",
+        help="with --half-width: games per cell at most (default 10 x --games)")
     seed(p)
     add(p, "--prune", type=float, default=None, metavar="F",
         help="skip a bot at larger budgets once its win rate is at most F x its fair share "
@@ -266,6 +275,9 @@ def ladder_options(p):
     workers(p)
     out(p, "index.md, ladder.png, cells.csv, rates.csv, run.json; a rerun with the same "
            "settings skips finished cells (default: print only)")
+    add(p, "--note", default=None, metavar="TEXT",
+        help="a sentence for the report (index.md), recorded in run.json, e.g. why a "
+             "budget is left out (default: none)")
     add(p, "--report-only", action="store_true",
         help="redraw index.md and ladder.png from the results in --out, play nothing")
     no_progress(p)

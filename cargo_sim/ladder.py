@@ -28,7 +28,7 @@ from .core.contract import get_game
 from .core.errors import ConfigError
 from .core.fileio import (atomic_write, atomic_write_text, claim_folder, decode_text, own_output,
                           read_bytes, read_json)
-from .core.ratings import significance
+from .core.ratings import significance, standings_table
 from .tournament import check_size, seating_plan, tournament
 
 __all__ = ["ladder", "load_ladder", "LadderResults", "search_rate", "default_ladder_bots", "BUDGET_PARAMS"]
@@ -214,24 +214,69 @@ def pruned_cells(cells: pd.DataFrame, config: dict) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["budget", "seats", "bot", "by_budget", "by_rate"])
 
 
-def _cell_row(res, bot_name: str, budget, n_players: int, seconds: float) -> dict:
-    st = res.standings
-    sig = significance(res.players, "bot", "yardstick")
+def _cell_row(players: pd.DataFrame, bot_name: str, budget, n_players: int, seconds: float,
+              rounds: int, stop: str) -> dict:
+    """A cell's statistics from the games of all its rounds (``players``: one row
+    per game and seat with game, deal_id, entrant, win_share, vp, rank)."""
+    st = standings_table(players, entrants=["bot", "yardstick"])
+    sig = significance(players, "bot", "yardstick")
     t = sig.set_index("test").loc["paired t-test (win rate)"]
+    lo, hi = float(st.loc["bot", "win_lo"]), float(st.loc["bot", "win_hi"])
     return {"budget": budget, "seats": n_players, "bot": bot_name,
-            "games": int(res.config["games_played"]), "deals": int(st.loc["bot", "clusters"]),
-            "win_rate": float(st.loc["bot", "win_rate"]), "win_lo": float(st.loc["bot", "win_lo"]),
-            "win_hi": float(st.loc["bot", "win_hi"]),
+            "games": int(players["game"].nunique()), "deals": int(st.loc["bot", "clusters"]),
+            "win_rate": float(st.loc["bot", "win_rate"]), "win_lo": lo, "win_hi": hi,
             "yardstick_win_rate": float(st.loc["yardstick", "win_rate"]),
             "diff": float(t["estimate"]), "diff_lo": float(t["ci_lo"]), "diff_hi": float(t["ci_hi"]),
             "mean_vp": float(st.loc["bot", "mean_vp"]),
             "yardstick_mean_vp": float(st.loc["yardstick", "mean_vp"]),
-            "seconds": round(seconds, 2)}
+            "seconds": round(seconds, 2), "half_width": (hi - lo) / 2, "rounds": int(rounds),
+            "stop": stop}
 
 
-def _load_done(out: Path | None, config: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Finished cells and rates of an earlier run of the same ladder in ``out``."""
-    empty = pd.DataFrame(), pd.DataFrame()
+# the games of a cell's rounds, kept in partial.csv while the cell is unfinished
+ROUND_COLUMNS = ("budget", "seats", "bot", "round", "seconds", "game", "deal_id", "entrant",
+                 "win_share", "vp", "rank")
+DEAL_BASE = 10**9        # deal_id = combo * DEAL_BASE + deal: unique across rounds
+
+
+def _round_frame(res, budget: float, n: int, lab: str, rnd: int, seconds: float,
+                 game0: int) -> pd.DataFrame:
+    """What the cell's statistics need of one round's games."""
+    p = res.players
+    return pd.DataFrame({
+        "budget": budget, "seats": n, "bot": lab, "round": rnd, "seconds": round(seconds, 2),
+        "game": p["game"].to_numpy(np.int64) + game0,
+        "deal_id": p["combo"].to_numpy(np.int64) * DEAL_BASE + p["deal"].to_numpy(np.int64),
+        "entrant": p["entrant"].astype(str).to_numpy(), "win_share": p["win_share"].to_numpy(float),
+        "vp": p["vp"].to_numpy(float), "rank": p["rank"].to_numpy(np.int64)})
+
+
+def _load_partial(out: Path | None, key, tables: int, round_deals: int) -> list[pd.DataFrame]:
+    """The rounds already played of the unfinished cell ``key`` (budget, seats,
+    bot), if partial.csv holds whole rounds of exactly it; else none."""
+    if out is None or not (out / "partial.csv").exists():
+        return []
+    try:
+        df = _read_csv(out / "partial.csv", ROUND_COLUMNS, ("bot", "entrant"))
+    except ConfigError:
+        return []
+    if df.empty or {(float(b), int(n), str(x)) for b, n, x in
+                    zip(df["budget"], df["seats"], df["bot"])} != {key}:
+        return []
+    rounds = [g for _, g in df.groupby("round", sort=True)]
+    deals = sorted(set(df["deal_id"].astype(np.int64) % DEAL_BASE))
+    n_games = int(df["game"].nunique())
+    if (deals != list(range(len(deals))) or n_games != len(deals) * tables
+            or [int(g["round"].iloc[0]) for g in rounds] != list(range(len(rounds)))
+            or any(g["game"].nunique() != round_deals * tables for g in rounds[:-1])):
+        return []                   # not whole rounds of this design: play the cell afresh
+    return [g.reset_index(drop=True) for g in rounds]
+
+
+def _load_done(out: Path | None, config: dict) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
+    """Finished cells and rates of an earlier run of the same ladder in ``out``,
+    and whether there was one (its unfinished cell may continue)."""
+    empty = pd.DataFrame(), pd.DataFrame(), False
     if out is None or not (out / "run.json").exists():
         return empty
     try:
@@ -239,12 +284,12 @@ def _load_done(out: Path | None, config: dict) -> tuple[pd.DataFrame, pd.DataFra
     except ConfigError:
         return empty
     keys = ("yardstick", "budget_param", "games", "seed", "design", "rules_digest", "rate_decisions",
-            "bots_digest")
-    if any(old.config.get(k) != config[k] for k in keys):
+            "bots_digest", "half_width", "max_games")
+    if any(old.config.get(k) != config.get(k) for k in keys):
         return empty
     if old.config.get("game", get_game().name) != config["game"]:    # before games were recorded
         return empty
-    return old.cells, old.rates
+    return old.cells, old.rates, True
 
 
 # what a report needs of run.json and of the tables (numbers finite, seats whole)
@@ -256,7 +301,7 @@ RATE_COLUMNS = ("budget", "seats", "decisions", "per_second")
 FILE_LIMIT = 64 * 2**20
 
 
-LADDER_FILES = ("run.json", "cells.csv", "rates.csv", "index.md", "ladder.png")
+LADDER_FILES = ("run.json", "cells.csv", "rates.csv", "index.md", "ladder.png", "partial.csv")
 
 
 def claim_ladder_folder(out) -> Path:
@@ -292,8 +337,10 @@ def _config_problem(config) -> str | None:
             return f"{key} {v!r}"
     if not all(isinstance(b, str) for b in config["bots"]):
         return "bots"
-    if config.get("prune") is not None and not isinstance(config["prune"], (int, float)):
-        return f"prune {config['prune']!r}"
+    for key in ("prune", "half_width", "max_games"):
+        v = config.get(key)
+        if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool)):
+            return f"{key} {v!r}"
     return None
 
 
@@ -328,10 +375,17 @@ def _read_csv(path: Path, columns=(), text=()) -> pd.DataFrame:
     return df
 
 
-def _save(out: Path, cells: pd.DataFrame, rates: pd.DataFrame, config: dict, complete: bool) -> None:
+def _save(out: Path, cells: pd.DataFrame, rates: pd.DataFrame, config: dict, complete: bool,
+          partial: list | None = None) -> None:
+    """The finished cells, the rates and run.json; ``partial``: the rounds of the
+    unfinished cell (partial.csv, removed once no cell is unfinished)."""
+    if partial:
+        atomic_write(out / "partial.csv", lambda f: pd.concat(partial).to_csv(f, index=False))
     atomic_write(out / "cells.csv", lambda f: cells.to_csv(f, index=False))
     atomic_write(out / "rates.csv", lambda f: rates.to_csv(f, index=False))
     atomic_write_text(out / "run.json", json.dumps(dict(config, complete=complete), indent=2) + "\n")
+    if not partial and (out / "partial.csv").is_file():     # ours: the folder was claimed
+        (out / "partial.csv").unlink()
 
 
 def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), seats=(2, 4),
@@ -339,24 +393,31 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
            rules=None, workers: int | None = None, progress: bool = True,
            out=None, design: str = "balanced", rate_decisions: int = 30,
            prune: float | None = None, extra: dict | None = None, game=None,
-           opponent: str | None = None) -> LadderResults:
+           opponent: str | None = None, half_width: float | None = None,
+           max_games: int | None = None) -> LadderResults:
     """Place ``bots`` (default: every built-in but the yardstick and the search
     bots) against ``yardstick`` at each of ``budgets`` (values of its budget
     parameter: ``budget_param``, default ``iterations`` or ``rollouts``) and
     each seat count of ``seats``: one seat-rotated tournament of ``games``
     games per cell (bot and yardstick each in half the seats; rounded up to
-    whole deals). ``out``: a folder for cells.csv, rates.csv and run.json,
-    rewritten after every cell; a rerun with the same settings and ``out``
-    skips the finished cells. Ctrl-C stops after keeping the finished cells
-    (``complete`` False, with a warning). ``rate_decisions``: yardstick
-    decisions timed per budget and seat count (``search_rate``). ``prune``:
-    a bot whose win rate at a budget is at most ``prune`` x its fair share
-    (1/seats) is not placed at the larger budgets of that seat count (the
-    yardstick is assumed no weaker with budget; ``LadderResults.pruned``
-    lists the skipped cells); None plays every cell. ``extra``: more entries
-    for the config and run.json (e.g. the command). ``game``: the game (default
-    Cargo Noir); ``opponent``: the other seats while the yardstick is timed
-    (default: the game's first ladder bot, greedy for Cargo Noir)."""
+    whole deals). ``half_width``: the sequential design: a cell plays rounds of
+    ``games`` games (the next deals of its fixed deal sequence) until the bot's
+    95% interval has half-width at most ``half_width`` or it has played
+    ``max_games`` (default 10 x games); None plays one round. ``out``: a
+    folder for cells.csv, rates.csv and run.json, rewritten after every cell
+    (and partial.csv, the rounds of the unfinished cell, after every round); a
+    rerun with the same settings and ``out`` skips the finished cells and
+    continues the unfinished one. Ctrl-C stops after keeping the finished
+    cells and rounds (``complete`` False, with a warning). ``rate_decisions``:
+    yardstick decisions timed per budget and seat count (``search_rate``).
+    ``prune``: a bot whose win rate at a budget is at most ``prune`` x its
+    fair share (1/seats) is not placed at the larger budgets of that seat
+    count (the yardstick is assumed no weaker with budget;
+    ``LadderResults.pruned`` lists the skipped cells); None plays every cell.
+    ``extra``: more entries for the config and run.json (e.g. the command).
+    ``game``: the game (default Cargo Noir); ``opponent``: the other seats
+    while the yardstick is timed (default: the game's first default bot,
+    ``bots.default_players(1)``: greedy in both games)."""
     game = get_game(game)
     parse_player = game.bots.parse
     rules = rules or game.Rules.default()
@@ -386,24 +447,31 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
         parse_player(yardstick_at(yardstick, budget_param, b))
     if not whole(games) or games < 1:
         raise ConfigError(f"games must be a whole number >= 1, got {games!r}")
+    half_width, max_games = _check_sequential(half_width, max_games, int(games))
     for n in seats:           # every cell is a tournament of bot and yardstick: refused before any plays
-        check_size(-(-int(games) // len(seating_plan(2, n, design))) * len(seating_plan(2, n, design)), n)
+        t = len(seating_plan(2, n, design))
+        check_size(-(-int(max_games or games) // t) * t, n)
     if prune is not None and not 0 <= prune < 1:
         raise ConfigError(f"prune must be a fraction of the fair share in [0, 1), got {prune:g}")
     check_seed(seed)
+    if opponent is None:
+        opponent = game.bots.default_players(1)[0]
+    parse_player(opponent)
     out = claim_ladder_folder(out) if out is not None else None      # before any game
     config = {"yardstick": yardstick, "budget_param": budget_param, "budgets": budgets,
               "seats": seats, "bots": labels, "games": int(games), "seed": int(seed),
               "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions),
-              "bots_digest": bots_digest(bots, game), "prune": prune, "game": game.name}
+              "bots_digest": bots_digest(bots, game), "prune": prune, "game": game.name,
+              "half_width": half_width, "max_games": max_games, "rate_opponent": opponent}
     config.update(extra or {})
-    done_cells, done_rates = _load_done(out, config)
+    done_cells, done_rates, resumed = _load_done(out, config)
     rows = done_cells.to_dict("records") if not done_cells.empty else []
     rate_rows = done_rates.to_dict("records") if not done_rates.empty else []
     have = {(float(r["budget"]), int(r["seats"]), str(r["bot"])) for r in rows}
     have_rate = {(float(r["budget"]), int(r["seats"])) for r in rate_rows}
     todo = [(b, n, lab, bot) for n in seats for b in budgets for lab, bot in zip(labels, bots)]
     complete = True
+    partial: list = []
     t0 = time.time()
     try:
         for i, (b, n, lab, bot) in enumerate(todo):
@@ -412,34 +480,94 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
             ys = yardstick_at(yardstick, budget_param, b)
             if (b, n) not in have_rate:       # timed once a cell of (b, n) is to be played
                 r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules,
-                                **({} if opponent is None else {"opponent": opponent}), game=game)
+                                opponent=opponent, game=game)
                 rate_rows.append({"budget": b, "seats": n, **r})
                 have_rate.add((b, n))
-            if progress:
-                print(f"[ladder {i + 1}/{len(todo)}] {lab} vs {ys} at {n} seats "
-                      f"({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
-            t = time.time()
-            with warnings.catch_warnings():     # a lopsided cell has no finite rating; unused here
-                warnings.filterwarnings("ignore", message="Bradley-Terry", category=RuntimeWarning)
-                res = tournament({"bot": bot, "yardstick": ys}, n, games=games, seed=seed,
-                                 rules=rules, workers=workers, progress=False, design=design,
-                                 game=game)
-            if res.standings is None:
-                raise ConfigError(f"the ladder cell {lab} vs {ys} at {n} seats was played but its "
-                                  f"analysis failed (see the warning)")
-            rows.append(_cell_row(res, lab, b, n, time.time() - t))
+            tables = len(seating_plan(2, n, design))
+            round_deals = -(-int(games) // tables)
+            max_deals = -(-int(max_games or games) // tables)
+            partial = _load_partial(out, (b, n, lab), tables, round_deals) if resumed else []
+            row = _play_cell(partial, {"bot": bot, "yardstick": ys}, lab, b, n, tables, round_deals,
+                             max_deals, half_width,
+                             dict(seed=seed, rules=rules, workers=workers, design=design, game=game),
+                             lambda: _save(out, pd.DataFrame(rows), pd.DataFrame(rate_rows), config,
+                                           False, partial) if out is not None else None,
+                             (lambda k, d: print(f"[ladder {i + 1}/{len(todo)}] {lab} vs {ys} at {n} "
+                                                 f"seats, round {k + 1} from deal {d} "
+                                                 f"({time.time() - t0:.0f} s)", file=sys.stderr,
+                                                 flush=True)) if progress else None)
+            rows.append(row)
             have.add((b, n, lab))
+            partial = []
             if out is not None:
                 _save(out, pd.DataFrame(rows), pd.DataFrame(rate_rows), config, False)
     except KeyboardInterrupt:
         complete = False
-        warnings.warn(f"ladder interrupted: {len(rows)} of {len(todo)} cells kept",
+        warnings.warn(f"ladder interrupted: {len(rows)} of {len(todo)} cells kept"
+                      + (f" (and {len(partial)} rounds of the next)" if partial else ""),
                       RuntimeWarning, stacklevel=2)
     cells = _order(pd.DataFrame(rows), config)
     rates = pd.DataFrame(rate_rows)
     if out is not None:
-        _save(out, cells, rates, config, complete)
+        _save(out, cells, rates, config, complete, partial)
     return LadderResults(cells, rates, config, complete)
+
+
+def _check_sequential(half_width, max_games, games: int):
+    """(half_width, max_games) of the sequential design, checked; (None, None)
+    for one round per cell."""
+    if half_width is None:
+        if max_games is not None:
+            raise ConfigError("max_games (--max-games) needs half_width (--half-width): "
+                              "without it every cell plays its games once")
+        return None, None
+    try:
+        h = float(half_width)
+    except (TypeError, ValueError):
+        raise ConfigError(f"half_width must be a number, got {short_repr(half_width)}") from None
+    if not (0 < h <= 0.5):          # a win rate's interval is at most [0, 1]
+        raise ConfigError(f"half_width must be in (0, 0.5] (half the width of a win rate's "
+                          f"95% interval), got {h:g}")
+    m = 10 * games if max_games is None else max_games
+    if not whole(m) or isinstance(m, bool) or m < games:
+        raise ConfigError(f"max_games must be a whole number >= games ({games}), got {m!r}")
+    return h, int(m)
+
+
+def _play_cell(rounds: list, entrants: dict, lab: str, budget: float, n: int, tables: int,
+               round_deals: int, max_deals: int, half_width, kw: dict, save, say) -> dict:
+    """Play a cell's rounds (appended to ``rounds``, after those already there;
+    ``save()`` after each) until its stopping rule holds; returns its row. Round
+    k plays the next deals of the cell's fixed deal sequence, so the rounds and
+    the stop depend on the seed alone (not on workers, nor on a resume)."""
+    row = None
+    while True:
+        if rounds:
+            played = pd.concat(rounds, ignore_index=True)
+            deals = len(set(played["deal_id"].astype(np.int64) % DEAL_BASE))
+            seconds = float(sum(g["seconds"].iloc[0] for g in rounds))
+            row = _cell_row(played, lab, budget, n, seconds, len(rounds), "games")
+            if half_width is None:
+                return row
+            if row["half_width"] <= half_width + 1e-12:
+                return dict(row, stop="width")
+            if deals >= max_deals:
+                return dict(row, stop="max_games")
+        else:
+            deals = 0
+        k = min(round_deals, max_deals - deals)
+        if say is not None:
+            say(len(rounds), deals)
+        t = time.time()
+        with warnings.catch_warnings():     # a lopsided cell has no finite rating; unused here
+            warnings.filterwarnings("ignore", message="Bradley-Terry", category=RuntimeWarning)
+            res = tournament(entrants, n, games=k * tables, progress=False, first_deal=deals, **kw)
+        if res.standings is None:
+            raise ConfigError(f"the ladder cell {lab} vs {entrants['yardstick']} at {n} seats was "
+                              f"played but its analysis failed (see the warning)")
+        game0 = int(rounds[-1]["game"].max()) + 1 if rounds else 0
+        rounds.append(_round_frame(res, budget, n, lab, len(rounds), time.time() - t, game0))
+        save()
 
 
 def _order(cells: pd.DataFrame, config: dict) -> pd.DataFrame:

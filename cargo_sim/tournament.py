@@ -257,7 +257,8 @@ class TournamentResults:
 def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
                rules=None, workers: int | None = None,
                progress: bool = True, design: str = "balanced",
-               check_bots: bool | None = None, game=None) -> TournamentResults:
+               check_bots: bool | None = None, game=None,
+               first_deal: int = 0) -> TournamentResults:
     """Play a seat-fair round robin between ``bots`` at tables of ``n_players``.
 
     ``bots``: a list of bot specs (names such as ``"greedy?bid_margin=2"``,
@@ -275,6 +276,9 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     cannot win by writing the state, and a bad index or a runaway loop is a
     BotError); None (the default) checks whenever a user bot takes part.
     ``game``: the game played (a registered name or a Game; default Cargo Noir).
+    ``first_deal``: play deals ``first_deal ..`` of every table's fixed deal
+    sequence (the ``deal`` column counts from it), so a later call continues an
+    earlier one with fresh deals (the ladder's rounds); 0 by default.
 
     >>> r = tournament(["greedy", "banker", "collector"], 3, games=6000)  # doctest: +SKIP
     >>> r.standings; r.head_to_head; r.ratings; r.significance  # doctest: +SKIP
@@ -293,6 +297,9 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     if not whole(games) or games < 1:
         raise ConfigError(f"games must be a whole number >= 1, got {games!r}")
     check_seed(seed)
+    if not whole(first_deal) or first_deal < 0:
+        raise ConfigError(f"first_deal must be a whole number >= 0, got {first_deal!r}")
+    first_deal = int(first_deal)
     if workers is None:
         workers = os.cpu_count() or 1
     if not whole(workers) or workers < 1:
@@ -315,10 +322,10 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     def work(job):
         # exactly simulate(gpt[t], seated[t], seed=table seed), split with start=lo
         t, lo, hi = job
-        seeds = game_seeds(int(plan.at[t, "seed"]), lo, hi - lo)
+        seeds = game_seeds(int(plan.at[t, "seed"]), first_deal + lo, hi - lo)
         table = Table.build(game, rules, seated[t], bool(check_bots))   # per job: ~6 MB each, never all at once
         try:
-            g, pl, _ = table.play(seeds, lo)
+            g, pl, _ = table.play(seeds, first_deal + lo)
         except (IllegalDecisionError, BotError) as e:   # a bot fault too: named as before
             who = " | ".join(names[i] for i in seatings[t])
             raise type(e)(f"{e} [tournament table {t}: {who}; replay with "
@@ -363,7 +370,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     entrant_cat = pd.CategoricalDtype(names)
     front = pd.DataFrame({"game": g["game"].to_numpy(), "table": table_of.astype(np.int32),
                           "combo": combo.astype(np.int32), "order": order.astype(np.int32),
-                          "deal": deal, "deal_id": combo_base[combo] + deal})
+                          "deal": first_deal + deal, "deal_id": combo_base[combo] + deal})
     seating_text = np.array([" | ".join(names[e] for e in row) for row in seatings], dtype=object)
     front["seating"] = seating_text[table_of]
     front["winner_entrant"] = pd.Categorical.from_codes(
@@ -379,7 +386,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     pfront = pd.DataFrame({"game": p["game"].to_numpy(), "table": front["table"].to_numpy().repeat(n_players),
                            "combo": front["combo"].to_numpy().repeat(n_players),
                            "order": front["order"].to_numpy().repeat(n_players),
-                           "deal": deal.repeat(n_players),
+                           "deal": (first_deal + deal).repeat(n_players),
                            "deal_id": front["deal_id"].to_numpy().repeat(n_players),
                            "seat": p["seat"].to_numpy(),
                            "entrant": pd.Categorical.from_codes(ent, dtype=entrant_cat),
@@ -389,6 +396,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
               "games": int(games), "games_played": int(gpt.sum()),
               "games_per_composition": int(gpt.sum()) // n_combos, "compositions": n_combos,
               "tables": n_tables, "design": design, "deals_per_table": deals, "seed": seed,
+              **({"first_deal": first_deal} if first_deal else {}),
               "rules_digest": rules.digest, "game": game.name}
     return TournamentResults(names, n_players, players_df, games_df, plan, rules, config)
 
