@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -32,6 +33,10 @@ def reference_path() -> Path | None:
 def load_reference(path: Path):
     spec = importlib.util.spec_from_file_location("cargo_sim_refsim", path)
     mod = importlib.util.module_from_spec(spec)
+    # registered first: numba's cache names a kernel's module, and a module missing from
+    # sys.modules is saved as "<dynamic>", which the next process cannot load
+    # (ModuleNotFoundError from the reference's cached kernels)
+    sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
     return mod
 

@@ -26,7 +26,7 @@ from numba import njit, types
 from .borrow_nb import call_int64_fn_nb, state_array_nb
 from .layout import (BOTS, M_BOT_RNG, M_BOT_SEED, M_DECISIONS, M_FAULT, M_FAULT_ARG, M_RNG,
                      M_SEAT_KEY, R_LEN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN)
-from .rng_nb import bot_stream_nb, seat_key_nb
+from .rng_nb import bot_oneway_nb, bot_stream_at_nb, bot_stream_nb, seat_key_nb
 
 # Every bot table (built-in or user-written) of every game: decide(kind, s, seat) -> answer,
 # ``s`` the state as an array of s[R_LEN] words
@@ -70,6 +70,35 @@ def ask_nb(decide, kind, p, seat):
     key = seat_key_nb(bot_seed, seat)
     p[M_BOT_RNG] = bot_stream_nb(key, p[M_DECISIONS])
     p[M_SEAT_KEY] = key if (p[R_SEARCH] >> (2 * seat)) & 3 else 0
+    p[M_RNG] = 0
+    p[M_BOT_SEED] = 0
+    ans = decide(kind, state_array_nb(p, p[R_LEN]), seat)
+    p[M_RNG] = rng
+    p[M_BOT_SEED] = bot_seed
+    p[M_BOT_RNG] = 0
+    p[M_SEAT_KEY] = 0
+    p[M_FAULT] = 0
+    p[M_FAULT_ARG] = 0
+    return ans
+
+
+@njit(cache=True)
+def seat_oneway_nb(p, seat):
+    """The seat's one-way key for ask_keyed_nb (rng_nb.bot_oneway_nb of its key):
+    fixed for a game (the bots' seed is set once, at setup)."""
+    return bot_oneway_nb(seat_key_nb(p[M_BOT_SEED], seat))
+
+
+@njit([types.int64(DecideType, types.int64, types.CPointer(types.int64), types.int64, types.int64),
+       types.int64(DecideType, types.int64, types.int64[::1], types.int64, types.int64)], cache=True)
+def ask_keyed_nb(decide, kind, p, seat, oneway):
+    """ask_nb, told the seat's one-way key (seat_oneway_nb, which a game's loop
+    computes once per seat instead of two mix64 chains per decision): the same
+    streams, the same answer."""
+    rng = p[M_RNG]
+    bot_seed = p[M_BOT_SEED]
+    p[M_BOT_RNG] = bot_stream_at_nb(oneway, p[M_DECISIONS])
+    p[M_SEAT_KEY] = seat_key_nb(bot_seed, seat) if (p[R_SEARCH] >> (2 * seat)) & 3 else 0
     p[M_RNG] = 0
     p[M_BOT_SEED] = 0
     ans = decide(kind, state_array_nb(p, p[R_LEN]), seat)

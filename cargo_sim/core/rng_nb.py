@@ -15,6 +15,7 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
+_S63 = np.uint64(63)
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
@@ -78,9 +79,21 @@ def bot_stream_nb(seat_key, decision):
     (Not a cryptographic guarantee: nobody has analysed the construction.)
     Decision d's draws start at x + d * G * 2**32 with x the one-way key, so the
     decisions' draws never overlap (a decision drawing fewer than 2**32 numbers)."""
+    return bot_stream_at_nb(bot_oneway_nb(seat_key), decision)
+
+
+@njit(cache=True)
+def bot_oneway_nb(seat_key):
+    """bot_stream_nb's one-way key of a seat (its draws at decision 0): constant
+    for a game, so a loop over a game's decisions computes it once per seat."""
     k = np.uint64(seat_key)
-    x = mix64_nb(k ^ _ONEWAY) ^ k
-    return np.int64(x + np.uint64(decision) * (_GOLDEN << _S32))
+    return np.int64(mix64_nb(k ^ _ONEWAY) ^ k)
+
+
+@njit(cache=True)
+def bot_stream_at_nb(oneway, decision):
+    """bot_stream_nb from the seat's one-way key (bot_oneway_nb)."""
+    return np.int64(np.uint64(oneway) + np.uint64(decision) * (_GOLDEN << _S32))
 
 
 @njit(cache=True)
@@ -96,6 +109,19 @@ def rand_below_at_nb(a, i, n):
     """Uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift, bias < 2**-32)."""
     r = next_u64_at_nb(a, i) >> _S32
     return np.int64((r * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True)
+def coin_flips_at_nb(a, i, n):
+    """Heads among n coin flips: the sum of n rand_below_at_nb(a, i, 2) (each the
+    top bit of its draw), with the generator kept in a register meanwhile."""
+    x = np.uint64(a[i])
+    k = np.int64(0)
+    for _ in range(n):
+        x += _GOLDEN
+        k += np.int64(mix64_nb(x) >> _S63)
+    a[i] = np.int64(x)
+    return k
 
 
 @njit(cache=True)

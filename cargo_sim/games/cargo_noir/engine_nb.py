@@ -51,7 +51,7 @@ from .enums import (
     M_DECISIONS, M_FAULT, M_FAULT_ARG, M_TABLE_SUM, R_SEARCH, R_WORK,
     R_WORK_LEN, FAULT_TABLES,
 )
-from ...core.dispatch_nb import ask_nb, observe_nb  # noqa: F401  (the one fair way a bot is asked)
+from ...core.dispatch_nb import ask_keyed_nb, ask_nb, observe_nb, seat_oneway_nb  # noqa: F401  (the one fair way a bot is asked)
 from ...core.layout import MARKS, MARKS_END
 from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
 from ...core.borrow_nb import ptr_addr_nb
@@ -905,8 +905,15 @@ def answer_nb(s, log, ans):
 def play_on_nb(s, log, decide):
     """Ask the seats' bots until the game is over, stopped or at a stop step."""
     advance_nb(s, log)
+    # each seat's one-way key once per call, not two mix64 chains per decision
+    # (the bots' seed is fixed from setup on: the streams are ask_nb's)
+    n = s[R_N_PLAYERS]
+    oneway = np.empty(n, np.int64)
+    for seat in range(n):
+        oneway[seat] = seat_oneway_nb(s, seat)
     while s[M_ASK] >= 0:
-        answer_nb(s, log, ask_nb(decide, s[M_ASK], s, s[M_SEAT]))
+        seat = s[M_SEAT]
+        answer_nb(s, log, ask_keyed_nb(decide, s[M_ASK], s, seat, oneway[seat]))
     if s[M_TABLE_SUM] != 0 and tables_sum_nb(s) != s[M_TABLE_SUM]:
         # checked mode (registry.user_table noted the sum): a user bot wrote there
         illegal_nb(s, 0, -1, BOT_FAULT, fault_aux_nb(FAULT_TABLES, 0))
