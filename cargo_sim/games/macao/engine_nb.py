@@ -759,22 +759,45 @@ def legal_nb(s, out):
 
 @njit(cache=True)
 def legal_actions_nb(s, q, out):
+    """Phase 3's legal answers in increasing order: action_ok_nb's checks written out
+    per kind of action, each kind's shared part once (the random bot and the heuristic
+    list these at every action; docs/performance.md, Macao)."""
     b = pb(q)
-    n = 0
     out[0] = A_END
     n = 1
     if action_ok_nb(s, q, A_TRIBUTE):
         out[n] = A_TRIBUTE
         n += 1
     if s[b + P_WALL] < s[K_WALL_SPACES] - 1:
-        for a in range(A_WALL, A_WALL + NC * NC):
-            if action_ok_nb(s, q, a):
-                out[n] = a
-                n += 1
-    for a in range(A_SAIL, A_SAIL_BACK + NC):
-        if action_ok_nb(s, q, a):
-            out[n] = a
+        cost = s[K_WALL_COST1] if s[b + P_WALL_N] == 0 else s[K_WALL_COST2]
+        if cost == 0:
+            out[n] = A_WALL
             n += 1
+        else:
+            for x in range(NC):
+                ax = avail_nb(s, q, x)
+                if ax < 1:
+                    continue
+                for y in range(x, NC):
+                    if cost == 1:
+                        ok = x == y
+                    elif x == y:
+                        ok = ax >= 2
+                    else:
+                        ok = avail_nb(s, q, y) >= 1
+                    if ok:
+                        out[n] = A_WALL + x * NC + y
+                        n += 1
+    if s[b + P_SHIP] < s[K_ROUTE_END]:
+        for c in range(NC):
+            if avail_nb(s, q, c) >= 1:
+                out[n] = A_SAIL + c
+                n += 1
+    if s[K_RETURN] != 0 and s[b + P_SHIP] > 0:
+        for c in range(NC):
+            if avail_nb(s, q, c) >= 1:
+                out[n] = A_SAIL_BACK + c
+                n += 1
     if s[b + P_JOKERS] > 0:
         for a in range(A_JOKER, A_JOKER + NC + 1):
             out[n] = a
@@ -790,14 +813,17 @@ def legal_actions_nb(s, q, out):
                 if action_ok_nb(s, q, A_GOODS_COINS + quarter):
                     out[n] = A_GOODS_COINS + quarter
                     n += 1
-    for t in range(s[b + P_N_TAB]):
-        if action_ok_nb(s, q, A_COMPLETE + t):
-            out[n] = A_COMPLETE + t
-            n += 1
-    for t in range(s[b + P_N_TAB]):
-        if action_ok_nb(s, q, A_COMPLETE_COINS + t):
-            out[n] = A_COMPLETE_COINS + t
-            n += 1
+    if s[b + P_N_DONE] < MAX_DONE:
+        for t in range(s[b + P_N_TAB]):
+            card = s[b + P_TAB + t]
+            if cost_ok_nb(s, q, K_C_COST + card * NC,
+                          effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)):
+                out[n] = A_COMPLETE + t
+                n += 1
+        if coin_completer_nb(s, q) >= 0:
+            for t in range(s[b + P_N_TAB]):
+                out[n] = A_COMPLETE_COINS + t
+                n += 1
     for i in range(s[b + P_N_DONE]):
         card = s[b + P_DONE + i]
         if s[K_C_TIMING + card] != T_ACTIVATE:

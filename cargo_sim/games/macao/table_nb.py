@@ -173,12 +173,18 @@ def affordable_nb(s, q, cost):
 
 @njit(cache=True)
 def cost_ok_nb(s, q, at, discount):
-    """Can the seat pay the cost at s[at:at+NC], ``discount`` cubes less?"""
-    if discount == 0:
-        for c in range(NC):
-            if avail_nb(s, q, c) < s[at + c]:
-                return False
-        return True
+    """Can the seat pay the cost at s[at:at+NC], ``discount`` cubes less? (Small, so that
+    the compiler inlines it in the legal-answer loops; a discount is rare.)"""
+    if discount != 0:
+        return discounted_ok_nb(s, q, at, discount)
+    for c in range(NC):
+        if avail_nb(s, q, c) < s[at + c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def discounted_ok_nb(s, q, at, discount):
     cost = np.empty(NC, np.int64)
     for c in range(NC):
         cost[c] = s[at + c]
