@@ -57,19 +57,20 @@ def best_action_nb(s, q):
     """Each legal action is tried on the state itself and undone: act_nb writes only the
     game's shared words (RULES_END..PL) and seat q's block (Macao's effects act on their
     owner), which are saved first and put back after each try; the event log is off
-    meanwhile. The group is recomputed only when the action took a quarter."""
-    out = np.empty(MAX_LEGAL, np.int64)
+    meanwhile. The group is recomputed only when the action took a quarter. One buffer
+    (the legal answers, then the saved words), read through a raw pointer."""
+    n_shared = PL - RULES_END
+    buf = np.empty(MAX_LEGAL + n_shared + PW, np.int64)
+    out = state_ptr_nb(buf)
     p = state_ptr_nb(s)
     n = legal_nb(p, out)
     b = pb(q)
-    n_shared = PL - RULES_END
-    saved = np.empty(n_shared + PW, np.int64)
+    at = MAX_LEGAL                   # the saved words: out[at:at + n_shared + PW]
     for i in range(n_shared):
-        saved[i] = p[RULES_END + i]
+        out[at + i] = p[RULES_END + i]
     for i in range(PW):
-        saved[n_shared + i] = p[b + i]
-    log = np.zeros(0, np.int64)
-    lp = state_ptr_nb(log)
+        out[at + n_shared + i] = p[b + i]
+    lp = p              # the log argument: never written, as the tries' log capacity is 0
     group = largest_group_nb(p, q)
     city = p[b + P_CITY]
     best, best_v = A_END, value_nb(p, q, group) + 1e-9
@@ -81,13 +82,13 @@ def best_action_nb(s, q):
         act_nb(p, q, a, lp)
         v = value_nb(p, q, group if p[b + P_CITY] == city else largest_group_nb(p, q))
         for i in range(n_shared):
-            p[RULES_END + i] = saved[i]
+            p[RULES_END + i] = out[at + i]
         for i in range(PW):
-            p[b + i] = saved[n_shared + i]
+            p[b + i] = out[at + n_shared + i]
         if v > best_v:
             best, best_v = a, v
-    keep_nb(s)                                 # s and log outlive their pointers
-    keep_nb(log)
+    keep_nb(s)                                 # s and buf outlive their pointers
+    keep_nb(buf)
     return best
 
 
