@@ -3,7 +3,7 @@ with every compiled function of the loaded numba libraries (names from each libr
 linking module, addresses from the JIT, sizes up to the next symbol), so `perf report`
 names the kernels' functions. Then run a workload for `perf record -p <pid>`.
 
-    NUMBA_CACHE_DIR=... python .bench/perfmap.py random|expert [seconds]
+    NUMBA_CACHE_DIR=... python .bench/perfmap.py random|expert [seconds] [game]
 (the script prints its pid, sleeps 3 s for perf to attach, then plays games)."""
 import os
 import sys
@@ -16,7 +16,8 @@ from cargo_sim.bench import kernel_rate
 
 bot = sys.argv[1] if len(sys.argv) > 1 else "random"
 secs = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
-kernel_rate(4, 64, 1, bot=bot)
+game = sys.argv[3] if len(sys.argv) > 3 else "cargo_noir"
+kernel_rate(4, 64, 1, bot=bot, game=game)
 
 
 def libraries():
@@ -55,6 +56,6 @@ time.sleep(3)
 t0 = time.perf_counter()
 n = 0
 while time.perf_counter() - t0 < secs:
-    kernel_rate(4, 4096 if bot == "random" else 1024, 1, seed=n, bot=bot)
+    kernel_rate(4, 4096 if bot == "random" else 1024, 1, seed=n, bot=bot, game=game)
     n += 1
 print("rounds", n)

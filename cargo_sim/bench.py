@@ -48,20 +48,20 @@ CHUNK = 2048
 
 # ---------------------------------------------------------------------------
 # in-process measurements
-def _prepare(n_players: int, bot: str = "random"):
-    """A core.runner.Table of ``n_players`` copies of ``bot`` under the default rules."""
+def _prepare(n_players: int, bot: str = "random", game: str = "cargo_noir"):
+    """A core.runner.Table of ``n_players`` copies of ``bot`` under the game's default rules."""
     from .core.contract import get_game
     from .core.runner import Table
-    game = get_game("cargo_noir")
+    game = get_game(game)
     rules = game.Rules.default()
     return Table.build(game, rules, [game.bots.parse(bot) for _ in range(n_players)])
 
 
 def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1,
-                bot: str = "random") -> float:
+                bot: str = "random", game: str = "cargo_noir") -> float:
     """games/s of the kernel alone: chunks of ``CHUNK`` games on ``workers`` threads."""
     from .core.seeds_nb import game_seeds
-    table = _prepare(n_players, bot)
+    table = _prepare(n_players, bot, game)
     seeds = game_seeds(seed, 0, n_games)
     chunks = [seeds[lo:lo + CHUNK] for lo in range(0, n_games, CHUNK)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -364,6 +364,11 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
 
     say("  (target: expert >= 40 % of random's rate)")
     say("")
+    from .core.contract import get_game
+    macao = game_bench(get_game("macao")).kernel_rates(kernel_rate, repeat=repeat, seconds=seconds)
+    for line in macao["lines"]:
+        say(line)
+    say("")
     from . import bench_ref
     ref = bench_ref.engine_vs_reference(kernel_rate, rounds=max(3, repeat), seconds=seconds)
     if ref is None:
@@ -448,6 +453,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
         f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
+            "macao": {k: v for k, v in macao.items() if k != "lines"},
             "reference": ref, "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd, "search": search,
             "bench_maxrss_mb": own, "seconds": total}
 

@@ -219,8 +219,9 @@ def sweep_options(p):
 def tune_options(p):
     add(p, "--bot", default="greedy", metavar="NAME",
         help="the heuristic bot to tune (default greedy)")
-    add(p, "--opponents", default="greedy,syndicate,fleet", metavar="BOTS",
-        help="comma-separated opponent bots (default greedy,syndicate,fleet)")
+    add(p, "--opponents", default=None, metavar="BOTS",
+        help="comma-separated opponent bots (default: the game's named strategies; Cargo Noir "
+             "greedy,syndicate,fleet, Macao greedy,builder,shipper)")
     add(p, "--seats", type=int, default=4, metavar="N", help="seats per table (default 4)")
     add(p, "--evals", type=int, default=200, metavar="N",
         help="parameter sets to evaluate (default 200)")

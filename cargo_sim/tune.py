@@ -190,7 +190,7 @@ def _check_space(family: str, space, game=None) -> dict:
     return out
 
 
-def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"), n_players: int = 4,
+def tune(bot_family: str = "greedy", opponents=None, n_players: int = 4,
          budget: int = 200, games_per_eval: int = 800, seed: int = 0, space: dict | None = None,
          method: str = "de", start=None, rules=None, fresh_games: int = 8000,
          finalists: int = 5, workers: int | None = None, progress: bool = True,
@@ -205,7 +205,9 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
     ``start``: the starting point, a bot spec or dict of parameter values
     (default: the family's defaults); parameters outside ``space`` keep the
     start's values. ``method``: "de" (differential evolution) or "random".
-    ``game``: the game (a registered name or a Game; default Cargo Noir).
+    ``game``: the game (a registered name or a Game; default Cargo Noir). ``opponents``
+    None: the game's named strategies (``game.bots.tune_opponents``; Cargo Noir: greedy,
+    syndicate, fleet; Macao: greedy, builder, shipper), else the default bot mix.
     """
     from scipy.optimize import differential_evolution
 
@@ -215,6 +217,8 @@ def tune(bot_family: str = "greedy", opponents=("greedy", "syndicate", "fleet"),
     rules = rules or game.Rules.default()
     rules.check_players(n_players)
     space = _check_space(bot_family, space, game)
+    if opponents is None:
+        opponents = list(game.bots.tune_opponents) or game.bots.default_players(3, builtin_only=True)
     if isinstance(opponents, str):
         opponents = [q for q in opponents.split(",") if q]
     opponents = list(opponents)

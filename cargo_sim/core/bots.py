@@ -123,6 +123,7 @@ class BotRegistry:
         self.user: dict[str, BotSpec] = {}
         self.on_change: list = []
         self.plumbing = None            # core.userbots.Plumbing: the game's user-bot plumbing
+        self.tune_opponents: tuple = ()  # `tune`'s default field: the game's named strategies
 
     def register_builtin(self, spec: BotSpec) -> None:
         self.builtin[spec.name] = spec

@@ -11,310 +11,52 @@ Chance (deck order, goods tiles, wall stack, dice) comes only from the game's ow
 stream ``M_RNG``, which no bot can read (core dispatch_nb.ask_nb hides it).
 Every change of a seat's points or coins is written to the event log in the
 ``points``/``coins`` columns, so scores can be recomputed from the log.
+
+The card effects are card_effects_nb's, the table's bookkeeping (coins, cubes, points,
+the wall's order) table_nb's; their kernels are imported here under their own names,
+so ``engine_nb.gain_coins_nb`` etc. still name them.
 """
 import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
-from ...core.layout import M_BOT_SEED, M_DECISIONS, M_RNG, MARKS, MARKS_END, R_N_PLAYERS
+from ...core.layout import MARKS, MARKS_END, M_BOT_SEED, M_DECISIONS, M_RNG, R_N_PLAYERS
 from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
+from .table_nb import (
+    arg_nb, avail_nb, before_nb, card_cost_nb, cost_ok_nb, effect_sum_nb, event_nb, gain_coins_nb,
+    gain_cubes_nb, markers_left_nb, order_nb, pay_coins_nb, pay_cubes_nb, pb, penalty_nb,
+    quarter_cost_nb, score_nb, wall_step_nb,
+)
+from .card_effects_nb import (
+    activate_nb, activate_ok_nb, coin_completer_nb, complete_nb, delivery_effects_nb,
+    end_card_points_nb, joker_uses_nb, on_goods_nb, on_tribute_nb, options_nb,
+)
 from .enums import (
     A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
-    A_SAIL_BACK, A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
-    D_DICE_SHIFT, D_DISCARD, E_COINS_IF_ALONE_LAST_ON_WALL, E_COINS_IF_COMPLETED,
-    E_COINS_IF_GAINED_COINS, E_COINS_ON_COMPLETE, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
-    E_COINS_PER_CITY_MARKERS, E_COINS_PER_OFFICE_COLOUR_ACTIVATED, E_COMPLETE_DISCOUNT,
-    E_COMPLETE_REFUND, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_DELIVERY_BONUS,
-    E_DELIVERY_MULTIPLIER, E_DICE_COINS_PER_ONE, E_DICE_EXTRA_CUBE, E_DICE_SHIFT_SIDE,
-    E_DISCARD_PERSON_FOR_COINS, E_END_NO_TABLEAU_PENALTY, E_END_POINTS, E_END_POINTS_PER_CITY_MARKER,
-    E_END_POINTS_PER_COMPLETED, E_END_POINTS_PER_DARK_MARKER, E_END_POINTS_PER_OFFICE_KIND,
-    E_END_POINTS_PER_OFFICE_SET, E_END_POINTS_PER_SCORING_CARD, E_END_SET_POINTS,
-    E_EXTRA_GOODS, E_EXTRA_OFFICE_ACTIVATION, E_EXTRA_TRIBUTE, E_GAIN_ANY_CUBE, E_GAIN_COINS,
-    E_GAIN_COINS_PAIR, E_GAIN_COINS_POINTS, E_GAIN_CUBE, E_GOODS_DISCOUNT, E_GOODS_FOR_COINS,
-    E_IF_EMPTY_SPACES, E_JOKER_REUSE, E_MAY_SKIP_CARD, E_PAY_COINS_COMPLETE_CARD,
-    E_PAY_COINS_FOR_ANY_CUBE, E_PAY_COINS_FOR_POINTS, E_PAY_COINS_SAIL, E_PAY_CUBE_FOR_COINS,
-    E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS, E_PAY_DISTINCT_CUBES_FOR_POINTS,
-    E_POINTS_IF_ALONE_LEADING, E_POINTS_IF_FIRST_ON_WALL, E_POINTS_IF_GOODS_HELD,
-    E_POINTS_IF_OFFICE_ACTIVATED, E_POINTS_IF_SAILED, E_POINTS_IF_SCORED, E_POINTS_ON_TRIBUTE,
-    E_POINTS_PER_OFFICE, E_SAIL, E_WALL_STEP_IF_NOT_FIRST, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP,
-    EV_ACTIVATE, EV_ARRIVE, EV_CITY, EV_COMPLETE, EV_DELIVER, EV_DISCARD, EV_DRAFT, EV_END_CARD,
+    A_SAIL_BACK, A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
+    D_DISCARD, EV_ACTIVATE, EV_ARRIVE, EV_CITY, EV_DELIVER, EV_DISCARD, EV_DRAFT, EV_END_CARD,
     EV_GOODS, EV_JOKER, EV_LOT, EV_MARKERS, EV_OFFER, EV_RANK, EV_ROLL, EV_SAIL, EV_START_CUBES,
-    EV_TABLEAU, EV_TRIBUTE, EV_TRIGGER, EV_WALL, EV_WASTED, EV_ZERO, G_ASK, G_DECK, G_DECK_TOP,
-    G_DELIV, G_DICE, G_DISCARDED, G_GAME, G_LOG_CAP, G_IDX, G_LOT, G_N_OFFER, G_NEV, G_OFF_TOP, G_OFFER,
-    G_OFFICES, G_ORDER, G_PHASE, G_PORT_DELIV, G_Q_OWNER, G_Q_TILE, G_ROUND, G_SEAT, G_STAMP,
-    G_SUB, G_SUPPLY, G_TRIB_PRICE, G_TRIB_REWARD, G_WINNERS, G_BANK, K_C_ARGS, K_C_COLOUR,
-    K_C_COST, K_C_EFFECT, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_CUBES_PER,
-    K_DECK_BOX, K_DECK_ROUND, K_DICE_SIDES, K_DP, K_GROUP_PTS, K_JOKER_COINS, K_JOKER_CUBES,
-    K_LATE_DIE, K_LIMIT_COINS, K_LIMIT_CUBES, K_MARK_PEN, K_MARKERS, K_N_DECK, K_N_DP,
-    K_N_GOODS, K_N_JOKERS, K_N_OFFICE, K_N_PORTS, K_N_START, K_NQ, K_OFFICE_BOX, K_OFFICE_ROUND,
-    K_PASSING, K_PEN_NO_MARKER, K_PER_GOOD, K_PER_SET, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ,
-    K_Q_COST, K_Q_DARK, K_REFUND_ALL, K_REMOVED, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
-    K_START, K_START_COINS, K_START_EXTRA, K_TAB_PEN, K_TAB_SPACES, K_TIE, K_TILES_PER_GOOD,
-    K_TOTAL_COINS, K_TRIB_MAX, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, K_ZERO_PEN, MAX_ADJ, MAX_DONE,
-    MAX_GOODS, MAX_OFFER, MAX_Q, N_EVENT_FIELDS, NC, P_CARD_PTS, P_CITY, P_COINS, P_COINS_IN,
-    P_COINS_OUT, P_COMPLETED, P_CUBES_IN, P_CUBES_OUT, P_DELIV, P_DELIV_PTS, P_DELIVERED_TILES,
-    P_DONE, P_DRAFTED, P_END_PTS, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_GOT_COINS, P_GROUP,
-    P_JOKER_USED, P_JOKERS, P_JOKERS_USED, P_MARK_PEN, P_N_DONE, P_N_REF, P_N_TAB, P_OFF_EXTRA,
-    P_OFF_MASK, P_OVERFLOW, P_PEN_MARKERS, P_PEN_PTS, P_RANK, P_REF, P_ROSE, P_SAILED, P_SCORED,
-    P_SHIP, P_STAMP, P_TAB, P_TAB_LEFT, P_TRIB_MAX, P_TRIB_N, P_TRIB_PAID, P_TRIB_PTS, P_USED,
-    P_VP, P_WALL, P_WALL_N, P_WASTED, P_WON, P_ZERO_PEN, PH_ACTIONS, PH_CARDS, PH_DICE, PH_OVER,
-    PH_START_CUBES, PH_START_DRAFT, PL, PW, RULES_END, SKIP_CARD, STATE_SIZE, T_ACTIVATE, T_END,
-    TIE_COINS, TIE_WALL, K_OFFICE_KIND, K_PERSON_KIND,
+    EV_TABLEAU, EV_TRIBUTE, EV_TRIGGER, EV_WALL, EV_WASTED, EV_ZERO, E_COMPLETE_DISCOUNT,
+    E_DICE_COINS_PER_ONE, E_DICE_EXTRA_CUBE, E_DICE_SHIFT_SIDE, E_END_NO_TABLEAU_PENALTY,
+    E_EXTRA_OFFICE_ACTIVATION, E_GOODS_DISCOUNT, E_GOODS_FOR_COINS, E_MAY_SKIP_CARD, G_ASK, G_BANK,
+    G_DECK, G_DECK_TOP, G_DELIV, G_DICE, G_DISCARDED, G_GAME, G_IDX, G_LOG_CAP, G_LOT, G_NEV,
+    G_N_OFFER, G_OFFER, G_OFFICES, G_OFF_TOP, G_ORDER, G_PHASE, G_PORT_DELIV, G_Q_OWNER, G_Q_TILE,
+    G_ROUND, G_SEAT, G_STAMP, G_SUB, G_SUPPLY, G_TRIB_PRICE, G_TRIB_REWARD, G_WINNERS, K_CUBES_PER,
+    K_C_COST, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_DECK_BOX, K_DECK_ROUND,
+    K_DICE_SIDES, K_DP, K_GROUP_PTS, K_JOKER_COINS, K_JOKER_CUBES, K_LATE_DIE, K_LIMIT_CUBES,
+    K_MARK_PEN, K_NQ, K_N_DECK, K_N_DP, K_N_GOODS, K_N_OFFICE, K_N_PORTS, K_N_START, K_OFFICE_BOX,
+    K_OFFICE_ROUND, K_PASSING, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ, K_Q_COST, K_Q_DARK,
+    K_REMOVED, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END, K_START, K_START_COINS, K_START_EXTRA,
+    K_TAB_PEN, K_TAB_SPACES, K_TIE, K_TILES_PER_GOOD, K_TOTAL_COINS, K_TRIB_MAX, K_WALL_COST1,
+    K_WALL_COST2, K_WALL_SPACES, K_ZERO_PEN, MAX_ADJ, MAX_DONE, MAX_GOODS, MAX_OFFER,
+    MAX_Q, NC, PH_ACTIONS, PH_CARDS, PH_DICE, PH_OVER, PH_START_CUBES, PH_START_DRAFT, P_CITY,
+    P_COINS, P_CUBES_IN, P_DELIV, P_DELIVERED_TILES, P_DELIV_PTS, P_DONE, P_DRAFTED, P_END_PTS,
+    P_GOODS, P_GOODS_MAX, P_GOODS_N, P_GOT_COINS, P_GROUP, P_JOKERS, P_JOKERS_USED, P_JOKER_USED,
+    P_MARK_PEN, P_N_DONE, P_N_REF, P_N_TAB, P_OFF_EXTRA, P_OFF_MASK, P_OVERFLOW, P_PEN_PTS, P_RANK,
+    P_ROSE, P_SAILED, P_SCORED, P_SHIP, P_STAMP, P_TAB, P_TAB_LEFT, P_TRIB_MAX, P_TRIB_N,
+    P_TRIB_PAID, P_TRIB_PTS, P_USED, P_VP, P_WALL, P_WALL_N, P_WASTED, P_WON, P_ZERO_PEN, RULES_END,
+    SKIP_CARD, STATE_SIZE, TIE_COINS, TIE_WALL, T_ACTIVATE, T_END,
 )
-
-
-# ---- small helpers -----------------------------------------------------------------
-@njit(cache=True, inline="always")
-def pb(q):
-    return PL + q * PW
-
-
-@njit(cache=True)
-def event_nb(s, log, q, action, a, b, c, points, coins):
-    """One row of the event log, a flat array or pointer of ``s[G_LOG_CAP]`` rows (counted
-    even when the log is full: the runner regrows it)."""
-    n = s[G_NEV]
-    if n < s[G_LOG_CAP]:
-        r = n * N_EVENT_FIELDS
-        log[r], log[r + 1], log[r + 2], log[r + 3] = s[G_GAME], s[G_ROUND], q, action
-        log[r + 4], log[r + 5], log[r + 6], log[r + 7], log[r + 8] = a, b, c, points, coins
-    s[G_NEV] = n + 1
-
-
-@njit(cache=True)
-def arg_nb(s, card, i):
-    return s[K_C_ARGS + card * 4 + i]
-
-
-@njit(cache=True)
-def gain_coins_nb(s, q, n):
-    """Coins from the bank (limited unless unlimited_coins); returns those gained."""
-    if s[K_LIMIT_COINS] and n > s[G_BANK]:
-        n = s[G_BANK]
-    if n <= 0:
-        return 0
-    s[G_BANK] -= n
-    s[pb(q) + P_COINS] += n
-    s[pb(q) + P_COINS_IN] += n
-    s[pb(q) + P_GOT_COINS] = 1
-    return n
-
-
-@njit(cache=True)
-def pay_coins_nb(s, q, n):
-    s[G_BANK] += n
-    s[pb(q) + P_COINS] -= n
-    s[pb(q) + P_COINS_OUT] += n
-
-
-@njit(cache=True)
-def score_nb(s, q, n):
-    s[pb(q) + P_VP] += n
-    if n > 0:
-        s[pb(q) + P_SCORED] = 1
-
-
-@njit(cache=True)
-def avail_nb(s, q, c):
-    """Cubes of colour c the seat may spend this round (the rose's arrow side)."""
-    return s[pb(q) + P_ROSE + c]
-
-
-@njit(cache=True)
-def gain_cubes_nb(s, q, c, n):
-    """n cubes of colour c onto this round's cubes, from the supply; returns those gained."""
-    if s[K_LIMIT_CUBES] and n > s[G_SUPPLY + c]:
-        n = s[G_SUPPLY + c]
-    if n <= 0:
-        return 0
-    s[G_SUPPLY + c] -= n
-    s[pb(q) + P_ROSE + c] += n
-    s[pb(q) + P_CUBES_IN] += n
-    return n
-
-
-@njit(cache=True)
-def pay_cubes_nb(s, q, c, n):
-    s[G_SUPPLY + c] += n
-    s[pb(q) + P_ROSE + c] -= n
-    s[pb(q) + P_CUBES_OUT] += n
-
-
-@njit(cache=True)
-def penalty_nb(s, q):
-    """A -3 marker: counts if a marker is left, or always under penalty_without_marker."""
-    b = pb(q)
-    if s[K_MARKERS] - s[b + P_CITY] - s[b + P_PEN_MARKERS] > 0:
-        s[b + P_PEN_MARKERS] += 1
-        s[b + P_MARK_PEN] += 1
-    elif s[K_PEN_NO_MARKER]:
-        s[b + P_MARK_PEN] += 1
-
-
-@njit(cache=True)
-def markers_left_nb(s, q):
-    b = pb(q)
-    return s[K_MARKERS] - s[b + P_CITY] - s[b + P_PEN_MARKERS]
-
-
-@njit(cache=True)
-def effect_sum_nb(s, q, eff, match, value, arg):
-    """Sum of argument ``arg`` over the seat's completed cards with effect ``eff`` (and
-    argument ``match`` equal to ``value`` when match >= 0); arg -1: count them."""
-    b = pb(q)
-    tot = 0
-    for i in range(s[b + P_N_DONE]):
-        card = s[b + P_DONE + i]
-        if s[K_C_EFFECT + card] != eff:
-            continue
-        if match >= 0 and arg_nb(s, card, match) != value:
-            continue
-        tot += 1 if arg < 0 else arg_nb(s, card, arg)
-    return tot
-
-
-@njit(cache=True)
-def count_kind_nb(s, q, kind):
-    b = pb(q)
-    n = 0
-    for i in range(s[b + P_N_DONE]):
-        if s[K_C_KIND + s[b + P_DONE + i]] == kind:
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def count_office_nb(s, q, colour):
-    b = pb(q)
-    n = 0
-    for i in range(s[b + P_N_DONE]):
-        card = s[b + P_DONE + i]
-        if s[K_C_KIND + card] == K_OFFICE_KIND and s[K_C_COLOUR + card] == colour:
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def reduced_cost_nb(cost, n):
-    """A cost (per colour) n cubes cheaper: each cube off the colour with the most (first
-    such colour) -- our ruling for 'costs n cube(s) less'."""
-    for _ in range(n):
-        best = -1
-        for c in range(NC):
-            if cost[c] > 0 and (best < 0 or cost[c] > cost[best]):
-                best = c
-        if best < 0:
-            break
-        cost[best] -= 1
-
-
-@njit(cache=True)
-def affordable_nb(s, q, cost):
-    for c in range(NC):
-        if avail_nb(s, q, c) < cost[c]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def cost_ok_nb(s, q, at, discount):
-    """Can the seat pay the cost at s[at:at+NC], ``discount`` cubes less?"""
-    if discount == 0:
-        for c in range(NC):
-            if avail_nb(s, q, c) < s[at + c]:
-                return False
-        return True
-    cost = np.empty(NC, np.int64)
-    for c in range(NC):
-        cost[c] = s[at + c]
-    reduced_cost_nb(cost, discount)
-    return affordable_nb(s, q, cost)
-
-
-@njit(cache=True)
-def quarter_cost_nb(s, q, quarter, cost):
-    for c in range(NC):
-        cost[c] = s[K_Q_COST + quarter * NC + c]
-    reduced_cost_nb(cost, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0))
-
-
-@njit(cache=True)
-def card_cost_nb(s, q, card, cost):
-    for c in range(NC):
-        cost[c] = s[K_C_COST + card * NC + c]
-    reduced_cost_nb(cost, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1))
-
-
-# ---- the wall and turn order --------------------------------------------------------------
-@njit(cache=True)
-def before_nb(s, a, b):
-    """True if seat a's disc is ahead of seat b's (further, or on top on a shared space)."""
-    wa, wb = s[pb(a) + P_WALL], s[pb(b) + P_WALL]
-    if wa != wb:
-        return wa > wb
-    return s[pb(a) + P_STAMP] > s[pb(b) + P_STAMP]
-
-
-@njit(cache=True)
-def order_nb(s):
-    """Turn order into G_ORDER: by the wall, furthest first, top of a stack first."""
-    n = s[R_N_PLAYERS]
-    for i in range(n):
-        s[G_ORDER + i] = i
-    for i in range(1, n):
-        j = i
-        while j > 0 and before_nb(s, s[G_ORDER + j], s[G_ORDER + j - 1]):
-            t = s[G_ORDER + j]
-            s[G_ORDER + j] = s[G_ORDER + j - 1]
-            s[G_ORDER + j - 1] = t
-            j -= 1
-
-
-@njit(cache=True)
-def first_on_wall_nb(s, q):
-    for o in range(s[R_N_PLAYERS]):
-        if o != q and before_nb(s, o, q):
-            return False
-    return True
-
-
-@njit(cache=True)
-def alone_last_on_wall_nb(s, q):
-    for o in range(s[R_N_PLAYERS]):
-        if o != q and s[pb(o) + P_WALL] <= s[pb(q) + P_WALL]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def covered_nb(s, q):
-    for o in range(s[R_N_PLAYERS]):
-        if o != q and s[pb(o) + P_WALL] == s[pb(q) + P_WALL] and s[pb(o) + P_STAMP] > s[pb(q) + P_STAMP]:
-            return True
-    return False
-
-
-@njit(cache=True)
-def wall_step_nb(s, q, log):
-    """One space on (on top of any disc there); False at the wall's last space."""
-    b = pb(q)
-    if s[b + P_WALL] >= s[K_WALL_SPACES] - 1:
-        return False
-    s[b + P_WALL] += 1
-    s[G_STAMP] += 1
-    s[b + P_STAMP] = s[G_STAMP]
-    return True
-
-
-@njit(cache=True)
-def vp_alone_nb(s, q, lowest):
-    for o in range(s[R_N_PLAYERS]):
-        if o == q:
-            continue
-        d = s[pb(o) + P_VP] - s[pb(q) + P_VP]
-        if (lowest and d <= 0) or (not lowest and d >= 0):
-            return False
-    return True
 
 
 # ---- the ship ----------------------------------------------------------------------------
@@ -339,15 +81,7 @@ def deliver_nb(s, q, log):
             s[G_PORT_DELIV + port] += 1
             s[b + P_GOODS + g] -= 1
             s[b + P_DELIVERED_TILES] += 1
-            # DELIVERY_MULTIPLIER: each such card of this good multiplies
-            for i in range(s[b + P_N_DONE]):
-                card = s[b + P_DONE + i]
-                if s[K_C_EFFECT + card] == E_DELIVERY_MULTIPLIER and arg_nb(s, card, 0) == g:
-                    pts *= arg_nb(s, card, 1)
-            coins = 0
-            if pts > 0:
-                pts += effect_sum_nb(s, q, E_DELIVERY_BONUS, -1, 0, 0)
-                coins = gain_coins_nb(s, q, effect_sum_nb(s, q, E_DELIVERY_BONUS, -1, 0, 1))
+            pts, coins = delivery_effects_nb(s, q, g, pts)
             score_nb(s, q, pts)
             s[b + P_DELIV] += 1
             s[b + P_DELIV_PTS] += pts
@@ -365,55 +99,12 @@ def sail_nb(s, q, spaces, direction, log):
             deliver_nb(s, q, log)
 
 
-# ---- cards on the tableau and completed --------------------------------------------------
-@njit(cache=True)
-def complete_nb(s, q, slot, paid, log):
-    """The card in tableau slot moves to the completed cards (active from now)."""
-    b = pb(q)
-    card = s[b + P_TAB + slot]
-    for t in range(slot, s[b + P_N_TAB] - 1):
-        s[b + P_TAB + t] = s[b + P_TAB + t + 1]
-    s[b + P_N_TAB] -= 1
-    s[b + P_TAB + s[b + P_N_TAB]] = -1
-    n = s[b + P_N_DONE]
-    s[b + P_DONE + n] = card
-    s[b + P_USED + n] = 0
-    s[b + P_N_DONE] = n + 1
-    s[b + P_COMPLETED] += 1
-    cubes = 0
-    for c in range(NC):
-        cubes += paid[c]
-    if cubes > 0 and s[b + P_N_REF] < 8:      # what COMPLETE_REFUND can give back
-        r = s[b + P_N_REF]
-        for c in range(NC):
-            s[b + P_REF + r * NC + c] = paid[c]
-        s[b + P_N_REF] = r + 1
-    event_nb(s, log, q, EV_COMPLETE, card, cubes, 0, 0, 0)
-    kind = s[K_C_KIND + card]
-    for i in range(s[b + P_N_DONE]):
-        other = s[b + P_DONE + i]
-        if s[K_C_EFFECT + other] == E_COINS_ON_COMPLETE and arg_nb(s, other, 0) == kind:
-            got = gain_coins_nb(s, q, arg_nb(s, other, 1))
-            event_nb(s, log, q, EV_TRIGGER, other, card, 0, 0, got)
-
-
 @njit(cache=True)
 def take_card_nb(s, q, card):
     b = pb(q)
     s[b + P_TAB + s[b + P_N_TAB]] = card
     s[b + P_N_TAB] += 1
     s[b + P_DRAFTED] += 1
-
-
-@njit(cache=True)
-def joker_uses_nb(s, q):
-    u = 1
-    b = pb(q)
-    for i in range(s[b + P_N_DONE]):
-        card = s[b + P_DONE + i]
-        if s[K_C_EFFECT + card] == E_JOKER_REUSE and arg_nb(s, card, 0) > u:
-            u = arg_nb(s, card, 0)
-    return u
 
 
 # ---- setup ------------------------------------------------------------------------------
@@ -762,107 +453,6 @@ def action_ok_nb(s, q, a):
 
 
 @njit(cache=True)
-def coin_completer_nb(s, q):
-    """Index of an unused completed PAY_COINS_COMPLETE_CARD card the seat can pay, -1 none."""
-    b = pb(q)
-    for i in range(s[b + P_N_DONE]):
-        card = s[b + P_DONE + i]
-        if (s[K_C_EFFECT + card] == E_PAY_COINS_COMPLETE_CARD and s[b + P_USED + i] == 0
-                and s[b + P_COINS] >= arg_nb(s, card, 0)):
-            return i
-    return -1
-
-
-@njit(cache=True)
-def activate_ok_nb(s, q, i, x):
-    b = pb(q)
-    card = s[b + P_DONE + i]
-    if s[K_C_TIMING + card] != T_ACTIVATE:
-        return False
-    e = s[K_C_EFFECT + card]
-    if e == E_PAY_COINS_COMPLETE_CARD:
-        return False                          # used through A_COMPLETE_COINS
-    if s[b + P_USED + i] > 0:
-        again = e == E_PAY_CUBES_FOR_COINS and arg_nb(s, card, 2) == 1
-        office = s[K_C_KIND + card] == K_OFFICE_KIND and s[b + P_OFF_EXTRA + s[K_C_COLOUR + card]] > 0
-        if not (again or office):
-            return False
-    a0, a1, a2 = arg_nb(s, card, 0), arg_nb(s, card, 1), arg_nb(s, card, 2)
-    if e == E_PAY_CUBE_FOR_COINS:
-        return x == 0 and avail_nb(s, q, a0) >= a1
-    if e == E_GAIN_COINS or e == E_GAIN_CUBE or e == E_GAIN_COINS_POINTS or e == E_GAIN_COINS_PAIR:
-        return x == 0
-    if e == E_GAIN_ANY_CUBE:
-        return x < NC
-    if e == E_PAY_CUBES_FOR_COINS:
-        return x < NC and avail_nb(s, q, x) >= a0
-    if e == E_PAY_COINS_FOR_POINTS:
-        return x == 0 and s[b + P_COINS] >= a0
-    if e == E_PAY_COINS_FOR_ANY_CUBE:
-        return x < NC and s[b + P_COINS] >= a0
-    if e == E_PAY_CUBES_FOR_ANY_CUBE:
-        return x < NC * NC and avail_nb(s, q, x // NC) >= a0
-    if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
-        if x < 1 or x >= 1 << NC:
-            return False
-        for c in range(NC):
-            if (x >> c) & 1 and avail_nb(s, q, c) < 1:
-                return False
-        return True
-    if e == E_PAY_COINS_SAIL:
-        return 1 <= x <= a1 and s[b + P_COINS] >= a0 and s[b + P_SHIP] + x <= s[K_ROUTE_END]
-    if e == E_SAIL:
-        return 1 <= x <= a0 and s[b + P_SHIP] + x <= s[K_ROUTE_END]
-    if x != 0 and e != E_CUBE_IF_ALONE_LOWEST and e != E_CUBE_IF_TRIBUTE_PAID \
-            and e != E_DISCARD_PERSON_FOR_COINS and e != E_COMPLETE_REFUND:
-        return False
-    if e == E_COINS_PER_OFFICE_COLOUR_ACTIVATED or e == E_POINTS_IF_OFFICE_ACTIVATED:
-        return s[b + P_OFF_MASK] != 0
-    if e == E_COINS_IF_COMPLETED:
-        return count_kind_nb(s, q, a0) >= a1
-    if e == E_CUBE_IF_ALONE_LOWEST:
-        return x < NC and vp_alone_nb(s, q, True)
-    if e == E_POINTS_PER_OFFICE:
-        return count_office_nb(s, q, a0) > 0
-    if e == E_CUBE_IF_TRIBUTE_PAID:
-        return x < NC and s[b + P_TRIB_N] > 0
-    if e == E_EXTRA_TRIBUTE or e == E_EXTRA_GOODS:
-        return True
-    if e == E_COINS_IF_ALONE_LAST_ON_WALL:
-        return alone_last_on_wall_nb(s, q)
-    if e == E_POINTS_IF_SCORED:
-        return s[b + P_SCORED] != 0
-    if e == E_POINTS_IF_SAILED:
-        return s[b + P_SAILED] >= a0
-    if e == E_POINTS_IF_ALONE_LEADING:
-        return vp_alone_nb(s, q, False)
-    if e == E_COINS_IF_GAINED_COINS:
-        return s[b + P_GOT_COINS] != 0
-    if e == E_POINTS_IF_GOODS_HELD:
-        held = 0
-        for g in range(s[K_N_GOODS]):
-            held += s[b + P_GOODS + g]
-        return held == a1 or held == a2
-    if e == E_IF_EMPTY_SPACES:
-        return s[K_TAB_SPACES] - s[b + P_N_TAB] >= a0
-    if e == E_COINS_PER_CITY_MARKERS:
-        return s[b + P_CITY] >= max(a0, 1)
-    if e == E_DISCARD_PERSON_FOR_COINS:
-        return x < s[b + P_N_DONE] and x != i and s[K_C_KIND + s[b + P_DONE + x]] == K_PERSON_KIND
-    if e == E_WALL_TO_TOP:
-        return covered_nb(s, q)
-    if e == E_WALL_STEP_IF_NOT_FIRST:
-        return not first_on_wall_nb(s, q) and s[b + P_WALL] < s[K_WALL_SPACES] - 1
-    if e == E_POINTS_IF_FIRST_ON_WALL:
-        return first_on_wall_nb(s, q)
-    if e == E_COMPLETE_REFUND:
-        if s[K_REFUND_ALL]:
-            return x == 0 and s[b + P_N_REF] > 0
-        return x < s[b + P_N_REF]
-    return False
-
-
-@njit(cache=True)
 def answer_nb(s, a, log):
     """Apply a legal answer (``ok_nb`` said so) and run to the next decision."""
     kind, q = s[G_ASK], s[G_SEAT]
@@ -959,13 +549,7 @@ def act_nb(s, q, a, log):
         s[b + P_TRIB_PAID] += 1
         s[b + P_TRIB_PTS] += reward
         event_nb(s, log, q, EV_TRIBUTE, price, reward, 0, reward, -price)
-        for i in range(s[b + P_N_DONE]):
-            card = s[b + P_DONE + i]
-            if s[K_C_EFFECT + card] == E_POINTS_ON_TRIBUTE:
-                pts = arg_nb(s, card, 0)
-                score_nb(s, q, pts)
-                s[b + P_CARD_PTS] += pts
-                event_nb(s, log, q, EV_TRIGGER, card, 0, 0, pts, 0)
+        on_tribute_nb(s, q, log)
     elif A_WALL <= a < A_WALL + NC * NC:
         x, y = (a - A_WALL) // NC, (a - A_WALL) % NC
         cost = s[K_WALL_COST1] if s[b + P_WALL_N] == 0 else s[K_WALL_COST2]
@@ -1015,16 +599,7 @@ def act_nb(s, q, a, log):
         else:
             s[b + P_JOKERS] += 1
         event_nb(s, log, q, EV_GOODS, quarter, tile, 0, 0, -paid)
-        for i in range(s[b + P_N_DONE]):
-            card = s[b + P_DONE + i]
-            e = s[K_C_EFFECT + card]
-            if e == E_WALL_STEPS_ON_GOODS:
-                for _ in range(arg_nb(s, card, 0)):
-                    wall_step_nb(s, q, log)
-                event_nb(s, log, q, EV_TRIGGER, card, s[b + P_WALL], 0, 0, 0)
-            elif e == E_COINS_ON_GOODS:
-                got = gain_coins_nb(s, q, arg_nb(s, card, 0))
-                event_nb(s, log, q, EV_TRIGGER, card, 0, 0, 0, got)
+        on_goods_nb(s, q, log)
     elif A_COMPLETE <= a < A_COMPLETE + 8:
         cost = np.empty(NC, np.int64)
         slot = a - A_COMPLETE
@@ -1044,134 +619,9 @@ def act_nb(s, q, a, log):
         complete_nb(s, q, a - A_COMPLETE_COINS, zero, log)
     else:
         i, x = (a - A_ACT) // 64, (a - A_ACT) % 64
-        activate_nb(s, q, i, x, log)
-
-
-@njit(cache=True)
-def activate_nb(s, q, i, x, log):
-    """A completed card's once-per-round effect (legal: activate_ok_nb)."""
-    b = pb(q)
-    card = s[b + P_DONE + i]
-    e = s[K_C_EFFECT + card]
-    a0, a1, a2 = arg_nb(s, card, 0), arg_nb(s, card, 1), arg_nb(s, card, 2)
-    if s[b + P_USED + i] > 0 and s[K_C_KIND + card] == K_OFFICE_KIND:
-        s[b + P_OFF_EXTRA + s[K_C_COLOUR + card]] -= 1     # EXTRA_OFFICE_ACTIVATION
-    s[b + P_USED + i] += 1
-    pts = 0
-    coins = 0                   # coins gained (+) or paid (-)
-    if e == E_PAY_CUBE_FOR_COINS:
-        pay_cubes_nb(s, q, a0, a1)
-        coins = gain_coins_nb(s, q, a2)
-        if s[K_C_KIND + card] == K_OFFICE_KIND:
-            colour = s[K_C_COLOUR + card]
-            s[b + P_OFF_MASK] |= 1 << colour
-            event_nb(s, log, q, EV_ACTIVATE, card, x, 0, 0, coins)
-            for j in range(s[b + P_N_DONE]):
-                other = s[b + P_DONE + j]
-                if s[K_C_EFFECT + other] == E_COINS_ON_OFFICE_ACTIVATE and arg_nb(s, other, 0) == colour:
-                    got = gain_coins_nb(s, q, arg_nb(s, other, 1))
-                    event_nb(s, log, q, EV_TRIGGER, other, card, 0, 0, got)
-            return
-    elif e == E_GAIN_COINS:
-        coins = gain_coins_nb(s, q, a0)
-    elif e == E_GAIN_CUBE:
-        gain_cubes_nb(s, q, a0, a1)
-    elif e == E_GAIN_ANY_CUBE:
-        gain_cubes_nb(s, q, x, a0)
-    elif e == E_GAIN_COINS_POINTS:
-        coins = gain_coins_nb(s, q, a0)
-        pts = a1
-    elif e == E_GAIN_COINS_PAIR:
-        paired = False
-        for j in range(s[b + P_N_DONE]):
-            other = s[b + P_DONE + j]
-            if j != i and s[K_C_EFFECT + other] == E_GAIN_COINS_PAIR and arg_nb(s, other, 2) == a2:
-                paired = True
-        coins = gain_coins_nb(s, q, a1 if paired else a0)
-    elif e == E_PAY_CUBES_FOR_COINS:
-        pay_cubes_nb(s, q, x, a0)
-        coins = gain_coins_nb(s, q, a1)
-    elif e == E_PAY_COINS_FOR_POINTS:
-        pay_coins_nb(s, q, a0)
-        coins = -a0
-        pts = a1
-    elif e == E_PAY_COINS_FOR_ANY_CUBE:
-        pay_coins_nb(s, q, a0)
-        coins = -a0
-        gain_cubes_nb(s, q, x, a1)
-    elif e == E_PAY_CUBES_FOR_ANY_CUBE:
-        pay_cubes_nb(s, q, x // NC, a0)
-        gain_cubes_nb(s, q, x % NC, a1)
-    elif e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
-        for c in range(NC):
-            if (x >> c) & 1:
-                pay_cubes_nb(s, q, c, 1)
-                pts += a0
-    elif e == E_PAY_COINS_SAIL or e == E_SAIL:
-        if e == E_PAY_COINS_SAIL:
-            pay_coins_nb(s, q, a0)
-            coins = -a0
-        event_nb(s, log, q, EV_ACTIVATE, card, x, 0, 0, coins)
-        sail_nb(s, q, x, 1, log)
-        return
-    elif e == E_COINS_PER_OFFICE_COLOUR_ACTIVATED:
-        k = 0
-        for c in range(NC):
-            k += (s[b + P_OFF_MASK] >> c) & 1
-        coins = gain_coins_nb(s, q, k * a0)
-    elif e == E_COINS_IF_COMPLETED:
-        coins = gain_coins_nb(s, q, a2)
-    elif e == E_POINTS_IF_OFFICE_ACTIVATED or e == E_POINTS_IF_SCORED or e == E_POINTS_IF_ALONE_LEADING \
-            or e == E_POINTS_IF_FIRST_ON_WALL:
-        pts = a0
-    elif e == E_CUBE_IF_ALONE_LOWEST or e == E_CUBE_IF_TRIBUTE_PAID:
-        gain_cubes_nb(s, q, x, a0)
-    elif e == E_POINTS_PER_OFFICE:
-        pts = a1 * count_office_nb(s, q, a0)
-    elif e == E_EXTRA_TRIBUTE:
-        s[b + P_TRIB_MAX] += a0
-    elif e == E_COINS_IF_ALONE_LAST_ON_WALL or e == E_COINS_IF_GAINED_COINS:
-        coins = gain_coins_nb(s, q, a0)
-    elif e == E_POINTS_IF_SAILED:
-        pts = a1
-    elif e == E_POINTS_IF_GOODS_HELD:
-        pts = a0
-    elif e == E_IF_EMPTY_SPACES:
-        coins = gain_coins_nb(s, q, a1)
-        pts = a2
-    elif e == E_COINS_PER_CITY_MARKERS:
-        coins = gain_coins_nb(s, q, (s[b + P_CITY] // max(a0, 1)) * a1)
-    elif e == E_EXTRA_GOODS:
-        s[b + P_GOODS_MAX] += a0
-    elif e == E_DISCARD_PERSON_FOR_COINS:
-        gone = s[b + P_DONE + x]
-        for j in range(x, s[b + P_N_DONE] - 1):
-            s[b + P_DONE + j] = s[b + P_DONE + j + 1]
-            s[b + P_USED + j] = s[b + P_USED + j + 1]
-        s[b + P_N_DONE] -= 1
-        s[G_DISCARDED] += 1
-        coins = gain_coins_nb(s, q, a0)
-        event_nb(s, log, q, EV_ACTIVATE, card, x, gone, 0, coins)
-        return
-    elif e == E_WALL_TO_TOP:
-        s[G_STAMP] += 1
-        s[b + P_STAMP] = s[G_STAMP]
-    elif e == E_WALL_STEP_IF_NOT_FIRST:
-        for _ in range(a0):
-            wall_step_nb(s, q, log)
-    elif e == E_COMPLETE_REFUND:
-        lo, hi = x, x + 1
-        if s[K_REFUND_ALL]:
-            lo, hi = 0, s[b + P_N_REF]
-        for r in range(lo, hi):
-            for c in range(NC):
-                k = s[b + P_REF + r * NC + c]
-                if k > 0:
-                    gain_cubes_nb(s, q, c, k)
-                s[b + P_REF + r * NC + c] = 0     # a refund is given once
-    score_nb(s, q, pts)
-    s[b + P_CARD_PTS] += pts
-    event_nb(s, log, q, EV_ACTIVATE, card, x, 0, pts, coins)
+        spaces = activate_nb(s, q, i, x, log)
+        if spaces > 0:                      # a card that sails (its event is written)
+            sail_nb(s, q, spaces, 1, log)
 
 
 # ---- the end ---------------------------------------------------------------------------
@@ -1202,57 +652,6 @@ def largest_group_nb(s, q):
         if size > best:
             best = size
     return best
-
-
-@njit(cache=True)
-def end_card_points_nb(s, q, i):
-    b = pb(q)
-    card = s[b + P_DONE + i]
-    e = s[K_C_EFFECT + card]
-    a0, a1, a2, a3 = arg_nb(s, card, 0), arg_nb(s, card, 1), arg_nb(s, card, 2), arg_nb(s, card, 3)
-    if e == E_END_POINTS:
-        return a0
-    if e == E_END_SET_POINTS:
-        n, first = 0, -1
-        for j in range(s[b + P_N_DONE]):
-            other = s[b + P_DONE + j]
-            if s[K_C_EFFECT + other] == E_END_SET_POINTS and arg_nb(s, other, 3) == a3:
-                n += 1
-                if first < 0:
-                    first = j
-        if s[K_PER_SET] and first != i:
-            return 0                        # per_set: the set scores once
-        return a0 if n <= 1 else (a1 if n == 2 else a2)
-    if e == E_END_POINTS_PER_COMPLETED:
-        return a1 * count_kind_nb(s, q, a0)
-    if e == E_END_POINTS_PER_SCORING_CARD:
-        n = 0
-        for j in range(s[b + P_N_DONE]):
-            other = s[b + P_DONE + j]
-            if (j != i and s[K_C_TIMING + other] == T_END
-                    and s[K_C_EFFECT + other] != E_END_NO_TABLEAU_PENALTY):
-                n += 1
-        return a0 * n
-    if e == E_END_POINTS_PER_OFFICE_SET:
-        tot = 0
-        for c in range(NC):
-            tot += count_office_nb(s, q, c) // max(a0, 1)
-        return a1 * tot
-    if e == E_END_POINTS_PER_CITY_MARKER:
-        return a0 * s[b + P_CITY]
-    if e == E_END_POINTS_PER_OFFICE_KIND:
-        n = 0
-        for c in range(NC):
-            if count_office_nb(s, q, c) > 0:
-                n += 1
-        return a0 * n
-    if e == E_END_POINTS_PER_DARK_MARKER:
-        n = 0
-        for quarter in range(s[K_NQ]):
-            if s[G_Q_OWNER + quarter] == q and s[K_Q_DARK + quarter]:
-                n += 1
-        return a0 * n
-    return 0
 
 
 @njit(cache=True)
@@ -1360,22 +759,45 @@ def legal_nb(s, out):
 
 @njit(cache=True)
 def legal_actions_nb(s, q, out):
+    """Phase 3's legal answers in increasing order: action_ok_nb's checks written out
+    per kind of action, each kind's shared part once (the random bot and the heuristic
+    list these at every action; docs/performance.md, Macao)."""
     b = pb(q)
-    n = 0
     out[0] = A_END
     n = 1
     if action_ok_nb(s, q, A_TRIBUTE):
         out[n] = A_TRIBUTE
         n += 1
     if s[b + P_WALL] < s[K_WALL_SPACES] - 1:
-        for a in range(A_WALL, A_WALL + NC * NC):
-            if action_ok_nb(s, q, a):
-                out[n] = a
-                n += 1
-    for a in range(A_SAIL, A_SAIL_BACK + NC):
-        if action_ok_nb(s, q, a):
-            out[n] = a
+        cost = s[K_WALL_COST1] if s[b + P_WALL_N] == 0 else s[K_WALL_COST2]
+        if cost == 0:
+            out[n] = A_WALL
             n += 1
+        else:
+            for x in range(NC):
+                ax = avail_nb(s, q, x)
+                if ax < 1:
+                    continue
+                for y in range(x, NC):
+                    if cost == 1:
+                        ok = x == y
+                    elif x == y:
+                        ok = ax >= 2
+                    else:
+                        ok = avail_nb(s, q, y) >= 1
+                    if ok:
+                        out[n] = A_WALL + x * NC + y
+                        n += 1
+    if s[b + P_SHIP] < s[K_ROUTE_END]:
+        for c in range(NC):
+            if avail_nb(s, q, c) >= 1:
+                out[n] = A_SAIL + c
+                n += 1
+    if s[K_RETURN] != 0 and s[b + P_SHIP] > 0:
+        for c in range(NC):
+            if avail_nb(s, q, c) >= 1:
+                out[n] = A_SAIL_BACK + c
+                n += 1
     if s[b + P_JOKERS] > 0:
         for a in range(A_JOKER, A_JOKER + NC + 1):
             out[n] = a
@@ -1391,14 +813,17 @@ def legal_actions_nb(s, q, out):
                 if action_ok_nb(s, q, A_GOODS_COINS + quarter):
                     out[n] = A_GOODS_COINS + quarter
                     n += 1
-    for t in range(s[b + P_N_TAB]):
-        if action_ok_nb(s, q, A_COMPLETE + t):
-            out[n] = A_COMPLETE + t
-            n += 1
-    for t in range(s[b + P_N_TAB]):
-        if action_ok_nb(s, q, A_COMPLETE_COINS + t):
-            out[n] = A_COMPLETE_COINS + t
-            n += 1
+    if s[b + P_N_DONE] < MAX_DONE:
+        for t in range(s[b + P_N_TAB]):
+            card = s[b + P_TAB + t]
+            if cost_ok_nb(s, q, K_C_COST + card * NC,
+                          effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)):
+                out[n] = A_COMPLETE + t
+                n += 1
+        if coin_completer_nb(s, q) >= 0:
+            for t in range(s[b + P_N_TAB]):
+                out[n] = A_COMPLETE_COINS + t
+                n += 1
     for i in range(s[b + P_N_DONE]):
         card = s[b + P_DONE + i]
         if s[K_C_TIMING + card] != T_ACTIVATE:
@@ -1408,28 +833,6 @@ def legal_actions_nb(s, q, out):
                 out[n] = A_ACT + i * 64 + x
                 n += 1
     return n
-
-
-@njit(cache=True)
-def options_nb(s, q, card):
-    """How many options (x) an activated card's answers range over."""
-    e = s[K_C_EFFECT + card]
-    if (e == E_GAIN_ANY_CUBE or e == E_PAY_CUBES_FOR_COINS or e == E_PAY_COINS_FOR_ANY_CUBE
-            or e == E_CUBE_IF_ALONE_LOWEST or e == E_CUBE_IF_TRIBUTE_PAID):
-        return NC
-    if e == E_PAY_CUBES_FOR_ANY_CUBE:
-        return NC * NC
-    if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
-        return 1 << NC
-    if e == E_PAY_COINS_SAIL:
-        return min(arg_nb(s, card, 1) + 1, 64)
-    if e == E_SAIL:
-        return min(arg_nb(s, card, 0) + 1, 64)
-    if e == E_DISCARD_PERSON_FOR_COINS:
-        return s[pb(q) + P_N_DONE]
-    if e == E_COMPLETE_REFUND:
-        return 8
-    return 1
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ import pytest
 
 from cargo_sim.core.errors import RulesError
 from cargo_sim.games.macao import gen_defaults
-from cargo_sim.games.macao.effects import EFFECTS, KINDS, cost_from_worth, worth
+from cargo_sim.games.macao.effects import EFFECTS, KINDS, cost_from_worth, describe, worth
 from cargo_sim.games.macao.rules import Rules, components, effective_adjacency
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -109,6 +109,23 @@ def test_every_effect_code_known_and_args_fit():
     arr = R.arrays()
     assert arr["card_effect"].shape == (102,) and arr["card_args"].shape == (102, 4)
     assert set(arr["card_kind"].tolist()) == {0, 1, 2} and len(KINDS) == 3
+
+
+def test_effect_words_singular_and_plural():
+    assert describe("GAIN_COINS", [1]) == "gain 1 coin"
+    assert describe("GAIN_COINS", [2]) == "gain 2 coins"
+    assert describe("PAY_CUBE_FOR_COINS", [1, 2, 1], D["colours"]) == \
+        f"pay 2 cubes of {D['colours'][1]}, gain 1 coin"
+    # the count before "[s]" decides, not a kind in between; "an office"
+    assert describe("COINS_IF_COMPLETED", [0, 1, 3]) == \
+        "if you have at least 1 completed office card: gain 3 coins"
+    assert describe("COMPLETE_DISCOUNT", [0, 2]) == "completing an office card costs 2 cubes less"
+    nouns = r"(coin|cube|point|space|time|side|card|tile)"
+    for name, c in D["card"].items():
+        text = describe(c["effect"], c["args"], D["colours"], D["goods"])
+        assert not re.search(r"\[s\]|\(s\)|[{}]", text), (name, text)
+        assert not re.search(rf"\b1 (more )?{nouns}s\b", text), (name, text)
+        assert not re.search(rf"\b([02-9]|\d\d+) (more )?{nouns}\b(?!s)", text), (name, text)
 
 
 def test_card_args_follow_the_seed_text():

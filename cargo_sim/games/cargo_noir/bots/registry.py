@@ -22,6 +22,7 @@ __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "registe
 # Cargo Noir's bots; the module-level names below are thin wrappers over it (and the
 # dicts are the registry's own, so old code reading BUILTIN / USER sees the same bots)
 REGISTRY = BotRegistry("cargo_noir", N_PARAMS)
+REGISTRY.tune_opponents = ("greedy", "syndicate", "fleet")     # `tune`'s default field
 _KERNELS_DISPATCH = "cargo_sim.games.cargo_noir.bots.dispatch_nb:"
 BUILTIN: dict[str, BotSpec] = REGISTRY.builtin
 BUILTIN_ORDER: list[str] = REGISTRY.builtin_order

@@ -21,6 +21,8 @@ STRATEGIES = {
                 "shipper: greedy valuing goods held and the ship's progress most"),
 }
 
+REGISTRY.tune_opponents = tuple(STRATEGIES)          # `tune`'s default field: the named strategies
+
 # plausible values of each parameter: what a user may set, and `tune`'s default search space
 GREEDY_RANGES = {**{k: (0.0, 6.0, False) for k in GREEDY_PARAMS}, "patience": (0.0, 1.5, False)}
 

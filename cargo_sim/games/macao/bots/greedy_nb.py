@@ -11,13 +11,14 @@ import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
+from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..engine_nb import act_nb, largest_group_nb, legal_nb, end_card_points_nb, pb
 from ..enums import (A_END, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
                      D_DISCARD, G_DICE, G_LOG_CAP, G_LOT, G_OFFER, G_N_OFFER, G_ROUND, K_C_COST, K_C_TIMING,
                      K_GROUP_PTS, K_N_GOODS, K_ROUNDS, K_TAB_PEN, MAX_LEGAL, NC, P_COINS, P_DONE,
-                     P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_VP, P_WALL,
-                     RULES_END, STATE_SIZE, T_ACTIVATE, T_END)
+                     P_CITY, P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_VP,
+                     P_WALL, PL, PW, RULES_END, T_ACTIVATE, T_END)
 
 W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON = range(8)
 
@@ -28,11 +29,12 @@ def w_nb(s, seat, i):
 
 
 @njit(cache=True)
-def value_nb(s, q):
+def value_nb(s, q, group):
+    """The seat's position; ``group``: its largest connected group (largest_group_nb)."""
     b = pb(q)
     left = s[K_ROUNDS] - s[G_ROUND]
     v = float(s[b + P_VP]) + w_nb(s, q, W_COIN) * s[b + P_COINS]
-    v += w_nb(s, q, W_CITY) * largest_group_nb(s, q) * s[K_GROUP_PTS]
+    v += w_nb(s, q, W_CITY) * group * s[K_GROUP_PTS]
     held = 0
     for g in range(s[K_N_GOODS]):
         held += s[b + P_GOODS + g]
@@ -52,22 +54,41 @@ def value_nb(s, q):
 
 @njit(cache=True)
 def best_action_nb(s, q):
-    out = np.empty(MAX_LEGAL, np.int64)
-    n = legal_nb(s, out)
-    scratch = s.copy()
-    log = np.zeros(0, np.int64)
-    best, best_v = A_END, value_nb(s, q) + 1e-9
+    """Each legal action is tried on the state itself and undone: act_nb writes only the
+    game's shared words (RULES_END..PL) and seat q's block (Macao's effects act on their
+    owner), which are saved first and put back after each try; the event log is off
+    meanwhile. The group is recomputed only when the action took a quarter. One buffer
+    (the legal answers, then the saved words), read through a raw pointer."""
+    n_shared = PL - RULES_END
+    buf = np.empty(MAX_LEGAL + n_shared + PW, np.int64)
+    out = state_ptr_nb(buf)
+    p = state_ptr_nb(s)
+    n = legal_nb(p, out)
+    b = pb(q)
+    at = MAX_LEGAL                   # the saved words: out[at:at + n_shared + PW]
+    for i in range(n_shared):
+        out[at + i] = p[RULES_END + i]
+    for i in range(PW):
+        out[at + n_shared + i] = p[b + i]
+    lp = p              # the log argument: never written, as the tries' log capacity is 0
+    group = largest_group_nb(p, q)
+    city = p[b + P_CITY]
+    best, best_v = A_END, value_nb(p, q, group) + 1e-9
     for k in range(n):
         a = out[k]
         if a == A_END:
             continue
-        for i in range(RULES_END, STATE_SIZE):
-            scratch[i] = s[i]
-        scratch[G_LOG_CAP] = 0                 # the copy writes no events
-        act_nb(scratch, q, a, log)
-        v = value_nb(scratch, q)
+        p[G_LOG_CAP] = 0                       # the try writes no events
+        act_nb(p, q, a, lp)
+        v = value_nb(p, q, group if p[b + P_CITY] == city else largest_group_nb(p, q))
+        for i in range(n_shared):
+            p[RULES_END + i] = out[at + i]
+        for i in range(PW):
+            p[b + i] = out[at + n_shared + i]
         if v > best_v:
             best, best_v = a, v
+    keep_nb(s)                                 # s and buf outlive their pointers
+    keep_nb(buf)
     return best
 
 

@@ -1,0 +1,278 @@
+"""Macao's table bookkeeping as numba kernels: coins, cubes, points and penalty markers
+moving between the seats, the bank and the supply; what a seat's completed cards add up
+to; costs; the wall's order. The rules use these (engine_nb), and so do the card effects
+(card_effects_nb); every change of a seat's points or coins goes to the event log.
+"""
+import numpy as np
+from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
+from numba import njit
+
+from ...core.layout import R_N_PLAYERS
+from .enums import (
+    E_COMPLETE_DISCOUNT, E_GOODS_DISCOUNT, G_BANK, G_GAME, G_LOG_CAP, G_NEV, G_ORDER, G_ROUND,
+    G_STAMP, G_SUPPLY, K_C_ARGS, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_KIND, K_LIMIT_COINS,
+    K_LIMIT_CUBES, K_MARKERS, K_OFFICE_KIND, K_PEN_NO_MARKER, K_Q_COST, K_WALL_SPACES, NC,
+    N_EVENT_FIELDS, PL, PW, P_CITY, P_COINS, P_COINS_IN, P_COINS_OUT, P_CUBES_IN, P_CUBES_OUT,
+    P_DONE, P_GOT_COINS, P_MARK_PEN, P_N_DONE, P_PEN_MARKERS, P_ROSE, P_SCORED, P_STAMP, P_VP,
+    P_WALL,
+)
+
+
+# ---- small helpers -----------------------------------------------------------------
+@njit(cache=True, inline="always")
+def pb(q):
+    return PL + q * PW
+
+
+@njit(cache=True)
+def event_nb(s, log, q, action, a, b, c, points, coins):
+    """One row of the event log, a flat array or pointer of ``s[G_LOG_CAP]`` rows (counted
+    even when the log is full: the runner regrows it)."""
+    n = s[G_NEV]
+    if n < s[G_LOG_CAP]:
+        r = n * N_EVENT_FIELDS
+        log[r], log[r + 1], log[r + 2], log[r + 3] = s[G_GAME], s[G_ROUND], q, action
+        log[r + 4], log[r + 5], log[r + 6], log[r + 7], log[r + 8] = a, b, c, points, coins
+    s[G_NEV] = n + 1
+
+
+@njit(cache=True)
+def arg_nb(s, card, i):
+    return s[K_C_ARGS + card * 4 + i]
+
+
+@njit(cache=True)
+def gain_coins_nb(s, q, n):
+    """Coins from the bank (limited unless unlimited_coins); returns those gained."""
+    if s[K_LIMIT_COINS] and n > s[G_BANK]:
+        n = s[G_BANK]
+    if n <= 0:
+        return 0
+    s[G_BANK] -= n
+    s[pb(q) + P_COINS] += n
+    s[pb(q) + P_COINS_IN] += n
+    s[pb(q) + P_GOT_COINS] = 1
+    return n
+
+
+@njit(cache=True)
+def pay_coins_nb(s, q, n):
+    s[G_BANK] += n
+    s[pb(q) + P_COINS] -= n
+    s[pb(q) + P_COINS_OUT] += n
+
+
+@njit(cache=True)
+def score_nb(s, q, n):
+    s[pb(q) + P_VP] += n
+    if n > 0:
+        s[pb(q) + P_SCORED] = 1
+
+
+@njit(cache=True)
+def avail_nb(s, q, c):
+    """Cubes of colour c the seat may spend this round (the rose's arrow side)."""
+    return s[pb(q) + P_ROSE + c]
+
+
+@njit(cache=True)
+def gain_cubes_nb(s, q, c, n):
+    """n cubes of colour c onto this round's cubes, from the supply; returns those gained."""
+    if s[K_LIMIT_CUBES] and n > s[G_SUPPLY + c]:
+        n = s[G_SUPPLY + c]
+    if n <= 0:
+        return 0
+    s[G_SUPPLY + c] -= n
+    s[pb(q) + P_ROSE + c] += n
+    s[pb(q) + P_CUBES_IN] += n
+    return n
+
+
+@njit(cache=True)
+def pay_cubes_nb(s, q, c, n):
+    s[G_SUPPLY + c] += n
+    s[pb(q) + P_ROSE + c] -= n
+    s[pb(q) + P_CUBES_OUT] += n
+
+
+@njit(cache=True)
+def penalty_nb(s, q):
+    """A -3 marker: counts if a marker is left, or always under penalty_without_marker."""
+    b = pb(q)
+    if s[K_MARKERS] - s[b + P_CITY] - s[b + P_PEN_MARKERS] > 0:
+        s[b + P_PEN_MARKERS] += 1
+        s[b + P_MARK_PEN] += 1
+    elif s[K_PEN_NO_MARKER]:
+        s[b + P_MARK_PEN] += 1
+
+
+@njit(cache=True)
+def markers_left_nb(s, q):
+    b = pb(q)
+    return s[K_MARKERS] - s[b + P_CITY] - s[b + P_PEN_MARKERS]
+
+
+@njit(cache=True)
+def effect_sum_nb(s, q, eff, match, value, arg):
+    """Sum of argument ``arg`` over the seat's completed cards with effect ``eff`` (and
+    argument ``match`` equal to ``value`` when match >= 0); arg -1: count them."""
+    b = pb(q)
+    tot = 0
+    for i in range(s[b + P_N_DONE]):
+        card = s[b + P_DONE + i]
+        if s[K_C_EFFECT + card] != eff:
+            continue
+        if match >= 0 and arg_nb(s, card, match) != value:
+            continue
+        tot += 1 if arg < 0 else arg_nb(s, card, arg)
+    return tot
+
+
+@njit(cache=True)
+def count_kind_nb(s, q, kind):
+    b = pb(q)
+    n = 0
+    for i in range(s[b + P_N_DONE]):
+        if s[K_C_KIND + s[b + P_DONE + i]] == kind:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def count_office_nb(s, q, colour):
+    b = pb(q)
+    n = 0
+    for i in range(s[b + P_N_DONE]):
+        card = s[b + P_DONE + i]
+        if s[K_C_KIND + card] == K_OFFICE_KIND and s[K_C_COLOUR + card] == colour:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def reduced_cost_nb(cost, n):
+    """A cost (per colour) n cubes cheaper: each cube off the colour with the most (first
+    such colour) -- our ruling for 'costs n cube(s) less'."""
+    for _ in range(n):
+        best = -1
+        for c in range(NC):
+            if cost[c] > 0 and (best < 0 or cost[c] > cost[best]):
+                best = c
+        if best < 0:
+            break
+        cost[best] -= 1
+
+
+@njit(cache=True)
+def affordable_nb(s, q, cost):
+    for c in range(NC):
+        if avail_nb(s, q, c) < cost[c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def cost_ok_nb(s, q, at, discount):
+    """Can the seat pay the cost at s[at:at+NC], ``discount`` cubes less? (Small, so that
+    the compiler inlines it in the legal-answer loops; a discount is rare.)"""
+    if discount != 0:
+        return discounted_ok_nb(s, q, at, discount)
+    for c in range(NC):
+        if avail_nb(s, q, c) < s[at + c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def discounted_ok_nb(s, q, at, discount):
+    cost = np.empty(NC, np.int64)
+    for c in range(NC):
+        cost[c] = s[at + c]
+    reduced_cost_nb(cost, discount)
+    return affordable_nb(s, q, cost)
+
+
+@njit(cache=True)
+def quarter_cost_nb(s, q, quarter, cost):
+    for c in range(NC):
+        cost[c] = s[K_Q_COST + quarter * NC + c]
+    reduced_cost_nb(cost, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0))
+
+
+@njit(cache=True)
+def card_cost_nb(s, q, card, cost):
+    for c in range(NC):
+        cost[c] = s[K_C_COST + card * NC + c]
+    reduced_cost_nb(cost, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1))
+
+
+# ---- the wall and turn order --------------------------------------------------------------
+@njit(cache=True)
+def before_nb(s, a, b):
+    """True if seat a's disc is ahead of seat b's (further, or on top on a shared space)."""
+    wa, wb = s[pb(a) + P_WALL], s[pb(b) + P_WALL]
+    if wa != wb:
+        return wa > wb
+    return s[pb(a) + P_STAMP] > s[pb(b) + P_STAMP]
+
+
+@njit(cache=True)
+def order_nb(s):
+    """Turn order into G_ORDER: by the wall, furthest first, top of a stack first."""
+    n = s[R_N_PLAYERS]
+    for i in range(n):
+        s[G_ORDER + i] = i
+    for i in range(1, n):
+        j = i
+        while j > 0 and before_nb(s, s[G_ORDER + j], s[G_ORDER + j - 1]):
+            t = s[G_ORDER + j]
+            s[G_ORDER + j] = s[G_ORDER + j - 1]
+            s[G_ORDER + j - 1] = t
+            j -= 1
+
+
+@njit(cache=True)
+def first_on_wall_nb(s, q):
+    for o in range(s[R_N_PLAYERS]):
+        if o != q and before_nb(s, o, q):
+            return False
+    return True
+
+
+@njit(cache=True)
+def alone_last_on_wall_nb(s, q):
+    for o in range(s[R_N_PLAYERS]):
+        if o != q and s[pb(o) + P_WALL] <= s[pb(q) + P_WALL]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def covered_nb(s, q):
+    for o in range(s[R_N_PLAYERS]):
+        if o != q and s[pb(o) + P_WALL] == s[pb(q) + P_WALL] and s[pb(o) + P_STAMP] > s[pb(q) + P_STAMP]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def wall_step_nb(s, q, log):
+    """One space on (on top of any disc there); False at the wall's last space."""
+    b = pb(q)
+    if s[b + P_WALL] >= s[K_WALL_SPACES] - 1:
+        return False
+    s[b + P_WALL] += 1
+    s[G_STAMP] += 1
+    s[b + P_STAMP] = s[G_STAMP]
+    return True
+
+
+@njit(cache=True)
+def vp_alone_nb(s, q, lowest):
+    for o in range(s[R_N_PLAYERS]):
+        if o == q:
+            continue
+        d = s[pb(o) + P_VP] - s[pb(q) + P_VP]
+        if (lowest and d <= 0) or (not lowest and d >= 0):
+            return False
+    return True
