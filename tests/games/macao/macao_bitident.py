@@ -4,7 +4,7 @@ Macao's kernels that must not change a game (the effects' own module, the speed 
     python tests/games/macao/macao_bitident.py          # print the digests, compare with the file
     python tests/games/macao/macao_bitident.py --write  # write data/bitident.json
 
-tests/games/macao/test_bitident.py (slow) compares against the committed file. The
+tests/games/macao/test_macao_bitident.py (slow) compares against the committed file. The
 digests were recorded with the default rules of their time (RECORDED_WITH overrides a
 later change of a default, as Cargo Noir's guard does).
 """
