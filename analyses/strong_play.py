@@ -25,7 +25,11 @@ import pandas as pd
 from scipy import stats
 
 from .markdown import markdown_table
+from cargo_sim.core.errors import ConfigError
+from cargo_sim.core.fileio import read_json
+
 from .robustness import BANK_BANDS
+from .robustness_marks import REPORT_DIR as ROBUSTNESS_DIR, VERDICTS_FILE
 from .stats import wilson_ci
 
 HOLDS, FAILS, UNDECIDED = "holds under stronger play", "does not hold", "not decidable at this sample"
@@ -153,13 +157,17 @@ def compare(base: dict, strong: dict, base_bot: str, strong_bot: str) -> pd.Data
     return pd.DataFrame(rows)
 
 
-def section(path=TABLE) -> str:
+def section(path=TABLE, digest: str | None = None) -> str:
     """Markdown: the verdicts of the committed strong-play table (or a line saying
-    there is none)."""
+    there is none, or that it was made with other rules than ``digest``)."""
     path = Path(path)
     if not path.is_file():
         return "Not assessed: no strong-play table (reports/balance/strong_play.py writes it)."
     t = pd.read_csv(path)
+    made = str(t["rules_digest"].iloc[0]) if "rules_digest" in t.columns and len(t) else "?"
+    if digest is not None and made != digest:
+        return (f"Not assessed for these rules: the strong-play table was made with rules `{made}` "
+                "(reports/balance/strong_play.py remakes it).")
     ci = lambda s: [f"{e:.3f} [{lo:.3f}, {hi:.3f}]" for e, lo, hi in   # noqa: E731
                     zip(t[f"{s}_estimate"], t[f"{s}_ci_lo"], t[f"{s}_ci_hi"])]
     show = pd.DataFrame({
@@ -175,17 +183,40 @@ def section(path=TABLE) -> str:
             "card, or the share of games with a bank shortfall.\n\n" + markdown_table(show))
 
 
-def update_section(index, path=TABLE) -> bool:
+BLOCK = re.compile(r"(<!-- strong_play -->\n).*?(\n<!-- /strong_play -->)", re.S)
+
+
+def block(path=TABLE, digest: str | None = None) -> str:
+    """``section`` between the markers ``update_section`` replaces."""
+    return f"<!-- strong_play -->\n{section(path, digest)}\n<!-- /strong_play -->"
+
+
+def update_section(index, path=TABLE, digest: str | None = None, before: str | None = None) -> bool:
     """Replace the ``<!-- strong_play -->`` ... ``<!-- /strong_play -->`` block of a
-    written report's index.md with ``section(path)``, without replaying any game.
-    Returns False (and writes nothing) when the file has no such block."""
+    written report's index.md with ``section(path, digest)``, without replaying any
+    game; a file without the block gets it just above the line ``before`` (a heading)
+    when given. Returns False (and writes nothing) when there is neither."""
     index = Path(index)
     text = index.read_text(encoding="utf-8")
-    pat = re.compile(r"(<!-- strong_play -->\n).*?(\n<!-- /strong_play -->)", re.S)
-    if not pat.search(text):
+    if BLOCK.search(text):
+        new = BLOCK.sub(lambda m: m.group(1) + section(path, digest) + m.group(2), text)
+    elif before is not None and f"\n{before}\n" in text:
+        head, tail = text.split(f"\n{before}\n", 1)
+        new = f"{head}\n## Under stronger play\n\n{block(path, digest)}\n\n{before}\n{tail}"
+    else:
         return False
-    new = pat.sub(lambda m: m.group(1) + section(path) + m.group(2), text)
     if new != text:
         from cargo_sim.core.fileio import atomic_write_text
         atomic_write_text(index, new)
     return True
+
+
+def update_robustness(folder=ROBUSTNESS_DIR, path=TABLE) -> bool:
+    """Re-render the strong-play block of a written robustness report's index.md (for
+    the rules its verdicts.json names) from the table alone: the study is not replayed."""
+    folder = Path(folder)
+    try:
+        digest = read_json(folder / VERDICTS_FILE, 2**20, "robustness verdicts").get("rules_digest")
+    except ConfigError:
+        return False
+    return update_section(folder / "index.md", path, str(digest), before="## Design")

@@ -1,6 +1,6 @@
 """Do the balance headlines hold under stronger play? (issue 27; analyses/strong_play.py)
 
-    .venv/bin/python reports/balance/strong_play.py [--games 2:200,4:100] [--workers 2]
+    .venv/bin/python reports/balance/strong_play.py [--games 2:150,4:60] [--workers 2]
     .venv/bin/python reports/balance/strong_play.py --table-only   # rebuild from the saved games
 
 Mirror tables of `expert` (EXPERT_GAMES per player count, replayed each time: a few
@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyses.report import source_state
-from analyses.strong_play import compare, headlines, update_section
+from analyses.strong_play import compare, headlines, update_robustness, update_section
 from cargo_sim import Rules, simulate
 from cargo_sim.core.fileio import atomic_write_text
 
@@ -68,7 +68,7 @@ def split(rows: pd.DataFrame):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", default="2:200,4:100", help="search games per player count")
+    ap.add_argument("--games", default="2:150,4:60", help="search games per player count")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=10)
     ap.add_argument("--table-only", action="store_true", help="play nothing: rebuild from the saved games")
@@ -93,9 +93,11 @@ def main(argv=None):
            "strong_games": {str(k): int(v) for k, v in played.items()},
            "seconds_this_run": round(time.time() - t0, 1)}
     atomic_write_text(TAB / "strong_play.json", json.dumps(log, indent=1) + "\n")
-    for index in (HERE / "index.md", HERE.parent / "robustness" / "index.md"):
-        if index.exists() and not update_section(index, TAB / "strong_play.csv"):
-            print(f"{index}: no <!-- strong_play --> block; not updated")
+    balance = json.loads((TAB / "run_log.json").read_text())["rules_digest"]
+    if not update_section(HERE / "index.md", TAB / "strong_play.csv", balance):
+        print("index.md: no <!-- strong_play --> block; not updated")
+    if not update_robustness(HERE.parent / "robustness", TAB / "strong_play.csv"):
+        print("../robustness/index.md: not updated (no report, or no '## Design' heading)")
     pd.set_option("display.width", 250)
     print(table.drop(columns=["rules_digest"]).to_string(index=False))
 

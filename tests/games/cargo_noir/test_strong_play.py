@@ -80,3 +80,23 @@ def test_section_and_update_write_the_block_only(tmp_path):
     bare.write_text("no block\n")
     assert not S.update_section(bare, csv) and bare.read_text() == "no block\n"
     assert S.section(tmp_path / "none.csv").startswith("Not assessed")
+
+
+def test_robustness_index_gets_the_block_for_its_rules_only(tmp_path):
+    base = S.headlines(*tables(2, 2000, [600, 1400], 400, {"Bank": (800, 600)}))
+    t = S.compare(base, base, "expert", "strong")
+    t.insert(0, "rules_digest", "abc")
+    csv = tmp_path / "strong_play.csv"
+    t.to_csv(csv, index=False)
+    rep = tmp_path / "robustness"
+    rep.mkdir()
+    (rep / "verdicts.json").write_text('{"rules_digest": "abc", "marks": {}}')
+    (rep / "index.md").write_text("# Study\n\n## Verdicts\n\nx\n\n## Design\n\n- y\n")
+    assert S.update_robustness(rep, csv)
+    text = (rep / "index.md").read_text()
+    assert text.index("## Under stronger play") < text.index("seat.2") < text.index("## Design")
+    assert S.update_robustness(rep, csv) and (rep / "index.md").read_text() == text   # idempotent
+    (rep / "verdicts.json").write_text('{"rules_digest": "other", "marks": {}}')
+    assert S.update_robustness(rep, csv)
+    assert "Not assessed for these rules" in (rep / "index.md").read_text()
+    assert "seat.2" not in (rep / "index.md").read_text()
