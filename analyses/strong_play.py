@@ -168,8 +168,8 @@ def section(path=TABLE, digest: str | None = None) -> str:
     if digest is not None and made != digest:
         return (f"Not assessed for these rules: the strong-play table was made with rules `{made}` "
                 "(reports/balance/strong_play.py remakes it).")
-    ci = lambda s: [f"{e:.3f} [{lo:.3f}, {hi:.3f}]" for e, lo, hi in   # noqa: E731
-                    zip(t[f"{s}_estimate"], t[f"{s}_ci_lo"], t[f"{s}_ci_hi"])]
+    ci = lambda s: [f"{e:.3f} [{lo:.3f}, {hi:.3f}]" if e == e else "— (too few holders)"  # noqa: E731
+                    for e, lo, hi in zip(t[f"{s}_estimate"], t[f"{s}_ci_lo"], t[f"{s}_ci_hi"])]
     show = pd.DataFrame({
         "headline": t["headline"], "expert: conclusion": t["expert_conclusion"],
         "expert: estimate [95% CI]": ci("expert"), "games": t["expert_games"],

@@ -1,6 +1,6 @@
 """Do the balance headlines hold under stronger play? (issue 27; analyses/strong_play.py)
 
-    .venv/bin/python reports/balance/strong_play.py [--games 2:150,4:60] [--workers 2]
+    .venv/bin/python reports/balance/strong_play.py [--games 2:80,4:32] [--workers 2]
     .venv/bin/python reports/balance/strong_play.py --table-only   # rebuild from the saved games
 
 Mirror tables of `expert` (EXPERT_GAMES per player count, replayed each time: a few
@@ -68,7 +68,7 @@ def split(rows: pd.DataFrame):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", default="2:150,4:60", help="search games per player count")
+    ap.add_argument("--games", default="2:80,4:32", help="search games per player count")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=10)
     ap.add_argument("--table-only", action="store_true", help="play nothing: rebuild from the saved games")
