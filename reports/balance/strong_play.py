@@ -1,11 +1,12 @@
 """Do the balance headlines hold under stronger play? (issue 27; analyses/strong_play.py)
 
-    .venv/bin/python reports/balance/strong_play.py [--games 2:80,4:32] [--workers 2]
+    .venv/bin/python reports/balance/strong_play.py [--games 2:160,4:100] [--workers 2]
     .venv/bin/python reports/balance/strong_play.py --table-only   # rebuild from the saved games
 
 Mirror tables of `expert` (EXPERT_GAMES per player count, replayed each time: a few
 seconds) against mirror tables of `ismcts?iterations=100` (the search at a budget that
-fits a session: ~3 s a game at 2 players, ~8 s at 4 on a shared core). The search's
+fits a session: ~1.5 s a game at 2 players, ~4.5 s at 4 with 2 threads on 2 shared
+cores; the committed 160 + 100 games took 13 min). The search's
 games are appended per chunk to tables/strong_play_games.csv (one row per player:
 what the headlines read), so a stopped run keeps what it played and a rerun plays only
 the rest. Writes tables/strong_play.csv (the verdicts) and tables/strong_play.json
@@ -68,7 +69,7 @@ def split(rows: pd.DataFrame):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", default="2:80,4:32", help="search games per player count")
+    ap.add_argument("--games", default="2:160,4:100", help="search games per player count")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=10)
     ap.add_argument("--table-only", action="store_true", help="play nothing: rebuild from the saved games")
