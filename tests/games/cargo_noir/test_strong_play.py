@@ -100,3 +100,11 @@ def test_robustness_index_gets_the_block_for_its_rules_only(tmp_path):
     assert S.update_robustness(rep, csv)
     assert "Not assessed for these rules" in (rep / "index.md").read_text()
     assert "seat.2" not in (rep / "index.md").read_text()
+
+
+def test_committed_robustness_index_shows_the_committed_table(tmp_path):
+    import shutil
+    for name in ("index.md", "verdicts.json"):
+        shutil.copy(S.ROBUSTNESS_DIR / name, tmp_path / name)
+    assert S.update_robustness(tmp_path)
+    assert (tmp_path / "index.md").read_text() == (S.ROBUSTNESS_DIR / "index.md").read_text()
