@@ -61,6 +61,8 @@ for start in range(0, deals, chunk):
         pl = cargo_sim.simulate(k, mix, seed=seed, workers=workers, progress=False, start=start).players
         with open(out + ".csv", "a") as f:
             for g in range(start, start + k):
+                if (g, seat) in done:           # replayed only to reach the chunk's others
+                    continue
                 p = pl[pl.game == g].sort_values("seat")
                 vp = p["vp"].to_numpy()
                 w = float(p["win_share"].to_numpy()[seat])

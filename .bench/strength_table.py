@@ -19,7 +19,8 @@ print("|---|---|---|---|---|---|---|")
 for csv in sorted(folder.glob("*.csv"), key=lambda p: p.stat().st_mtime):
     log = csv.with_suffix(".log")
     head = [ln for ln in log.read_text().splitlines() if " seed " in ln] if log.exists() else []
-    d = pd.read_csv(csv)
+    # a resumed run before session 13's fix wrote a chunk's done games again (identical rows)
+    d = pd.read_csv(csv).drop_duplicates(["deal", "seat"])
     if not len(d) or not head:
         continue
     match = head[-1].split(":")[0]
