@@ -3,8 +3,10 @@ One deal = one game seed played with the bot in every seat (the field's seats ke
 their order after it); the bot's win share per deal is the mean over its seats, and
 the interval a 95 % t interval over the deal means. Results are appended per chunk
 to OUT.csv (deal, seat, win_share, vp_margin) so a stopped run keeps what it did.
-    python .bench/belief_strength.py OUT BOT FIELD DEALS [SEED] [CHUNK]
-FIELD: comma-separated bots of the other seats, e.g. expert,expert,expert"""
+    python .bench/belief_strength.py OUT BOT FIELD DEALS [SEED] [CHUNK] [WORKERS]
+FIELD: comma-separated bots of the other seats, e.g. expert,expert,expert.
+WORKERS: simulate's threads per chunk (default 1); a game's result depends on its
+seed and index only, never on WORKERS or CHUNK, so runs may be resumed with others."""
 import os
 import sys
 import time
@@ -18,6 +20,7 @@ out, bot, field = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
 deals = int(sys.argv[4])
 seed = int(sys.argv[5]) if len(sys.argv) > 5 else 20261202
 chunk = int(sys.argv[6]) if len(sys.argv) > 6 else 2
+workers = int(sys.argv[7]) if len(sys.argv) > 7 else 1
 n = len(field) + 1
 t0 = time.time()
 rows = []
@@ -55,9 +58,11 @@ for start in range(0, deals, chunk):
             continue
         mix = field[:seat] + [bot] + field[seat:]
         # games start..start+k-1 of the run `seed`: the same deals in every seat order
-        pl = cargo_sim.simulate(k, mix, seed=seed, workers=1, progress=False, start=start).players
+        pl = cargo_sim.simulate(k, mix, seed=seed, workers=workers, progress=False, start=start).players
         with open(out + ".csv", "a") as f:
             for g in range(start, start + k):
+                if (g, seat) in done:           # replayed only to reach the chunk's others
+                    continue
                 p = pl[pl.game == g].sort_values("seat")
                 vp = p["vp"].to_numpy()
                 w = float(p["win_share"].to_numpy()[seat])

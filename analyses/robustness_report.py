@@ -19,6 +19,7 @@ from .markdown import markdown_table
 from .plots import save_figure
 from .robustness import FIELD, MIRROR_BOT, study_hooks, verdict_changes
 from .robustness_marks import VERDICTS_FILE
+from .strong_play import block as strong_play_block
 from .stats import half_width
 
 TOP = 12        # parameters shown per tornado chart
@@ -121,6 +122,8 @@ def _index(res, command: str, figs: list[str]) -> str:
           "nearest band edge (5 % or 50 %). A margin inside the interval widths below "
           "means the defaults' conclusion is itself a near-tie, and flips of it are close calls.", "",
           _hooks(res)["headlines"], "",
+          "## Under stronger play", "",
+          strong_play_block(digest=res["rules"].digest), "",
           "## Design", "",
           f"- {d.games:,} games per table and variant in the one-at-a-time sweep "
           f"({len(d.player_counts)} mirror tables + {len(_hooks(res)['field'])} rotations of the field: "

@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from analyses.strong_play import section as strong_play_section
+
 HERE = Path(__file__).parent
 SEATS = 4
 
@@ -89,6 +91,11 @@ def update(index: Path = HERE / "index.md", tab: Path = HERE / "tables") -> None
         if not pat.search(text):
             raise SystemExit(f"{index}: no <!-- table:{name} --> ... <!-- /table:{name} --> markers")
         text = pat.sub(lambda m: m.group(1) + render(tab) + m.group(2), text)
+    # the strong-play verdicts (strong_play.py writes their table; make_report.py does not replay it)
+    digest = json.loads((tab / "run_log.json").read_text())["rules_digest"]
+    pat = re.compile(r"(<!-- strong_play -->\n).*?(\n<!-- /strong_play -->)", re.S)
+    text = pat.sub(lambda m: m.group(1) + strong_play_section(tab / "strong_play.csv", digest) + m.group(2),
+                   text)
     index.write_text(text, encoding="utf-8")
 
 

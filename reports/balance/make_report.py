@@ -4,7 +4,8 @@
 
 tables/run_log.json records the command, the git commit and the rules digest.
 The numeric tables of index.md are rewritten from tables/ (index_tables.py);
-its prose quotes them by hand: reread it after a regeneration.
+its prose quotes them by hand: reread it after a regeneration. Section 3 (strong play)
+is rendered from tables/strong_play.csv, which strong_play.py writes (not replayed here).
 """
 import json
 import time

@@ -47,3 +47,19 @@ def test_a_page_without_markers_is_refused(tmp_path):
     with pytest.raises(SystemExit, match="table:tournament"):
         index_tables.update(page, BAL / "tables")
     assert page.read_text() == "# no tables\n"
+
+
+def test_the_strong_play_block_shows_the_table_only_for_its_rules(tmp_path):
+    import json
+    tab = tmp_path / "tables"
+    shutil.copytree(BAL / "tables", tab)
+    made = pd.read_csv(tab / "strong_play.csv")["rules_digest"].iloc[0]
+    log = json.loads((tab / "run_log.json").read_text())
+    page = tmp_path / "index.md"
+    for digest, shown in ((made, True), ("0" * 16, False)):
+        (tab / "run_log.json").write_text(json.dumps(dict(log, rules_digest=digest)))
+        shutil.copy(BAL / "index.md", page)
+        index_tables.update(page, tab)
+        block = page.read_text().split("<!-- strong_play -->")[1].split("<!-- /strong_play -->")[0]
+        assert ("| seat.2 | seat 1 |" in block) is shown
+        assert ("Not assessed for these rules" in block) is not shown

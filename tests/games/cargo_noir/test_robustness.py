@@ -78,6 +78,7 @@ def test_written_report_and_marks(result, tmp_path):
     path = write_report(result, out, command="test")
     text = path.read_text()
     assert "## Verdicts" in text and "common random numbers" in text
+    assert "## Under stronger play\n\n<!-- strong_play -->\n" in text    # analyses.strong_play's block
     assert (out / "figures" / "tornado_seat.2.png").exists()
     marks = R.load_marks(out)
     assert set(marks) == set(result["base"])
