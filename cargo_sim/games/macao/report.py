@@ -116,8 +116,12 @@ def highlights(tables: dict) -> list[str]:
     g = tables.get("wall_rank_win")
     if g is not None and len(g):
         first = g[g["wall_place"] == 1]
+        total = g.groupby("n_players")["n"].sum()
+        # equal places share the better one: say how many players share the first, or a
+        # 50 % at 2 players reads as "the wall does not matter" when everyone is there
         out.append("Win rate of the player furthest on the wall at the end: " + ", ".join(
-            f"{int(r.n_players)}p {_pct(r.win_rate)} [{_pct(r.ci_lo)}, {_pct(r.ci_hi)}] (n = {int(r.n):,})"
+            f"{int(r.n_players)}p {_pct(r.win_rate)} [{_pct(r.ci_lo)}, {_pct(r.ci_hi)}] (n = {int(r.n):,}; "
+            f"{_pct(r.n / total[r.n_players])} of players share that place)"
             for r in first.itertuples()))
     r = tables.get("rose_waste")
     if r is not None and len(r):

@@ -188,3 +188,13 @@ def test_the_tuned_expert_is_registered_and_beats_random():
     assert spec.params != bots.get("greedy").params and set(spec.params) == set(bots.get("greedy").params)
     r = cargo_sim.simulate(20, ["expert", "random"], seed=8, game="macao", progress=False)
     assert r.players[r.players["seat"] == 0]["win_share"].sum() >= 18
+
+
+def test_the_wall_headline_says_how_many_share_the_furthest_place():
+    import pandas as pd
+    from cargo_sim.games.macao.report import highlights
+    g = pd.DataFrame({"n_players": [2, 2], "wall_place": [1, 2], "n": [390, 10],
+                      "win_rate": [0.49, 0.8], "ci_lo": [0.48, 0.5], "ci_hi": [0.5, 0.95]})
+    line = [h for h in highlights({"wall_rank_win": g}) if "wall" in h]
+    assert line == ["Win rate of the player furthest on the wall at the end: "
+                    "2p 49.0% [48.0%, 50.0%] (n = 390; 97.5% of players share that place)"]
