@@ -112,8 +112,8 @@ def rand_below_at_nb(a, i, n):
 
 
 @njit(cache=True)
-def coin_flips_at_nb(a, i, n):
-    """Heads among n coin flips: the sum of n rand_below_at_nb(a, i, 2) (each the
+def fair_flips_at_nb(a, i, n):
+    """Heads among n fair flips: the sum of n rand_below_at_nb(a, i, 2) (each the
     top bit of its draw), with the generator kept in a register meanwhile."""
     x = np.uint64(a[i])
     k = np.int64(0)

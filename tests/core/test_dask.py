@@ -34,6 +34,17 @@ def test_local_cluster_equals_local_run():
     assert_frame_equal(res.players, local.players)
 
 
+@pytest.mark.slow          # here, not in Macao's tests: one cluster for every Dask test
+def test_a_second_game_on_dask_equals_its_local_run(client):
+    players = ["random"] * 3           # the workers load one bot's kernels: the test stays cheap
+    local = cargo_sim.simulate(90, players, seed=21, game="macao", progress=False)
+    res = cargo_sim.simulate(90, players, seed=21, game="macao", progress=False, backend="dask",
+                             scheduler=client, chunk_games=30)
+    assert not res.interrupted
+    assert_frame_equal(res.games, local.games, check_dtype=False)
+    assert_frame_equal(res.players, local.players, check_dtype=False)
+
+
 @pytest.mark.slow
 def test_simulate_and_aggregate_backend_dask(client):
     local = cargo_sim.simulate(1500, PLAYERS, seed=12, progress=False, start=100)

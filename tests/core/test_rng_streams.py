@@ -7,7 +7,7 @@ import inspect
 import numpy as np
 
 from cargo_sim.bench_ref import load_reference
-from cargo_sim.core.rng_nb import (bot_oneway_nb, bot_stream_at_nb, bot_stream_nb, coin_flips_at_nb,
+from cargo_sim.core.rng_nb import (bot_oneway_nb, bot_stream_at_nb, bot_stream_nb, fair_flips_at_nb,
                                    rand_below_at_nb)
 
 M64 = (1 << 64) - 1
@@ -40,10 +40,10 @@ def test_coin_flips_are_the_sum_of_draws_below_two_and_move_the_stream_alike():
         for n in (0, 1, 2, 9, 40):
             a = np.array([7, seed, 9], np.int64)
             b = a.copy()
-            heads = coin_flips_at_nb(a, 1, n)
+            heads = fair_flips_at_nb(a, 1, n)
             assert heads == sum(rand_below_at_nb(b, 1, 2) for _ in range(n))
             assert a.tolist() == b.tolist()
-    assert coin_flips_at_nb(np.array([0], np.int64), 0, -3) == 0      # no tokens: no draw
+    assert fair_flips_at_nb(np.array([0], np.int64), 0, -3) == 0      # no tokens: no draw
 
 
 def test_the_reference_is_loaded_as_a_registered_module(tmp_path):

@@ -30,7 +30,8 @@ def test_a_changed_csv_number_reaches_the_page(tmp_path):
     shutil.copy(BAL / "index.md", page)
     index_tables.update(page, tab)
     base = next(line for line in page.read_text().splitlines() if line.startswith("| **base**"))
-    assert "| 0.432 [0.175, 0.222] |" in base
+    r = d.loc[0]        # the new value beside the CSV's own interval, as the table writes it
+    assert f"| 0.432 [{r['seat_spread_lo']:.3f}, {r['seat_spread_hi']:.3f}] |" in base
 
 
 def test_chi2_p_is_recomputed_where_the_csv_underflows():

@@ -14,7 +14,7 @@ draws from the search's copy's stream instead (``at``: the slot drawn from).
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
-from ....core.rng_nb import coin_flips_at_nb, rand_below_at_nb
+from ....core.rng_nb import fair_flips_at_nb, rand_below_at_nb
 from ..engine_nb import (card_buyable_nb, card_i, hand_i, least_card_cost_nb, n_tok_nb, pl_i,
                          port_min_bid_nb, trade_budget_extra_nb,
                          trade_value_at_nb, trade_value_bound_nb)
@@ -89,7 +89,7 @@ def random_trade_nb(s, seat, at):
     n_types = s[R_N_TYPES]
     n_sold = 0
     for t in range(nt):
-        k = coin_flips_at_nb(s, at, s[hand_i(seat, t)])
+        k = fair_flips_at_nb(s, at, s[hand_i(seat, t)])
         s[OUT + t] = k
         n_sold += k
     extra = trade_budget_extra_nb(s, seat)
