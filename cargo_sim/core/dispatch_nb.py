@@ -26,7 +26,7 @@ from numba import njit, types
 from .borrow_nb import call_int64_fn_nb, state_array_nb
 from .layout import (BOTS, M_BOT_RNG, M_BOT_SEED, M_DECISIONS, M_FAULT, M_FAULT_ARG, M_RNG,
                      M_SEAT_KEY, R_LEN, R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN)
-from .rng_nb import bot_oneway_nb, bot_stream_at_nb, bot_stream_nb, seat_key_nb
+from .rng_nb import bot_oneway_nb, bot_stream_at_nb, seat_key_nb
 
 # Every bot table (built-in or user-written) of every game: decide(kind, s, seat) -> answer,
 # ``s`` the state as an array of s[R_LEN] words
@@ -56,32 +56,6 @@ def plumbed_nb(kind, p, seat):
     return NOT_PLUMBED
 
 
-@njit([types.int64(DecideType, types.int64, types.CPointer(types.int64), types.int64),
-       types.int64(DecideType, types.int64, types.int64[::1], types.int64)], cache=True)
-def ask_nb(decide, kind, p, seat):
-    """Ask the seat's bot for a decision, fairly (``p`` the state as a pointer; the
-    bot gets it as an array of ``s[R_LEN]`` words). For the call the game's chance
-    stream and the bots' seed read 0, and the seat gets its own stream for this
-    decision (M_BOT_RNG, from the bots' seed, the seat and the decisions answered
-    so far) and, a search seat only, its key (M_SEAT_KEY); afterwards both are
-    put back and the bot's slots cleared, so what a bot writes there is undone."""
-    rng = p[M_RNG]
-    bot_seed = p[M_BOT_SEED]
-    key = seat_key_nb(bot_seed, seat)
-    p[M_BOT_RNG] = bot_stream_nb(key, p[M_DECISIONS])
-    p[M_SEAT_KEY] = key if (p[R_SEARCH] >> (2 * seat)) & 3 else 0
-    p[M_RNG] = 0
-    p[M_BOT_SEED] = 0
-    ans = decide(kind, state_array_nb(p, p[R_LEN]), seat)
-    p[M_RNG] = rng
-    p[M_BOT_SEED] = bot_seed
-    p[M_BOT_RNG] = 0
-    p[M_SEAT_KEY] = 0
-    p[M_FAULT] = 0
-    p[M_FAULT_ARG] = 0
-    return ans
-
-
 @njit(cache=True)
 def seat_oneway_nb(p, seat):
     """The seat's one-way key for ask_keyed_nb (rng_nb.bot_oneway_nb of its key):
@@ -109,6 +83,18 @@ def ask_keyed_nb(decide, kind, p, seat, oneway):
     p[M_FAULT] = 0
     p[M_FAULT_ARG] = 0
     return ans
+
+
+@njit([types.int64(DecideType, types.int64, types.CPointer(types.int64), types.int64),
+       types.int64(DecideType, types.int64, types.int64[::1], types.int64)], cache=True)
+def ask_nb(decide, kind, p, seat):
+    """Ask the seat's bot for a decision, fairly (``p`` the state as a pointer; the
+    bot gets it as an array of ``s[R_LEN]`` words). For the call the game's chance
+    stream and the bots' seed read 0, and the seat gets its own stream for this
+    decision (M_BOT_RNG, from the bots' seed, the seat and the decisions answered
+    so far) and, a search seat only, its key (M_SEAT_KEY); afterwards both are
+    put back and the bot's slots cleared, so what a bot writes there is undone."""
+    return ask_keyed_nb(decide, kind, p, seat, seat_oneway_nb(p, seat))
 
 
 @njit(cache=True)
