@@ -28,7 +28,7 @@ def pytest_sessionstart(session):
             or os.environ.get("CARGO_SIM_TEST_WARMUP") == "0":
         return
     script = Path(__file__).with_name("warmup.py")
-    parts = ("engine", "search", "macao")
+    parts = ("engine", "heuristic", "macao")
     procs = [subprocess.Popen([sys.executable, str(script), part], stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True) for part in parts]
     for part, proc in zip(parts, procs):
