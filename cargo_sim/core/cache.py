@@ -148,8 +148,25 @@ def unit_hashes(files: dict | None = None) -> dict:
     return out
 
 
+def opt_tag() -> str:
+    """numba's optimisation level, in the folder names when it is not the default (3):
+    numba's own cache index ignores the level, so kernels compiled at another one
+    (``NUMBA_OPT``; the test suite uses 1) would otherwise be loaded, slower, by
+    every later process at the default level."""
+    from numba.core import config
+    opt = config.OPT
+    if getattr(opt, "is_opt_max", False):
+        return "omax"
+    return "" if int(opt) == 3 else f"o{int(opt)}"
+
+
 def unit_folder_name(unit: str, hashes: dict | None = None) -> str:
-    return f"{unit}-{(hashes or HASHES)[unit]}"
+    return f"{unit}-{(hashes or HASHES)[unit]}{opt_tag()}"
+
+
+def outside_folder_name(hashes: dict | None = None) -> str:
+    """The folder of code outside the package (user bots)."""
+    return source_hash(hashes) + opt_tag()
 
 
 def source_hash(hashes: dict | None = None) -> str:
@@ -212,7 +229,7 @@ def cache_root(environ=os.environ) -> Path | None:
 def cache_folder(environ=os.environ, unit: str | None = None) -> Path:
     """A cache folder, created and marked: the folder of ``unit`` (``"core"`` or a game)
     for this version of its source, or (None) the folder of code outside the package."""
-    version = source_hash() if unit is None else unit_folder_name(unit)
+    version = outside_folder_name() if unit is None else unit_folder_name(unit)
     root = cache_root(environ)
     folder = root / SUBFOLDER / version if root is not None else None
     if folder is None or not _writable(folder):

@@ -44,7 +44,7 @@ def test_import_keeps_foreign_folders_and_prunes_only_its_own(tmp_path):
     (wrong / _cache.MARKER).write_text(_cache.marker_text("0000000000000000"))
     olds = [_fake_version(ours, f"{i:016x}", age=1000 * (i + 1)) for i in range(5)]
     # start from this process's compiled kernels: the import then loads instead of compiling
-    folder = ours / _cache.source_hash()
+    folder = ours / _cache.outside_folder_name()
     shutil.copytree(_cache.CACHE_DIR, folder)
     (folder / _cache.MARKER).unlink()
 
@@ -66,7 +66,7 @@ def test_unwritable_home_cache_falls_back_to_private_per_user_folder(tmp_path, m
     env = {"XDG_CACHE_HOME": str(blocker)}
     folder = _cache.cache_folder(env)
     private = tmp_path / f"cargo_sim-{os.getuid()}"
-    assert folder == private / _cache.SUBFOLDER / _cache.source_hash()
+    assert folder == private / _cache.SUBFOLDER / _cache.outside_folder_name()
     st = os.lstat(private)
     assert st.st_uid == os.getuid() and st.st_mode & 0o777 == 0o700
 

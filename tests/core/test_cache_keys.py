@@ -2,6 +2,8 @@
 and its own package, so editing one game does not recompile another, and editing a
 Python-only runner recompiles nothing (cargo_sim/core/cache.py; docs/safety.md)."""
 import os
+import subprocess
+import sys
 import time
 
 from cargo_sim.core import cache as _cache
@@ -80,7 +82,7 @@ def test_a_core_module_a_games_constants_module_imports_is_compiled_source():
 def test_kernels_go_to_their_units_folder():
     assert _cache.unit_of("games/cargo_noir/bots/random_nb.py") == "cargo_noir"
     assert _cache.unit_of("core/rng_nb.py") == "core"
-    assert _cache.unit_folder_name("cargo_noir") == f"cargo_noir-{_cache.HASHES['cargo_noir']}"
+    assert _cache.unit_folder_name("cargo_noir") == f"cargo_noir-{_cache.HASHES['cargo_noir']}{_cache.opt_tag()}"
     import cargo_sim.games.cargo_noir.engine_nb as eng
     import cargo_sim.core.rng_nb as rng
     path = lambda f: f._cache._cache_path            # noqa: E731
@@ -101,3 +103,21 @@ def test_prune_keeps_recent_versions_of_each_unit(tmp_path):
     _cache.prune(tmp_path, keep={"cargo_noir-ffffffffffffffff"}, n_keep=3)
     assert [d.exists() for d in games] == [True, True, False, False, False]
     assert all(d.exists() for d in cores)          # another unit's versions are not counted
+
+
+def test_another_optimisation_level_has_its_own_folders():
+    """numba's cache index ignores NUMBA_OPT: kernels compiled at level 1 (the test
+    suite's) must never be what a default process loads."""
+    code = ("from cargo_sim.core import cache as c; "
+            "print(c.opt_tag(), c.unit_folder_name('core'), c.outside_folder_name())")
+    out = {}
+    for level in ("1", "3", "max"):
+        env = dict(os.environ, NUMBA_OPT=level)
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr[-1000:]
+        out[level] = r.stdout.split()
+    assert len(out["3"]) == 2                               # no tag at the default level
+    assert out["1"][-2:] == [n + "o1" for n in out["3"][-2:]]
+    assert out["max"][-2:] == [n + "omax" for n in out["3"][-2:]]
+    assert out["1"][-2].rpartition("-")[0] == "core"        # pruning still sees the unit
