@@ -13,14 +13,19 @@ from numba import njit
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
-from ..engine_nb import act_nb, largest_group_nb, legal_nb, end_card_points_nb, pb
-from ..enums import (A_END, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
-                     D_DISCARD, G_DICE, G_LOG_CAP, G_LOT, G_OFFER, G_N_OFFER, G_ROUND, K_C_COST, K_C_TIMING,
-                     K_GROUP_PTS, K_N_GOODS, K_ROUNDS, K_TAB_PEN, MAX_LEGAL, NC, P_COINS, P_DONE,
-                     P_CITY, P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_VP,
-                     P_WALL, PL, PW, RULES_END, T_ACTIVATE, T_END)
+from ..engine_nb import act_nb, legal_nb, end_card_points_nb, pb
+from ..enums import (A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK, A_WALL, D_ACTION,
+                     D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT, D_DISCARD, G_DELIV, G_DICE,
+                     G_LOG_CAP, G_N_OFFER, G_NEV, G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND, G_STAMP,
+                     G_SUPPLY, K_C_COST, K_C_TIMING, K_DP, K_GROUP_PTS, K_N_DP, K_N_GOODS, K_N_PORTS,
+                     K_PER_GOOD, K_PORT_GOODS, K_Q_ADJ, K_NQ, MAX_ADJ, MAX_Q, K_PORT_SPACE, K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN,
+                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, NC, P_COINS, P_DONE, P_CITY, P_GOODS, P_JOKERS,
+                     P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_VP, P_WALL, PW, T_ACTIVATE, T_END)
 
-W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON = range(8)
+# parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
+# behaviour (greedy and the named strategies leave them 0)
+(W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON,
+ W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT) = range(13)
 
 
 @njit(cache=True)
@@ -29,17 +34,55 @@ def w_nb(s, seat, i):
 
 
 @njit(cache=True)
+def deliver_value_nb(s, q, left):
+    """Points the seat's goods would score at the best port ahead that takes each, each
+    divided by 1 + the spaces to go; nothing beyond the cubes it can still sail (those in
+    hand, and 3 a round after this one)."""
+    b = pb(q)
+    ship = s[b + P_SHIP]
+    reach = 3 * left
+    for c in range(NC):
+        reach += s[b + P_ROSE + c]
+    v = 0.0
+    for g in range(s[K_N_GOODS]):
+        held = s[b + P_GOODS + g]
+        if held == 0:
+            continue
+        best = 0.0
+        for i in range(s[K_N_PORTS]):
+            d = s[K_PORT_SPACE + i] - ship
+            if d <= 0 or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
+                continue
+            k = s[G_DELIV + i * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + i]
+            if k < s[K_N_DP] and s[K_DP + k] / (1.0 + d) > best:
+                best = s[K_DP + k] / (1.0 + d)
+        v += held * best
+    return v
+
+
+@njit(cache=True)
 def value_nb(s, q, group):
-    """The seat's position; ``group``: its largest connected group (largest_group_nb)."""
+    """The seat's position; ``group``: its largest connected group (largest_group_nb).
+    With ``fade`` > 0 what is not yet points (coins, goods, the ship, the wall, jokers, the
+    group beyond its points) fades over the last ``fade`` rounds, to nothing after round 12."""
     b = pb(q)
     left = s[K_ROUNDS] - s[G_ROUND]
-    v = float(s[b + P_VP]) + w_nb(s, q, W_COIN) * s[b + P_COINS]
-    v += w_nb(s, q, W_CITY) * group * s[K_GROUP_PTS]
+    f = 1.0
+    fade = w_nb(s, q, W_FADE)
+    if fade > 0 and left < fade:
+        f = left / fade
+    v = float(s[b + P_VP]) + f * w_nb(s, q, W_COIN) * s[b + P_COINS]
+    if fade > 0:
+        v += (1.0 + f * (w_nb(s, q, W_CITY) - 1.0)) * group * s[K_GROUP_PTS]
+    else:
+        v += w_nb(s, q, W_CITY) * group * s[K_GROUP_PTS]
     held = 0
     for g in range(s[K_N_GOODS]):
         held += s[b + P_GOODS + g]
-    v += w_nb(s, q, W_GOODS) * held + w_nb(s, q, W_SHIP) * s[b + P_SHIP]
-    v += w_nb(s, q, W_WALL) * s[b + P_WALL] + w_nb(s, q, W_JOKER) * s[b + P_JOKERS]
+    v += f * (w_nb(s, q, W_GOODS) * held + w_nb(s, q, W_SHIP) * s[b + P_SHIP])
+    v += f * (w_nb(s, q, W_WALL) * s[b + P_WALL] + w_nb(s, q, W_JOKER) * s[b + P_JOKERS])
+    if w_nb(s, q, W_DELIV) > 0 and held > 0:
+        v += w_nb(s, q, W_DELIV) * deliver_value_nb(s, q, left)
     v -= s[K_TAB_PEN] * s[b + P_N_TAB]
     for i in range(s[b + P_N_DONE]):
         card = s[b + P_DONE + i]
@@ -52,44 +95,250 @@ def value_nb(s, q, group):
     return v
 
 
+# the words an action may write besides the seat's block (act_nb and what it calls):
+# G_STAMP..G_SUPPLY (stamp, bank, deck and office tops, discards, the cube supply), the
+# event count, the deliveries per port; G_DELIV only when the ship moved and G_Q_OWNER
+# only for the quarter taken (undone by hand). test_macao_heuristic checks a try leaves
+# no other word changed.
+N_FRONT = G_SUPPLY + NC - G_STAMP
+N_SAVE = N_FRONT + MAX_PORTS + 1 + PW + MAX_PORTS * MAX_GOODS
+
+
+@njit(cache=True)
+def save_nb(p, q, out, at):
+    b = pb(q)
+    for i in range(N_FRONT):
+        out[at + i] = p[G_STAMP + i]
+    at += N_FRONT
+    for i in range(MAX_PORTS):
+        out[at + i] = p[G_PORT_DELIV + i]
+    out[at + MAX_PORTS] = p[G_NEV]
+    at += MAX_PORTS + 1
+    for i in range(PW):
+        out[at + i] = p[b + i]
+    at += PW
+    for i in range(MAX_PORTS * MAX_GOODS):
+        out[at + i] = p[G_DELIV + i]
+
+
+@njit(cache=True)
+def undo_nb(p, q, a, out, at):
+    """Put back what ``act_nb(p, q, a)`` wrote (save_nb saved it at out[at:])."""
+    b = pb(q)
+    if p[b + P_CITY] != out[at + N_FRONT + MAX_PORTS + 1 + P_CITY]:
+        p[G_Q_OWNER + a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS)] = -1
+    if p[b + P_SHIP] != out[at + N_FRONT + MAX_PORTS + 1 + P_SHIP]:
+        d = at + N_FRONT + MAX_PORTS + 1 + PW
+        for i in range(MAX_PORTS * MAX_GOODS):
+            p[G_DELIV + i] = out[d + i]
+    for i in range(N_FRONT):
+        p[G_STAMP + i] = out[at + i]
+    at += N_FRONT
+    for i in range(MAX_PORTS):
+        p[G_PORT_DELIV + i] = out[at + i]
+    p[G_NEV] = out[at + MAX_PORTS]
+    at += MAX_PORTS + 1
+    for i in range(PW):
+        p[b + i] = out[at + i]
+
+
+@njit(cache=True)
+def colour_group_nb(a):
+    """Actions that differ only in the colour of the cubes paid or gained share a group
+    (1 wall, 2 sail, 3 sail back, 4 joker for a cube); 0: any other action."""
+    if A_WALL <= a < A_WALL + NC * NC:
+        return 1
+    if A_SAIL <= a < A_SAIL + NC:
+        return 2
+    if A_SAIL_BACK <= a < A_SAIL_BACK + NC:
+        return 3
+    if A_JOKER <= a < A_JOKER + NC:
+        return 4
+    return 0
+
+
+@njit(cache=True)
+def need_nb(s, q, need):
+    """Cubes of each colour the seat's tableau cards still cost, less those in hand."""
+    b = pb(q)
+    for c in range(NC):
+        need[c] = -s[b + P_ROSE + c]
+    for t in range(s[b + P_N_TAB]):
+        for c in range(NC):
+            need[c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
+
+
+@njit(cache=True)
+def colour_score_nb(a, need):
+    """How little a colour choice costs the tableau's needs (higher: better): the cubes
+    paid that a card needs count against it, a cube gained that one needs for it."""
+    if A_WALL <= a < A_WALL + NC * NC:
+        x, y = (a - A_WALL) // NC, (a - A_WALL) % NC
+        return -(max(need[x] + 1, 0) + max(need[y] + 1 + (x == y), 0))
+    if A_JOKER <= a < A_JOKER + NC:
+        return max(need[a - A_JOKER], 0)
+    c = a - (A_SAIL_BACK if a >= A_SAIL_BACK else A_SAIL)
+    return -max(need[c] + 1, 0)
+
+
+@njit(cache=True)
+def pick_colours_nb(s, q, out, n):
+    """One action of each colour group is tried (their values are equal: cubes in hand are
+    worth nothing): the first legal one, or with ``keep`` the one that spares the colours
+    the tableau needs. The others are marked -1 in ``out``."""
+    keep = w_nb(s, q, W_KEEP) > 0
+    need = np.zeros(NC, np.int64)
+    if keep:
+        need_nb(s, q, need)
+    first = np.full(5, -1, np.int64)
+    best = np.zeros(5, np.int64)
+    for k in range(n):
+        g = colour_group_nb(out[k])
+        if g == 0:
+            continue
+        if first[g] < 0:
+            first[g] = k
+            if keep:
+                best[g] = colour_score_nb(out[k], need)
+            continue
+        if keep:
+            sc = colour_score_nb(out[k], need)
+            if sc > best[g]:
+                out[first[g]] = -1
+                first[g], best[g] = k, sc
+                continue
+        out[k] = -1
+
+
+@njit(cache=True)
+def components_nb(s, q, comp, size):
+    """Label the seat's connected groups of quarters (comp: a group's index, -1 not the
+    seat's; size: each group's quarters); returns the largest (largest_group_nb's)."""
+    nq = s[K_NQ]
+    for x in range(nq):
+        comp[x] = -1
+    n, best = 0, 0
+    for start in range(nq):
+        if comp[start] >= 0 or s[G_Q_OWNER + start] != q:
+            continue
+        comp[start] = n
+        stack = [start]
+        k = 0
+        while len(stack) > 0:
+            v = stack.pop()
+            k += 1
+            for j in range(MAX_ADJ):
+                w = s[K_Q_ADJ + v * MAX_ADJ + j]
+                if w >= 0 and comp[w] < 0 and s[G_Q_OWNER + w] == q:
+                    comp[w] = n
+                    stack.append(w)
+        size[n] = k
+        best = max(best, k)
+        n += 1
+    return best
+
+
+@njit(cache=True)
+def group_with_nb(s, x, comp, size, group):
+    """The largest group once quarter x joins the groups it touches (comp, size as
+    components_nb left them, before x was taken)."""
+    seen = np.full(MAX_ADJ, -1, np.int64)
+    k = 1
+    for j in range(MAX_ADJ):
+        w = s[K_Q_ADJ + x * MAX_ADJ + j]
+        if w < 0 or comp[w] < 0:
+            continue
+        c = comp[w]
+        new = True
+        for i in range(j):
+            if seen[i] == c:
+                new = False
+        seen[j] = c
+        if new:
+            k += size[c]
+    return max(group, k)
+
+
 @njit(cache=True)
 def best_action_nb(s, q):
-    """Each legal action is tried on the state itself and undone: act_nb writes only the
-    game's shared words (RULES_END..PL) and seat q's block (Macao's effects act on their
-    owner), which are saved first and put back after each try; the event log is off
-    meanwhile. The group is recomputed only when the action took a quarter. One buffer
-    (the legal answers, then the saved words), read through a raw pointer."""
-    n_shared = PL - RULES_END
-    buf = np.empty(MAX_LEGAL + n_shared + PW, np.int64)
+    """Each legal action (one of each colour group) is tried on the state itself and
+    undone (undo_nb: act_nb writes only the seat's block and a few shared words, Macao's
+    effects acting on their owner); the event log is off meanwhile. After a quarter is
+    taken the largest group is found from the groups the quarter joins (components_nb,
+    once a decision). One buffer (the legal answers, then the saved words), read
+    through a raw pointer."""
+    buf = np.empty(MAX_LEGAL + N_SAVE, np.int64)
     out = state_ptr_nb(buf)
     p = state_ptr_nb(s)
     n = legal_nb(p, out)
+    pick_colours_nb(p, q, out, n)
     b = pb(q)
-    at = MAX_LEGAL                   # the saved words: out[at:at + n_shared + PW]
-    for i in range(n_shared):
-        out[at + i] = p[RULES_END + i]
-    for i in range(PW):
-        out[at + n_shared + i] = p[b + i]
+    at = MAX_LEGAL
+    save_nb(p, q, out, at)
     lp = p              # the log argument: never written, as the tries' log capacity is 0
-    group = largest_group_nb(p, q)
+    cap = p[G_LOG_CAP]
+    p[G_LOG_CAP] = 0                           # the tries write no events
+    comp = np.empty(MAX_Q, np.int64)
+    size = np.empty(MAX_Q, np.int64)
+    group = components_nb(p, q, comp, size)
     city = p[b + P_CITY]
     best, best_v = A_END, value_nb(p, q, group) + 1e-9
     for k in range(n):
         a = out[k]
-        if a == A_END:
+        if a == A_END or a < 0:
             continue
-        p[G_LOG_CAP] = 0                       # the try writes no events
         act_nb(p, q, a, lp)
-        v = value_nb(p, q, group if p[b + P_CITY] == city else largest_group_nb(p, q))
-        for i in range(n_shared):
-            p[RULES_END + i] = out[at + i]
-        for i in range(PW):
-            p[b + i] = out[at + n_shared + i]
+        g = group
+        if p[b + P_CITY] != city:           # the action took quarter a - its base
+            g = group_with_nb(p, a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS), comp, size, group)
+        v = value_nb(p, q, g)
+        undo_nb(p, q, a, out, at)
         if v > best_v:
             best, best_v = a, v
+    p[G_LOG_CAP] = cap
     keep_nb(s)                                 # s and buf outlive their pointers
     keep_nb(buf)
     return best
+
+
+@njit(cache=True)
+def undo_check_nb(s, q):
+    """Tests: every legal action tried and undone as best_action_nb does; returns how many
+    tries left a word of the state changed."""
+    before = s.copy()
+    buf = np.empty(MAX_LEGAL + N_SAVE, np.int64)
+    out = state_ptr_nb(buf)
+    p = state_ptr_nb(s)
+    n = legal_nb(p, out)
+    bad = 0
+    for k in range(n):
+        a = out[k]
+        if a == A_END:
+            continue
+        cap = p[G_LOG_CAP]
+        p[G_LOG_CAP] = 0
+        save_nb(p, q, out, MAX_LEGAL)
+        act_nb(p, q, a, p)
+        undo_nb(p, q, a, out, MAX_LEGAL)
+        p[G_LOG_CAP] = cap
+        for i in range(len(s)):
+            if s[i] != before[i]:
+                bad += 1
+                s[i] = before[i]
+                break
+    keep_nb(s)
+    keep_nb(buf)
+    return bad
+
+
+@njit(cache=True)
+def coming_nb(s, q, coming):
+    """Cubes of each colour on the seat's rose, not yet arrived (sides 1 on)."""
+    b = pb(q) + P_ROSE
+    for c in range(NC):
+        coming[c] = 0
+        for side in range(1, s[K_ROSE_SIDES] + 1):
+            coming[c] += s[b + side * NC + c]
 
 
 @njit(cache=True)
@@ -97,7 +346,15 @@ def card_value_nb(s, q, card):
     cost = 0
     for c in range(NC):
         cost += s[K_C_COST + card * NC + c]
-    return -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_nb(s, q, W_CARD) * 4
+    v = -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_nb(s, q, W_CARD) * 4
+    if w_nb(s, q, W_FIT) > 0:           # the cost's cubes already on their way count for it
+        coming = np.empty(NC, np.int64)
+        coming_nb(s, q, coming)
+        fit = 0
+        for c in range(NC):
+            fit += min(coming[c], s[K_C_COST + card * NC + c])
+        v += w_nb(s, q, W_FIT) * fit
+    return v
 
 
 @njit(cache=True)
@@ -132,6 +389,15 @@ def greedy_decide_nb(kind, s, seat):
         # filled first (zero-cube penalty)
         best, bv = 1, -1e18
         left = s[K_ROUNDS] - s[G_ROUND] + 1
+        w_need = w_nb(s, seat, W_NEED)
+        need = np.zeros(NC, np.int64)
+        if w_need > 0:                  # the tableau's cost not yet on its way
+            coming_nb(s, seat, need)
+            for c in range(NC):
+                need[c] = -need[c]
+            for t in range(s[b + P_N_TAB]):
+                for c in range(NC):
+                    need[c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
         for i in range(NC):
             for j in range(i + 1, NC):
                 v = 0.0
@@ -144,6 +410,8 @@ def greedy_decide_nb(kind, s, seat):
                     if pips > left:
                         pips = 1
                     v += pips - w_nb(s, seat, W_SOON) * pips
+                    if w_need > 0 and need[d] > 0:
+                        v += w_need * min(pips, need[d])
                     if pips == 1 and empty_next:
                         v += 5.0
                 if v > bv:
