@@ -34,6 +34,17 @@ def w_nb(s, seat, i):
 
 
 @njit(cache=True)
+def weights_nb(s, q):
+    """The seat's parameters as floats (w_nb's), once a decision rather than once a try."""
+    at = PARAMS + q * N_PARAMS
+    return (s[at] / PARAM_SCALE, s[at + 1] / PARAM_SCALE, s[at + 2] / PARAM_SCALE,
+            s[at + 3] / PARAM_SCALE, s[at + 4] / PARAM_SCALE, s[at + 5] / PARAM_SCALE,
+            s[at + 6] / PARAM_SCALE, s[at + 7] / PARAM_SCALE, s[at + 8] / PARAM_SCALE,
+            s[at + 9] / PARAM_SCALE, s[at + 10] / PARAM_SCALE, s[at + 11] / PARAM_SCALE,
+            s[at + 12] / PARAM_SCALE)
+
+
+@njit(cache=True)
 def deliver_value_nb(s, q, left):
     """Points the seat's goods would score at the best port ahead that takes each, each
     divided by 1 + the spaces to go; nothing beyond the cubes it can still sail (those in
@@ -61,37 +72,37 @@ def deliver_value_nb(s, q, left):
 
 
 @njit(cache=True)
-def value_nb(s, q, group):
-    """The seat's position; ``group``: its largest connected group (largest_group_nb).
+def value_nb(s, q, group, w):
+    """The seat's position; ``group``: its largest connected group (largest_group_nb); ``w``: weights_nb(s, q).
     With ``fade`` > 0 what is not yet points (coins, goods, the ship, the wall, jokers, the
     group beyond its points) fades over the last ``fade`` rounds, to nothing after round 12."""
     b = pb(q)
     left = s[K_ROUNDS] - s[G_ROUND]
     f = 1.0
-    fade = w_nb(s, q, W_FADE)
+    fade = w[W_FADE]
     if fade > 0 and left < fade:
         f = left / fade
-    v = float(s[b + P_VP]) + f * w_nb(s, q, W_COIN) * s[b + P_COINS]
+    v = float(s[b + P_VP]) + f * w[W_COIN] * s[b + P_COINS]
     if fade > 0:
-        v += (1.0 + f * (w_nb(s, q, W_CITY) - 1.0)) * group * s[K_GROUP_PTS]
+        v += (1.0 + f * (w[W_CITY] - 1.0)) * group * s[K_GROUP_PTS]
     else:
-        v += w_nb(s, q, W_CITY) * group * s[K_GROUP_PTS]
+        v += w[W_CITY] * group * s[K_GROUP_PTS]
     held = 0
     for g in range(s[K_N_GOODS]):
         held += s[b + P_GOODS + g]
-    v += f * (w_nb(s, q, W_GOODS) * held + w_nb(s, q, W_SHIP) * s[b + P_SHIP])
-    v += f * (w_nb(s, q, W_WALL) * s[b + P_WALL] + w_nb(s, q, W_JOKER) * s[b + P_JOKERS])
-    if w_nb(s, q, W_DELIV) > 0 and held > 0:
-        v += w_nb(s, q, W_DELIV) * deliver_value_nb(s, q, left)
+    v += f * (w[W_GOODS] * held + w[W_SHIP] * s[b + P_SHIP])
+    v += f * (w[W_WALL] * s[b + P_WALL] + w[W_JOKER] * s[b + P_JOKERS])
+    if w[W_DELIV] > 0 and held > 0:
+        v += w[W_DELIV] * deliver_value_nb(s, q, left)
     v -= s[K_TAB_PEN] * s[b + P_N_TAB]
     for i in range(s[b + P_N_DONE]):
         card = s[b + P_DONE + i]
         if s[K_C_TIMING + card] == T_ACTIVATE:
-            v += w_nb(s, q, W_CARD) * left
+            v += w[W_CARD] * left
         elif s[K_C_TIMING + card] == T_END:
             v += end_card_points_nb(s, q, i)
         else:
-            v += w_nb(s, q, W_CARD) * left * 0.5
+            v += w[W_CARD] * left * 0.5
     return v
 
 
@@ -158,104 +169,112 @@ def colour_group_nb(a):
 
 
 @njit(cache=True)
-def need_nb(s, q, need):
-    """Cubes of each colour the seat's tableau cards still cost, less those in hand."""
+def need_nb(s, q, need, at):
+    """Cubes of each colour the seat's tableau cards still cost, less those in hand, into
+    need[at:at + NC]."""
     b = pb(q)
     for c in range(NC):
-        need[c] = -s[b + P_ROSE + c]
+        need[at + c] = -s[b + P_ROSE + c]
     for t in range(s[b + P_N_TAB]):
         for c in range(NC):
-            need[c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
+            need[at + c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
 
 
 @njit(cache=True)
-def colour_score_nb(a, need):
+def colour_score_nb(a, need, at):
     """How little a colour choice costs the tableau's needs (higher: better): the cubes
     paid that a card needs count against it, a cube gained that one needs for it."""
     if A_WALL <= a < A_WALL + NC * NC:
         x, y = (a - A_WALL) // NC, (a - A_WALL) % NC
-        return -(max(need[x] + 1, 0) + max(need[y] + 1 + (x == y), 0))
+        return -(max(need[at + x] + 1, 0) + max(need[at + y] + 1 + (x == y), 0))
     if A_JOKER <= a < A_JOKER + NC:
-        return max(need[a - A_JOKER], 0)
+        return max(need[at + a - A_JOKER], 0)
     c = a - (A_SAIL_BACK if a >= A_SAIL_BACK else A_SAIL)
-    return -max(need[c] + 1, 0)
+    return -max(need[at + c] + 1, 0)
 
 
 @njit(cache=True)
-def pick_colours_nb(s, q, out, n):
+def pick_colours_nb(s, q, out, n, keep, need):
     """One action of each colour group is tried (their values are equal: cubes in hand are
     worth nothing): the first legal one, or with ``keep`` the one that spares the colours
-    the tableau needs. The others are marked -1 in ``out``."""
-    keep = w_nb(s, q, W_KEEP) > 0
-    need = np.zeros(NC, np.int64)
+    the tableau needs (need_nb's, into out[need:need + NC]). The others are marked -1 in
+    ``out``."""
     if keep:
-        need_nb(s, q, need)
-    first = np.full(5, -1, np.int64)
-    best = np.zeros(5, np.int64)
+        need_nb(s, q, out, need)
+    f1 = f2 = f3 = f4 = -1                    # the group's kept action (its index in out)
+    b1 = b2 = b3 = b4 = 0                     # and its colour score
     for k in range(n):
-        g = colour_group_nb(out[k])
+        a = out[k]
+        g = colour_group_nb(a)
         if g == 0:
             continue
-        if first[g] < 0:
-            first[g] = k
-            if keep:
-                best[g] = colour_score_nb(out[k], need)
+        sc = colour_score_nb(a, out, need) if keep else 0
+        first = f1 if g == 1 else (f2 if g == 2 else (f3 if g == 3 else f4))
+        bs = b1 if g == 1 else (b2 if g == 2 else (b3 if g == 3 else b4))
+        if first >= 0 and sc <= bs:
+            out[k] = -1
             continue
-        if keep:
-            sc = colour_score_nb(out[k], need)
-            if sc > best[g]:
-                out[first[g]] = -1
-                first[g], best[g] = k, sc
-                continue
-        out[k] = -1
+        if first >= 0:
+            out[first] = -1
+        if g == 1:
+            f1, b1 = k, sc
+        elif g == 2:
+            f2, b2 = k, sc
+        elif g == 3:
+            f3, b3 = k, sc
+        else:
+            f4, b4 = k, sc
 
 
 @njit(cache=True)
-def components_nb(s, q, comp, size):
-    """Label the seat's connected groups of quarters (comp: a group's index, -1 not the
-    seat's; size: each group's quarters); returns the largest (largest_group_nb's)."""
+def components_nb(s, q, buf, at):
+    """Label the seat's connected groups of quarters (buf[at + x]: quarter x's group, -1
+    not the seat's; buf[at + MAX_Q + i]: group i's quarters; then a stack); returns the
+    largest (largest_group_nb's)."""
+    comp, size, stack = at, at + MAX_Q, at + 2 * MAX_Q
     nq = s[K_NQ]
     for x in range(nq):
-        comp[x] = -1
+        buf[comp + x] = -1
     n, best = 0, 0
     for start in range(nq):
-        if comp[start] >= 0 or s[G_Q_OWNER + start] != q:
+        if buf[comp + start] >= 0 or s[G_Q_OWNER + start] != q:
             continue
-        comp[start] = n
-        stack = [start]
-        k = 0
-        while len(stack) > 0:
-            v = stack.pop()
+        buf[comp + start] = n
+        buf[stack + 0] = start
+        top, k = 1, 0
+        while top > 0:
+            top -= 1
+            v = buf[stack + top]
             k += 1
             for j in range(MAX_ADJ):
                 w = s[K_Q_ADJ + v * MAX_ADJ + j]
-                if w >= 0 and comp[w] < 0 and s[G_Q_OWNER + w] == q:
-                    comp[w] = n
-                    stack.append(w)
-        size[n] = k
+                if w >= 0 and buf[comp + w] < 0 and s[G_Q_OWNER + w] == q:
+                    buf[comp + w] = n
+                    buf[stack + top] = w
+                    top += 1
+        buf[size + n] = k
         best = max(best, k)
         n += 1
     return best
 
 
 @njit(cache=True)
-def group_with_nb(s, x, comp, size, group):
-    """The largest group once quarter x joins the groups it touches (comp, size as
-    components_nb left them, before x was taken)."""
-    seen = np.full(MAX_ADJ, -1, np.int64)
+def group_with_nb(s, x, buf, at, group):
+    """The largest group once quarter x joins the groups it touches (components_nb's
+    labels at buf[at:], from before x was taken)."""
     k = 1
     for j in range(MAX_ADJ):
         w = s[K_Q_ADJ + x * MAX_ADJ + j]
-        if w < 0 or comp[w] < 0:
+        if w < 0 or buf[at + w] < 0:
             continue
-        c = comp[w]
+        c = buf[at + w]
         new = True
-        for i in range(j):
-            if seen[i] == c:
+        for i in range(j):                    # a group touched twice counts once
+            u = s[K_Q_ADJ + x * MAX_ADJ + i]
+            if u >= 0 and buf[at + u] == c:
                 new = False
-        seen[j] = c
         if new:
-            k += size[c]
+            k += buf[at + MAX_Q + c]
     return max(group, k)
 
 
@@ -265,24 +284,25 @@ def best_action_nb(s, q):
     undone (undo_nb: act_nb writes only the seat's block and a few shared words, Macao's
     effects acting on their owner); the event log is off meanwhile. After a quarter is
     taken the largest group is found from the groups the quarter joins (components_nb,
-    once a decision). One buffer (the legal answers, then the saved words), read
-    through a raw pointer."""
-    buf = np.empty(MAX_LEGAL + N_SAVE, np.int64)
+    once a decision). One buffer (the legal answers, the saved words, the scratch), read
+    through a raw pointer: one allocation a decision."""
+    buf = np.empty(MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC, np.int64)
     out = state_ptr_nb(buf)
     p = state_ptr_nb(s)
+    w = weights_nb(p, q)
     n = legal_nb(p, out)
-    pick_colours_nb(p, q, out, n)
+    at = MAX_LEGAL                             # the saved words
+    comp = at + N_SAVE                         # then components_nb's comp, size, stack
+    need = comp + 3 * MAX_Q                    # and need_nb's
+    pick_colours_nb(p, q, out, n, w[W_KEEP] > 0, need)
     b = pb(q)
-    at = MAX_LEGAL
     save_nb(p, q, out, at)
     lp = p              # the log argument: never written, as the tries' log capacity is 0
     cap = p[G_LOG_CAP]
     p[G_LOG_CAP] = 0                           # the tries write no events
-    comp = np.empty(MAX_Q, np.int64)
-    size = np.empty(MAX_Q, np.int64)
-    group = components_nb(p, q, comp, size)
+    group = components_nb(p, q, out, comp)
     city = p[b + P_CITY]
-    best, best_v = A_END, value_nb(p, q, group) + 1e-9
+    best, best_v = A_END, value_nb(p, q, group, w) + 1e-9
     for k in range(n):
         a = out[k]
         if a == A_END or a < 0:
@@ -290,8 +310,8 @@ def best_action_nb(s, q):
         act_nb(p, q, a, lp)
         g = group
         if p[b + P_CITY] != city:           # the action took quarter a - its base
-            g = group_with_nb(p, a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS), comp, size, group)
-        v = value_nb(p, q, g)
+            g = group_with_nb(p, a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS), out, comp, group)
+        v = value_nb(p, q, g, w)
         undo_nb(p, q, a, out, at)
         if v > best_v:
             best, best_v = a, v
@@ -342,14 +362,14 @@ def coming_nb(s, q, coming):
 
 
 @njit(cache=True)
-def card_value_nb(s, q, card):
+def card_value_nb(s, q, card, coming):
+    """A card to draft (or keep): cheap first, active cards more; with ``draft_fit`` the
+    cubes of its cost already coming (``coming``: coming_nb's) count for it."""
     cost = 0
     for c in range(NC):
         cost += s[K_C_COST + card * NC + c]
     v = -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_nb(s, q, W_CARD) * 4
-    if w_nb(s, q, W_FIT) > 0:           # the cost's cubes already on their way count for it
-        coming = np.empty(NC, np.int64)
-        coming_nb(s, q, coming)
+    if w_nb(s, q, W_FIT) > 0:
         fit = 0
         for c in range(NC):
             fit += min(coming[c], s[K_C_COST + card * NC + c])
@@ -363,18 +383,24 @@ def greedy_decide_nb(kind, s, seat):
     if kind == D_ACTION:
         return best_action_nb(s, seat)
     if kind == D_CARD:
+        coming = np.zeros(NC, np.int64)
+        if w_nb(s, seat, W_FIT) > 0:
+            coming_nb(s, seat, coming)
         best, bv = -1, -1e18
         for i in range(s[G_N_OFFER]):
             card = s[G_OFFER + i]
             if card >= 0:
-                v = card_value_nb(s, seat, card)
+                v = card_value_nb(s, seat, card, coming)
                 if v > bv:
                     best, bv = i, v
         return best
     if kind == D_DISCARD:
+        coming = np.zeros(NC, np.int64)
+        if w_nb(s, seat, W_FIT) > 0:
+            coming_nb(s, seat, coming)
         worst, wv = 0, 1e18
         for t in range(s[b + P_N_TAB]):
-            v = card_value_nb(s, seat, s[b + P_TAB + t])
+            v = card_value_nb(s, seat, s[b + P_TAB + t], coming)
             if v < wv:
                 worst, wv = t, v
         return worst
