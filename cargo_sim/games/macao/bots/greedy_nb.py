@@ -20,7 +20,8 @@ from ..enums import (A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK
                      G_SUPPLY, K_C_COST, K_C_TIMING, K_DP, K_GROUP_PTS, K_N_DP, K_N_GOODS, K_N_PORTS,
                      K_PER_GOOD, K_PORT_GOODS, K_Q_ADJ, K_NQ, MAX_ADJ, MAX_Q, K_PORT_SPACE, K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN,
                      MAX_GOODS, MAX_LEGAL, MAX_PORTS, NC, P_COINS, P_DONE, P_CITY, P_GOODS, P_JOKERS,
-                     P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_VP, P_WALL, PW, T_ACTIVATE, T_END)
+                     P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL, PW, MAX_DONE,
+                     T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
@@ -107,12 +108,15 @@ def value_nb(s, q, group, w):
 
 
 # the words an action may write besides the seat's block (act_nb and what it calls):
-# G_STAMP..G_SUPPLY (stamp, bank, deck and office tops, discards, the cube supply), the
-# event count, the deliveries per port; G_DELIV only when the ship moved and G_Q_OWNER
-# only for the quarter taken (undone by hand). test_macao_heuristic checks a try leaves
-# no other word changed.
+# G_STAMP..G_SUPPLY (stamp, bank, deck and office tops, discards, the cube supply) and the
+# event count; the deliveries (G_PORT_DELIV, G_DELIV) only when the ship moved with goods
+# aboard, G_Q_OWNER only for the quarter taken (undone by hand). In the seat's block an
+# action writes neither the rose's later sides nor completed cards beyond the one it adds
+# (SEAT_RANGES). test_macao_heuristic checks a try leaves no other word changed.
 N_FRONT = G_SUPPLY + NC - G_STAMP
-N_SAVE = N_FRONT + MAX_PORTS + 1 + PW + MAX_PORTS * MAX_GOODS
+AT_SEAT = N_FRONT + 1                        # saved: front, G_NEV, the seat, the deliveries
+AT_DELIV = AT_SEAT + PW
+N_SAVE = AT_DELIV + MAX_PORTS + MAX_PORTS * MAX_GOODS
 
 
 @njit(cache=True)
@@ -120,37 +124,54 @@ def save_nb(p, q, out, at):
     b = pb(q)
     for i in range(N_FRONT):
         out[at + i] = p[G_STAMP + i]
-    at += N_FRONT
-    for i in range(MAX_PORTS):
-        out[at + i] = p[G_PORT_DELIV + i]
-    out[at + MAX_PORTS] = p[G_NEV]
-    at += MAX_PORTS + 1
+    out[at + N_FRONT] = p[G_NEV]
     for i in range(PW):
-        out[at + i] = p[b + i]
-    at += PW
-    for i in range(MAX_PORTS * MAX_GOODS):
-        out[at + i] = p[G_DELIV + i]
+        out[at + AT_SEAT + i] = p[b + i]
+    if goods_held_nb(p, q) > 0:
+        for i in range(MAX_PORTS):
+            out[at + AT_DELIV + i] = p[G_PORT_DELIV + i]
+        for i in range(MAX_PORTS * MAX_GOODS):
+            out[at + AT_DELIV + MAX_PORTS + i] = p[G_DELIV + i]
+
+
+@njit(cache=True)
+def goods_held_nb(p, q):
+    b = pb(q)
+    n = 0
+    for g in range(MAX_GOODS):
+        n += p[b + P_GOODS + g]
+    return n
 
 
 @njit(cache=True)
 def undo_nb(p, q, a, out, at):
     """Put back what ``act_nb(p, q, a)`` wrote (save_nb saved it at out[at:])."""
     b = pb(q)
-    if p[b + P_CITY] != out[at + N_FRONT + MAX_PORTS + 1 + P_CITY]:
+    s = at + AT_SEAT                           # the seat's saved block
+    if p[b + P_CITY] != out[s + P_CITY]:
         p[G_Q_OWNER + a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS)] = -1
-    if p[b + P_SHIP] != out[at + N_FRONT + MAX_PORTS + 1 + P_SHIP]:
-        d = at + N_FRONT + MAX_PORTS + 1 + PW
-        for i in range(MAX_PORTS * MAX_GOODS):
-            p[G_DELIV + i] = out[d + i]
+    if p[b + P_SHIP] != out[s + P_SHIP]:
+        held = 0
+        for g in range(MAX_GOODS):
+            held += out[s + P_GOODS + g]
+        if held > 0:
+            for i in range(MAX_PORTS):
+                p[G_PORT_DELIV + i] = out[at + AT_DELIV + i]
+            for i in range(MAX_PORTS * MAX_GOODS):
+                p[G_DELIV + i] = out[at + AT_DELIV + MAX_PORTS + i]
     for i in range(N_FRONT):
         p[G_STAMP + i] = out[at + i]
-    at += N_FRONT
-    for i in range(MAX_PORTS):
-        p[G_PORT_DELIV + i] = out[at + i]
-    p[G_NEV] = out[at + MAX_PORTS]
-    at += MAX_PORTS + 1
-    for i in range(PW):
-        p[b + i] = out[at + i]
+    p[G_NEV] = out[at + N_FRONT]
+    m = min(max(out[s + P_N_DONE], p[b + P_N_DONE]) + 1, MAX_DONE + 1)
+    for i in range(P_ROSE + NC):               # up to this round's cubes
+        p[b + i] = out[s + i]
+    for i in range(P_GOODS, P_DONE):           # goods, jokers, the tableau, cards completed
+        p[b + i] = out[s + i]
+    for i in range(m):
+        p[b + P_DONE + i] = out[s + P_DONE + i]
+        p[b + P_USED + i] = out[s + P_USED + i]
+    for i in range(P_TRIB_N, PW):              # the round's flags and the statistics
+        p[b + i] = out[s + i]
 
 
 @njit(cache=True)
