@@ -5,7 +5,10 @@ seat's position is valued (``value_nb``: points, coins, the city group, goods he
 the ship, active cards, the wall, less the tableau's penalty; cubes in hand are worth
 nothing, as they are lost at the round's end); the best action is taken, and the turn
 ends when no action raises the value. Cards, dice and colours by simple rules (below).
-Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``.
+Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fade`` on
+(end-game fading, delivery values, dice and draft for the tableau's colours, colours
+kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md): a try
+is undone word by word, actions of equal value are tried once.
 """
 import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
@@ -14,13 +17,17 @@ from numba import njit
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..engine_nb import act_nb, legal_nb, end_card_points_nb, pb
-from ..enums import (A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK, A_WALL, D_ACTION,
-                     D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT, D_DISCARD, G_DELIV, G_DICE,
-                     G_LOG_CAP, G_N_OFFER, G_NEV, G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND, G_STAMP,
-                     G_SUPPLY, K_C_COST, K_C_TIMING, K_DP, K_GROUP_PTS, K_N_DP, K_N_GOODS, K_N_PORTS,
-                     K_PER_GOOD, K_PORT_GOODS, K_Q_ADJ, K_NQ, MAX_ADJ, MAX_Q, K_PORT_SPACE, K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN,
-                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, NC, P_COINS, P_DONE, P_CITY, P_GOODS, P_JOKERS,
-                     P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL, PW, MAX_DONE,
+from ..enums import (A_ACT, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK, A_WALL,
+                     D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT, D_DISCARD,
+                     E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_GAIN_ANY_CUBE,
+                     E_PAY_COINS_FOR_ANY_CUBE, E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS,
+                     E_PAY_DISTINCT_CUBES_FOR_POINTS, G_DELIV, G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER,
+                     G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND, G_STAMP, G_SUPPLY, K_C_COST,
+                     K_C_EFFECT, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_CUBES, K_NQ, K_N_DP,
+                     K_N_GOODS, K_N_PORTS, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ,
+                     K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN, MAX_ADJ, MAX_DONE, MAX_GOODS, MAX_LEGAL,
+                     MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DONE, P_GOODS, P_JOKERS,
+                     P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
                      T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
@@ -74,7 +81,8 @@ def deliver_value_nb(s, q, left):
 
 @njit(cache=True)
 def value_nb(s, q, group, w):
-    """The seat's position; ``group``: its largest connected group (largest_group_nb); ``w``: weights_nb(s, q).
+    """The seat's position; ``group``: its largest connected group (largest_group_nb);
+    ``w``: weights_nb(s, q).
     With ``fade`` > 0 what is not yet points (coins, goods, the ship, the wall, jokers, the
     group beyond its points) fades over the last ``fade`` rounds, to nothing after round 12."""
     b = pb(q)
@@ -215,17 +223,48 @@ def colour_score_nb(a, need, at):
 
 
 @njit(cache=True)
+def act_class_nb(s, q, i, x):
+    """Options of one card's activation that differ only in cube colours have equal values
+    (the value reads no colour): the class of option x (one tried a class), or -1 (tried
+    anyway). A cube gained is one only if the supply is unlimited."""
+    e = s[K_C_EFFECT + s[pb(q) + P_DONE + i]]
+    if e == E_PAY_CUBES_FOR_COINS:
+        return 0
+    if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:    # one cube of each colour of the mask
+        k = 0
+        for c in range(NC):
+            k += (x >> c) & 1
+        return k
+    if s[K_LIMIT_CUBES] == 0 and (e == E_GAIN_ANY_CUBE or e == E_PAY_COINS_FOR_ANY_CUBE
+                                  or e == E_PAY_CUBES_FOR_ANY_CUBE or e == E_CUBE_IF_ALONE_LOWEST
+                                  or e == E_CUBE_IF_TRIBUTE_PAID):
+        return 0
+    return -1
+
+
+@njit(cache=True)
 def pick_colours_nb(s, q, out, n, keep, need):
     """One action of each colour group is tried (their values are equal: cubes in hand are
     worth nothing): the first legal one, or with ``keep`` the one that spares the colours
-    the tableau needs (need_nb's, into out[need:need + NC]). The others are marked -1 in
-    ``out``."""
+    the tableau needs (need_nb's, into out[need:need + NC]); and the first option of each
+    activation class (act_class_nb). The others are marked -1 in ``out``."""
     if keep:
         need_nb(s, q, out, need)
     f1 = f2 = f3 = f4 = -1                    # the group's kept action (its index in out)
     b1 = b2 = b3 = b4 = 0                     # and its colour score
+    last, seen = -1, 0                        # activations: the card, its classes kept
     for k in range(n):
         a = out[k]
+        if a >= A_ACT:
+            i = (a - A_ACT) // 64
+            cls = act_class_nb(s, q, i, (a - A_ACT) % 64)
+            if cls >= 0:
+                if i != last:
+                    last, seen = i, 0
+                if (seen >> cls) & 1:
+                    out[k] = -1
+                seen |= 1 << cls
+            continue
         g = colour_group_nb(a)
         if g == 0:
             continue
