@@ -382,36 +382,6 @@ def best_action_nb(s, q):
 
 
 @njit(cache=True)
-def undo_check_nb(s, q):
-    """Tests: every legal action tried and undone as best_action_nb does; returns how many
-    tries left a word of the state changed."""
-    before = s.copy()
-    buf = np.empty(MAX_LEGAL + N_SAVE, np.int64)
-    out = state_ptr_nb(buf)
-    p = state_ptr_nb(s)
-    n = legal_nb(p, out)
-    bad = 0
-    for k in range(n):
-        a = out[k]
-        if a == A_END:
-            continue
-        cap = p[G_LOG_CAP]
-        p[G_LOG_CAP] = 0
-        save_nb(p, q, out, MAX_LEGAL)
-        act_nb(p, q, a, p)
-        undo_nb(p, q, a, out, MAX_LEGAL)
-        p[G_LOG_CAP] = cap
-        for i in range(len(s)):
-            if s[i] != before[i]:
-                bad += 1
-                s[i] = before[i]
-                break
-    keep_nb(s)
-    keep_nb(buf)
-    return bad
-
-
-@njit(cache=True)
 def coming_nb(s, q, coming):
     """Cubes of each colour on the seat's rose, not yet arrived (sides 1 on)."""
     b = pb(q) + P_ROSE
