@@ -5,7 +5,10 @@ seat's position is valued (``value_nb``: points, coins, the city group, goods he
 the ship, active cards, the wall, less the tableau's penalty; cubes in hand are worth
 nothing, as they are lost at the round's end); the best action is taken, and the turn
 ends when no action raises the value. Cards, dice and colours by simple rules (below).
-Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``.
+Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fade`` on
+(end-game fading, delivery values, dice and draft for the tableau's colours, colours
+kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md): a try
+is undone word by word, actions of equal value are tried once.
 """
 import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
@@ -13,14 +16,24 @@ from numba import njit
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
-from ..engine_nb import act_nb, largest_group_nb, legal_nb, end_card_points_nb, pb
-from ..enums import (A_END, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
-                     D_DISCARD, G_DICE, G_LOG_CAP, G_LOT, G_OFFER, G_N_OFFER, G_ROUND, K_C_COST, K_C_TIMING,
-                     K_GROUP_PTS, K_N_GOODS, K_ROUNDS, K_TAB_PEN, MAX_LEGAL, NC, P_COINS, P_DONE,
-                     P_CITY, P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_VP,
-                     P_WALL, PL, PW, RULES_END, T_ACTIVATE, T_END)
+from ..engine_nb import act_nb, legal_nb, end_card_points_nb, pb
+from ..enums import (A_ACT, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK, A_WALL,
+                     D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT, D_DISCARD,
+                     E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_GAIN_ANY_CUBE,
+                     E_PAY_COINS_FOR_ANY_CUBE, E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS,
+                     E_PAY_DISTINCT_CUBES_FOR_POINTS, G_DELIV, G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER,
+                     G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND, G_STAMP, G_SUPPLY, K_C_COST,
+                     K_C_EFFECT, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_CUBES, K_NQ, K_N_DP,
+                     K_N_GOODS, K_N_PORTS, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ,
+                     K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN, MAX_ADJ, MAX_DONE, MAX_GOODS, MAX_LEGAL,
+                     MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DONE, P_GOODS, P_JOKERS,
+                     P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
+                     T_ACTIVATE, T_END)
 
-W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON = range(8)
+# parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
+# behaviour (greedy and the named strategies leave them 0)
+(W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON,
+ W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT) = range(13)
 
 
 @njit(cache=True)
@@ -29,75 +42,369 @@ def w_nb(s, seat, i):
 
 
 @njit(cache=True)
-def value_nb(s, q, group):
-    """The seat's position; ``group``: its largest connected group (largest_group_nb)."""
+def weights_nb(s, q):
+    """The seat's parameters as floats (w_nb's), once a decision rather than once a try."""
+    at = PARAMS + q * N_PARAMS
+    return (s[at] / PARAM_SCALE, s[at + 1] / PARAM_SCALE, s[at + 2] / PARAM_SCALE,
+            s[at + 3] / PARAM_SCALE, s[at + 4] / PARAM_SCALE, s[at + 5] / PARAM_SCALE,
+            s[at + 6] / PARAM_SCALE, s[at + 7] / PARAM_SCALE, s[at + 8] / PARAM_SCALE,
+            s[at + 9] / PARAM_SCALE, s[at + 10] / PARAM_SCALE, s[at + 11] / PARAM_SCALE,
+            s[at + 12] / PARAM_SCALE)
+
+
+@njit(cache=True)
+def deliver_value_nb(s, q, left):
+    """Points the seat's goods would score at the best port ahead that takes each, each
+    divided by 1 + the spaces to go; nothing beyond the cubes it can still sail (those in
+    hand, and 3 a round after this one)."""
     b = pb(q)
-    left = s[K_ROUNDS] - s[G_ROUND]
-    v = float(s[b + P_VP]) + w_nb(s, q, W_COIN) * s[b + P_COINS]
-    v += w_nb(s, q, W_CITY) * group * s[K_GROUP_PTS]
-    held = 0
+    ship = s[b + P_SHIP]
+    reach = 3 * left
+    for c in range(NC):
+        reach += s[b + P_ROSE + c]
+    v = 0.0
     for g in range(s[K_N_GOODS]):
-        held += s[b + P_GOODS + g]
-    v += w_nb(s, q, W_GOODS) * held + w_nb(s, q, W_SHIP) * s[b + P_SHIP]
-    v += w_nb(s, q, W_WALL) * s[b + P_WALL] + w_nb(s, q, W_JOKER) * s[b + P_JOKERS]
-    v -= s[K_TAB_PEN] * s[b + P_N_TAB]
-    for i in range(s[b + P_N_DONE]):
-        card = s[b + P_DONE + i]
-        if s[K_C_TIMING + card] == T_ACTIVATE:
-            v += w_nb(s, q, W_CARD) * left
-        elif s[K_C_TIMING + card] == T_END:
-            v += end_card_points_nb(s, q, i)
-        else:
-            v += w_nb(s, q, W_CARD) * left * 0.5
+        held = s[b + P_GOODS + g]
+        if held == 0:
+            continue
+        best = 0.0
+        for i in range(s[K_N_PORTS]):
+            d = s[K_PORT_SPACE + i] - ship
+            if d <= 0 or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
+                continue
+            k = s[G_DELIV + i * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + i]
+            if k < s[K_N_DP] and s[K_DP + k] / (1.0 + d) > best:
+                best = s[K_DP + k] / (1.0 + d)
+        v += held * best
     return v
 
 
 @njit(cache=True)
-def best_action_nb(s, q):
-    """Each legal action is tried on the state itself and undone: act_nb writes only the
-    game's shared words (RULES_END..PL) and seat q's block (Macao's effects act on their
-    owner), which are saved first and put back after each try; the event log is off
-    meanwhile. The group is recomputed only when the action took a quarter. One buffer
-    (the legal answers, then the saved words), read through a raw pointer."""
-    n_shared = PL - RULES_END
-    buf = np.empty(MAX_LEGAL + n_shared + PW, np.int64)
-    out = state_ptr_nb(buf)
-    p = state_ptr_nb(s)
-    n = legal_nb(p, out)
+def value_nb(s, q, group, w):
+    """The seat's position; ``group``: its largest connected group (largest_group_nb);
+    ``w``: weights_nb(s, q).
+    With ``fade`` > 0 what is not yet points (coins, goods, the ship, the wall, jokers, the
+    group beyond its points) fades over the last ``fade`` rounds, to nothing after round 12."""
     b = pb(q)
-    at = MAX_LEGAL                   # the saved words: out[at:at + n_shared + PW]
-    for i in range(n_shared):
-        out[at + i] = p[RULES_END + i]
+    left = s[K_ROUNDS] - s[G_ROUND]
+    f = 1.0
+    fade = w[W_FADE]
+    if fade > 0 and left < fade:
+        f = left / fade
+    v = float(s[b + P_VP]) + f * w[W_COIN] * s[b + P_COINS]
+    if fade > 0:
+        v += (1.0 + f * (w[W_CITY] - 1.0)) * group * s[K_GROUP_PTS]
+    else:
+        v += w[W_CITY] * group * s[K_GROUP_PTS]
+    held = 0
+    for g in range(s[K_N_GOODS]):
+        held += s[b + P_GOODS + g]
+    v += f * (w[W_GOODS] * held + w[W_SHIP] * s[b + P_SHIP])
+    v += f * (w[W_WALL] * s[b + P_WALL] + w[W_JOKER] * s[b + P_JOKERS])
+    if w[W_DELIV] > 0 and held > 0:
+        v += w[W_DELIV] * deliver_value_nb(s, q, left)
+    v -= s[K_TAB_PEN] * s[b + P_N_TAB]
+    for i in range(s[b + P_N_DONE]):
+        card = s[b + P_DONE + i]
+        if s[K_C_TIMING + card] == T_ACTIVATE:
+            v += w[W_CARD] * left
+        elif s[K_C_TIMING + card] == T_END:
+            v += end_card_points_nb(s, q, i)
+        else:
+            v += w[W_CARD] * left * 0.5
+    return v
+
+
+# the words an action may write besides the seat's block (act_nb and what it calls):
+# G_STAMP..G_SUPPLY (stamp, bank, deck and office tops, discards, the cube supply) and the
+# event count; the deliveries (G_PORT_DELIV, G_DELIV) only when the ship moved with goods
+# aboard, G_Q_OWNER only for the quarter taken (undone by hand). In the seat's block an
+# action writes neither the rose's later sides nor completed cards beyond the one it adds
+# (SEAT_RANGES). test_macao_heuristic checks a try leaves no other word changed.
+N_FRONT = G_SUPPLY + NC - G_STAMP
+AT_SEAT = N_FRONT + 1                        # saved: front, G_NEV, the seat, the deliveries
+AT_DELIV = AT_SEAT + PW
+N_SAVE = AT_DELIV + MAX_PORTS + MAX_PORTS * MAX_GOODS
+
+
+@njit(cache=True)
+def save_nb(p, q, out, at):
+    b = pb(q)
+    for i in range(N_FRONT):
+        out[at + i] = p[G_STAMP + i]
+    out[at + N_FRONT] = p[G_NEV]
     for i in range(PW):
-        out[at + n_shared + i] = p[b + i]
-    lp = p              # the log argument: never written, as the tries' log capacity is 0
-    group = largest_group_nb(p, q)
-    city = p[b + P_CITY]
-    best, best_v = A_END, value_nb(p, q, group) + 1e-9
+        out[at + AT_SEAT + i] = p[b + i]
+    if goods_held_nb(p, q) > 0:
+        for i in range(MAX_PORTS):
+            out[at + AT_DELIV + i] = p[G_PORT_DELIV + i]
+        for i in range(MAX_PORTS * MAX_GOODS):
+            out[at + AT_DELIV + MAX_PORTS + i] = p[G_DELIV + i]
+
+
+@njit(cache=True)
+def goods_held_nb(p, q):
+    b = pb(q)
+    n = 0
+    for g in range(MAX_GOODS):
+        n += p[b + P_GOODS + g]
+    return n
+
+
+@njit(cache=True)
+def undo_nb(p, q, a, out, at):
+    """Put back what ``act_nb(p, q, a)`` wrote (save_nb saved it at out[at:])."""
+    b = pb(q)
+    s = at + AT_SEAT                           # the seat's saved block
+    if p[b + P_CITY] != out[s + P_CITY]:
+        p[G_Q_OWNER + a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS)] = -1
+    if p[b + P_SHIP] != out[s + P_SHIP]:
+        held = 0
+        for g in range(MAX_GOODS):
+            held += out[s + P_GOODS + g]
+        if held > 0:
+            for i in range(MAX_PORTS):
+                p[G_PORT_DELIV + i] = out[at + AT_DELIV + i]
+            for i in range(MAX_PORTS * MAX_GOODS):
+                p[G_DELIV + i] = out[at + AT_DELIV + MAX_PORTS + i]
+    for i in range(N_FRONT):
+        p[G_STAMP + i] = out[at + i]
+    p[G_NEV] = out[at + N_FRONT]
+    m = min(max(out[s + P_N_DONE], p[b + P_N_DONE]) + 1, MAX_DONE + 1)
+    for i in range(P_ROSE + NC):               # up to this round's cubes
+        p[b + i] = out[s + i]
+    for i in range(P_GOODS, P_DONE):           # goods, jokers, the tableau, cards completed
+        p[b + i] = out[s + i]
+    for i in range(m):
+        p[b + P_DONE + i] = out[s + P_DONE + i]
+        p[b + P_USED + i] = out[s + P_USED + i]
+    for i in range(P_TRIB_N, PW):              # the round's flags and the statistics
+        p[b + i] = out[s + i]
+
+
+@njit(cache=True)
+def colour_group_nb(a):
+    """Actions that differ only in the colour of the cubes paid or gained share a group
+    (1 wall, 2 sail, 3 sail back, 4 joker for a cube); 0: any other action."""
+    if A_WALL <= a < A_WALL + NC * NC:
+        return 1
+    if A_SAIL <= a < A_SAIL + NC:
+        return 2
+    if A_SAIL_BACK <= a < A_SAIL_BACK + NC:
+        return 3
+    if A_JOKER <= a < A_JOKER + NC:
+        return 4
+    return 0
+
+
+@njit(cache=True)
+def need_nb(s, q, need, at):
+    """Cubes of each colour the seat's tableau cards still cost, less those in hand, into
+    need[at:at + NC]."""
+    b = pb(q)
+    for c in range(NC):
+        need[at + c] = -s[b + P_ROSE + c]
+    for t in range(s[b + P_N_TAB]):
+        for c in range(NC):
+            need[at + c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
+
+
+@njit(cache=True)
+def colour_score_nb(a, need, at):
+    """How little a colour choice costs the tableau's needs (higher: better): the cubes
+    paid that a card needs count against it, a cube gained that one needs for it."""
+    if A_WALL <= a < A_WALL + NC * NC:
+        x, y = (a - A_WALL) // NC, (a - A_WALL) % NC
+        return -(max(need[at + x] + 1, 0) + max(need[at + y] + 1 + (x == y), 0))
+    if A_JOKER <= a < A_JOKER + NC:
+        return max(need[at + a - A_JOKER], 0)
+    c = a - (A_SAIL_BACK if a >= A_SAIL_BACK else A_SAIL)
+    return -max(need[at + c] + 1, 0)
+
+
+@njit(cache=True)
+def act_class_nb(s, q, i, x):
+    """Options of one card's activation that differ only in cube colours have equal values
+    (the value reads no colour): the class of option x (one tried a class), or -1 (tried
+    anyway). A cube gained is one only if the supply is unlimited."""
+    e = s[K_C_EFFECT + s[pb(q) + P_DONE + i]]
+    if e == E_PAY_CUBES_FOR_COINS:
+        return 0
+    if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:    # one cube of each colour of the mask
+        k = 0
+        for c in range(NC):
+            k += (x >> c) & 1
+        return k
+    if s[K_LIMIT_CUBES] == 0 and (e == E_GAIN_ANY_CUBE or e == E_PAY_COINS_FOR_ANY_CUBE
+                                  or e == E_PAY_CUBES_FOR_ANY_CUBE or e == E_CUBE_IF_ALONE_LOWEST
+                                  or e == E_CUBE_IF_TRIBUTE_PAID):
+        return 0
+    return -1
+
+
+@njit(cache=True)
+def pick_colours_nb(s, q, out, n, keep, need):
+    """One action of each colour group is tried (their values are equal: cubes in hand are
+    worth nothing): the first legal one, or with ``keep`` the one that spares the colours
+    the tableau needs (need_nb's, into out[need:need + NC]); and the first option of each
+    activation class (act_class_nb). The others are marked -1 in ``out``."""
+    if keep:
+        need_nb(s, q, out, need)
+    f1 = f2 = f3 = f4 = -1                    # the group's kept action (its index in out)
+    b1 = b2 = b3 = b4 = 0                     # and its colour score
+    last, seen = -1, 0                        # activations: the card, its classes kept
     for k in range(n):
         a = out[k]
-        if a == A_END:
+        if a >= A_ACT:
+            i = (a - A_ACT) // 64
+            cls = act_class_nb(s, q, i, (a - A_ACT) % 64)
+            if cls >= 0:
+                if i != last:
+                    last, seen = i, 0
+                if (seen >> cls) & 1:
+                    out[k] = -1
+                seen |= 1 << cls
             continue
-        p[G_LOG_CAP] = 0                       # the try writes no events
+        g = colour_group_nb(a)
+        if g == 0:
+            continue
+        sc = colour_score_nb(a, out, need) if keep else 0
+        first = f1 if g == 1 else (f2 if g == 2 else (f3 if g == 3 else f4))
+        bs = b1 if g == 1 else (b2 if g == 2 else (b3 if g == 3 else b4))
+        if first >= 0 and sc <= bs:
+            out[k] = -1
+            continue
+        if first >= 0:
+            out[first] = -1
+        if g == 1:
+            f1, b1 = k, sc
+        elif g == 2:
+            f2, b2 = k, sc
+        elif g == 3:
+            f3, b3 = k, sc
+        else:
+            f4, b4 = k, sc
+
+
+@njit(cache=True)
+def components_nb(s, q, buf, at):
+    """Label the seat's connected groups of quarters (buf[at + x]: quarter x's group, -1
+    not the seat's; buf[at + MAX_Q + i]: group i's quarters; then a stack); returns the
+    largest (largest_group_nb's)."""
+    comp, size, stack = at, at + MAX_Q, at + 2 * MAX_Q
+    nq = s[K_NQ]
+    for x in range(nq):
+        buf[comp + x] = -1
+    n, best = 0, 0
+    for start in range(nq):
+        if buf[comp + start] >= 0 or s[G_Q_OWNER + start] != q:
+            continue
+        buf[comp + start] = n
+        buf[stack + 0] = start
+        top, k = 1, 0
+        while top > 0:
+            top -= 1
+            v = buf[stack + top]
+            k += 1
+            for j in range(MAX_ADJ):
+                w = s[K_Q_ADJ + v * MAX_ADJ + j]
+                if w >= 0 and buf[comp + w] < 0 and s[G_Q_OWNER + w] == q:
+                    buf[comp + w] = n
+                    buf[stack + top] = w
+                    top += 1
+        buf[size + n] = k
+        best = max(best, k)
+        n += 1
+    return best
+
+
+@njit(cache=True)
+def group_with_nb(s, x, buf, at, group):
+    """The largest group once quarter x joins the groups it touches (components_nb's
+    labels at buf[at:], from before x was taken)."""
+    k = 1
+    for j in range(MAX_ADJ):
+        w = s[K_Q_ADJ + x * MAX_ADJ + j]
+        if w < 0 or buf[at + w] < 0:
+            continue
+        c = buf[at + w]
+        new = True
+        for i in range(j):                    # a group touched twice counts once
+            u = s[K_Q_ADJ + x * MAX_ADJ + i]
+            if u >= 0 and buf[at + u] == c:
+                new = False
+        if new:
+            k += buf[at + MAX_Q + c]
+    return max(group, k)
+
+
+@njit(cache=True)
+def best_action_nb(s, q):
+    """Each legal action (one of each colour group) is tried on the state itself and
+    undone (undo_nb: act_nb writes only the seat's block and a few shared words, Macao's
+    effects acting on their owner); the event log is off meanwhile. After a quarter is
+    taken the largest group is found from the groups the quarter joins (components_nb,
+    once a decision). One buffer (the legal answers, the saved words, the scratch), read
+    through a raw pointer: one allocation a decision."""
+    buf = np.empty(MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC, np.int64)
+    out = state_ptr_nb(buf)
+    p = state_ptr_nb(s)
+    w = weights_nb(p, q)
+    n = legal_nb(p, out)
+    at = MAX_LEGAL                             # the saved words
+    comp = at + N_SAVE                         # then components_nb's comp, size, stack
+    need = comp + 3 * MAX_Q                    # and need_nb's
+    pick_colours_nb(p, q, out, n, w[W_KEEP] > 0, need)
+    b = pb(q)
+    save_nb(p, q, out, at)
+    lp = p              # the log argument: never written, as the tries' log capacity is 0
+    cap = p[G_LOG_CAP]
+    p[G_LOG_CAP] = 0                           # the tries write no events
+    group = components_nb(p, q, out, comp)
+    city = p[b + P_CITY]
+    best, best_v = A_END, value_nb(p, q, group, w) + 1e-9
+    for k in range(n):
+        a = out[k]
+        if a == A_END or a < 0:
+            continue
         act_nb(p, q, a, lp)
-        v = value_nb(p, q, group if p[b + P_CITY] == city else largest_group_nb(p, q))
-        for i in range(n_shared):
-            p[RULES_END + i] = out[at + i]
-        for i in range(PW):
-            p[b + i] = out[at + n_shared + i]
+        g = group
+        if p[b + P_CITY] != city:           # the action took quarter a - its base
+            g = group_with_nb(p, a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS), out, comp, group)
+        v = value_nb(p, q, g, w)
+        undo_nb(p, q, a, out, at)
         if v > best_v:
             best, best_v = a, v
+    p[G_LOG_CAP] = cap
     keep_nb(s)                                 # s and buf outlive their pointers
     keep_nb(buf)
     return best
 
 
 @njit(cache=True)
-def card_value_nb(s, q, card):
+def coming_nb(s, q, coming):
+    """Cubes of each colour on the seat's rose, not yet arrived (sides 1 on)."""
+    b = pb(q) + P_ROSE
+    for c in range(NC):
+        coming[c] = 0
+        for side in range(1, s[K_ROSE_SIDES] + 1):
+            coming[c] += s[b + side * NC + c]
+
+
+@njit(cache=True)
+def card_value_nb(s, q, card, coming):
+    """A card to draft (or keep): cheap first, active cards more; with ``draft_fit`` the
+    cubes of its cost already coming (``coming``: coming_nb's) count for it."""
     cost = 0
     for c in range(NC):
         cost += s[K_C_COST + card * NC + c]
-    return -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_nb(s, q, W_CARD) * 4
+    v = -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_nb(s, q, W_CARD) * 4
+    if w_nb(s, q, W_FIT) > 0:
+        fit = 0
+        for c in range(NC):
+            fit += min(coming[c], s[K_C_COST + card * NC + c])
+        v += w_nb(s, q, W_FIT) * fit
+    return v
 
 
 @njit(cache=True)
@@ -106,18 +413,24 @@ def greedy_decide_nb(kind, s, seat):
     if kind == D_ACTION:
         return best_action_nb(s, seat)
     if kind == D_CARD:
+        coming = np.zeros(NC, np.int64)
+        if w_nb(s, seat, W_FIT) > 0:
+            coming_nb(s, seat, coming)
         best, bv = -1, -1e18
         for i in range(s[G_N_OFFER]):
             card = s[G_OFFER + i]
             if card >= 0:
-                v = card_value_nb(s, seat, card)
+                v = card_value_nb(s, seat, card, coming)
                 if v > bv:
                     best, bv = i, v
         return best
     if kind == D_DISCARD:
+        coming = np.zeros(NC, np.int64)
+        if w_nb(s, seat, W_FIT) > 0:
+            coming_nb(s, seat, coming)
         worst, wv = 0, 1e18
         for t in range(s[b + P_N_TAB]):
-            v = card_value_nb(s, seat, s[b + P_TAB + t])
+            v = card_value_nb(s, seat, s[b + P_TAB + t], coming)
             if v < wv:
                 worst, wv = t, v
         return worst
@@ -132,6 +445,15 @@ def greedy_decide_nb(kind, s, seat):
         # filled first (zero-cube penalty)
         best, bv = 1, -1e18
         left = s[K_ROUNDS] - s[G_ROUND] + 1
+        w_need = w_nb(s, seat, W_NEED)
+        need = np.zeros(NC, np.int64)
+        if w_need > 0:                  # the tableau's cost not yet on its way
+            coming_nb(s, seat, need)
+            for c in range(NC):
+                need[c] = -need[c]
+            for t in range(s[b + P_N_TAB]):
+                for c in range(NC):
+                    need[c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
         for i in range(NC):
             for j in range(i + 1, NC):
                 v = 0.0
@@ -144,6 +466,8 @@ def greedy_decide_nb(kind, s, seat):
                     if pips > left:
                         pips = 1
                     v += pips - w_nb(s, seat, W_SOON) * pips
+                    if w_need > 0 and need[d] > 0:
+                        v += w_need * min(pips, need[d])
                     if pips == 1 and empty_next:
                         v += 5.0
                 if v > bv:

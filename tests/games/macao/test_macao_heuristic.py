@@ -1,0 +1,163 @@
+"""Macao's heuristic family (bots/greedy_nb.py): a tried action is undone word for word,
+and each rule the family gained in session 14 (``fade``, ``delivery_weight``, ``keep``,
+``need_weight``, ``draft_fit``) changes the answer in a scripted state the way its
+docstring says, against the same bot without it (0: the old behaviour)."""
+import numpy as np
+import pytest
+
+from cargo_sim.games.macao import enums as E
+from cargo_sim.games.macao import engine_nb as eng
+from cargo_sim.games.macao import forward_nb as fwd
+from cargo_sim.games.macao import simulate
+from cargo_sim.games.macao.bots import REGISTRY
+from cargo_sim.games.macao.forward import GameState
+from cargo_sim.games.macao.rules import Rules
+
+R = Rules.default()
+GREEN, GREY, BLUE = 0, 1, 2
+
+
+def table(spec, n=2):
+    s, decide = simulate.table_template(R, [REGISTRY.parse(spec)] * n)
+    fwd.begin_nb(s, np.uint64(1), 0)
+    return s, decide
+
+
+def answer(s, decide):
+    return int(fwd.bot_answer_nb(s, decide))
+
+
+def at_actions(s, rnd):
+    """Seat 0 first to act in phase 3 of round ``rnd``, no cubes, no quarter left to take
+    this round (so that only the actions a test gives it are worth anything)."""
+    b = eng.pb(0)
+    s[E.G_PHASE], s[E.G_IDX], s[E.G_ROUND] = E.PH_ACTIONS, 0, rnd
+    s[E.G_ORDER:E.G_ORDER + 2] = [0, 1]
+    s[E.G_ASK], s[E.G_SEAT] = E.D_ACTION, 0
+    s[b + E.P_ROSE:b + E.P_ROSE + E.NC] = 0
+    s[b + E.P_TRIB_N], s[b + E.P_TRIB_MAX] = 1, 1
+    s[b + E.P_GOODS_N], s[b + E.P_GOODS_MAX] = 1, 1
+    s[b + E.P_N_TAB] = 0
+    return b
+
+
+def unchanged_by_the_bot(s, decide):
+    """The heuristic's answer leaves the game (every word past the rules') as it was:
+    each action it tried was undone word for word (undo_nb)."""
+    before = s[E.RULES_END:].copy()
+    fwd.bot_answer_nb(s, decide)
+    return np.array_equal(s[E.RULES_END:], before)
+
+
+def test_the_heuristics_tries_are_undone_word_for_word():
+    """States of games with random answers (every kind of action legal somewhere), asked of
+    expert and greedy, and a scripted one where a sail delivers and a quarter is taken."""
+    tried = 0
+    for players, seed in ((["expert", "greedy"], 3), (["greedy", "expert", "greedy", "expert"], 4)):
+        st = GameState(players, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not st.is_over:
+            if st.decision.kind == "action":
+                assert unchanged_by_the_bot(st.s, st.decide)
+                tried += 1
+            legal = st.legal()
+            st.apply(int(legal[rng.integers(len(legal))]))
+    assert tried > 100
+    s, decide = table("expert")
+    b = at_actions(s, 3)
+    port = R.port_names[0]
+    g = R.goods.index(R[f"port.{port}.goods"][0])
+    s[b + E.P_GOODS + g] = 2
+    s[b + E.P_SHIP] = R[f"port.{port}.space"] - 1
+    s[b + E.P_ROSE:b + E.P_ROSE + E.NC] = 4
+    s[b + E.P_GOODS_N], s[b + E.P_JOKERS] = 0, 1
+    legal = np.empty(E.MAX_LEGAL, np.int64)
+    legal = legal[:fwd.legal_nb(s, legal)]
+    assert ((legal >= E.A_SAIL) & (legal < E.A_SAIL + E.NC)).any()      # a sail that delivers
+    assert ((legal >= E.A_GOODS) & (legal < E.A_GOODS + E.MAX_Q)).any()  # and quarters
+    assert unchanged_by_the_bot(s, decide)
+
+
+def test_delivery_weight_sails_towards_a_port_that_takes_a_good_held():
+    port = R.port_names[0]
+    g = R.goods.index(R[f"port.{port}.goods"][0])
+    got = {}
+    for spec in ("greedy?ship_weight=0&wall_weight=0", "greedy?ship_weight=0&wall_weight=0&delivery_weight=1"):
+        for rnd, cubes in ((3, 1), (12, 1), (12, 2)):
+            s, decide = table(spec)
+            b = at_actions(s, rnd)
+            s[b + E.P_GOODS + g] = 1
+            s[b + E.P_SHIP] = R[f"port.{port}.space"] - 2
+            s[b + E.P_ROSE + GREEN] = cubes
+            got[spec.endswith("=1"), rnd, cubes] = answer(s, decide)
+    # without it the ship is worth nothing; with it the good's 5 points come closer
+    assert got[False, 3, 1] == E.A_END and got[True, 3, 1] == E.A_SAIL + GREEN
+    # in the last round only a port within the cubes in hand counts
+    assert got[True, 12, 1] == E.A_END and got[True, 12, 2] == E.A_SAIL + GREEN
+
+
+def test_fade_makes_coins_worth_nothing_after_the_last_round():
+    got = {}
+    for fade in (0, 3):
+        for rnd in (6, 12):
+            s, decide = table(f"greedy?coin_weight=2&fade={fade}")
+            b = at_actions(s, rnd)
+            s[b + E.P_TRIB_N] = 0
+            s[b + E.P_COINS] = 5
+            s[E.G_TRIB_PRICE], s[E.G_TRIB_REWARD] = 3, 2
+            got[fade, rnd] = answer(s, decide)
+    # 2 points for 3 coins at 2 each: not worth it, until fade says the coins are worthless
+    assert got[0, 6] == got[0, 12] == got[3, 6] == E.A_END
+    assert got[3, 12] == E.A_TRIBUTE
+
+
+def tableau_needs(s, b, colour, k):
+    """Seat 0's one tableau card costs k cubes of ``colour`` (the rules' words edited)."""
+    card = 0
+    s[b + E.P_N_TAB], s[b + E.P_TAB] = 1, card
+    s[E.K_C_COST + card * E.NC:E.K_C_COST + card * E.NC + E.NC] = 0
+    s[E.K_C_COST + card * E.NC + colour] = k
+
+
+def test_keep_pays_with_the_colour_the_tableau_does_not_need():
+    got = {}
+    for keep in (0, 1):
+        s, decide = table(f"greedy?keep={keep}")
+        b = at_actions(s, 3)
+        tableau_needs(s, b, GREEN, 3)
+        s[b + E.P_ROSE + GREEN] = s[b + E.P_ROSE + BLUE] = 1
+        got[keep] = answer(s, decide)
+    # a wall step (one cube) is the best action; greedy pays the first colour (green)
+    assert got[0] == E.A_WALL + GREEN * E.NC + GREEN
+    assert got[1] == E.A_WALL + BLUE * E.NC + BLUE
+
+
+def test_need_weight_picks_a_die_of_the_colour_the_tableau_needs():
+    got = {}
+    for w in (0, 2):
+        s, decide = table(f"greedy?need_weight={w}")
+        b = eng.pb(0)
+        s[E.G_PHASE], s[E.G_ROUND], s[E.G_ASK], s[E.G_SEAT] = E.PH_DICE, 3, E.D_DICE, 0
+        s[E.G_DICE:E.G_DICE + E.NC] = [2, 5, 5, 2, 2, 2]
+        s[b + E.P_ROSE + E.NC + GREY] = 1       # cubes due this round: no zero-cube worry
+        tableau_needs(s, b, GREEN, 4)
+        got[w] = answer(s, decide)
+    assert got[0] == GREY * E.NC + BLUE          # the most cubes: 5 + 5
+    assert got[2] == GREEN * E.NC + GREY         # 2 green the card needs, and 5
+
+
+def test_draft_fit_prefers_a_card_whose_cubes_are_on_their_way():
+    got = {}
+    for fit in (0, 1):
+        s, decide = table(f"greedy?draft_fit={fit}")
+        b = eng.pb(0)
+        x, y = 1, 2
+        for card, colour, k in ((x, GREEN, 3), (y, BLUE, 2)):
+            s[E.K_C_COST + card * E.NC:E.K_C_COST + card * E.NC + E.NC] = 0
+            s[E.K_C_COST + card * E.NC + colour] = k
+            s[E.K_C_TIMING + card] = E.T_END
+        s[E.G_PHASE], s[E.G_ASK], s[E.G_SEAT] = E.PH_CARDS, E.D_CARD, 0
+        s[E.G_N_OFFER], s[E.G_OFFER], s[E.G_OFFER + 1] = 2, y, x
+        s[b + E.P_ROSE + 2 * E.NC + GREEN] = 3   # three green cubes due next round
+        got[fit] = answer(s, decide)
+    assert got[0] == 0 and got[1] == 1           # the cheaper card, or the one that fits
