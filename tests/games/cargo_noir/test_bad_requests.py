@@ -174,9 +174,9 @@ SCRIPT = textwrap.dedent("""
     out = []
     for kw in json.loads(sys.argv[1]):
         rules = cargo_sim.Rules.default().replace(kw)
-        t = time.perf_counter()
+        t = time.process_time()                 # CPU: what a shared machine leaves alone
         cargo_sim.simulate(1, bots, seed=0, rules=rules, progress=False, workers=1)
-        out.append(time.perf_counter() - t)
+        out.append(time.process_time() - t)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({"seconds": out, "extra_mb": (peak - base) / 1024}))
 """)
@@ -190,7 +190,7 @@ def test_games_at_the_limits_play_quickly_in_bounded_memory():
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert max(got["seconds"]) < 12, got          # measured: at most 2.4 s a game (8 seeds)
+    assert max(got["seconds"]) < 12, got          # measured: at most 2.4 s of CPU a game (8 seeds)
     assert got["extra_mb"] < 300, got             # measured: ~25 MB
 
 
@@ -383,17 +383,19 @@ SCHEDULER_KILL = textwrap.dedent("""
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     work = None
     try:
-        time.sleep(4)                              # the scheduler starts
+        # the worker and the client below retry until the scheduler is up
         work = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
                                  address, "--nthreads", "1", "--no-dashboard"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(4)                              # the worker registers
+        import distributed
         from cargo_sim import ClusterError
         from cargo_sim.dask_backend import simulate_dask
+        client = distributed.Client(address, timeout=120)   # connected, a worker in: the
+        client.wait_for_workers(1, timeout=120)             # kill below is surely mid-run
         print("KILL", time.time() + 6)
-        threading.Timer(6, sched.kill).start()     # mid-run: 10^6 games take minutes
+        threading.Timer(6, sched.kill).start()     # 10^6 games take minutes
         try:
-            simulate_dask(10**6, ["greedy"] * 3, scheduler=address,
+            simulate_dask(10**6, ["greedy"] * 3, scheduler=client,
                           chunk_games=1000, progress=False)
             print("FINISHED")
         except ClusterError as e:
