@@ -213,6 +213,7 @@ def test_horizon_is_the_core_slot_after_the_belief_parameters():
         search_params({"x": (1.0, "x")}, horizon=True)
 
 
+@pytest.mark.slow          # compiles the scoring kernel for a Python call (~5-14 s cold)
 def test_a_cut_playout_is_scored_by_the_holdings():
     from cargo_sim.games.cargo_noir.bots.evaluate_nb import cut_reward_nb
     st = to_decision_of(GameState(["expert", "expert"], seed=2, game=0), 0, skip=6)
