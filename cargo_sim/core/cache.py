@@ -31,6 +31,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+# Every kernel module imports this one first, so it also sets what numba's OpenMP thread
+# pool reads once, when it starts: idle workers sleep instead of spinning. Spinning (the
+# OpenMP default) made a root-parallel search's finished tree burn the core its sibling
+# needed on a shared machine (docs/forward.md, "Cut playouts"); a user's own value is kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 _PKG = Path(__file__).resolve().parent.parent     # the cargo_sim package (this file is in core/)
 SUBFOLDER = "cargo_sim-cache"
 MARKER = "CARGO_SIM_CACHE"

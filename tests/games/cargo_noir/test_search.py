@@ -11,6 +11,7 @@ from cargo_sim.games.cargo_noir.forward import GameState
 ISM = "ismcts?iterations=40"
 ISM2 = "ismcts?iterations=40&threads=2"     # root-parallel: two trees of 20 iterations
 FMC = "flatmc?rollouts=2"
+ISM_CUT = "ismcts?iterations=40&horizon=1"  # playouts cut a turn after the decision's, then scored
 
 
 def to_decision_of(st: GameState, seat: int, skip: int = 0) -> GameState:
@@ -23,7 +24,7 @@ def to_decision_of(st: GameState, seat: int, skip: int = 0) -> GameState:
         st.step_vector(*st.bot_answer())
 
 
-@pytest.mark.parametrize("bot", [ISM, ISM2, FMC])
+@pytest.mark.parametrize("bot", [ISM, ISM2, FMC, ISM_CUT])
 def test_decision_ignores_the_hidden_chance_stream_and_leaves_the_game_as_it_was(bot):
     st = to_decision_of(GameState([bot, "greedy", "random"], seed=11, game=1), 0, skip=4)
     other = st.clone()
@@ -174,6 +175,8 @@ def test_the_tree_can_always_follow_the_rollout_bot():
     ("ismcts?threads=1.5", "whole number from 1 to 16"),
     ("ismcts?model=3", "whole number from 0 to 2"), ("ismcts?prior=1.5", "from 0 to 1"),
     ("ismcts?tremble=0", "from 0.0001 to 0.9"),
+    ("ismcts?horizon=-1", "whole number from 0 to 100"),
+    ("ismcts?horizon=1.5", "whole number from 0 to 100"),
 ])
 def test_search_parameters_out_of_range_are_refused_with_the_range(bad, rng):
     name = bad.split("=")[0].split("?")[1]
@@ -183,9 +186,9 @@ def test_search_parameters_out_of_range_are_refused_with_the_range(bad, rng):
 
 @pytest.mark.parametrize("mix", [
     ["ismcts?iterations=3&widen_exp=1&widen=100&opp_widen=100&c=100&bids=8&bias=1000&vp_weight=1000"
-     "&model=2&prior=1&tremble=0.9", "greedy"],
+     "&model=2&prior=1&tremble=0.9&horizon=100", "greedy"],
     ["ismcts?iterations=1&widen_exp=0&widen=0&opp_widen=0&c=0&bids=1&bias=-1000&vp_weight=-1000"
-     "&model=1&prior=0&tremble=0.0001", "greedy"],
+     "&model=1&prior=0&tremble=0.0001&horizon=1", "greedy"],
     ["flatmc?rollouts=1&bids=8&vp_weight=-1000", "flatmc?rollouts=1&bids=1&vp_weight=1000"],
 ])
 def test_the_ends_of_the_search_parameters_ranges_play(mix):
@@ -199,3 +202,28 @@ def test_cli_refuses_a_search_parameter_out_of_range_in_one_line(capsys):
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1
     assert err.startswith("cargo-sim: error: bot 'ismcts' parameter 'widen_exp' must be a number from 0 to 1")
+
+
+def test_horizon_is_the_core_slot_after_the_belief_parameters():
+    from cargo_sim.core.search.params import SP_HORIZON, search_params
+    names = list(registry.SEARCH_PARAMS["ismcts"])
+    assert names.index("horizon") == SP_HORIZON and registry.SEARCH_PARAMS["ismcts"]["horizon"][0] == 0
+    assert "horizon" not in registry.SEARCH_PARAMS["flatmc"]
+    with pytest.raises(ValueError, match="beliefs"):     # its slot comes after theirs
+        search_params({"x": (1.0, "x")}, horizon=True)
+
+
+@pytest.mark.slow          # compiles the scoring kernel for a Python call (~5-14 s cold)
+def test_a_cut_playout_is_scored_by_the_holdings():
+    from cargo_sim.games.cargo_noir.bots.evaluate_nb import cut_reward_nb
+    st = to_decision_of(GameState(["expert", "expert"], seed=2, game=0), 0, skip=6)
+    s = st.s.copy()
+    r0, r1 = cut_reward_nb(s, 0, 0.0), cut_reward_nb(s, 1, 0.0)
+    assert 0.0 < r0 < 1.0 and 0.0 < r1 < 1.0 and abs(r0 + r1 - 1.0) < 1e-9   # 2 players: p and 1 - p
+    s[e.PLAYER + e.PL_COINS] += 30                   # seat 0 richer: its chance up, seat 1's down
+    assert cut_reward_nb(s, 0, 0.0) > r0 and cut_reward_nb(s, 1, 0.0) < r1
+    # vp_weight adds w x the estimated margin, which is seat 1's negated at 2 players and
+    # has the sign of the win probability's lead
+    d0 = cut_reward_nb(s, 0, 0.01) - cut_reward_nb(s, 0, 0.0)
+    d1 = cut_reward_nb(s, 1, 0.01) - cut_reward_nb(s, 1, 0.0)
+    assert abs(d0 + d1) < 1e-9 and (d0 > 0) == (cut_reward_nb(s, 0, 0.0) > 0.5)

@@ -82,7 +82,8 @@ def _load_builtins():
 # Cargo Noir's option parameter `bids` in the game's slot): default, meaning
 SEARCH_PARAMS = search_params(
     {"bids": (4.0, "bid amounts tried per port or raise: least legal + 0, 1, 2, 3, 5, 8, 13, 21")},
-    opponent="greedy", rollout="expert", beliefs=True, ismcts_opponent="expert")
+    opponent="greedy", rollout="expert", beliefs=True, ismcts_opponent="expert",
+    horizon=True)
 # their ranges (lo, hi, whole numbers only), checked when a player is parsed: every
 # accepted value plays (the tests play each end)
 SEARCH_RANGES = {**CORE_SEARCH_RANGES, "bids": (1, 8, True)}

@@ -24,18 +24,20 @@ from numba import njit
 from ....core.borrow_nb import state_ptr_nb
 from ....core.shared_nb import shared_ptr_nb
 from ..engine_nb import param_nb
-from ..enums import (BOTS, D_RAISE, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_SEAT, N_EVENT_FIELDS,
+from ..enums import (BOTS, D_RAISE, D_SEND, D_TRADE, LOC_PORT0, M_ASK, M_FREE_15, M_SEAT, M_TURN,
+                     N_EVENT_FIELDS,
                      N_PARAMS, OUT, OUT_W, P, PARAMS, R_LOG_ROWS, R_MODELS, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
                      STATE_SIZE, STATS, STATS_W)
 from ..forward_nb import (MAX_LEGAL, RANGE, VECTOR, clone_into_nb, is_over_nb, legal_nb,
                           returns_nb, step_in_nb, view_digest_nb)
 from .belief_nb import draw_models_nb, set_model_cdfs_nb
 from .dispatch_nb import model_decide_nb
+from .evaluate_nb import cut_reward_nb
 
 # the search bots' parameter slots (core.search.params; registry.SEARCH_PARAMS names
 # them): Cargo Noir's own option parameter, `bids`, is the game's slot
-from ....core.search.params import (SP_BIAS, SP_BUDGET, SP_C, SP_GAME, SP_MODEL,  # noqa: E402,F401
-                                    SP_OPP_WIDEN, SP_OPPONENT, SP_PRIOR, SP_ROLLOUT, SP_TREMBLE,
+from ....core.search.params import (SP_BIAS, SP_BUDGET, SP_C, SP_GAME, SP_HORIZON,  # noqa: E402,F401
+                                    SP_MODEL, SP_OPP_WIDEN, SP_OPPONENT, SP_PRIOR, SP_ROLLOUT, SP_TREMBLE,
                                     SP_VP_WEIGHT, SP_WIDEN, SP_WIDEN_EXP)
 from ..forward_nb import determinize_nb  # noqa: E402
 SP_BIDS = SP_GAME  # bid amounts tried per port or raise: least legal + BID_OFFSETS[:bids]
@@ -44,6 +46,9 @@ BID_OFFSETS = (0, 1, 2, 3, 5, 8, 13, 21)
 POLICY_BUCKET = 15   # the key's bid bucket of the rollout bot's own bid when no bucket holds it
 MAX_OPTIONS = MAX_LEGAL * len(BID_OFFSETS)
 MAX_PROPOSALS = 40   # vector decisions: no trade + one answer per model bot
+# in a search's copy of the game, the turn at which playouts stop (0: at the end);
+# a word the game never uses (restored with the game part before the search answers)
+CUT_TURN = M_FREE_15
 
 
 @njit(cache=True)
@@ -78,8 +83,10 @@ def begin_search_nb(p, seat, root, base):
     mode = int(search_param_nb(p, seat, SP_MODEL))
     prior = search_param_nb(p, seat, SP_PRIOR)
     tremble = search_param_nb(p, seat, SP_TREMBLE)
+    horizon = int(search_param_nb(p, seat, SP_HORIZON))     # flatmc reads 0: to the end
     set_models_nb(p, seat, own, opp)
     set_model_cdfs_nb(p, seat, mode, opp, prior, tremble)
+    p[CUT_TURN] = p[M_TURN] + horizon if horizon > 0 else 0
     clone_into_nb(base, p)
     return True
 
@@ -276,14 +283,23 @@ def models_until_nb(p, plog, seat):
 
 @njit(cache=True)
 def playout_models_nb(p, plog):
-    """Play to the end with the modelled bots (models_until_nb for no seat)."""
-    models_until_nb(p, plog, -1)
+    """Play to the end with the modelled bots, or (ismcts `horizon`) until the
+    first decision of turn p[CUT_TURN]."""
+    cut = p[CUT_TURN]
+    if cut <= 0:
+        models_until_nb(p, plog, -1)
+        return
+    while p[M_ASK] >= 0 and p[M_TURN] < cut:
+        step_in_nb(p, plog, model_decide_nb(p[M_ASK], p, p[M_SEAT]))
 
 
 @njit(cache=True)
 def reward_nb(p, seat, vp_weight):
-    """The searcher's reward of a finished playout (0 if it stopped early)."""
+    """The searcher's reward of a finished playout, or of one cut at its turn
+    (evaluate_nb); 0 if it stopped early (an illegal answer, the exact solver)."""
     if not is_over_nb(p):
+        if p[CUT_TURN] > 0 and p[M_ASK] >= 0 and p[M_TURN] >= p[CUT_TURN]:
+            return cut_reward_nb(p, seat, vp_weight)
         return 0.0
     vp, share = returns_nb(p, seat)
     best = -1
