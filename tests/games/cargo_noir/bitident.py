@@ -9,12 +9,11 @@ tests/games/cargo_noir/test_bitident.py (slow) compares against the committed fi
 from __future__ import annotations
 
 import hashlib
-import json
 import pathlib
 import sys
 
-import numpy as np
-import pandas as pd
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from bitident_kit import main, table_digests  # noqa: E402
 
 DATA = pathlib.Path(__file__).parent / "data" / "bitident.json"
 # The rules the digests were recorded with (the defaults of the time): the guard compares
@@ -66,14 +65,6 @@ def tables():
     return out
 
 
-def _hash_frame(df) -> str:
-    h = hashlib.sha256()
-    h.update(",".join(map(str, df.columns)).encode())
-    h.update(",".join(map(str, df.dtypes)).encode())
-    h.update(pd.util.hash_pandas_object(df, index=False).values.tobytes())
-    return h.hexdigest()[:16]
-
-
 def recorded_rules():
     import cargo_sim
     return cargo_sim.Rules.default().replace(**RECORDED_WITH)
@@ -103,30 +94,13 @@ def forward_digest():
 
 
 def digests(only=None) -> dict:
-    import cargo_sim
     _register_user_bot()
-    out = {}
-    rules = recorded_rules()
-    for label, players, n_games, kw in tables():
-        if only and label not in only:
-            continue
-        res = cargo_sim.simulate(n_games, players, seed=11, workers=1, progress=False, rules=rules, **kw)
-        d = {"games": _hash_frame(res.games), "players": _hash_frame(res.players)}
-        if kw.get("events"):
-            d["events"] = _hash_frame(res.events)
-        out[label] = d
-        print(label, d, flush=True)
-    out["forward"] = forward_digest()
-    print("forward", out["forward"])
+    out = table_digests(tables(), recorded_rules(), only)
+    if not only or "forward" in only:
+        out["forward"] = forward_digest()
+        print("forward", out["forward"], flush=True)
     return out
 
 
 if __name__ == "__main__":
-    d = digests()
-    if "--write" in sys.argv:
-        DATA.write_text(json.dumps(d, indent=1, sort_keys=True) + "\n")
-    elif DATA.exists():
-        ref = json.loads(DATA.read_text())
-        bad = [k for k in ref if ref[k] != d.get(k)]
-        print(f"{len(ref)} entries, {len(bad)} differ: {bad}")
-        sys.exit(1 if bad else 0)
+    main(sys.modules[__name__])

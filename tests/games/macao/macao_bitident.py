@@ -11,11 +11,11 @@ later change of a default, as Cargo Noir's guard does).
 from __future__ import annotations
 
 import hashlib
-import json
 import pathlib
 import sys
 
-import pandas as pd
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from bitident_kit import main, table_digests  # noqa: E402
 
 DATA = pathlib.Path(__file__).parent / "data" / "bitident.json"
 RECORDED_WITH: dict = {}
@@ -34,14 +34,6 @@ def tables():
     out.append(("flatmc2", ["flatmc?rollouts=2", "expert"], 2, {}))
     out.append(("ismcts3", ["ismcts?iterations=30", "greedy", "random"], 2, {}))
     return out
-
-
-def _hash_frame(df) -> str:
-    h = hashlib.sha256()
-    h.update(",".join(map(str, df.columns)).encode())
-    h.update(",".join(map(str, df.dtypes)).encode())
-    h.update(pd.util.hash_pandas_object(df, index=False).values.tobytes())
-    return h.hexdigest()[:16]
 
 
 def recorded_rules():
@@ -74,19 +66,7 @@ def forward_digest():
 
 
 def digests(only=None) -> dict:
-    import cargo_sim
-    out = {}
-    rules = recorded_rules()
-    for label, players, n_games, kw in tables():
-        if only and label not in only:
-            continue
-        res = cargo_sim.simulate(n_games, players, seed=11, workers=1, progress=False, rules=rules,
-                                 game="macao", **kw)
-        d = {"games": _hash_frame(res.games), "players": _hash_frame(res.players)}
-        if kw.get("events"):
-            d["events"] = _hash_frame(res.events)
-        out[label] = d
-        print(label, d, flush=True)
+    out = table_digests(tables(), recorded_rules(), only, game="macao")
     if not only or "forward" in only:
         out["forward"] = forward_digest()
         print("forward", out["forward"], flush=True)
@@ -94,11 +74,4 @@ def digests(only=None) -> dict:
 
 
 if __name__ == "__main__":
-    d = digests([a for a in sys.argv[1:] if not a.startswith("--")] or None)
-    if "--write" in sys.argv:
-        DATA.write_text(json.dumps(d, indent=1, sort_keys=True) + "\n")
-    elif DATA.exists():
-        ref = json.loads(DATA.read_text())
-        bad = [k for k in d if ref.get(k) != d[k]]
-        print(f"{len(d)} entries checked, {len(bad)} differ: {bad}")
-        sys.exit(1 if bad else 0)
+    main(sys.modules[__name__])
