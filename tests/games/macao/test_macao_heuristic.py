@@ -161,3 +161,16 @@ def test_draft_fit_prefers_a_card_whose_cubes_are_on_their_way():
         s[b + E.P_ROSE + 2 * E.NC + GREEN] = 3   # three green cubes due next round
         got[fit] = answer(s, decide)
     assert got[0] == 0 and got[1] == 1           # the cheaper card, or the one that fits
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("greedy?draft_fit=-1", "'draft_fit' must be a number from 0"),
+    ("greedy?keep=2", "'keep' must be a number from 0 to 1, got '2'"),
+    ("greedy?delivery_weight=-3", "'delivery_weight' must be a number from 0"),
+    ("greedy?need_weight=abc", "'need_weight' must be a number"),
+    ("greedy?fade=1e9", "'fade' must be a number"),
+])
+def test_the_new_parameters_refuse_bad_values_in_one_line(spec, words):
+    from cargo_sim.core.errors import BotError, ConfigError
+    with pytest.raises((BotError, ConfigError), match=words):
+        REGISTRY.parse(spec)
