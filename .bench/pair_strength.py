@@ -1,9 +1,11 @@
-"""Head-to-head, seat-rotated: bot A against bot B, 2 players, D deals (one deal = the
-same game seed with both seat orders), played in chunks of C deals (chunk k: seed
+"""Head-to-head, seat-rotated: bot A against bot B, P players (even; default 2: seats
+alternate A, B, A, B, ...), D deals (one deal = the same game seed with both seat orders,
+A first and B first), played in chunks of C deals (chunk k: seed
 SEED + k) so that a stopped run keeps its finished chunks; after each chunk A's win
 share with a 95 % t interval over the deal means (clustered by deal) and its mean VP
-margin. Raw per-deal rows appended to OUT.csv.
-    python .bench/pair_strength.py A B D [seed] [workers] [OUT] [C]"""
+margin (A's win share: its seats' win shares summed, fair 0.5; the margin: the mean VP
+of A's seats minus B's). Raw per-deal rows appended to OUT.csv.
+    python .bench/pair_strength.py A B D [seed] [workers] [OUT] [C] [P]"""
 import os, sys, time
 import numpy as np
 import pandas as pd
@@ -15,20 +17,23 @@ seed = int(sys.argv[4]) if len(sys.argv) > 4 else 2525
 workers = int(sys.argv[5]) if len(sys.argv) > 5 else 1
 out = sys.argv[6] if len(sys.argv) > 6 else None
 chunk = int(sys.argv[7]) if len(sys.argv) > 7 else 10
+players = int(sys.argv[8]) if len(sys.argv) > 8 else 2
+assert players % 2 == 0, "P must be even"
 t0 = time.time()
 rows = []
-print(f"A = {a_bot}\nB = {b_bot}", flush=True)
+print(f"A = {a_bot}\nB = {b_bot}\n{players} players", flush=True)
 for k in range(-(-deals // chunk)):
     n = min(chunk, deals - k * chunk)
     share = np.zeros((n, 2))
     margin = np.zeros((n, 2))
-    for order, mix in enumerate(([a_bot, b_bot], [b_bot, a_bot])):
+    for order, mix in enumerate(([a_bot, b_bot] * (players // 2), [b_bot, a_bot] * (players // 2))):
         r = cargo_sim.simulate(n, mix, seed=seed + k, workers=workers, progress=False)
         pl = r.players
-        pa = pl[pl.seat == order].sort_values("game")          # A at seat 0, then seat 1
-        pb = pl[pl.seat == 1 - order].sort_values("game")
+        is_a = (pl.seat % 2) == order                          # A at even seats, then odd
+        pa = pl[is_a].groupby("game")[["win_share", "vp"]].agg({"win_share": "sum", "vp": "mean"})
+        pb = pl[~is_a].groupby("game")["vp"].mean()
         share[:, order] = pa["win_share"].to_numpy()
-        margin[:, order] = pa["vp"].to_numpy() - pb["vp"].to_numpy()
+        margin[:, order] = pa["vp"].to_numpy() - pb.to_numpy()
     for g in range(n):
         rows.append({"seed": seed + k, "game": g, "a_share_first": share[g, 0],
                      "a_share_second": share[g, 1], "a_margin_first": margin[g, 0],
