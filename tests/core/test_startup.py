@@ -53,8 +53,12 @@ def test_ctrl_c_at_any_moment_is_one_line(delay, tmp_path):
     """SIGINT while the command imports, compiles or plays: status 130 (or 0 if it
     finished first) and never a traceback. The delay counts from the moment the
     interpreter has started and imported the (two-module) package: before that no
-    code of the command runs, and on a loaded machine starting takes a second or more."""
-    start = ("import sys, cargo_sim; print('started', flush=True); "   # then as the cargo-sim script
+    code of the command runs, and on a loaded machine starting takes a second or more.
+    The child starts with Ctrl-C on, as from a terminal: a test run started in the
+    background (`make test &`, nohup) passes SIGINT on ignored, and until main()
+    installs its handler the import would ignore it too (the command then ran on)."""
+    start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "import sys, cargo_sim; print('started', flush=True); "   # then as the cargo-sim script
              "from cargo_sim.cli import main; sys.exit(main())")
     proc = subprocess.Popen([sys.executable, "-c", start, "simulate", "-n", "5000000",
                              "-p", "random,random", "--seed", "1", "--workers", "1"],
