@@ -92,7 +92,7 @@ def robustness_out(game) -> str:
 def robustness_command(a, argv) -> int:
     """Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every
     plausible range (common random numbers) and Morris screening of all estimates together."""
-    from analyses.robustness import Design, check_factors, load_previous, run, study_game
+    from analyses.robustness import Design, load_previous, run, study_game
     from analyses.robustness_report import claim_report_folder, write_report
     game = study_game(a.game_name or Design.game)
     rules = load_rules(a.rules, a.set, game.name)
@@ -103,13 +103,11 @@ def robustness_command(a, argv) -> int:
         counts = allowed_counts(rules, Design.player_counts)
     for n in counts:
         rules.check_players(n)
-    design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
-                    tuple(a.param) if a.param else None, game.name, parse_groups(a.group or ()))
-    design.check()
-    check_factors(rules, design)        # an unknown parameter or a bad group fails before --out is made
     a.out = a.out or robustness_out(game)
     claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
     previous = load_previous(a.out)     # the report this one replaces, to compare verdicts
+    design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
+                    tuple(a.param) if a.param else None, game.name, parse_groups(a.group or ()))
     log = (lambda m: print(m, file=sys.stderr, flush=True)) if show_progress(a) else (lambda m: None)
     res = run(rules, design, log=log)
     res["previous"] = previous
