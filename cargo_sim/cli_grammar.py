@@ -328,7 +328,7 @@ def robustness_options(p):
     add(p, "--morris-games", type=int, default=ROBUSTNESS_MORRIS_GAMES, metavar="N",
         help=f"games per Morris screening point (default {ROBUSTNESS_MORRIS_GAMES})")
     add(p, "--trajectories", type=int, default=ROBUSTNESS_TRAJECTORIES, metavar="N",
-        help=f"Morris trajectories (0: no screening; default {ROBUSTNESS_TRAJECTORIES})")
+        help=f"Morris trajectories (0: no screening, else at least 2; default {ROBUSTNESS_TRAJECTORIES})")
     add(p, "--seats", default=None, metavar="N1,N2",
         help="player counts, comma-separated (default: those of 2,3,4,5 the game's rules allow)")
     deprecated(p, "--players", "--seats", "seats")
