@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast browser demo bench reports reports-macao ladder clean
+.PHONY: install test test-fast browser demo bench reports reports-macao robustness-macao ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,23 @@ MACAO_EVENTS ?= 2000
 
 reports-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim report --game macao --out reports/macao --no-svg --seed 0 --games $(MACAO_GAMES) --events-games $(MACAO_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
+
+# Macao's robustness report (reports/macao_robustness/; its highlights' marks in reports/macao/):
+# 467 parameters have a range, so each family of estimates made by one rule moves as one factor
+# (--group: all card costs one cube less / more together, ...), the 13 other parameters alone;
+# MACAO_ROBUST_GAMES games per table and variant, Morris MACAO_ROBUST_TRAJECTORIES trajectories
+# at MACAO_ROBUST_MORRIS_GAMES; about 20-30 min on 2 shared cores (docs/macao_study.md,
+# Robustness). Then make reports-macao puts the marks on the report's highlights.
+MACAO_ROBUST_GAMES ?= 5000
+MACAO_ROBUST_MORRIS_GAMES ?= 500
+MACAO_ROBUST_TRAJECTORIES ?= 6
+MACAO_ROBUST_GROUPS ?= --group 'card_costs=card.*.cost' --group 'tribute_coins=card.*.tribute_coins' \
+  --group 'tribute_points=card.*.tribute_points' --group 'card_kinds=card.*.kind' \
+  --group 'office_copies=card.*.copies' --group 'quarter_costs=quarter.*.cost' \
+  --group 'port_spaces=port.*.space' --group 'port_goods=port.*.goods'
+
+robustness-macao: $(STAMP)
+	$(VENV)/bin/cargo-sim robustness --game macao --out reports/macao_robustness --games $(MACAO_ROBUST_GAMES) --morris-games $(MACAO_ROBUST_MORRIS_GAMES) --trajectories $(MACAO_ROBUST_TRAJECTORIES) --seed 1 $(MACAO_ROBUST_GROUPS)
 
 # The strength ladder (reports/ladder/): every built-in against ismcts at 4 budgets.
 # Sequential design: rounds of LADDER_GAMES games per cell until the bot's 95% interval

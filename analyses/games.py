@@ -50,11 +50,13 @@ def report_parts(game) -> dict:
     """What the report needs of ``game`` beside its sections, read from the module(s) that
     hold them (``Game.report_sections`` names "module.SECTIONS"): ``FIGURES`` (name ->
     (function, source table, caption)), ``EVENT_FIGURES`` (the names drawn from the event
-    log's subsample), ``notes(event_games) -> [str]`` and ``highlights(tables) -> [str]``;
-    a module without one offers none (no figures, notes or highlights of its own)."""
+    log's subsample), ``notes(event_games) -> [str]``, ``highlights(tables) -> [str]`` and
+    ``ROBUSTNESS_MARKS`` (the committed robustness report the highlights cite and which of
+    its headlines each highlight states: analyses.robustness_marks); a module without one
+    offers none (no figures, notes, highlights or marks of its own)."""
     report_sections(game)                         # one clear line when the game has none
     parts = {"FIGURES": {}, "EVENT_FIGURES": set(), "notes": lambda event_games: [],
-             "highlights": lambda tables: []}
+             "highlights": lambda tables: [], "ROBUSTNESS_MARKS": None}
     for dotted in game.report_sections:
         mod = importlib.import_module(dotted.rpartition(".")[0])
         for name in ("FIGURES", "EVENT_FIGURES"):
@@ -64,4 +66,6 @@ def report_parts(game) -> dict:
         for name in ("notes", "highlights"):
             if callable(getattr(mod, name, None)):
                 parts[name] = getattr(mod, name)
+        if getattr(mod, "ROBUSTNESS_MARKS", None) is not None:
+            parts["ROBUSTNESS_MARKS"] = mod.ROBUSTNESS_MARKS
     return parts

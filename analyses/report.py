@@ -375,6 +375,13 @@ def _and(items) -> str:
     return " and ".join(items) if len(items) <= 2 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+# The committed robustness report the highlights cite (a folder of the source tree) and the
+# highlight lines that state its headlines: (pattern at the line's start, headline prefix);
+# analyses.robustness_marks.headline_keys reads them
+ROBUSTNESS_MARKS = {"report": "reports/robustness",
+                    "lines": ((r"(\d) players: best seat", "seat"), (r"Games with a bank shortfall", "bank"))}
+
+
 def highlights(tables: dict) -> list[str]:
     """A few headline numbers, each with its interval and sample size."""
     out = []
@@ -569,7 +576,7 @@ def build_report(out_dir, results=None, n_games=None, player_counts=None,
         notes.append("Problems while building: " + "; ".join(problems))
 
     from .robustness_marks import mark_highlights
-    heads, robust_link = mark_highlights(parts["highlights"](tables), rules, out)
+    heads, robust_link = mark_highlights(parts["highlights"](tables), rules, out, parts["ROBUSTNESS_MARKS"])
     if robust_link:
         meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
     basis = ({int(n): int(c) for n, c in games_per.items()}, {int(n): int(c) for n, c in ev_per.items()})

@@ -56,8 +56,9 @@ class Design:
     player_counts: tuple = (2, 3, 4, 5)
     seed: int = 1
     workers: int | None = None
-    params: tuple | None = None        # None: every parameter with a range
+    params: tuple | None = None        # None: every parameter with a range (not in a group)
     game: str = "cargo_noir"           # a registered game offering the study (analyses.games)
+    groups: tuple = ()                 # ((name, (pattern, ...)), ...): parameters moved as one factor
 
     def check(self) -> None:
         for name in ("games", "morris_games"):
@@ -66,6 +67,9 @@ class Design:
                 raise ConfigError(f"{name} must be a whole number >= 20, got {v!r}")
         if not whole(self.morris_trajectories) or self.morris_trajectories < 0:
             raise ConfigError("morris_trajectories must be a whole number >= 0")
+        if self.morris_trajectories == 1:      # one elementary effect a factor: no sigma
+            raise ConfigError("morris_trajectories must be 0 (no screening) or at least 2 "
+                              "(sigma is the spread of a factor's elementary effects)")
 
 
 def study_hooks(game) -> dict | None:
@@ -173,14 +177,47 @@ def _numeric(headline: str, base: tuple, m: tuple) -> float:
 
 # ---------------------------------------------------------------------------
 # variants
+def group_members(rules: Rules, design: Design) -> dict:
+    """Group name -> its member parameters: every parameter with a range whose name matches
+    one of the group's shell-style patterns (``fnmatch``, e.g. ``card.*.cost``), in range
+    order. A pattern matching nothing, a parameter in two groups, or a group named like a
+    parameter is one ConfigError."""
+    from fnmatch import fnmatchcase
+    out, owner = {}, {}
+    for name, patterns in design.groups:
+        if name in rules.ranges or name in out:
+            raise ConfigError(f"group {name!r}: the name is taken (a parameter or another group)")
+        members = []
+        for pat in patterns:
+            hit = [p for p in rules.ranges if fnmatchcase(p, pat)]
+            if not hit:
+                raise ConfigError(f"group {name!r}: {pat!r} matches no parameter with a range "
+                                  "(see Rules.ranges)")
+            members += [p for p in hit if p not in members]
+        for p in members:
+            if p in owner:
+                raise ConfigError(f"{p} is in two groups ({owner[p]!r} and {name!r})")
+            owner[p] = name
+        out[name] = members
+    return out
+
+
 def _params(rules: Rules, design: Design) -> dict:
+    """The ranges the study moves: the named parameters (every one with a range outside a
+    group when none is named) and every group's members."""
     ranges = rules.ranges
+    grouped = [p for members in group_members(rules, design).values() for p in members]
     if design.params is not None:
         unknown = [p for p in design.params if p not in ranges]
         if unknown:
             raise ConfigError(f"no plausible range for {', '.join(unknown)} (see Rules.ranges)")
-        ranges = {p: ranges[p] for p in design.params}
-    return ranges
+        twice = [p for p in design.params if p in grouped]
+        if twice:
+            raise ConfigError(f"{', '.join(twice)}: named alone and in a group; name it once")
+        chosen = list(design.params) + grouped
+    else:
+        chosen = [p for p in ranges if p not in grouped] + grouped
+    return {p: ranges[p] for p in chosen}
 
 
 def _oat_values(values: list, current) -> list:
@@ -194,13 +231,62 @@ def oat_variants(rules: Rules, design: Design) -> list[tuple[str, object]]:
     """(parameter, value) of every one-at-a-time variant: each parameter alone at
     each end of the part of its range the rules' constraints allow with every
     other parameter at its default (a tie's leader moves its follower with it:
-    ``Rules.replace``), or at each alternative."""
-    flat = rules.flat()
+    ``Rules.replace``), or at each alternative. A group's members move with their group
+    only (``group_variants``)."""
+    flat, grouped = rules.flat(), group_members(rules, design)
     out = []
     for p, vals in _params(rules, design).items():
+        if any(p in members for members in grouped.values()):
+            continue
         legal = [v for v in vals if rules.allows(p, v)]
         out += [(p, v) for v in _oat_values(legal, flat[p])]
     return out
+
+
+def _whole_range(vals: list) -> bool:
+    return all(whole(v, numpy=False) for v in vals)
+
+
+def group_levels(rules: Rules, members: list) -> dict:
+    """Level -> {parameter: value} of a group moved as one factor: ``low`` and ``high``
+    (every member at the low / high end of the part of its range legal with the others at
+    their defaults) when every member's range is whole numbers, else ``alternative i``
+    (every member at the i-th value of its range other than its current one; a member
+    with fewer alternatives stays). A group mixing the two kinds is one ConfigError."""
+    flat, ranges = rules.flat(), rules.ranges
+    legal = {p: [v for v in ranges[p] if rules.allows(p, v)] for p in members}
+    kinds = {_whole_range(ranges[p]) for p in members}
+    if len(kinds) > 1:
+        raise ConfigError(f"a group mixes whole-number ranges and lists of alternatives "
+                          f"({', '.join(members[:4])}{', ...' if len(members) > 4 else ''}); "
+                          "group parameters of one kind")
+    if kinds == {True}:
+        return {"low": {p: legal[p][0] for p in members}, "high": {p: legal[p][-1] for p in members}}
+    alts = {p: [v for v in legal[p] if v != flat[p]] for p in members}
+    k = max(len(a) for a in alts.values())
+    return {f"alternative {i + 1}": {p: a[i] for p, a in alts.items() if i < len(a)} for i in range(k)}
+
+
+def group_variants(rules: Rules, design: Design) -> list[tuple[str, str, dict]]:
+    """(group, level, overrides) of every one-at-a-time variant of a group: the group's
+    levels (``group_levels``) with every other parameter at its default; a level the rules
+    refuse as a whole keeps the fewest members at their defaults (``repair``; the level's
+    label then says how many)."""
+    flat, out = rules.flat(), []
+    for name, members in group_members(rules, design).items():
+        for level, over in group_levels(rules, members).items():
+            over = {p: v for p, v in over.items() if v != flat[p]}
+            if not over:
+                continue
+            over, reset = repair(rules, over)
+            out.append((name, level + (f" ({len(reset)} kept at default)" if reset else ""), over))
+    return out
+
+
+def check_factors(rules: Rules, design: Design) -> None:
+    """One ConfigError, before any game, for an unknown parameter or a bad group."""
+    oat_variants(rules, design)
+    group_variants(rules, design)
 
 
 def _label(v) -> str:
@@ -213,11 +299,12 @@ def one_at_a_time(rules: Rules, design: Design, base: dict | None = None, progre
     base = base if base is not None else measure(rules, design.games, design)
     flat = rules.flat()
     rows = []
-    variants = oat_variants(rules, design)
-    for i, (p, v) in enumerate(variants):
-        m = measure(rules.replace({p: v}), design.games, design)
+    variants = [(p, _label(v), _label(flat[p]), {p: v}) for p, v in oat_variants(rules, design)]
+    variants += [(g, level, "defaults", over) for g, level, over in group_variants(rules, design)]
+    for i, (p, value, default, over) in enumerate(variants):
+        m = measure(rules.replace(over), design.games, design)
         for h, b in base.items():
-            rows.append({"parameter": p, "value": _label(v), "default": _label(flat[p]), "headline": h,
+            rows.append({"parameter": p, "value": value, "default": default, "headline": h,
                          "conclusion": m[h][0], "base_conclusion": b[0],
                          "measure": _numeric(h, b, m[h]), "base_measure": _numeric(h, b, b),
                          "flipped": m[h][0] != b[0], "clear": clear_flip(h, b, m[h])})
@@ -226,12 +313,19 @@ def one_at_a_time(rules: Rules, design: Design, base: dict | None = None, progre
     return pd.DataFrame(rows)
 
 
-def _morris_problem(ranges: dict) -> dict:
+def _morris_problem(ranges: dict, groups: dict | None = None) -> dict:
+    """SALib's problem; with ``groups`` (name -> members), a group's members move together
+    along the trajectories and SALib reports one effect per group (single parameters are
+    groups of their own)."""
     bounds = []
     for vals in ranges.values():
         ints = all(whole(v, numpy=False) for v in vals)
         bounds.append([vals[0], vals[-1]] if ints else [0.0, 1.0])
-    return {"num_vars": len(ranges), "names": list(ranges), "bounds": bounds}
+    problem = {"num_vars": len(ranges), "names": list(ranges), "bounds": bounds}
+    if groups:
+        owner = {p: g for g, members in groups.items() for p in members}
+        problem["groups"] = [owner.get(p, p) for p in ranges]
+    return problem
 
 
 def _morris_value(vals: list, x: float):
@@ -298,7 +392,7 @@ def morris_design(rules: Rules, design: Design):
     parameters ``repair`` reset at each point)."""
     from SALib.sample import morris as sample
     ranges = _params(rules, design)
-    problem = _morris_problem(ranges)
+    problem = _morris_problem(ranges, group_members(rules, design))
     X = sample.sample(problem, design.morris_trajectories, num_levels=4, seed=design.seed)
     points, resets = [], []
     for x in X:
@@ -324,7 +418,7 @@ def morris(rules: Rules, design: Design, base: dict, progress=None) -> pd.DataFr
     for h, y in ys.items():
         y = np.nan_to_num(np.asarray(y, dtype=float), nan=0.0)
         res = analyze.analyze(problem, X, y, num_levels=4, seed=design.seed)
-        for j, p in enumerate(problem["names"]):
+        for j, p in enumerate(res["names"]):      # the factors: parameters, or groups
             rows.append({"headline": h, "parameter": p, "mu_star": float(res["mu_star"][j]),
                          "mu_star_conf": float(res["mu_star_conf"][j]), "sigma": float(res["sigma"][j])})
     out = pd.DataFrame(rows)
@@ -405,7 +499,7 @@ def run(rules: Rules | None = None, design: Design | None = None, log=print, gam
     design.game = the_game.name
     rules = rules or the_game.Rules.default()
     design.check()
-    _params(rules, design)              # an unknown parameter fails before any game
+    check_factors(rules, design)        # an unknown parameter or a bad group fails before any game
     t0 = time.time()
     base = measure(rules, design.games, design)
     log(f"defaults measured ({time.time() - t0:.0f} s)")

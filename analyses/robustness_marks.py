@@ -26,33 +26,51 @@ def load_marks(folder) -> dict:
     return {str(k): str(v) for k, v in marks.items()} if isinstance(marks, dict) else {}
 
 
-REPORT_DIR = Path(__file__).resolve().parents[1] / "reports" / "robustness"
+SOURCE_ROOT = Path(__file__).resolve().parents[1]
+REPORT_DIR = SOURCE_ROOT / "reports" / "robustness"      # Cargo Noir's (analyses.report.ROBUSTNESS_MARKS)
 
 
-def mark_highlights(lines: list[str], rules, out_dir, folder=REPORT_DIR):
-    """The report's highlight lines, each with its robustness mark from the
-    committed robustness report (when it was made with these rules), and the
-    relative link to that report (None if there is none for these rules)."""
+def report_folder(spec: dict | None) -> Path | None:
+    """The committed robustness report a game's highlights cite: its ``ROBUSTNESS_MARKS``
+    ``report`` (a folder relative to the source tree), or None when it names none."""
+    return SOURCE_ROOT / spec["report"] if spec and spec.get("report") else None
+
+
+def headline_keys(line: str, marks: dict, spec: dict) -> list[str]:
+    """The study's headlines a highlight line states, by the game's ``ROBUSTNESS_MARKS``
+    ``lines``: (pattern, prefix) pairs matched at the line's start; a pattern with a group
+    names the player count (headline ``prefix.N``), one without names every ``prefix.N``
+    of the verdicts whose count the line shows as ``Np`` (a 3/4-player report does not
+    borrow the study's 2- and 5-player verdicts)."""
     import re
-    marks = load_marks(folder)
+    for pattern, prefix in spec.get("lines", ()):
+        m = re.match(pattern, line)
+        if not m:
+            continue
+        if m.groups():
+            return [f"{prefix}.{m.group(1)}"]
+        shown = set(re.findall(r"\b(\d)p\b", line))
+        return sorted(k for k in marks if k.startswith(prefix + ".") and k.split(".", 1)[1] in shown)
+    return []
+
+
+def mark_highlights(lines: list[str], rules, out_dir, spec: dict | None, folder=None):
+    """The report's highlight lines, each with its robustness mark from the game's
+    committed robustness report (``spec``: the game's ``ROBUSTNESS_MARKS``, read beside its
+    report sections by analyses.games.report_parts; ``folder`` overrides its ``report``)
+    when that report was made with these rules, and the relative link to it (None if
+    there is none for these rules)."""
+    folder = folder if folder is not None else report_folder(spec)
+    marks = load_marks(folder) if folder is not None else {}
     try:
         digest = json.loads((Path(folder) / VERDICTS_FILE).read_text(encoding="utf-8"))["rules_digest"]
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, TypeError):
         digest = None
-    if digest != rules.digest:
+    if digest is None or digest != rules.digest:
         return [f"{ln} [robustness: not assessed for these rules]" for ln in lines], None
     out = []
     for ln in lines:
-        m = re.match(r"(\d) players: best seat", ln)
-        if m:
-            keys = [f"seat.{m.group(1)}"]
-        elif ln.startswith("Games with a bank shortfall"):
-            # only the player counts this line reports (a 3/4-player report
-            # does not borrow the study's 2- and 5-player verdicts)
-            shown = set(re.findall(r"\b(\d)p\b", ln))
-            keys = sorted(k for k in marks if k.startswith("bank.") and k.split(".")[1] in shown)
-        else:
-            keys = []
+        keys = headline_keys(ln, marks, spec or {})
         tag = "; ".join(f"{k}: {marks.get(k, 'not assessed')}" for k in keys) or "not assessed"
         out.append(f"{ln} [robustness: {tag}]")
     return out, robustness_link(Path(folder) / "index.md", out_dir)
@@ -66,7 +84,7 @@ def robustness_link(target: Path, out_dir) -> str:
     of a report written elsewhere would break when it moves)."""
     import os
     target = target.resolve()
-    root = Path(__file__).resolve().parents[1]
+    root = SOURCE_ROOT
     if not target.is_relative_to(root):      # a robustness report of its own: its folder's parent
         root = target.parents[1]
     out = Path(out_dir).resolve()

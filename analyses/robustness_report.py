@@ -132,8 +132,10 @@ def _index(res, command: str, figs: list[str]) -> str:
           "deals the same random stream under every rule variant, so a difference comes from the "
           "rule, not from luck).",
           f"- Morris screening: {d.morris_trajectories} trajectories over all "
-          f"{res['morris']['parameter'].nunique()} parameters, {d.morris_games:,} games per table "
-          "and point, 4 levels (SALib).",
+          f"{res['morris']['parameter'].nunique()} {'factors' if d.groups else 'parameters'}, "
+          f"{d.morris_games:,} games per table and point, 4 levels (SALib)." if d.morris_trajectories
+          else "- No Morris screening (`--trajectories 0`).",
+          *_groups_lines(res),
           "- 95 % interval half-widths at the defaults: " + "; ".join(_widths(res)) + ". "
           "Why this is enough: the verdicts only call a flip clear when it exceeds these widths, "
           "and the flips that decide a verdict move a measure by several widths; a flip within "
@@ -154,6 +156,20 @@ def _index(res, command: str, figs: list[str]) -> str:
     md += ["## Figures", ""] + [f"![{f}](figures/{f}.png)" for f in figs] + [""]
     md += ["Tables: `verdicts.csv`, `one_at_a_time.csv`, `morris.csv`, `defaults.json`.", ""]
     return "\n".join(md)
+
+
+def _groups_lines(res) -> list[str]:
+    """The design bullet on the groups studied as one factor (``--group``), if any."""
+    from .robustness import group_members
+    groups = group_members(res["rules"], res["design"])
+    if not groups:
+        return []
+    pats = dict(res["design"].groups)
+    return ["- Groups moved as one factor (`--group`; one at a time: every member to the low or "
+            "high end of its range together, or every member to its i-th alternative together; in "
+            "the Morris screening the members of a group step together): " + "; ".join(
+                f"`{g}` = {len(m)} parameters ({', '.join(f'`{x}`' for x in pats[g])})"
+                for g, m in groups.items()) + "."]
 
 
 def _constraints_line(res) -> str:

@@ -70,6 +70,25 @@ def report_from_runs(a, argv) -> int:
     return 0
 
 
+def parse_groups(specs) -> tuple:
+    """``--group NAME=PATTERN[,PATTERN...]`` -> ((name, (pattern, ...)), ...) for Design.groups."""
+    out = []
+    for spec in specs:
+        name, eq, pats = spec.partition("=")
+        patterns = tuple(x.strip() for x in pats.split(",") if x.strip())
+        if not eq or not name.strip() or not patterns:
+            raise ConfigError(f"--group takes NAME=PATTERN[,PATTERN...], got {spec!r}")
+        out.append((name.strip(), patterns))
+    return tuple(out)
+
+
+def robustness_out(game) -> str:
+    """``--out``'s default: the folder of the game's committed robustness report (its report
+    module's ``ROBUSTNESS_MARKS``), so a study of one game never replaces another's."""
+    from analyses.games import report_parts
+    return (report_parts(game)["ROBUSTNESS_MARKS"] or {}).get("report") or "reports/robustness"
+
+
 def robustness_command(a, argv) -> int:
     """Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every
     plausible range (common random numbers) and Morris screening of all estimates together."""
@@ -84,10 +103,11 @@ def robustness_command(a, argv) -> int:
         counts = allowed_counts(rules, Design.player_counts)
     for n in counts:
         rules.check_players(n)
+    a.out = a.out or robustness_out(game)
     claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
     previous = load_previous(a.out)     # the report this one replaces, to compare verdicts
     design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
-                    tuple(a.param) if a.param else None, game.name)
+                    tuple(a.param) if a.param else None, game.name, parse_groups(a.group or ()))
     log = (lambda m: print(m, file=sys.stderr, flush=True)) if show_progress(a) else (lambda m: None)
     res = run(rules, design, log=log)
     res["previous"] = previous

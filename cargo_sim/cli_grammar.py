@@ -71,6 +71,7 @@ MEANINGS = {
     "--morris-games": "games per Morris screening point",
     "--trajectories": "Morris trajectories (0: no screening)",
     "--param": "one rules parameter to study (repeatable)",
+    "--group": "rules parameters studied together as one factor: NAME=PATTERN[,PATTERN...] (repeatable)",
 }
 SHORT = {"--players": "-p", "--games": "-n", "--seed": "-s", "--workers": "-j", "--out": "-o",
          "--index": "-i", "--verbose": "-v"}
@@ -320,19 +321,23 @@ def report_options(p):
 
 
 def robustness_options(p):
-    out(p, "index.md, figures and tables (default reports/robustness)",
-        default="reports/robustness")
+    out(p, "index.md, figures and tables (default: the folder of the game's committed report, "
+           "reports/robustness for Cargo Noir, reports/macao_robustness for Macao)")
     add(p, "--games", type=int, default=ROBUSTNESS_GAMES, metavar="N",
         help=f"games per table and variant in the sweeps (default {ROBUSTNESS_GAMES})")
     add(p, "--morris-games", type=int, default=ROBUSTNESS_MORRIS_GAMES, metavar="N",
         help=f"games per Morris screening point (default {ROBUSTNESS_MORRIS_GAMES})")
     add(p, "--trajectories", type=int, default=ROBUSTNESS_TRAJECTORIES, metavar="N",
-        help=f"Morris trajectories (0: no screening; default {ROBUSTNESS_TRAJECTORIES})")
+        help=f"Morris trajectories (0: no screening, else at least 2; default {ROBUSTNESS_TRAJECTORIES})")
     add(p, "--seats", default=None, metavar="N1,N2",
         help="player counts, comma-separated (default: those of 2,3,4,5 the game's rules allow)")
     deprecated(p, "--players", "--seats", "seats")
     add(p, "--param", action="append", default=None, metavar="NAME",
         help="only this rules parameter (repeatable; default: every parameter with a range)")
+    add(p, "--group", action="append", default=None, metavar="NAME=PATTERN[,PATTERN]",
+        help="move the parameters matching these shell-style patterns (e.g. card_costs=card.*.cost) "
+             "together as one factor named NAME (repeatable; without --param, every other "
+             "parameter with a range is studied alone too)")
     seed(p, default=ROBUSTNESS_SEED)
     rules(p)
     workers(p)

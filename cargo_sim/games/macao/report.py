@@ -96,6 +96,13 @@ def _pct(x) -> str:
     return f"{100 * x:.1f}%"
 
 
+# The committed robustness report the highlights cite (`make robustness-macao`) and the lines
+# that state its headlines (analyses.robustness_marks.headline_keys; docs/macao_study.md)
+ROBUSTNESS_MARKS = {"report": "reports/macao_robustness",
+                    "lines": ((r"(\d) players \([^)]+ in every seat\): best seat", "seat"),
+                              (r"Winners' largest source of points", "source"))}
+
+
 def highlights(tables: dict) -> list[str]:
     """A few headline numbers, each with its interval and sample size."""
     out = []

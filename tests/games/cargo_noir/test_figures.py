@@ -263,6 +263,7 @@ def test_highlights_borrow_no_verdicts_of_absent_player_counts(tmp_path):
     """A planted verdicts file (not the committed report, whose rules may lag)."""
     import json
     from analyses import robustness
+    from analyses.report import ROBUSTNESS_MARKS
     from analyses.robustness_marks import VERDICTS_FILE
     rules = Rules.default()
     study = tmp_path / "robustness"
@@ -271,10 +272,10 @@ def test_highlights_borrow_no_verdicts_of_absent_player_counts(tmp_path):
     (study / VERDICTS_FILE).write_text(json.dumps({"kind": "x", "rules_digest": rules.digest,
                                                   "marks": marks}))
     line = "Games with a bank shortfall: 3p 97.0% [96.5%, 97.4%], 4p 82.1% [81.0%, 83.2%]"
-    marked, _ = robustness.mark_highlights([line], rules, tmp_path, folder=study)
+    marked, _ = robustness.mark_highlights([line], rules, tmp_path, ROBUSTNESS_MARKS, folder=study)
     assert "bank.3: mark3" in marked[0] and "bank.4: mark4" in marked[0]
     assert "bank.2" not in marked[0] and "bank.5" not in marked[0]
     # other rules: the study's marks do not apply
     other, link = robustness.mark_highlights([line], rules.replace(start_coins=8), tmp_path,
-                                             folder=study)
+                                             ROBUSTNESS_MARKS, folder=study)
     assert "not assessed for these rules" in other[0] and "mark" not in other[0] and link is None

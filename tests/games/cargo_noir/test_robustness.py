@@ -5,12 +5,13 @@ import json
 import pytest
 
 from analyses import robustness as R
+from analyses.report import ROBUSTNESS_MARKS as CN_MARKS
 from analyses.robustness_report import write_report
 from cargo_sim import Rules
 from cargo_sim.core.errors import ConfigError
 
 RULES = Rules.default()
-TINY = R.Design(games=40, morris_games=20, morris_trajectories=1, player_counts=(2,), seed=3,
+TINY = R.Design(games=40, morris_games=20, morris_trajectories=2, player_counts=(2,), seed=3,
                 workers=1, params=("turns.2", "tie_break"))
 
 
@@ -70,6 +71,7 @@ def test_run_measures_each_variant_and_a_variant_equal_to_the_defaults_flips_not
     assert short["measure"].iloc[0] != short["base_measure"].iloc[0]
     m = result["morris"]
     assert set(m["parameter"]) == {"turns.2", "tie_break"} and (m["mu_star"] >= 0).all()
+    assert m["sigma"].notna().all()                      # two trajectories: a spread per factor
 
 
 @pytest.mark.slow
@@ -83,12 +85,12 @@ def test_written_report_and_marks(result, tmp_path):
     marks = R.load_marks(out)
     assert set(marks) == set(result["base"])
     lines, link = R.mark_highlights(["2 players: best seat 1 wins", "Games with a bank shortfall: 2p",
-                                     "something else"], RULES, tmp_path / "demo", folder=out)
+                                     "something else"], RULES, tmp_path / "demo", CN_MARKS, folder=out)
     assert lines[0].endswith(f"[robustness: seat.2: {marks['seat.2']}]")
     assert f"bank.2: {marks['bank.2']}" in lines[1] and lines[2].endswith("[robustness: not assessed]")
     assert "](../robustness/index.md)" in link           # both in tmp_path: a relative link
     other, none = R.mark_highlights(["2 players: best seat 1"], RULES.replace(start_coins=8),
-                                    tmp_path, folder=out)
+                                    tmp_path, CN_MARKS, folder=out)
     assert none is None and "not assessed for these rules" in other[0]
     # written whole: a second write replaces the folder
     write_report(result, out, command="again")
@@ -125,3 +127,76 @@ def test_verdict_changes_lists_what_moved_against_the_previous_report(tmp_path):
     (tmp_path / R.VERDICTS_FILE).write_text(json.dumps({"rules_digest": "abc", "marks": {"seat.2": "robust"}}))
     old = R.load_previous(tmp_path)
     assert old.attrs["rules_digest"] == "abc" and list(old["conclusion"]) == ["seat 0"]
+
+
+# ---- groups: a family of parameters studied as one factor ------------------------------
+GROUPED = R.Design(params=("tie_break",), groups=(("costs", ("card.*.cost",)),))
+
+
+def test_a_group_moves_its_members_together_to_the_ends_of_their_ranges():
+    costs = [p for p in RULES.ranges if p.startswith("card.") and p.endswith(".cost")]
+    assert R.group_members(RULES, GROUPED) == {"costs": costs}
+    assert R.oat_variants(RULES, GROUPED) == [("tie_break", "cost")]     # members only as the group
+    variants = {level: over for g, level, over in R.group_variants(RULES, GROUPED)}
+    assert set(variants) == {"low", "high"}
+    flat = RULES.flat()
+    for level, end in (("low", 0), ("high", -1)):
+        for p in costs:
+            legal = [v for v in RULES.ranges[p] if RULES.allows(p, v)]
+            assert variants[level].get(p, flat[p]) == legal[end]
+        r = RULES.replace(variants[level])                    # legal as a whole
+        assert r["card.Dive Bar.vp"] == r["card.Dive Bar.cost"]      # a tie's follower moved too
+    assert variants["low"]["card.Dive Bar.cost"] < flat["card.Dive Bar.cost"] < variants["high"]["card.Dive Bar.cost"]
+
+
+def test_a_group_of_alternatives_moves_every_member_to_its_ith_alternative():
+    d = R.Design(params=(), groups=(("open", ("port.*.players",)),))
+    members = R.group_members(RULES, d)["open"]
+    levels = R.group_levels(RULES, members)
+    flat = RULES.flat()
+    assert list(levels) == [f"alternative {i + 1}" for i in range(len(levels))]
+    for p in members:
+        alts = [v for v in RULES.ranges[p] if v != flat[p] and RULES.allows(p, v)]
+        assert levels["alternative 1"][p] == alts[0]
+
+
+def test_grouped_morris_reports_one_effect_per_factor(monkeypatch):
+    design = R.Design(morris_trajectories=2, params=("tie_break", "turns.2"),
+                      groups=(("costs", ("card.*.cost",)),))
+    problem, X, points, _ = R.morris_design(RULES, design)
+    assert len(X) == 2 * (3 + 1)                   # (factors + 1) points a trajectory
+    assert set(problem["groups"]) == {"tie_break", "turns.2", "costs"}
+    # a measure that only reads the rules (no games): the study's Morris table per factor
+    fake = lambda rules, games, d: {"x": ("a", {"a": float(rules["card.Dive Bar.cost"])}, {"a": 0.0})}  # noqa: E731
+    monkeypatch.setattr(R, "measure", fake)
+    m = R.morris(RULES, design, fake(RULES, 0, design))
+    assert set(m["parameter"]) == {"tie_break", "turns.2", "costs"}
+    eff, sigma = m.set_index("parameter")["mu_star"], m.set_index("parameter")["sigma"]
+    assert eff["costs"] > 0 and eff["tie_break"] == 0
+    # SALib gives a single parameter's sigma, none for a group of several (docs/robustness.md)
+    assert sigma[["tie_break", "turns.2"]].notna().all() and sigma.isna()["costs"]
+
+
+@pytest.mark.parametrize("groups, params, says", [
+    ((("g", ("card.*.nothing",)),), None, "matches no parameter"),
+    ((("a", ("card.Dive Bar.cost",)), ("b", ("card.*.cost",))), None, "in two groups"),
+    ((("tie_break", ("card.*.cost",)),), None, "the name is taken"),
+    ((("g", ("card.*.cost",)),), ("card.Dive Bar.cost",), "named alone and in a group"),
+    ((("g", ("card.*.cost", "tie_break")),), None, "mixes whole-number ranges and lists"),
+])
+def test_bad_groups_are_one_error_each(groups, params, says):
+    with pytest.raises(ConfigError, match=says):
+        R.check_factors(RULES, R.Design(params=params, groups=groups))
+
+
+def test_one_morris_trajectory_is_refused():
+    with pytest.raises(ConfigError, match="at least 2"):
+        R.Design(morris_trajectories=1).check()
+
+
+@pytest.mark.parametrize("spec", ["costs", "=card.*.cost", "costs=", "costs= , "])
+def test_a_bad_group_option_is_one_line(spec):
+    from cargo_sim.cli_analyses import parse_groups
+    with pytest.raises(ConfigError, match="--group takes NAME=PATTERN"):
+        parse_groups([spec])
+    assert parse_groups(["c=card.*.cost, card.*.vp"]) == (("c", ("card.*.cost", "card.*.vp")),)

@@ -125,6 +125,25 @@ def test_report_through_the_contract(runs, tmp_path):
     assert (tmp_path / "r" / "index.html").is_file()
 
 
+def test_report_highlights_carry_macaos_own_robustness_marks(runs, tmp_path, monkeypatch):
+    """The report reads the marks of the folder Macao's report module names (here a planted
+    one in place of reports/macao_robustness) and matches Macao's highlight lines to them."""
+    import json
+    from analyses.report import build_report
+    from cargo_sim.games.macao import report as macao_report
+    study = tmp_path / "macao_robustness"
+    study.mkdir()
+    marks = {"seat.2": "robust", "source.2": "depends on tribute_points", "source.3": "robust"}
+    rules = runs[0].rules
+    (study / "verdicts.json").write_text(json.dumps({"kind": "x", "rules_digest": rules.digest, "marks": marks}))
+    monkeypatch.setitem(macao_report.ROBUSTNESS_MARKS, "report", str(study))
+    md = build_report(tmp_path / "r", results=list(runs), game="macao", formats=("png",)).read_text(encoding="utf-8")
+    assert re.search(r"- 2 players \(random in every seat\): best seat .* \[robustness: seat\.2: robust\]\n", md)
+    assert "[robustness: source.2: depends on tribute_points; source.3: robust]" in md
+    assert "](../macao_robustness/index.md)" in md
+    assert "not assessed for these rules" not in md
+
+
 def test_report_refuses_a_player_count_the_rules_forbid(capsys, tmp_path):
     assert main(["report", "--game", "macao", "--seats", "5", "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
@@ -144,6 +163,23 @@ def test_makefile_target_writes_the_report(tmp_path, capsys):
     assert main(argv + ["--seats", "2", "--players", "2=random,random", "--no-progress"]) == 0
     assert (tmp_path / "m" / "index.md").is_file()
     assert "--game macao" in (tmp_path / "m" / "index.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_makefile_robustness_target_runs(tmp_path):
+    # the `robustness-macao` recipe, in-process, its groups with one parameter alone, 20 games
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = re.search(r"^robustness-macao:.*\n\t\$\(VENV\)/bin/cargo-sim (.+)$", text, re.M).group(1)
+    groups = re.search(r"^MACAO_ROBUST_GROUPS \?= ((?:.*\\\n)*.*)$", text, re.M).group(1).replace("\\\n", " ")
+    for var, value in (("GAMES", "20"), ("MORRIS_GAMES", "20"), ("TRAJECTORIES", "0"), ("GROUPS", groups)):
+        recipe = recipe.replace(f"$(MACAO_ROBUST_{var})", value)
+    argv = shlex.split(recipe)
+    argv[argv.index("--out") + 1] = str(tmp_path / "rob")
+    assert main(argv + ["--seats", "2", "--param", "tie_break", "--no-progress"]) == 0
+    v = pd.read_csv(tmp_path / "rob" / "verdicts.csv")
+    assert set(v["headline"]) == {"seat.2", "source.2", "ranking", "leader"}
+    oat = pd.read_csv(tmp_path / "rob" / "one_at_a_time.csv")
+    assert {"card_costs", "tribute_points", "quarter_costs", "port_goods", "tie_break"} <= set(oat["parameter"])
 
 
 # ---- the runners with Macao (the toy game covers their machinery; these check Macao's side)
