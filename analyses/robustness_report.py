@@ -99,6 +99,19 @@ def _widths(res) -> list[str]:
     return out
 
 
+NO_STRONG_PLAY = ("Not assessed: the strong-play table (reports/balance/strong_play.py) checks "
+                  "Cargo Noir's headlines; this game's own headlines have none yet.")
+
+
+def _strong_play(res) -> str:
+    """The strong-play verdicts, for the study's own headlines only (a game with
+    headlines of its own has no strong-play table)."""
+    from cargo_sim.core.contract import get_game
+    if study_hooks(get_game(res["design"].game)):
+        return NO_STRONG_PLAY
+    return strong_play_block(digest=res["rules"].digest)
+
+
 def _index(res, command: str, figs: list[str]) -> str:
     d, v = res["design"], res["verdicts"]
     n_var = res["oat"].groupby(["parameter", "value"]).ngroups
@@ -123,7 +136,7 @@ def _index(res, command: str, figs: list[str]) -> str:
           "means the defaults' conclusion is itself a near-tie, and flips of it are close calls.", "",
           _hooks(res)["headlines"], "",
           "## Under stronger play", "",
-          strong_play_block(digest=res["rules"].digest), "",
+          _strong_play(res), "",
           "## Design", "",
           f"- {d.games:,} games per table and variant in the one-at-a-time sweep "
           f"({len(d.player_counts)} mirror tables + {len(_hooks(res)['field'])} rotations of the field: "

@@ -215,6 +215,9 @@ def test_robustness_study_on_macaos_headlines(tmp_path):
     assert res["base"]["ranking"][0].count(" > ") == 3
     md = write_report(res, tmp_path / "rob").read_text(encoding="utf-8")
     assert "`source.N`" in md and "`price.N`" not in md        # its own headlines
+    # Cargo Noir's strong-play table does not judge Macao's headlines
+    assert "Cargo Noir's headlines; this game's own headlines have none yet" in md
+    assert "<!-- strong_play -->" not in md
 
 
 def test_the_tuned_expert_is_registered_and_beats_random():
