@@ -7,7 +7,8 @@ second of the process's CPU time by default ("cpu"; "wall" for wall-clock second
 a machine loaded beyond its cores, wall time mostly measures the scheduler.
 
     python .bench/engine_pair.py BASE_TREE:CACHE NEW_TREE:CACHE [rounds] [seconds] [cpu|wall]
-Each tree runs with its own .venv/bin/python and NUMBA_CACHE_DIR=CACHE.
+Each tree runs with NUMBA_CACHE_DIR=CACHE and the tree first on PYTHONPATH, with its own
+.venv/bin/python, or this interpreter when the tree has none (a git worktree).
 """
 import json
 import os
@@ -51,9 +52,9 @@ print(json.dumps({"random": max(lib), "reference": max(rf), "expert": max(ex),
 
 def run(spec, secs, clock):
     tree, cache = spec.split(":")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    env.pop("PYTHONPATH", None)
-    out = subprocess.run([os.path.join(tree, ".venv/bin/python"), "-W", "ignore", "-c", CHILD,
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=tree)
+    python = os.path.join(tree, ".venv/bin/python")
+    out = subprocess.run([python if os.path.exists(python) else sys.executable, "-W", "ignore", "-c", CHILD,
                           str(secs), clock], env=env, capture_output=True, text=True, cwd="/tmp")
     if out.returncode:
         raise SystemExit(out.stderr[-2000:])
