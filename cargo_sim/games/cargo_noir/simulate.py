@@ -23,7 +23,7 @@ from ...core.runner import (DEFAULT_CHUNK, Table, first_compile,  # noqa: F401  
 from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
 from .bots.registry import (BUILTIN_ORDER, REGISTRY, Player, decision_table, model_rows,  # noqa: F401
                             parse_player, search_mask)
-from .bots.dispatch_nb import builtin_fn
+from .bots.dispatch_nb import builtin_fn, random_table_decide_nb, run_random_games_nb
 from .engine_nb import run_games_nb
 from .trade.packed_nb import exact_value_fn
 from .slots import slot_name
@@ -228,7 +228,11 @@ def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> b
     address; a chunk that needed the solver before it was loaded is replayed
     with it (games are deterministic: the replay plays the same games)."""
     while True:
-        ok = run_games_nb(template, decide, solver_address(), seeds, out_games, out_players, log, err)
+        if decide is random_table_decide_nb:   # every seat `random`: its direct kernel, same games
+            ok = run_random_games_nb(template, solver_address(), seeds, out_games, out_players, log, err)
+        else:
+            ok = run_games_nb(template, decide, solver_address(), seeds, out_games, out_players, log,
+                              err)
         if ok or err[1] != ERR_NEED_SOLVER:
             return ok
         load_solver()

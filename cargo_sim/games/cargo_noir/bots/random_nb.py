@@ -14,7 +14,7 @@ draws from the search's copy's stream instead (``at``: the slot drawn from).
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
-from ....core.rng_nb import fair_flips_at_nb, rand_below_at_nb
+from ....core.rng_nb import fair_flips_each_at_nb, rand_below_at_nb
 from ..engine_nb import (card_buyable_nb, card_i, hand_i, least_card_cost_nb, n_tok_nb, pl_i,
                          port_min_bid_nb, trade_budget_extra_nb,
                          trade_value_at_nb, trade_value_bound_nb)
@@ -85,13 +85,8 @@ def random_black_market_nb(s, seat, at):
 
 @njit(cache=True)
 def random_trade_nb(s, seat, at):
-    nt = n_tok_nb(s)
     n_types = s[R_N_TYPES]
-    n_sold = 0
-    for t in range(nt):
-        k = fair_flips_at_nb(s, at, s[hand_i(seat, t)])
-        s[OUT + t] = k
-        n_sold += k
+    n_sold = fair_flips_each_at_nb(s, at, hand_i(seat, 0), OUT, n_tok_nb(s))
     extra = trade_budget_extra_nb(s, seat)
     if extra == 0 and 0 <= trade_value_bound_nb(s, n_sold) < least_card_cost_nb(s):
         return 0        # nothing affordable: the search below would buy nothing and draw nothing
