@@ -23,6 +23,7 @@ calls (a log of 0 rows), the packed trade tables (the engine's check looks the v
 again after the bot).
 
     NUMBA_CACHE_DIR=... python .bench/engine_parts.py [rounds] [seconds] [cpu|wall]
+(the reference: ``shared/tools/refsim.py`` beside the repository or ``$CARGO_SIM_REFSIM``)
 """
 import statistics
 import sys
@@ -101,6 +102,8 @@ def main():
     secs = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
     clock = time.process_time if (sys.argv[3] if len(sys.argv) > 3 else "cpu") == "cpu" \
         else time.perf_counter
+    if reference_path() is None:
+        sys.exit("no reference kernel: set CARGO_SIM_REFSIM to refsim.py")
     ref = load_reference(reference_path())
     table = _prepare(4, "random")
     tpl = table.template
