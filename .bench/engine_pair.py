@@ -6,8 +6,9 @@ Prints every process's figures, then the medians and ranges per tree. Rates are 
 second of the process's CPU time by default ("cpu"; "wall" for wall-clock seconds): on
 a machine loaded beyond its cores, wall time mostly measures the scheduler.
 
-    python .bench/engine_pair.py BASE_TREE:CACHE NEW_TREE:CACHE [rounds] [seconds] [cpu|wall]
-Each tree runs with its own .venv/bin/python and NUMBA_CACHE_DIR=CACHE.
+    python .bench/engine_pair.py BASE_TREE:CACHE NEW_TREE:CACHE [rounds] [seconds] [cpu|wall] [random]
+Each tree runs with NUMBA_CACHE_DIR=CACHE and the tree first on PYTHONPATH, with its own
+.venv/bin/python, or this interpreter when the tree has none (a git worktree).
 """
 import json
 import os
@@ -22,6 +23,7 @@ import importlib.util
 from cargo_sim.bench_ref import reference_path
 secs = float(sys.argv[1])
 CPU = sys.argv[2] == "cpu"
+EXPERT = sys.argv[3] != "random"
 spec = importlib.util.spec_from_file_location("cargo_sim_refsim", reference_path())
 ref = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = ref     # (else numba caches its kernels as "<dynamic>": unloadable)
@@ -35,26 +37,28 @@ def lib_rate(n, seed=1, bot="random"):
     t0 = clock()
     kernel_rate(4, n, 1, seed=seed, bot=bot)
     return n / (clock() - t0)
-lib_rate(64); lib_rate(64, bot="expert"); ref_rate(64, 1)
+lib_rate(64); ref_rate(64, 1)
 n_lib = max(256, int(lib_rate(2048) * secs))
-n_exp = max(256, int(lib_rate(512, bot="expert") * secs))
+if EXPERT:
+    lib_rate(64, bot="expert")
+    n_exp = max(256, int(lib_rate(512, bot="expert") * secs))
 n_ref = max(256, int(ref_rate(4096, 2) * secs))
 lib, rf, ex = [], [], []
 for r in range(3):
     lib.append(lib_rate(n_lib, 10 + r))
     rf.append(ref_rate(n_ref, 10 + r))
-    ex.append(lib_rate(n_exp, 10 + r, "expert"))
+    ex.append(lib_rate(n_exp, 10 + r, "expert") if EXPERT else float("nan"))
 print(json.dumps({"random": max(lib), "reference": max(rf), "expert": max(ex),
                   "ratio": max(lib) / max(rf), "share": max(ex) / max(lib)}))
 """
 
 
-def run(spec, secs, clock):
+def run(spec, secs, clock, bots):
     tree, cache = spec.split(":")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    env.pop("PYTHONPATH", None)
-    out = subprocess.run([os.path.join(tree, ".venv/bin/python"), "-W", "ignore", "-c", CHILD,
-                          str(secs), clock], env=env, capture_output=True, text=True, cwd="/tmp")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=tree)
+    python = os.path.join(tree, ".venv/bin/python")
+    out = subprocess.run([python if os.path.exists(python) else sys.executable, "-W", "ignore", "-c", CHILD,
+                          str(secs), clock, bots], env=env, capture_output=True, text=True, cwd="/tmp")
     if out.returncode:
         raise SystemExit(out.stderr[-2000:])
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -65,10 +69,11 @@ def main():
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 4
     secs = float(sys.argv[4]) if len(sys.argv) > 4 else 0.7
     clock = sys.argv[5] if len(sys.argv) > 5 else "cpu"
+    bots = sys.argv[6] if len(sys.argv) > 6 else "both"      # "random": no expert timings
     got = {base: [], new: []}
     for r in range(rounds):
         for spec in ((base, new) if r % 2 == 0 else (new, base)):
-            d = run(spec, secs, clock)
+            d = run(spec, secs, clock, bots)
             got[spec].append(d)
             print(f"round {r} {'base' if spec == base else 'new '}: random {d['random']:,.0f}, "
                   f"reference {d['reference']:,.0f}, expert {d['expert']:,.0f} games/s; "

@@ -4,7 +4,10 @@ linking module, addresses from the JIT, sizes up to the next symbol), so `perf r
 names the kernels' functions. Then run a workload for `perf record -p <pid>`.
 
     NUMBA_CACHE_DIR=... python .bench/perfmap.py random|expert [seconds] [game]
-(the script prints its pid, sleeps 3 s for perf to attach, then plays games)."""
+(the script prints its pid, sleeps 3 s for perf to attach, then plays games).
+With PERFMAP_DUMP=DIR it also writes each function's machine code to DIR/<address>.bin
+(for `objdump -D -b binary -mi386:x86-64 --adjust-vma=0x<address>`: the hot instructions
+of `perf script -F ip,sym`, which perf cannot annotate in JIT code)."""
 import os
 import sys
 import time
@@ -51,6 +54,14 @@ with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
     for i, a in enumerate(addrs):
         size = min((addrs[i + 1] - a) if i + 1 < len(addrs) else 4096, 1 << 20)
         out.write(f"{a:x} {size:x} {syms[a]}\n")
+dump = os.environ.get("PERFMAP_DUMP")
+if dump:
+    import ctypes
+    os.makedirs(dump, exist_ok=True)
+    for i, a in enumerate(addrs):
+        size = min((addrs[i + 1] - a) if i + 1 < len(addrs) else 4096, 1 << 20)
+        with open(os.path.join(dump, f"{a:x}.bin"), "wb") as f:
+            f.write(ctypes.string_at(a, size))
 print(os.getpid(), len(addrs), "symbols", flush=True)
 time.sleep(3)
 t0 = time.perf_counter()

@@ -186,6 +186,19 @@ def bits_float_nb(typingctx, b):
     return types.float64(b), codegen
 
 
+@intrinsic
+def popcount_nb(typingctx, x):
+    """The number of set bits of an integer (one instruction: LLVM's ctpop), as int64."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], sig.args[0], types.uint64)
+        return builder.ctpop(v)
+
+    return types.int64(x), codegen
+
+
 # the C signature call_int64_fn_nb calls: int64 f(int64 *ptr, int64 x, int64 y, int64 z)
 INT64_FN_SIG = types.int64(types.CPointer(types.int64), types.int64, types.int64, types.int64)
 

@@ -63,25 +63,43 @@ def seat_oneway_nb(p, seat):
     return bot_oneway_nb(seat_key_nb(p[M_BOT_SEED], seat))
 
 
-@njit([types.int64(DecideType, types.int64, types.CPointer(types.int64), types.int64, types.int64),
-       types.int64(DecideType, types.int64, types.int64[::1], types.int64, types.int64)], cache=True)
-def ask_keyed_nb(decide, kind, p, seat, oneway):
-    """ask_nb, told the seat's one-way key (seat_oneway_nb, which a game's loop
-    computes once per seat instead of two mix64 chains per decision): the same
-    streams, the same answer."""
+@njit(cache=True)
+def ask_open_nb(p, seat, oneway):
+    """The first half of asking a seat fairly (ask_keyed_nb): the seat's stream for
+    this decision (M_BOT_RNG) and, a search seat only, its key (M_SEAT_KEY) set, the
+    chance stream and the bots' seed hidden. Returns (chance stream, bots' seed) for
+    ask_close_nb. A kernel that calls a known built-in directly (no first-class call)
+    asks through this pair: the same streams, the same answer."""
     rng = p[M_RNG]
     bot_seed = p[M_BOT_SEED]
     p[M_BOT_RNG] = bot_stream_at_nb(oneway, p[M_DECISIONS])
     p[M_SEAT_KEY] = seat_key_nb(bot_seed, seat) if (p[R_SEARCH] >> (2 * seat)) & 3 else 0
     p[M_RNG] = 0
     p[M_BOT_SEED] = 0
-    ans = decide(kind, state_array_nb(p, p[R_LEN]), seat)
+    return rng, bot_seed
+
+
+@njit(cache=True)
+def ask_close_nb(p, rng, bot_seed):
+    """The second half (after the bot's call): the chance stream and the bots' seed
+    put back, the bot's slots cleared, so what a bot writes there is undone."""
     p[M_RNG] = rng
     p[M_BOT_SEED] = bot_seed
     p[M_BOT_RNG] = 0
     p[M_SEAT_KEY] = 0
     p[M_FAULT] = 0
     p[M_FAULT_ARG] = 0
+
+
+@njit([types.int64(DecideType, types.int64, types.CPointer(types.int64), types.int64, types.int64),
+       types.int64(DecideType, types.int64, types.int64[::1], types.int64, types.int64)], cache=True)
+def ask_keyed_nb(decide, kind, p, seat, oneway):
+    """ask_nb, told the seat's one-way key (seat_oneway_nb, which a game's loop
+    computes once per seat instead of two mix64 chains per decision): the same
+    streams, the same answer."""
+    rng, bot_seed = ask_open_nb(p, seat, oneway)
+    ans = decide(kind, state_array_nb(p, p[R_LEN]), seat)
+    ask_close_nb(p, rng, bot_seed)
     return ans
 
 

@@ -8,6 +8,8 @@ import numpy as np
 from . import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
+from .borrow_nb import popcount_nb
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -122,6 +124,40 @@ def fair_flips_at_nb(a, i, n):
         k += np.int64(mix64_nb(x) >> _S63)
     a[i] = np.int64(x)
     return k
+
+
+@njit(cache=True)
+def fair_flips_each_at_nb(a, i, counts_at, out_at, n):
+    """a[out_at + t] = fair_flips_at_nb(a, i, a[counts_at + t]) for t in range(n), in
+    turn (the same draws, the same generator after), and their sum. The draws of
+    up to 63 flips in all go to one word's bits first, then each count takes its
+    run of bits (popcount): branch-free where a loop per count of a few flips
+    mispredicts its exits (the random bot's trade, docs/performance.md)."""
+    total_flips = 0
+    negative = False
+    for t in range(n):
+        total_flips += a[counts_at + t]
+        negative |= a[counts_at + t] < 0
+    heads = np.int64(0)
+    if total_flips > 63 or negative:
+        for t in range(n):
+            k = fair_flips_at_nb(a, i, a[counts_at + t])
+            a[out_at + t] = k
+            heads += k
+        return heads
+    x = np.uint64(a[i])
+    bits = np.uint64(0)
+    for j in range(total_flips):
+        x += _GOLDEN
+        bits |= (mix64_nb(x) >> _S63) << np.uint64(j)
+    a[i] = np.int64(x)
+    for t in range(n):
+        c = a[counts_at + t]
+        k = popcount_nb(bits & ((np.uint64(1) << np.uint64(c)) - np.uint64(1)))
+        bits >>= np.uint64(c)
+        a[out_at + t] = k
+        heads += k
+    return heads
 
 
 @njit(cache=True)

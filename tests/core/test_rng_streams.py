@@ -8,7 +8,7 @@ import numpy as np
 
 from cargo_sim.bench_ref import load_reference
 from cargo_sim.core.rng_nb import (bot_oneway_nb, bot_stream_at_nb, bot_stream_nb, fair_flips_at_nb,
-                                   rand_below_at_nb)
+                                   fair_flips_each_at_nb, rand_below_at_nb)
 
 M64 = (1 << 64) - 1
 G = 0x9E3779B97F4A7C15
@@ -44,6 +44,22 @@ def test_coin_flips_are_the_sum_of_draws_below_two_and_move_the_stream_alike():
             assert heads == sum(rand_below_at_nb(b, 1, 2) for _ in range(n))
             assert a.tolist() == b.tolist()
     assert fair_flips_at_nb(np.array([0], np.int64), 0, -3) == 0      # no tokens: no draw
+
+
+def test_flips_of_several_counts_at_once_are_the_flips_of_each_in_turn():
+    rng = np.random.default_rng(25)
+    cases = [[0] * 10, [1], [63], [64], [0, 3, 0, 2, 7, 0, 0, 1, 4, 2], [40, 23], [40, 24],
+             [5, -3, 4], [30, 30, 30]] + [list(rng.integers(0, 9, 10)) for _ in range(40)]
+    for counts in cases:
+        for seed in (0, -(1 << 62) + 7):
+            n = len(counts)
+            a = np.array([seed, 11] + counts + [-1] * n, np.int64)
+            b = a.copy()
+            heads = fair_flips_each_at_nb(a, 0, 2, 2 + n, n)
+            want = [fair_flips_at_nb(b, 0, c) for c in counts]
+            b[2 + n:] = want
+            assert heads == sum(want)
+            assert a.tolist() == b.tolist()        # the same heads, the same generator after
 
 
 def test_the_reference_is_loaded_as_a_registered_module(tmp_path):

@@ -902,15 +902,22 @@ def answer_nb(s, log, ans):
 
 
 @njit(cache=True)
-def play_on_nb(s, log, decide):
-    """Ask the seats' bots until the game is over, stopped or at a stop step."""
-    advance_nb(s, log)
-    # each seat's one-way key once per call, not two mix64 chains per decision
-    # (the bots' seed is fixed from setup on: the streams are ask_nb's)
+def seat_oneways_nb(s):
+    """Each seat's one-way stream key (seat_oneway_nb), once per game or call, not
+    two mix64 chains per decision (the bots' seed is fixed from setup on: the
+    streams are ask_nb's)."""
     n = s[R_N_PLAYERS]
     oneway = np.empty(n, np.int64)
     for seat in range(n):
         oneway[seat] = seat_oneway_nb(s, seat)
+    return oneway
+
+
+@njit(cache=True)
+def play_on_nb(s, log, decide):
+    """Ask the seats' bots until the game is over, stopped or at a stop step."""
+    advance_nb(s, log)
+    oneway = seat_oneways_nb(s)
     while s[M_ASK] >= 0:
         seat = s[M_SEAT]
         answer_nb(s, log, ask_keyed_nb(decide, s[M_ASK], s, seat, oneway[seat]))
@@ -979,6 +986,37 @@ def own_workspace_nb(s):
     return work
 
 
+@njit(cache=True)
+def game_rows_nb(s, g, out_games, out_players, err):
+    """After game g of a chunk: its row and its seats' rows written (the statistics,
+    enums.PLAYER_FIELDS, then cards held), or False if it stopped (game_stopped_nb)."""
+    if game_stopped_nb(s, g, err):
+        return False
+    n = s[R_N_PLAYERS]
+    n_cards = s[R_N_CARDS]
+    n_win = 0
+    mask = 0
+    for seat in range(n):
+        for f in range(N_PLAYER_FIELDS):
+            out_players[g, seat, f] = s[stat_i(seat, f)]
+        for c in range(n_cards):
+            out_players[g, seat, N_PLAYER_FIELDS + c] = s[cards_i(seat, c)]
+        if s[stat_i(seat, P.won)]:
+            n_win += 1
+            mask |= 1 << seat
+    out_games[g, G.n_players] = n
+    out_games[g, G.turns] = s[R_N_TURNS]
+    out_games[g, G.winners_mask] = mask
+    out_games[g, G.tie] = 1 if n_win > 1 else 0
+    out_games[g, G.shortfalls] = s[M_SHORTFALLS]
+    out_games[g, G.shortfall_coins] = s[M_SHORTFALL_COINS]
+    out_games[g, G.bag_refills] = s[M_BAG_REFILLS]
+    out_games[g, G.empty_slots] = s[M_EMPTY_SLOTS]
+    out_games[g, G.minted_coins] = s[M_MINTED]
+    out_games[g, G.bank_end] = s[M_BANK]
+    return True
+
+
 @njit(types.boolean(types.int64[::1], DecideType, types.int64, types.uint64[::1], types.int64[:, ::1],
                     types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]),
       cache=True, nogil=True)
@@ -988,8 +1026,6 @@ def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log,
     (enums.PLAYER_FIELDS), then cards held. Stops at the first illegal decision:
     err = [game, decision, seat, value, aux, turn] and returns False.
     Events are appended to `log` (give it 0 rows to log nothing)."""
-    n = template[R_N_PLAYERS]
-    n_cards = template[R_N_CARDS]
     own = template.copy()       # `own` keeps the memory alive while `s` points into it
     work = own_workspace_nb(own)
     s, plog = start_state_nb(own, log, exact_fn)
@@ -997,27 +1033,7 @@ def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log,
     for g in range(seeds.shape[0]):
         play_game_nb(s, plog, decide, np.int64(seeds[g]), g, n_events)
         n_events = s[M_N_EVENTS]
-        if game_stopped_nb(s, g, err):
+        if not game_rows_nb(s, g, out_games, out_players, err):
             return own[0] != own[0]
-        n_win = 0
-        mask = 0
-        for seat in range(n):
-            for f in range(N_PLAYER_FIELDS):
-                out_players[g, seat, f] = s[stat_i(seat, f)]
-            for c in range(n_cards):
-                out_players[g, seat, N_PLAYER_FIELDS + c] = s[cards_i(seat, c)]
-            if s[stat_i(seat, P.won)]:
-                n_win += 1
-                mask |= 1 << seat
-        out_games[g, G.n_players] = n
-        out_games[g, G.turns] = s[R_N_TURNS]
-        out_games[g, G.winners_mask] = mask
-        out_games[g, G.tie] = 1 if n_win > 1 else 0
-        out_games[g, G.shortfalls] = s[M_SHORTFALLS]
-        out_games[g, G.shortfall_coins] = s[M_SHORTFALL_COINS]
-        out_games[g, G.bag_refills] = s[M_BAG_REFILLS]
-        out_games[g, G.empty_slots] = s[M_EMPTY_SLOTS]
-        out_games[g, G.minted_coins] = s[M_MINTED]
-        out_games[g, G.bank_end] = s[M_BANK]
     err[6] = n_events
     return own[0] == own[0] and work[0] == work[0]   # uses after the loop keep both alive until here

@@ -23,7 +23,8 @@ from ...core.runner import (DEFAULT_CHUNK, Table, first_compile,  # noqa: F401  
 from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
 from .bots.registry import (BUILTIN_ORDER, REGISTRY, Player, decision_table, model_rows,  # noqa: F401
                             parse_player, search_mask)
-from .bots.dispatch_nb import builtin_fn
+from .bots.dispatch_nb import (builtin_decide_nb, builtin_fn, random_table_decide_nb,
+                               run_builtin_games_nb, run_random_games_nb)
 from .engine_nb import run_games_nb
 from .trade.packed_nb import exact_value_fn
 from .slots import slot_name
@@ -223,12 +224,28 @@ def load_solver() -> None:
     _SOLVER[0] = exact_value_fn()
 
 
+def direct_kernel(template, decide):
+    """The chunk kernel that calls the table's bots directly (bots.dispatch_nb: the same
+    games, without a first-class call per decision), or None for run_games_nb: a table
+    with a user or search seat (its bots are called by address)."""
+    if decide is random_table_decide_nb:
+        return run_random_games_nb
+    if decide is builtin_decide_nb and template[R_SEARCH] == 0 and template[R_USER_FN] == 0:
+        return run_builtin_games_nb
+    return None
+
+
 def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
     """The contract's chunk kernel: run_games_nb with the exact trade solver's
     address; a chunk that needed the solver before it was loaded is replayed
     with it (games are deterministic: the replay plays the same games)."""
+    direct = direct_kernel(template, decide)
     while True:
-        ok = run_games_nb(template, decide, solver_address(), seeds, out_games, out_players, log, err)
+        if direct is not None:
+            ok = direct(template, solver_address(), seeds, out_games, out_players, log, err)
+        else:
+            ok = run_games_nb(template, decide, solver_address(), seeds, out_games, out_players, log,
+                              err)
         if ok or err[1] != ERR_NEED_SOLVER:
             return ok
         load_solver()

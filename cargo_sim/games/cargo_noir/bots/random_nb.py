@@ -11,10 +11,12 @@ Its coin flips come from its seat's own stream (enums.M_BOT_RNG, a new one at
 each decision), never the game's chance stream; as a search bot's model it
 draws from the search's copy's stream instead (``at``: the slot drawn from).
 """
+import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
-from ....core.rng_nb import fair_flips_at_nb, rand_below_at_nb
+from ....core.borrow_nb import popcount_nb
+from ....core.rng_nb import fair_flips_each_at_nb, rand_below_at_nb
 from ..engine_nb import (card_buyable_nb, card_i, hand_i, least_card_cost_nb, n_tok_nb, pl_i,
                          port_min_bid_nb, trade_budget_extra_nb,
                          trade_value_at_nb, trade_value_bound_nb)
@@ -23,9 +25,8 @@ from ..enums import (BLACK_MARKET, BM_CODE, BM_DRAW, C_COST, CTX, D_BLACK_MARKET
                      MAX_CARDS, MAX_PORTS, M_BOT_RNG, OUT, OUT_CARDS, PL_COINS, R_N_CARDS, R_N_PORTS,
                      R_N_TYPES, SCRATCH, SCRATCH_W)
 
-# working space in the scratch area (within one decision): least bid per port,
-# copies of each card the seat may still take
-NEED = SCRATCH
+# working space in the scratch area (within one decision): copies of each card the
+# seat may still take (after MAX_PORTS words, where a least bid per port once was)
 ROOM = SCRATCH + MAX_PORTS
 assert ROOM + MAX_CARDS <= SCRATCH + SCRATCH_W
 
@@ -85,13 +86,8 @@ def random_black_market_nb(s, seat, at):
 
 @njit(cache=True)
 def random_trade_nb(s, seat, at):
-    nt = n_tok_nb(s)
     n_types = s[R_N_TYPES]
-    n_sold = 0
-    for t in range(nt):
-        k = fair_flips_at_nb(s, at, s[hand_i(seat, t)])
-        s[OUT + t] = k
-        n_sold += k
+    n_sold = fair_flips_each_at_nb(s, at, hand_i(seat, 0), OUT, n_tok_nb(s))
     extra = trade_budget_extra_nb(s, seat)
     if extra == 0 and 0 <= trade_value_bound_nb(s, n_sold) < least_card_cost_nb(s):
         return 0        # nothing affordable: the search below would buy nothing and draw nothing
@@ -140,27 +136,21 @@ def random_discard_nb(s, seat, at):
 
 @njit(cache=True)
 def random_send_nb(s, seat, at):
-    n_ports = s[R_N_PORTS]
-    n = 2
-    for p in range(n_ports):
-        need = port_min_bid_nb(s, seat, p)
-        s[NEED + p] = need
-        if need > 0:
-            n += 1
-    r = rand_below_at_nb(s, at, n)
+    # the open ports as bits (no scratch words): the n-th is found by clearing n bits
+    legal = np.int64(0)
+    for p in range(s[R_N_PORTS]):
+        legal |= np.int64(port_min_bid_nb(s, seat, p) > 0) << p
+    r = rand_below_at_nb(s, at, 2 + popcount_nb(legal))
     if r == 0:
         return LOC_CASINO
     if r == 1:
         return LOC_BLACK_MARKET
-    r -= 2
-    for p in range(n_ports):
-        need = s[NEED + p]
-        if need > 0:
-            if r == 0:
-                s[OUT] = need + rand_below_at_nb(s, at, s[pl_i(seat, PL_COINS)] - need + 1)
-                return LOC_PORT0 + p
-            r -= 1
-    return -1
+    for _ in range(r - 2):
+        legal &= legal - 1
+    p = popcount_nb((legal & -legal) - 1)      # the lowest bit left
+    need = port_min_bid_nb(s, seat, p)
+    s[OUT] = need + rand_below_at_nb(s, at, s[pl_i(seat, PL_COINS)] - need + 1)
+    return LOC_PORT0 + p
 
 
 @njit(cache=True)
