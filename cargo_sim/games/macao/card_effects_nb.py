@@ -95,7 +95,9 @@ def coin_completer_nb(s, q):
 
 
 @njit(cache=True)
-def activate_ok_nb(s, q, i, x):
+def activation_open_nb(s, q, i):
+    """Can completed card i be activated at all now (activate_ok_nb's checks that do not
+    depend on the option; engine_nb.legal_actions_nb asks once a card, not once an option)?"""
     b = pb(q)
     card = s[b + P_DONE + i]
     if s[K_C_TIMING + card] != T_ACTIVATE:
@@ -108,6 +110,16 @@ def activate_ok_nb(s, q, i, x):
         office = s[K_C_KIND + card] == K_OFFICE_KIND and s[b + P_OFF_EXTRA + s[K_C_COLOUR + card]] > 0
         if not (again or office):
             return False
+    return True
+
+
+@njit(cache=True)
+def activate_ok_nb(s, q, i, x):
+    if not activation_open_nb(s, q, i):
+        return False
+    b = pb(q)
+    card = s[b + P_DONE + i]
+    e = s[K_C_EFFECT + card]
     a0, a1, a2 = arg_nb(s, card, 0), arg_nb(s, card, 1), arg_nb(s, card, 2)
     if e == E_PAY_CUBE_FOR_COINS:
         return x == 0 and avail_nb(s, q, a0) >= a1

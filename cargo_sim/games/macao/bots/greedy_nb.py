@@ -10,13 +10,13 @@ Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fad
 kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md): a try
 is undone word by word, actions of equal value are tried once.
 """
-import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..engine_nb import act_nb, legal_nb, end_card_points_nb, pb
+from ..table_nb import stack_words_nb
 from ..enums import (A_ACT, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK, A_WALL,
                      D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT, D_DISCARD,
                      E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_GAIN_ANY_CUBE,
@@ -125,21 +125,48 @@ N_FRONT = G_SUPPLY + NC - G_STAMP
 AT_SEAT = N_FRONT + 1                        # saved: front, G_NEV, the seat, the deliveries
 AT_DELIV = AT_SEAT + PW
 N_SAVE = AT_DELIV + MAX_PORTS + MAX_PORTS * MAX_GOODS
+# best_action_nb's buffer: the legal answers, the saved words, components_nb's, need_nb's
+N_BUF = MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC
+
+
+@njit(cache=True)
+def seat_words_nb(src, sb, dst, db, m):
+    """The seat's words an action may write, src[sb + i] -> dst[db + i]: up to this round's
+    cubes, goods to the tableau, the first m completed cards, the round's flags and the
+    statistics (not the rose's later sides, nor completed cards beyond the one it adds)."""
+    for i in range(P_ROSE + NC):
+        dst[db + i] = src[sb + i]
+    for i in range(P_GOODS, P_DONE):
+        dst[db + i] = src[sb + i]
+    for i in range(m):
+        dst[db + P_DONE + i] = src[sb + P_DONE + i]
+        dst[db + P_USED + i] = src[sb + P_USED + i]
+    for i in range(P_TRIB_N, PW):
+        dst[db + i] = src[sb + i]
+
+
+@njit(cache=True)
+def deliveries_nb(src, sp, sd, dst, dp, dd, n_ports, n_goods):
+    """The ports' delivery counts (the first n_ports ports, n_goods goods: all that
+    deliver_nb writes), from src[sp:]/src[sd:] to dst[dp:]/dst[dd:]."""
+    for i in range(n_ports):
+        dst[dp + i] = src[sp + i]
+        for g in range(n_goods):
+            dst[dd + i * MAX_GOODS + g] = src[sd + i * MAX_GOODS + g]
 
 
 @njit(cache=True)
 def save_nb(p, q, out, at):
+    """What undo_nb puts back: the shared words, the seat's (seat_words_nb: a try adds at
+    most one completed card) and the deliveries if it holds goods."""
     b = pb(q)
     for i in range(N_FRONT):
         out[at + i] = p[G_STAMP + i]
     out[at + N_FRONT] = p[G_NEV]
-    for i in range(PW):
-        out[at + AT_SEAT + i] = p[b + i]
+    seat_words_nb(p, b, out, at + AT_SEAT, min(p[b + P_N_DONE] + 2, MAX_DONE + 1))
     if goods_held_nb(p, q) > 0:
-        for i in range(MAX_PORTS):
-            out[at + AT_DELIV + i] = p[G_PORT_DELIV + i]
-        for i in range(MAX_PORTS * MAX_GOODS):
-            out[at + AT_DELIV + MAX_PORTS + i] = p[G_DELIV + i]
+        deliveries_nb(p, G_PORT_DELIV, G_DELIV, out, at + AT_DELIV, at + AT_DELIV + MAX_PORTS,
+                      p[K_N_PORTS], p[K_N_GOODS])
 
 
 @njit(cache=True)
@@ -163,23 +190,12 @@ def undo_nb(p, q, a, out, at):
         for g in range(MAX_GOODS):
             held += out[s + P_GOODS + g]
         if held > 0:
-            for i in range(MAX_PORTS):
-                p[G_PORT_DELIV + i] = out[at + AT_DELIV + i]
-            for i in range(MAX_PORTS * MAX_GOODS):
-                p[G_DELIV + i] = out[at + AT_DELIV + MAX_PORTS + i]
+            deliveries_nb(out, at + AT_DELIV, at + AT_DELIV + MAX_PORTS, p, G_PORT_DELIV, G_DELIV,
+                          p[K_N_PORTS], p[K_N_GOODS])
     for i in range(N_FRONT):
         p[G_STAMP + i] = out[at + i]
     p[G_NEV] = out[at + N_FRONT]
-    m = min(max(out[s + P_N_DONE], p[b + P_N_DONE]) + 1, MAX_DONE + 1)
-    for i in range(P_ROSE + NC):               # up to this round's cubes
-        p[b + i] = out[s + i]
-    for i in range(P_GOODS, P_DONE):           # goods, jokers, the tableau, cards completed
-        p[b + i] = out[s + i]
-    for i in range(m):
-        p[b + P_DONE + i] = out[s + P_DONE + i]
-        p[b + P_USED + i] = out[s + P_USED + i]
-    for i in range(P_TRIB_N, PW):              # the round's flags and the statistics
-        p[b + i] = out[s + i]
+    seat_words_nb(out, s, p, b, min(out[s + P_N_DONE] + 2, MAX_DONE + 1))
 
 
 @njit(cache=True)
@@ -345,9 +361,8 @@ def best_action_nb(s, q):
     effects acting on their owner); the event log is off meanwhile. After a quarter is
     taken the largest group is found from the groups the quarter joins (components_nb,
     once a decision). One buffer (the legal answers, the saved words, the scratch), read
-    through a raw pointer: one allocation a decision."""
-    buf = np.empty(MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC, np.int64)
-    out = state_ptr_nb(buf)
+    on the kernel's stack: no allocation."""
+    out = stack_words_nb(N_BUF)
     p = state_ptr_nb(s)
     w = weights_nb(p, q)
     n = legal_nb(p, out)
@@ -376,8 +391,7 @@ def best_action_nb(s, q):
         if v > best_v:
             best, best_v = a, v
     p[G_LOG_CAP] = cap
-    keep_nb(s)                                 # s and buf outlive their pointers
-    keep_nb(buf)
+    keep_nb(s)                                 # s outlives its pointer
     return best
 
 
@@ -407,13 +421,22 @@ def card_value_nb(s, q, card, coming):
     return v
 
 
+@njit(cache=True, inline="always")
+def zeros_nb():
+    """NC zeros on the calling kernel's stack (inlined: the buffer is the caller's)."""
+    z = stack_words_nb(NC)
+    for c in range(NC):
+        z[c] = 0
+    return z
+
+
 @njit(cache=True)
 def greedy_decide_nb(kind, s, seat):
     b = pb(seat)
     if kind == D_ACTION:
         return best_action_nb(s, seat)
     if kind == D_CARD:
-        coming = np.zeros(NC, np.int64)
+        coming = zeros_nb()
         if w_nb(s, seat, W_FIT) > 0:
             coming_nb(s, seat, coming)
         best, bv = -1, -1e18
@@ -425,7 +448,7 @@ def greedy_decide_nb(kind, s, seat):
                     best, bv = i, v
         return best
     if kind == D_DISCARD:
-        coming = np.zeros(NC, np.int64)
+        coming = zeros_nb()
         if w_nb(s, seat, W_FIT) > 0:
             coming_nb(s, seat, coming)
         worst, wv = 0, 1e18
@@ -435,18 +458,23 @@ def greedy_decide_nb(kind, s, seat):
                 worst, wv = t, v
         return worst
     if kind == D_COLOUR:
-        need = np.zeros(NC, np.int64)
+        need = zeros_nb()
         for t in range(s[b + P_N_TAB]):
             for c in range(NC):
                 need[c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
-        return np.argmax(need)
+        most = 0                              # np.argmax's: the first colour of the most
+        for c in range(1, NC):
+            if need[c] > need[most]:
+                most = c
+        return most
     if kind == D_DICE:
         # cubes soon are worth more (W_SOON per side of waiting); an empty next side is
         # filled first (zero-cube penalty)
         best, bv = 1, -1e18
         left = s[K_ROUNDS] - s[G_ROUND] + 1
         w_need = w_nb(s, seat, W_NEED)
-        need = np.zeros(NC, np.int64)
+        w_soon = w_nb(s, seat, W_SOON)
+        need = zeros_nb()
         if w_need > 0:                  # the tableau's cost not yet on its way
             coming_nb(s, seat, need)
             for c in range(NC):
@@ -454,18 +482,18 @@ def greedy_decide_nb(kind, s, seat):
             for t in range(s[b + P_N_TAB]):
                 for c in range(NC):
                     need[c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
+        empty_next = True
+        for c in range(NC):
+            if s[b + P_ROSE + NC + c] > 0:
+                empty_next = False
         for i in range(NC):
             for j in range(i + 1, NC):
                 v = 0.0
-                empty_next = True
-                for c in range(NC):
-                    if s[b + P_ROSE + NC + c] > 0:
-                        empty_next = False
                 for d in (i, j):
                     pips = s[G_DICE + d]
                     if pips > left:
                         pips = 1
-                    v += pips - w_nb(s, seat, W_SOON) * pips
+                    v += pips - w_soon * pips
                     if w_need > 0 and need[d] > 0:
                         v += w_need * min(pips, need[d])
                     if pips == 1 and empty_next:
