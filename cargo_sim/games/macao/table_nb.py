@@ -41,6 +41,21 @@ def stack_words_nb(typingctx, n):
     return types.CPointer(types.int64)(n), codegen
 
 
+@intrinsic
+def copy_words_nb(typingctx, dst, dst_at, src, src_at, n):
+    """dst[dst_at:dst_at + n] = src[src_at:src_at + n] for int64 raw pointers whose ranges
+    do not overlap: one memcpy (LLVM expands a constant length inline), where a loop of
+    words was neither unrolled nor vectorised (the two pointers might alias)."""
+    if not (isinstance(dst, types.CPointer) and isinstance(src, types.CPointer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        d, da, s, sa, k = args
+        cgutils.raw_memcpy(builder, builder.gep(d, [da]), builder.gep(s, [sa]), k, 8, align=8)
+        return context.get_dummy_value()
+    return types.void(dst, types.intp, src, types.intp, types.intp), codegen
+
+
 @njit(cache=True)
 def event_nb(s, log, q, action, a, b, c, points, coins):
     """One row of the event log, a flat array or pointer of ``s[G_LOG_CAP]`` rows (counted

@@ -16,19 +16,19 @@ from numba import njit
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..engine_nb import act_nb, legal_nb, end_card_points_nb, pb
-from ..table_nb import stack_words_nb
-from ..enums import (A_ACT, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK, A_WALL,
-                     D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT, D_DISCARD,
-                     E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_GAIN_ANY_CUBE,
-                     E_PAY_COINS_FOR_ANY_CUBE, E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS,
-                     E_PAY_DISTINCT_CUBES_FOR_POINTS, G_DELIV, G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER,
-                     G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND, G_STAMP, G_SUPPLY, K_C_COST,
-                     K_C_EFFECT, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_CUBES, K_NQ, K_N_DP,
-                     K_N_GOODS, K_N_PORTS, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ,
-                     K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN, MAX_ADJ, MAX_DONE, MAX_GOODS, MAX_LEGAL,
-                     MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DONE, P_GOODS, P_JOKERS,
-                     P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
-                     T_ACTIVATE, T_END)
+from ..table_nb import copy_words_nb, stack_words_nb
+from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
+                     A_SAIL_BACK, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
+                     D_DICE_SHIFT, D_DISCARD, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID,
+                     E_GAIN_ANY_CUBE, E_PAY_COINS_FOR_ANY_CUBE, E_PAY_CUBES_FOR_ANY_CUBE,
+                     E_PAY_CUBES_FOR_COINS, E_PAY_DISTINCT_CUBES_FOR_POINTS, G_DELIV, G_DICE,
+                     G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND,
+                     G_STAMP, G_SUPPLY, K_C_COST, K_C_EFFECT, K_C_TIMING, K_DP, K_GROUP_PTS,
+                     K_LIMIT_CUBES, K_NQ, K_N_DP, K_N_GOODS, K_N_PORTS, K_PER_GOOD, K_PORT_GOODS,
+                     K_PORT_SPACE, K_Q_ADJ, K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN, MAX_ADJ, MAX_DONE,
+                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DONE,
+                     P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N,
+                     P_USED, P_VP, P_WALL, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
@@ -52,11 +52,50 @@ def weights_nb(s, q):
             s[at + 12] / PARAM_SCALE)
 
 
+# value_nb's memo of one decision (memo_nb; docs/performance.md, Macao): the decision's
+# completed cards, city and ship, then each completed card's end points (NOT_YET until
+# asked), then each good's best port ahead at any distance (its points and distance; -1
+# until asked)
+M_N_DONE, M_CITY, M_SHIP, M_ENDS = 0, 1, 2, 3
+M_PORTS = M_ENDS + MAX_DONE + 1
+N_MEMO = M_PORTS + 2 * MAX_GOODS
+NOT_YET = -(1 << 62)
+ANY_DISTANCE = 1 << 40
+
+
 @njit(cache=True)
-def deliver_value_nb(s, q, left):
+def memo_nb(s, q, memo, at):
+    """value_nb's memo for the decision's state (nothing asked yet)."""
+    b = pb(q)
+    memo[at + M_N_DONE], memo[at + M_CITY], memo[at + M_SHIP] = s[b + P_N_DONE], s[b + P_CITY], s[b + P_SHIP]
+    for i in range(s[b + P_N_DONE]):
+        memo[at + M_ENDS + i] = NOT_YET
+    for g in range(s[K_N_GOODS]):
+        memo[at + M_PORTS + 2 * g + 1] = -1
+
+
+@njit(cache=True)
+def best_port_nb(s, g, ship, reach):
+    """The port ahead within ``reach`` spaces that takes good g for the most points a space
+    to go (the first such): (its points, its distance), or (0, 0)."""
+    best, pts, dist = 0.0, 0, 0
+    for i in range(s[K_N_PORTS]):
+        d = s[K_PORT_SPACE + i] - ship
+        if d <= 0 or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
+            continue
+        k = s[G_DELIV + i * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + i]
+        if k < s[K_N_DP] and s[K_DP + k] / (1.0 + d) > best:
+            best, pts, dist = s[K_DP + k] / (1.0 + d), s[K_DP + k], d
+    return pts, dist
+
+
+@njit(cache=True)
+def deliver_value_nb(s, q, left, memo, at):
     """Points the seat's goods would score at the best port ahead that takes each, each
     divided by 1 + the spaces to go; nothing beyond the cubes it can still sail (those in
-    hand, and 3 a round after this one)."""
+    hand, and 3 a round after this one). ``at`` >= 0: memo[at:] (memo_nb's) holds the
+    ship's position and deliveries of this state: a good's best port at any distance,
+    found once, is its best when within reach."""
     b = pb(q)
     ship = s[b + P_SHIP]
     reach = 3 * left
@@ -67,22 +106,27 @@ def deliver_value_nb(s, q, left):
         held = s[b + P_GOODS + g]
         if held == 0:
             continue
-        best = 0.0
-        for i in range(s[K_N_PORTS]):
-            d = s[K_PORT_SPACE + i] - ship
-            if d <= 0 or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
-                continue
-            k = s[G_DELIV + i * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + i]
-            if k < s[K_N_DP] and s[K_DP + k] / (1.0 + d) > best:
-                best = s[K_DP + k] / (1.0 + d)
+        if at >= 0:
+            m = at + M_PORTS + 2 * g
+            if memo[m + 1] < 0:
+                memo[m], memo[m + 1] = best_port_nb(s, g, ship, ANY_DISTANCE)
+            if memo[m + 1] <= reach:
+                pts, dist = memo[m], memo[m + 1]
+            else:
+                pts, dist = best_port_nb(s, g, ship, reach)
+        else:
+            pts, dist = best_port_nb(s, g, ship, reach)
+        best = pts / (1.0 + dist) if dist > 0 else 0.0
         v += held * best
     return v
 
 
 @njit(cache=True)
-def value_nb(s, q, group, w):
+def value_nb(s, q, group, w, memo, at):
     """The seat's position; ``group``: its largest connected group (largest_group_nb);
-    ``w``: weights_nb(s, q).
+    ``w``: weights_nb(s, q); memo[at:]: memo_nb's of the decision (at -1: none), used
+    for what the state shares with the decision's (the ship: the ports ahead; the
+    completed cards and the city: the end points).
     With ``fade`` > 0 what is not yet points (coins, goods, the ship, the wall, jokers, the
     group beyond its points) fades over the last ``fade`` rounds, to nothing after round 12."""
     b = pb(q)
@@ -102,14 +146,21 @@ def value_nb(s, q, group, w):
     v += f * (w[W_GOODS] * held + w[W_SHIP] * s[b + P_SHIP])
     v += f * (w[W_WALL] * s[b + P_WALL] + w[W_JOKER] * s[b + P_JOKERS])
     if w[W_DELIV] > 0 and held > 0:
-        v += w[W_DELIV] * deliver_value_nb(s, q, left)
+        same_ship = at >= 0 and s[b + P_SHIP] == memo[at + M_SHIP]   # so the same deliveries
+        v += w[W_DELIV] * deliver_value_nb(s, q, left, memo, at if same_ship else -1)
     v -= s[K_TAB_PEN] * s[b + P_N_TAB]
+    same_cards = at >= 0 and s[b + P_N_DONE] == memo[at + M_N_DONE] and s[b + P_CITY] == memo[at + M_CITY]
     for i in range(s[b + P_N_DONE]):
         card = s[b + P_DONE + i]
         if s[K_C_TIMING + card] == T_ACTIVATE:
             v += w[W_CARD] * left
         elif s[K_C_TIMING + card] == T_END:
-            v += end_card_points_nb(s, q, i)
+            if not same_cards:
+                v += end_card_points_nb(s, q, i)
+            else:
+                if memo[at + M_ENDS + i] == NOT_YET:
+                    memo[at + M_ENDS + i] = end_card_points_nb(s, q, i)
+                v += memo[at + M_ENDS + i]
         else:
             v += w[W_CARD] * left * 0.5
     return v
@@ -125,34 +176,34 @@ N_FRONT = G_SUPPLY + NC - G_STAMP
 AT_SEAT = N_FRONT + 1                        # saved: front, G_NEV, the seat, the deliveries
 AT_DELIV = AT_SEAT + PW
 N_SAVE = AT_DELIV + MAX_PORTS + MAX_PORTS * MAX_GOODS
-# best_action_nb's buffer: the legal answers, the saved words, components_nb's, need_nb's
-N_BUF = MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC
+# best_action_nb's buffer: the legal answers, the saved words, components_nb's, need_nb's,
+# the value's memo
+N_BUF = MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC + N_MEMO
 
 
 @njit(cache=True)
-def seat_words_nb(src, sb, dst, db, m):
+def seat_words_nb(src, sb, dst, db, m, refunds):
     """The seat's words an action may write, src[sb + i] -> dst[db + i]: up to this round's
-    cubes, goods to the tableau, the first m completed cards, the round's flags and the
+    cubes, goods to the tableau, the first m completed cards, the round's flags, the
+    refunds (if ``refunds``: only completing a card and its refund write them) and the
     statistics (not the rose's later sides, nor completed cards beyond the one it adds)."""
-    for i in range(P_ROSE + NC):
-        dst[db + i] = src[sb + i]
-    for i in range(P_GOODS, P_DONE):
-        dst[db + i] = src[sb + i]
-    for i in range(m):
-        dst[db + P_DONE + i] = src[sb + P_DONE + i]
-        dst[db + P_USED + i] = src[sb + P_USED + i]
-    for i in range(P_TRIB_N, PW):
-        dst[db + i] = src[sb + i]
+    copy_words_nb(dst, db, src, sb, P_ROSE + NC)
+    copy_words_nb(dst, db + P_GOODS, src, sb + P_GOODS, P_DONE - P_GOODS)
+    copy_words_nb(dst, db + P_DONE, src, sb + P_DONE, m)
+    copy_words_nb(dst, db + P_USED, src, sb + P_USED, m)
+    if refunds:
+        copy_words_nb(dst, db + P_TRIB_N, src, sb + P_TRIB_N, PW - P_TRIB_N)
+    else:
+        copy_words_nb(dst, db + P_TRIB_N, src, sb + P_TRIB_N, P_REF - P_TRIB_N)
+        copy_words_nb(dst, db + P_REF + 8 * NC, src, sb + P_REF + 8 * NC, PW - P_REF - 8 * NC)
 
 
 @njit(cache=True)
-def deliveries_nb(src, sp, sd, dst, dp, dd, n_ports, n_goods):
-    """The ports' delivery counts (the first n_ports ports, n_goods goods: all that
-    deliver_nb writes), from src[sp:]/src[sd:] to dst[dp:]/dst[dd:]."""
-    for i in range(n_ports):
-        dst[dp + i] = src[sp + i]
-        for g in range(n_goods):
-            dst[dd + i * MAX_GOODS + g] = src[sd + i * MAX_GOODS + g]
+def deliveries_nb(src, sp, sd, dst, dp, dd, n_ports):
+    """The ports' delivery counts (the first n_ports ports: all that deliver_nb writes),
+    from src[sp:]/src[sd:] to dst[dp:]/dst[dd:]."""
+    copy_words_nb(dst, dp, src, sp, n_ports)
+    copy_words_nb(dst, dd, src, sd, n_ports * MAX_GOODS)
 
 
 @njit(cache=True)
@@ -160,13 +211,12 @@ def save_nb(p, q, out, at):
     """What undo_nb puts back: the shared words, the seat's (seat_words_nb: a try adds at
     most one completed card) and the deliveries if it holds goods."""
     b = pb(q)
-    for i in range(N_FRONT):
-        out[at + i] = p[G_STAMP + i]
+    copy_words_nb(out, at, p, G_STAMP, N_FRONT)
     out[at + N_FRONT] = p[G_NEV]
-    seat_words_nb(p, b, out, at + AT_SEAT, min(p[b + P_N_DONE] + 2, MAX_DONE + 1))
+    seat_words_nb(p, b, out, at + AT_SEAT, min(p[b + P_N_DONE] + 2, MAX_DONE + 1), True)
     if goods_held_nb(p, q) > 0:
         deliveries_nb(p, G_PORT_DELIV, G_DELIV, out, at + AT_DELIV, at + AT_DELIV + MAX_PORTS,
-                      p[K_N_PORTS], p[K_N_GOODS])
+                      p[K_N_PORTS])
 
 
 @njit(cache=True)
@@ -191,11 +241,10 @@ def undo_nb(p, q, a, out, at):
             held += out[s + P_GOODS + g]
         if held > 0:
             deliveries_nb(out, at + AT_DELIV, at + AT_DELIV + MAX_PORTS, p, G_PORT_DELIV, G_DELIV,
-                          p[K_N_PORTS], p[K_N_GOODS])
-    for i in range(N_FRONT):
-        p[G_STAMP + i] = out[at + i]
+                          p[K_N_PORTS])
+    copy_words_nb(p, G_STAMP, out, at, N_FRONT)
     p[G_NEV] = out[at + N_FRONT]
-    seat_words_nb(out, s, p, b, min(out[s + P_N_DONE] + 2, MAX_DONE + 1))
+    seat_words_nb(out, s, p, b, min(out[s + P_N_DONE] + 2, MAX_DONE + 1), a >= A_COMPLETE)
 
 
 @njit(cache=True)
@@ -366,9 +415,13 @@ def best_action_nb(s, q):
     p = state_ptr_nb(s)
     w = weights_nb(p, q)
     n = legal_nb(p, out)
+    if n == 1:                                 # only the turn's end (out[0]): nothing to try
+        keep_nb(s)
+        return A_END
     at = MAX_LEGAL                             # the saved words
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
-    need = comp + 3 * MAX_Q                    # and need_nb's
+    need = comp + 3 * MAX_Q                    # need_nb's
+    memo = need + NC                           # and value_nb's
     pick_colours_nb(p, q, out, n, w[W_KEEP] > 0, need)
     b = pb(q)
     save_nb(p, q, out, at)
@@ -377,7 +430,8 @@ def best_action_nb(s, q):
     p[G_LOG_CAP] = 0                           # the tries write no events
     group = components_nb(p, q, out, comp)
     city = p[b + P_CITY]
-    best, best_v = A_END, value_nb(p, q, group, w) + 1e-9
+    memo_nb(p, q, out, memo)
+    best, best_v = A_END, value_nb(p, q, group, w, out, memo) + 1e-9
     for k in range(n):
         a = out[k]
         if a == A_END or a < 0:
@@ -386,7 +440,7 @@ def best_action_nb(s, q):
         g = group
         if p[b + P_CITY] != city:           # the action took quarter a - its base
             g = group_with_nb(p, a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS), out, comp, group)
-        v = value_nb(p, q, g, w)
+        v = value_nb(p, q, g, w, out, memo)
         undo_nb(p, q, a, out, at)
         if v > best_v:
             best, best_v = a, v
