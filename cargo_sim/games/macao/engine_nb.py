@@ -29,7 +29,8 @@ from .table_nb import (
 )
 from .card_effects_nb import (
     activate_nb, activate_ok_nb, activation_open_nb, coin_completer_nb, complete_nb,
-    delivery_effects_nb, end_card_points_nb, joker_uses_nb, on_goods_nb, on_tribute_nb, options_nb,
+    delivery_effects_nb, end_card_points_nb, joker_uses_nb, on_goods_nb, on_tribute_nb,
+    open_options_nb,
 )
 from .enums import (
     A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
@@ -827,13 +828,8 @@ def legal_actions_nb(s, q, out):
                 out[n] = A_COMPLETE_COINS + t
                 n += 1
     for i in range(s[b + P_N_DONE]):
-        if not activation_open_nb(s, q, i):   # the option-free checks once a card
-            continue
-        card = s[b + P_DONE + i]
-        for x in range(options_nb(s, q, card)):
-            if activate_ok_nb(s, q, i, x):
-                out[n] = A_ACT + i * 64 + x
-                n += 1
+        if activation_open_nb(s, q, i):       # the option-free checks once a card
+            n = open_options_nb(s, q, i, out, n)
     return n
 
 
