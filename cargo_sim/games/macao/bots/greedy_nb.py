@@ -189,8 +189,9 @@ def seat_words_nb(src, sb, dst, db, m, refunds):
     statistics (not the rose's later sides, nor completed cards beyond the one it adds)."""
     copy_words_nb(dst, db, src, sb, P_ROSE + NC)
     copy_words_nb(dst, db + P_GOODS, src, sb + P_GOODS, P_DONE - P_GOODS)
-    copy_words_nb(dst, db + P_DONE, src, sb + P_DONE, m)
-    copy_words_nb(dst, db + P_USED, src, sb + P_USED, m)
+    for i in range(m):                         # a few words: a loop, not a memcpy call
+        dst[db + P_DONE + i] = src[sb + P_DONE + i]
+        dst[db + P_USED + i] = src[sb + P_USED + i]
     if refunds:
         copy_words_nb(dst, db + P_TRIB_N, src, sb + P_TRIB_N, PW - P_TRIB_N)
     else:
@@ -313,8 +314,7 @@ def pick_colours_nb(s, q, out, n, keep, need):
     worth nothing): the first legal one, or with ``keep`` the one that spares the colours
     the tableau needs (need_nb's, into out[need:need + NC]); and the first option of each
     activation class (act_class_nb). The others are marked -1 in ``out``."""
-    if keep:
-        need_nb(s, q, out, need)
+    needs = False                             # need_nb's found yet (at the first colour group)
     f1 = f2 = f3 = f4 = -1                    # the group's kept action (its index in out)
     b1 = b2 = b3 = b4 = 0                     # and its colour score
     last, seen = -1, 0                        # activations: the card, its classes kept
@@ -333,6 +333,9 @@ def pick_colours_nb(s, q, out, n, keep, need):
         g = colour_group_nb(a)
         if g == 0:
             continue
+        if keep and not needs:
+            need_nb(s, q, out, need)
+            needs = True
         sc = colour_score_nb(a, out, need) if keep else 0
         first = f1 if g == 1 else (f2 if g == 2 else (f3 if g == 3 else f4))
         bs = b1 if g == 1 else (b2 if g == 2 else (b3 if g == 3 else b4))
