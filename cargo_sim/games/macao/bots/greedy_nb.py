@@ -27,8 +27,8 @@ from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, 
                      K_LIMIT_CUBES, K_NQ, K_N_DP, K_N_GOODS, K_N_PORTS, K_PER_GOOD, K_PORT_GOODS,
                      K_PORT_SPACE, K_Q_ADJ, K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN, MAX_ADJ, MAX_DONE,
                      MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DONE,
-                     P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N,
-                     P_USED, P_VP, P_WALL, T_ACTIVATE, T_END)
+                     P_DELIVERED_TILES, P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_REF, P_ROSE,
+                     P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
@@ -53,12 +53,13 @@ def weights_nb(s, q):
 
 
 # value_nb's memo of one decision (memo_nb; docs/performance.md, Macao): the decision's
-# completed cards, city and ship, then each completed card's end points (NOT_YET until
-# asked), then each good's best port ahead at any distance (its points and distance; -1
-# until asked)
-M_N_DONE, M_CITY, M_SHIP, M_ENDS = 0, 1, 2, 3
+# completed cards, city, ship and tiles delivered, then each completed card's end points
+# (NOT_YET until asked), then each good's best port ahead at any distance (its points and
+# distance; -1 until asked) from the ship's space, then from the next space
+M_N_DONE, M_CITY, M_SHIP, M_DELIVERED, M_ENDS = 0, 1, 2, 3, 4
 M_PORTS = M_ENDS + MAX_DONE + 1
-N_MEMO = M_PORTS + 2 * MAX_GOODS
+M_NEXT = M_PORTS + 2 * MAX_GOODS
+N_MEMO = M_NEXT + 2 * MAX_GOODS
 NOT_YET = -(1 << 62)
 ANY_DISTANCE = 1 << 40
 
@@ -68,10 +69,12 @@ def memo_nb(s, q, memo, at):
     """value_nb's memo for the decision's state (nothing asked yet)."""
     b = pb(q)
     memo[at + M_N_DONE], memo[at + M_CITY], memo[at + M_SHIP] = s[b + P_N_DONE], s[b + P_CITY], s[b + P_SHIP]
+    memo[at + M_DELIVERED] = s[b + P_DELIVERED_TILES]
     for i in range(s[b + P_N_DONE]):
         memo[at + M_ENDS + i] = NOT_YET
     for g in range(s[K_N_GOODS]):
         memo[at + M_PORTS + 2 * g + 1] = -1
+        memo[at + M_NEXT + 2 * g + 1] = -1
 
 
 @njit(cache=True)
@@ -93,9 +96,9 @@ def best_port_nb(s, g, ship, reach):
 def deliver_value_nb(s, q, left, memo, at):
     """Points the seat's goods would score at the best port ahead that takes each, each
     divided by 1 + the spaces to go; nothing beyond the cubes it can still sail (those in
-    hand, and 3 a round after this one). ``at`` >= 0: memo[at:] (memo_nb's) holds the
-    ship's position and deliveries of this state: a good's best port at any distance,
-    found once, is its best when within reach."""
+    hand, and 3 a round after this one). ``at`` >= 0: memo[at:] (a region of memo_nb's)
+    holds each good's best port at any distance for this state's ship and deliveries,
+    found once: its best when within reach."""
     b = pb(q)
     ship = s[b + P_SHIP]
     reach = 3 * left
@@ -107,7 +110,7 @@ def deliver_value_nb(s, q, left, memo, at):
         if held == 0:
             continue
         if at >= 0:
-            m = at + M_PORTS + 2 * g
+            m = at + 2 * g
             if memo[m + 1] < 0:
                 memo[m], memo[m + 1] = best_port_nb(s, g, ship, ANY_DISTANCE)
             if memo[m + 1] <= reach:
@@ -125,8 +128,8 @@ def deliver_value_nb(s, q, left, memo, at):
 def value_nb(s, q, group, w, memo, at):
     """The seat's position; ``group``: its largest connected group (largest_group_nb);
     ``w``: weights_nb(s, q); memo[at:]: memo_nb's of the decision (at -1: none), used
-    for what the state shares with the decision's (the ship: the ports ahead; the
-    completed cards and the city: the end points).
+    for what the state shares with the decision's (the deliveries and the ship, or the
+    next space: the ports ahead; the completed cards and the city: the end points).
     With ``fade`` > 0 what is not yet points (coins, goods, the ship, the wall, jokers, the
     group beyond its points) fades over the last ``fade`` rounds, to nothing after round 12."""
     b = pb(q)
@@ -146,8 +149,13 @@ def value_nb(s, q, group, w, memo, at):
     v += f * (w[W_GOODS] * held + w[W_SHIP] * s[b + P_SHIP])
     v += f * (w[W_WALL] * s[b + P_WALL] + w[W_JOKER] * s[b + P_JOKERS])
     if w[W_DELIV] > 0 and held > 0:
-        same_ship = at >= 0 and s[b + P_SHIP] == memo[at + M_SHIP]   # so the same deliveries
-        v += w[W_DELIV] * deliver_value_nb(s, q, left, memo, at if same_ship else -1)
+        ports = -1                            # the memo's region for this ship, if any
+        if at >= 0 and s[b + P_DELIVERED_TILES] == memo[at + M_DELIVERED]:   # same deliveries
+            if s[b + P_SHIP] == memo[at + M_SHIP]:
+                ports = at + M_PORTS
+            elif s[b + P_SHIP] == memo[at + M_SHIP] + 1:                     # sailed one on
+                ports = at + M_NEXT
+        v += w[W_DELIV] * deliver_value_nb(s, q, left, memo, ports)
     v -= s[K_TAB_PEN] * s[b + P_N_TAB]
     same_cards = at >= 0 and s[b + P_N_DONE] == memo[at + M_N_DONE] and s[b + P_CITY] == memo[at + M_CITY]
     for i in range(s[b + P_N_DONE]):
@@ -463,18 +471,19 @@ def coming_nb(s, q, coming):
 
 
 @njit(cache=True)
-def card_value_nb(s, q, card, coming):
-    """A card to draft (or keep): cheap first, active cards more; with ``draft_fit`` the
-    cubes of its cost already coming (``coming``: coming_nb's) count for it."""
+def card_value_nb(s, card, coming, w_card, w_fit):
+    """A card to draft (or keep): cheap first, active cards more; with ``draft_fit``
+    (``w_fit``) the cubes of its cost already coming (``coming``: coming_nb's) count for
+    it. ``w_card``, ``w_fit``: the seat's weights (w_nb's), read once a decision."""
     cost = 0
     for c in range(NC):
         cost += s[K_C_COST + card * NC + c]
-    v = -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_nb(s, q, W_CARD) * 4
-    if w_nb(s, q, W_FIT) > 0:
+    v = -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_card * 4
+    if w_fit > 0:
         fit = 0
         for c in range(NC):
             fit += min(coming[c], s[K_C_COST + card * NC + c])
-        v += w_nb(s, q, W_FIT) * fit
+        v += w_fit * fit
     return v
 
 
@@ -492,25 +501,23 @@ def greedy_decide_nb(kind, s, seat):
     b = pb(seat)
     if kind == D_ACTION:
         return best_action_nb(s, seat)
-    if kind == D_CARD:
+    if kind == D_CARD or kind == D_DISCARD:
+        w_card, w_fit = w_nb(s, seat, W_CARD), w_nb(s, seat, W_FIT)
         coming = zeros_nb()
-        if w_nb(s, seat, W_FIT) > 0:
+        if w_fit > 0:
             coming_nb(s, seat, coming)
-        best, bv = -1, -1e18
-        for i in range(s[G_N_OFFER]):
-            card = s[G_OFFER + i]
-            if card >= 0:
-                v = card_value_nb(s, seat, card, coming)
-                if v > bv:
-                    best, bv = i, v
-        return best
-    if kind == D_DISCARD:
-        coming = zeros_nb()
-        if w_nb(s, seat, W_FIT) > 0:
-            coming_nb(s, seat, coming)
+        if kind == D_CARD:
+            best, bv = -1, -1e18
+            for i in range(s[G_N_OFFER]):
+                card = s[G_OFFER + i]
+                if card >= 0:
+                    v = card_value_nb(s, card, coming, w_card, w_fit)
+                    if v > bv:
+                        best, bv = i, v
+            return best
         worst, wv = 0, 1e18
         for t in range(s[b + P_N_TAB]):
-            v = card_value_nb(s, seat, s[b + P_TAB + t], coming)
+            v = card_value_nb(s, s[b + P_TAB + t], coming, w_card, w_fit)
             if v < wv:
                 worst, wv = t, v
         return worst
