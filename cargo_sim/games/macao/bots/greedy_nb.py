@@ -7,8 +7,9 @@ nothing, as they are lost at the round's end); the best action is taken, and the
 ends when no action raises the value. Cards, dice and colours by simple rules (below).
 Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fade`` on
 (end-game fading, delivery values, dice and draft for the tableau's colours, colours
-kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md): a try
-is undone word by word, actions of equal value are tried once.
+kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md,
+docs/performance.md): a try is undone by copying back the words it may write, actions of
+equal value are tried once, what the tries share is found once a decision.
 """
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
