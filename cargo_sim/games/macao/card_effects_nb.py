@@ -16,7 +16,7 @@ from .table_nb import (
     pay_cubes_nb, pb, score_nb, vp_alone_nb, wall_step_nb,
 )
 from .enums import (
-    EV_ACTIVATE, EV_COMPLETE, EV_TRIGGER, E_COINS_IF_ALONE_LAST_ON_WALL,
+    A_ACT, EV_ACTIVATE, EV_COMPLETE, EV_TRIGGER, E_COINS_IF_ALONE_LAST_ON_WALL,
     E_COINS_IF_COMPLETED, E_COINS_IF_GAINED_COINS, E_COINS_ON_COMPLETE, E_COINS_ON_GOODS,
     E_COINS_ON_OFFICE_ACTIVATE, E_COINS_PER_CITY_MARKERS, E_COINS_PER_OFFICE_COLOUR_ACTIVATED,
     E_COMPLETE_REFUND, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_DELIVERY_BONUS,
@@ -95,7 +95,9 @@ def coin_completer_nb(s, q):
 
 
 @njit(cache=True)
-def activate_ok_nb(s, q, i, x):
+def activation_open_nb(s, q, i):
+    """Can completed card i be activated at all now (activate_ok_nb's checks that do not
+    depend on the option; engine_nb.legal_actions_nb asks once a card, not once an option)?"""
     b = pb(q)
     card = s[b + P_DONE + i]
     if s[K_C_TIMING + card] != T_ACTIVATE:
@@ -108,6 +110,16 @@ def activate_ok_nb(s, q, i, x):
         office = s[K_C_KIND + card] == K_OFFICE_KIND and s[b + P_OFF_EXTRA + s[K_C_COLOUR + card]] > 0
         if not (again or office):
             return False
+    return True
+
+
+@njit(cache=True)
+def activate_ok_nb(s, q, i, x):
+    if not activation_open_nb(s, q, i):
+        return False
+    b = pb(q)
+    card = s[b + P_DONE + i]
+    e = s[K_C_EFFECT + card]
     a0, a1, a2 = arg_nb(s, card, 0), arg_nb(s, card, 1), arg_nb(s, card, 2)
     if e == E_PAY_CUBE_FOR_COINS:
         return x == 0 and avail_nb(s, q, a0) >= a1
@@ -181,6 +193,38 @@ def activate_ok_nb(s, q, i, x):
             return x == 0 and s[b + P_N_REF] > 0
         return x < s[b + P_N_REF]
     return False
+
+
+@njit(cache=True)
+def open_options_nb(s, q, i, out, n):
+    """The answers A_ACT + i * 64 + x for each option x of completed card i (open:
+    activation_open_nb) that activate_ok_nb accepts, in increasing x, into out[n:];
+    returns the new count. The cards of many options (a set of colours, a pair of
+    colours) are listed without asking activate_ok_nb once an option."""
+    card = s[pb(q) + P_DONE + i]
+    e = s[K_C_EFFECT + card]
+    at = A_ACT + i * 64
+    if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:  # any non-empty set of colours in hand
+        have = 0
+        for c in range(NC):
+            if avail_nb(s, q, c) >= 1:
+                have |= 1 << c
+        for x in range(1, 1 << NC):
+            if x & ~have == 0:
+                out[n] = at + x
+                n += 1
+        return n
+    if e == E_PAY_CUBES_FOR_ANY_CUBE:         # a colour paid (x // NC), one gained
+        for x in range(NC * NC):
+            if avail_nb(s, q, x // NC) >= arg_nb(s, card, 0):
+                out[n] = at + x
+                n += 1
+        return n
+    for x in range(options_nb(s, q, card)):
+        if activate_ok_nb(s, q, i, x):
+            out[n] = at + x
+            n += 1
+    return n
 
 
 @njit(cache=True)

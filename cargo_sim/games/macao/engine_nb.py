@@ -25,11 +25,12 @@ from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
 from .table_nb import (
     arg_nb, avail_nb, before_nb, card_cost_nb, cost_ok_nb, effect_sum_nb, event_nb, gain_coins_nb,
     gain_cubes_nb, markers_left_nb, order_nb, pay_coins_nb, pay_cubes_nb, pb, penalty_nb,
-    quarter_cost_nb, score_nb, wall_step_nb,
+    quarter_cost_nb, score_nb, stack_words_nb, wall_step_nb,
 )
 from .card_effects_nb import (
-    activate_nb, activate_ok_nb, coin_completer_nb, complete_nb, delivery_effects_nb,
-    end_card_points_nb, joker_uses_nb, on_goods_nb, on_tribute_nb, options_nb,
+    activate_nb, activate_ok_nb, activation_open_nb, coin_completer_nb, complete_nb,
+    delivery_effects_nb, end_card_points_nb, joker_uses_nb, on_goods_nb, on_tribute_nb,
+    open_options_nb,
 )
 from .enums import (
     A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
@@ -55,7 +56,7 @@ from .enums import (
     P_MARK_PEN, P_N_DONE, P_N_REF, P_N_TAB, P_OFF_EXTRA, P_OFF_MASK, P_OVERFLOW, P_PEN_PTS, P_RANK,
     P_ROSE, P_SAILED, P_SCORED, P_SHIP, P_STAMP, P_TAB, P_TAB_LEFT, P_TRIB_MAX, P_TRIB_N,
     P_TRIB_PAID, P_TRIB_PTS, P_USED, P_VP, P_WALL, P_WALL_N, P_WASTED, P_WON, P_ZERO_PEN, RULES_END,
-    SKIP_CARD, STATE_SIZE, TIE_COINS, TIE_WALL, T_ACTIVATE, T_END,
+    SKIP_CARD, STATE_SIZE, TIE_COINS, TIE_WALL, T_END,
 )
 
 
@@ -585,7 +586,7 @@ def act_nb(s, q, a, log):
             paid = effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, 0)
             pay_coins_nb(s, q, paid)
         else:
-            cost = np.empty(NC, np.int64)
+            cost = stack_words_nb(NC)
             quarter_cost_nb(s, q, quarter, cost)
             for c in range(NC):
                 if cost[c] > 0:
@@ -601,7 +602,7 @@ def act_nb(s, q, a, log):
         event_nb(s, log, q, EV_GOODS, quarter, tile, 0, 0, -paid)
         on_goods_nb(s, q, log)
     elif A_COMPLETE <= a < A_COMPLETE + 8:
-        cost = np.empty(NC, np.int64)
+        cost = stack_words_nb(NC)
         slot = a - A_COMPLETE
         card_cost_nb(s, q, s[b + P_TAB + slot], cost)
         for c in range(NC):
@@ -615,7 +616,9 @@ def act_nb(s, q, a, log):
         pay_coins_nb(s, q, price)
         s[b + P_USED + i] += 1
         event_nb(s, log, q, EV_ACTIVATE, graf, a - A_COMPLETE_COINS, 0, 0, -price)
-        zero = np.zeros(NC, np.int64)
+        zero = stack_words_nb(NC)
+        for c in range(NC):
+            zero[c] = 0
         complete_nb(s, q, a - A_COMPLETE_COINS, zero, log)
     else:
         i, x = (a - A_ACT) // 64, (a - A_ACT) % 64
@@ -825,13 +828,8 @@ def legal_actions_nb(s, q, out):
                 out[n] = A_COMPLETE_COINS + t
                 n += 1
     for i in range(s[b + P_N_DONE]):
-        card = s[b + P_DONE + i]
-        if s[K_C_TIMING + card] != T_ACTIVATE:
-            continue
-        for x in range(options_nb(s, q, card)):
-            if activate_ok_nb(s, q, i, x):
-                out[n] = A_ACT + i * 64 + x
-                n += 1
+        if activation_open_nb(s, q, i):       # the option-free checks once a card
+            n = open_options_nb(s, q, i, out, n)
     return n
 
 

@@ -3,9 +3,10 @@ moving between the seats, the bank and the supply; what a seat's completed cards
 to; costs; the wall's order. The rules use these (engine_nb), and so do the card effects
 (card_effects_nb); every change of a seat's points or coins goes to the event log.
 """
-import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ...core.layout import R_N_PLAYERS
 from .enums import (
@@ -22,6 +23,37 @@ from .enums import (
 @njit(cache=True, inline="always")
 def pb(q):
     return PL + q * PW
+
+
+@intrinsic
+def stack_words_nb(typingctx, n):
+    """``n`` (a constant: a literal or a module's int) int64 words on the calling kernel's
+    stack, as a raw pointer, not initialised: a small buffer without a heap allocation (an
+    allocation and its free were a fifth of random games' time; docs/performance.md, Macao).
+    Valid until the caller returns; never returned or stored."""
+    if not isinstance(n, types.IntegerLiteral):
+        return None
+    size = n.literal_value
+
+    def codegen(context, builder, sig, args):
+        return cgutils.alloca_once(builder, context.get_value_type(types.int64),
+                                   size=context.get_constant(types.intp, size))
+    return types.CPointer(types.int64)(n), codegen
+
+
+@intrinsic
+def copy_words_nb(typingctx, dst, dst_at, src, src_at, n):
+    """dst[dst_at:dst_at + n] = src[src_at:src_at + n] for int64 raw pointers whose ranges
+    do not overlap: one memcpy (LLVM expands a constant length inline), where a loop of
+    words was neither unrolled nor vectorised (the two pointers might alias)."""
+    if not (isinstance(dst, types.CPointer) and isinstance(src, types.CPointer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        d, da, s, sa, k = args
+        cgutils.raw_memcpy(builder, builder.gep(d, [da]), builder.gep(s, [sa]), k, 8, align=8)
+        return context.get_dummy_value()
+    return types.void(dst, types.intp, src, types.intp, types.intp), codegen
 
 
 @njit(cache=True)
@@ -185,7 +217,7 @@ def cost_ok_nb(s, q, at, discount):
 
 @njit(cache=True)
 def discounted_ok_nb(s, q, at, discount):
-    cost = np.empty(NC, np.int64)
+    cost = stack_words_nb(NC)
     for c in range(NC):
         cost[c] = s[at + c]
     reduced_cost_nb(cost, discount)

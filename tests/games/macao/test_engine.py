@@ -415,6 +415,32 @@ def test_conditions_unmet_make_an_activation_illegal():
         assert not any(ok(s, activation(s, 0, i, x)) for x in range(64)), name
 
 
+def test_legal_answers_are_exactly_the_codes_the_engine_accepts():
+    """legal_nb's phase-3 list (each kind of action listed apart, the cards of many options
+    without a check per option) against ok_nb asked for every code, with every activated
+    card completed, as cubes, coins and the cards' uses change."""
+    s = at_actions(new(2))
+    for name in [a[0] for a in ACTIVATE]:
+        done(s, 0, name)
+    coins(s, 0, 4)
+    out = np.empty(E.MAX_LEGAL, np.int64)
+    n_done = p(s, 0, E.P_N_DONE)
+    codes = list(range(E.A_ACT)) + [activation(s, 0, i, x) for i in range(n_done) for x in range(64)]
+    for step, (colour, k) in enumerate([(None, 0), (GREEN, 1), (RED, 1), (BLUE, 2), (GREY, 3),
+                                        (BLACK, 1), (PURPLE, 2)]):
+        if colour is not None:
+            cubes(s, 0, colour, k)
+        k = call(s, LEGAL, out=out)
+        assert sorted(out[:k].tolist()) == [a for a in codes if ok(s, a)], step
+        assert out[:k].tolist() == sorted(out[:k].tolist())       # in increasing order
+    acts = [a for a in out[:k].tolist() if a >= E.A_ACT]
+    for a in acts[::7]:                    # some cards used this round: their answers go
+        if ok(s, a):
+            act(s, a)
+            k = call(s, LEGAL, out=out)
+            assert out[:k].tolist() == [c for c in codes if ok(s, c)]
+
+
 def test_office_activation_triggers_and_extra_activation():
     s = at_actions(new(2))
     i = done(s, 0, "Bau")

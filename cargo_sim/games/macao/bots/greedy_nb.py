@@ -7,28 +7,29 @@ nothing, as they are lost at the round's end); the best action is taken, and the
 ends when no action raises the value. Cards, dice and colours by simple rules (below).
 Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fade`` on
 (end-game fading, delivery values, dice and draft for the tableau's colours, colours
-kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md): a try
-is undone word by word, actions of equal value are tried once.
+kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md,
+docs/performance.md): a try is undone by copying back the words it may write, actions of
+equal value are tried once, what the tries share is found once a decision.
 """
-import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..engine_nb import act_nb, legal_nb, end_card_points_nb, pb
-from ..enums import (A_ACT, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK, A_WALL,
-                     D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT, D_DISCARD,
-                     E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_GAIN_ANY_CUBE,
-                     E_PAY_COINS_FOR_ANY_CUBE, E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS,
-                     E_PAY_DISTINCT_CUBES_FOR_POINTS, G_DELIV, G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER,
-                     G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND, G_STAMP, G_SUPPLY, K_C_COST,
-                     K_C_EFFECT, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_CUBES, K_NQ, K_N_DP,
-                     K_N_GOODS, K_N_PORTS, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ,
-                     K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN, MAX_ADJ, MAX_DONE, MAX_GOODS, MAX_LEGAL,
-                     MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DONE, P_GOODS, P_JOKERS,
-                     P_N_DONE, P_N_TAB, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
-                     T_ACTIVATE, T_END)
+from ..table_nb import copy_words_nb, stack_words_nb
+from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
+                     A_SAIL_BACK, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
+                     D_DICE_SHIFT, D_DISCARD, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID,
+                     E_GAIN_ANY_CUBE, E_PAY_COINS_FOR_ANY_CUBE, E_PAY_CUBES_FOR_ANY_CUBE,
+                     E_PAY_CUBES_FOR_COINS, E_PAY_DISTINCT_CUBES_FOR_POINTS, G_DELIV, G_DICE,
+                     G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND,
+                     G_STAMP, G_SUPPLY, K_C_COST, K_C_EFFECT, K_C_TIMING, K_DP, K_GROUP_PTS,
+                     K_LIMIT_CUBES, K_NQ, K_N_DP, K_N_GOODS, K_N_PORTS, K_PER_GOOD, K_PORT_GOODS,
+                     K_PORT_SPACE, K_Q_ADJ, K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN, MAX_ADJ, MAX_DONE,
+                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DONE,
+                     P_DELIVERED_TILES, P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_REF, P_ROSE,
+                     P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
@@ -52,11 +53,53 @@ def weights_nb(s, q):
             s[at + 12] / PARAM_SCALE)
 
 
+# value_nb's memo of one decision (memo_nb; docs/performance.md, Macao): the decision's
+# completed cards, city, ship and tiles delivered, then each completed card's end points
+# (NOT_YET until asked), then each good's best port ahead at any distance (its points and
+# distance; -1 until asked) from the ship's space, then from the next space
+M_N_DONE, M_CITY, M_SHIP, M_DELIVERED, M_ENDS = 0, 1, 2, 3, 4
+M_PORTS = M_ENDS + MAX_DONE + 1
+M_NEXT = M_PORTS + 2 * MAX_GOODS
+N_MEMO = M_NEXT + 2 * MAX_GOODS
+NOT_YET = -(1 << 62)
+ANY_DISTANCE = 1 << 40
+
+
 @njit(cache=True)
-def deliver_value_nb(s, q, left):
+def memo_nb(s, q, memo, at):
+    """value_nb's memo for the decision's state (nothing asked yet)."""
+    b = pb(q)
+    memo[at + M_N_DONE], memo[at + M_CITY], memo[at + M_SHIP] = s[b + P_N_DONE], s[b + P_CITY], s[b + P_SHIP]
+    memo[at + M_DELIVERED] = s[b + P_DELIVERED_TILES]
+    for i in range(s[b + P_N_DONE]):
+        memo[at + M_ENDS + i] = NOT_YET
+    for g in range(s[K_N_GOODS]):
+        memo[at + M_PORTS + 2 * g + 1] = -1
+        memo[at + M_NEXT + 2 * g + 1] = -1
+
+
+@njit(cache=True)
+def best_port_nb(s, g, ship, reach):
+    """The port ahead within ``reach`` spaces that takes good g for the most points a space
+    to go (the first such): (its points, its distance), or (0, 0)."""
+    best, pts, dist = 0.0, 0, 0
+    for i in range(s[K_N_PORTS]):
+        d = s[K_PORT_SPACE + i] - ship
+        if d <= 0 or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
+            continue
+        k = s[G_DELIV + i * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + i]
+        if k < s[K_N_DP] and s[K_DP + k] / (1.0 + d) > best:
+            best, pts, dist = s[K_DP + k] / (1.0 + d), s[K_DP + k], d
+    return pts, dist
+
+
+@njit(cache=True)
+def deliver_value_nb(s, q, left, memo, at):
     """Points the seat's goods would score at the best port ahead that takes each, each
     divided by 1 + the spaces to go; nothing beyond the cubes it can still sail (those in
-    hand, and 3 a round after this one)."""
+    hand, and 3 a round after this one). ``at`` >= 0: memo[at:] (a region of memo_nb's)
+    holds each good's best port at any distance for this state's ship and deliveries,
+    found once: its best when within reach."""
     b = pb(q)
     ship = s[b + P_SHIP]
     reach = 3 * left
@@ -67,22 +110,27 @@ def deliver_value_nb(s, q, left):
         held = s[b + P_GOODS + g]
         if held == 0:
             continue
-        best = 0.0
-        for i in range(s[K_N_PORTS]):
-            d = s[K_PORT_SPACE + i] - ship
-            if d <= 0 or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
-                continue
-            k = s[G_DELIV + i * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + i]
-            if k < s[K_N_DP] and s[K_DP + k] / (1.0 + d) > best:
-                best = s[K_DP + k] / (1.0 + d)
+        if at >= 0:
+            m = at + 2 * g
+            if memo[m + 1] < 0:
+                memo[m], memo[m + 1] = best_port_nb(s, g, ship, ANY_DISTANCE)
+            if memo[m + 1] <= reach:
+                pts, dist = memo[m], memo[m + 1]
+            else:
+                pts, dist = best_port_nb(s, g, ship, reach)
+        else:
+            pts, dist = best_port_nb(s, g, ship, reach)
+        best = pts / (1.0 + dist) if dist > 0 else 0.0
         v += held * best
     return v
 
 
 @njit(cache=True)
-def value_nb(s, q, group, w):
+def value_nb(s, q, group, w, memo, at):
     """The seat's position; ``group``: its largest connected group (largest_group_nb);
-    ``w``: weights_nb(s, q).
+    ``w``: weights_nb(s, q); memo[at:]: memo_nb's of the decision (at -1: none), used
+    for what the state shares with the decision's (the deliveries and the ship, or the
+    next space: the ports ahead; the completed cards and the city: the end points).
     With ``fade`` > 0 what is not yet points (coins, goods, the ship, the wall, jokers, the
     group beyond its points) fades over the last ``fade`` rounds, to nothing after round 12."""
     b = pb(q)
@@ -102,14 +150,26 @@ def value_nb(s, q, group, w):
     v += f * (w[W_GOODS] * held + w[W_SHIP] * s[b + P_SHIP])
     v += f * (w[W_WALL] * s[b + P_WALL] + w[W_JOKER] * s[b + P_JOKERS])
     if w[W_DELIV] > 0 and held > 0:
-        v += w[W_DELIV] * deliver_value_nb(s, q, left)
+        ports = -1                            # the memo's region for this ship, if any
+        if at >= 0 and s[b + P_DELIVERED_TILES] == memo[at + M_DELIVERED]:   # same deliveries
+            if s[b + P_SHIP] == memo[at + M_SHIP]:
+                ports = at + M_PORTS
+            elif s[b + P_SHIP] == memo[at + M_SHIP] + 1:                     # sailed one on
+                ports = at + M_NEXT
+        v += w[W_DELIV] * deliver_value_nb(s, q, left, memo, ports)
     v -= s[K_TAB_PEN] * s[b + P_N_TAB]
+    same_cards = at >= 0 and s[b + P_N_DONE] == memo[at + M_N_DONE] and s[b + P_CITY] == memo[at + M_CITY]
     for i in range(s[b + P_N_DONE]):
         card = s[b + P_DONE + i]
         if s[K_C_TIMING + card] == T_ACTIVATE:
             v += w[W_CARD] * left
         elif s[K_C_TIMING + card] == T_END:
-            v += end_card_points_nb(s, q, i)
+            if not same_cards:
+                v += end_card_points_nb(s, q, i)
+            else:
+                if memo[at + M_ENDS + i] == NOT_YET:
+                    memo[at + M_ENDS + i] = end_card_points_nb(s, q, i)
+                v += memo[at + M_ENDS + i]
         else:
             v += w[W_CARD] * left * 0.5
     return v
@@ -125,21 +185,48 @@ N_FRONT = G_SUPPLY + NC - G_STAMP
 AT_SEAT = N_FRONT + 1                        # saved: front, G_NEV, the seat, the deliveries
 AT_DELIV = AT_SEAT + PW
 N_SAVE = AT_DELIV + MAX_PORTS + MAX_PORTS * MAX_GOODS
+# best_action_nb's buffer: the legal answers, the saved words, components_nb's, need_nb's,
+# the value's memo
+N_BUF = MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC + N_MEMO
+
+
+@njit(cache=True)
+def seat_words_nb(src, sb, dst, db, m, refunds):
+    """The seat's words an action may write, src[sb + i] -> dst[db + i]: up to this round's
+    cubes, goods to the tableau, the first m completed cards, the round's flags, the
+    refunds (if ``refunds``: only completing a card and its refund write them) and the
+    statistics (not the rose's later sides, nor completed cards beyond the one it adds)."""
+    copy_words_nb(dst, db, src, sb, P_ROSE + NC)
+    copy_words_nb(dst, db + P_GOODS, src, sb + P_GOODS, P_DONE - P_GOODS)
+    for i in range(m):                         # a few words: a loop, not a memcpy call
+        dst[db + P_DONE + i] = src[sb + P_DONE + i]
+        dst[db + P_USED + i] = src[sb + P_USED + i]
+    if refunds:
+        copy_words_nb(dst, db + P_TRIB_N, src, sb + P_TRIB_N, PW - P_TRIB_N)
+    else:
+        copy_words_nb(dst, db + P_TRIB_N, src, sb + P_TRIB_N, P_REF - P_TRIB_N)
+        copy_words_nb(dst, db + P_REF + 8 * NC, src, sb + P_REF + 8 * NC, PW - P_REF - 8 * NC)
+
+
+@njit(cache=True)
+def deliveries_nb(src, sp, sd, dst, dp, dd, n_ports):
+    """The ports' delivery counts (the first n_ports ports: all that deliver_nb writes),
+    from src[sp:]/src[sd:] to dst[dp:]/dst[dd:]."""
+    copy_words_nb(dst, dp, src, sp, n_ports)
+    copy_words_nb(dst, dd, src, sd, n_ports * MAX_GOODS)
 
 
 @njit(cache=True)
 def save_nb(p, q, out, at):
+    """What undo_nb puts back: the shared words, the seat's (seat_words_nb: a try adds at
+    most one completed card) and the deliveries if it holds goods."""
     b = pb(q)
-    for i in range(N_FRONT):
-        out[at + i] = p[G_STAMP + i]
+    copy_words_nb(out, at, p, G_STAMP, N_FRONT)
     out[at + N_FRONT] = p[G_NEV]
-    for i in range(PW):
-        out[at + AT_SEAT + i] = p[b + i]
+    seat_words_nb(p, b, out, at + AT_SEAT, min(p[b + P_N_DONE] + 2, MAX_DONE + 1), True)
     if goods_held_nb(p, q) > 0:
-        for i in range(MAX_PORTS):
-            out[at + AT_DELIV + i] = p[G_PORT_DELIV + i]
-        for i in range(MAX_PORTS * MAX_GOODS):
-            out[at + AT_DELIV + MAX_PORTS + i] = p[G_DELIV + i]
+        deliveries_nb(p, G_PORT_DELIV, G_DELIV, out, at + AT_DELIV, at + AT_DELIV + MAX_PORTS,
+                      p[K_N_PORTS])
 
 
 @njit(cache=True)
@@ -163,23 +250,11 @@ def undo_nb(p, q, a, out, at):
         for g in range(MAX_GOODS):
             held += out[s + P_GOODS + g]
         if held > 0:
-            for i in range(MAX_PORTS):
-                p[G_PORT_DELIV + i] = out[at + AT_DELIV + i]
-            for i in range(MAX_PORTS * MAX_GOODS):
-                p[G_DELIV + i] = out[at + AT_DELIV + MAX_PORTS + i]
-    for i in range(N_FRONT):
-        p[G_STAMP + i] = out[at + i]
+            deliveries_nb(out, at + AT_DELIV, at + AT_DELIV + MAX_PORTS, p, G_PORT_DELIV, G_DELIV,
+                          p[K_N_PORTS])
+    copy_words_nb(p, G_STAMP, out, at, N_FRONT)
     p[G_NEV] = out[at + N_FRONT]
-    m = min(max(out[s + P_N_DONE], p[b + P_N_DONE]) + 1, MAX_DONE + 1)
-    for i in range(P_ROSE + NC):               # up to this round's cubes
-        p[b + i] = out[s + i]
-    for i in range(P_GOODS, P_DONE):           # goods, jokers, the tableau, cards completed
-        p[b + i] = out[s + i]
-    for i in range(m):
-        p[b + P_DONE + i] = out[s + P_DONE + i]
-        p[b + P_USED + i] = out[s + P_USED + i]
-    for i in range(P_TRIB_N, PW):              # the round's flags and the statistics
-        p[b + i] = out[s + i]
+    seat_words_nb(out, s, p, b, min(out[s + P_N_DONE] + 2, MAX_DONE + 1), a >= A_COMPLETE)
 
 
 @njit(cache=True)
@@ -248,8 +323,7 @@ def pick_colours_nb(s, q, out, n, keep, need):
     worth nothing): the first legal one, or with ``keep`` the one that spares the colours
     the tableau needs (need_nb's, into out[need:need + NC]); and the first option of each
     activation class (act_class_nb). The others are marked -1 in ``out``."""
-    if keep:
-        need_nb(s, q, out, need)
+    needs = False                             # need_nb's found yet (at the first colour group)
     f1 = f2 = f3 = f4 = -1                    # the group's kept action (its index in out)
     b1 = b2 = b3 = b4 = 0                     # and its colour score
     last, seen = -1, 0                        # activations: the card, its classes kept
@@ -268,6 +342,9 @@ def pick_colours_nb(s, q, out, n, keep, need):
         g = colour_group_nb(a)
         if g == 0:
             continue
+        if keep and not needs:
+            need_nb(s, q, out, need)
+            needs = True
         sc = colour_score_nb(a, out, need) if keep else 0
         first = f1 if g == 1 else (f2 if g == 2 else (f3 if g == 3 else f4))
         bs = b1 if g == 1 else (b2 if g == 2 else (b3 if g == 3 else b4))
@@ -345,15 +422,18 @@ def best_action_nb(s, q):
     effects acting on their owner); the event log is off meanwhile. After a quarter is
     taken the largest group is found from the groups the quarter joins (components_nb,
     once a decision). One buffer (the legal answers, the saved words, the scratch), read
-    through a raw pointer: one allocation a decision."""
-    buf = np.empty(MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC, np.int64)
-    out = state_ptr_nb(buf)
+    on the kernel's stack: no allocation."""
+    out = stack_words_nb(N_BUF)
     p = state_ptr_nb(s)
     w = weights_nb(p, q)
     n = legal_nb(p, out)
+    if n == 1:                                 # only the turn's end (out[0]): nothing to try
+        keep_nb(s)
+        return A_END
     at = MAX_LEGAL                             # the saved words
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
-    need = comp + 3 * MAX_Q                    # and need_nb's
+    need = comp + 3 * MAX_Q                    # need_nb's
+    memo = need + NC                           # and value_nb's
     pick_colours_nb(p, q, out, n, w[W_KEEP] > 0, need)
     b = pb(q)
     save_nb(p, q, out, at)
@@ -362,7 +442,8 @@ def best_action_nb(s, q):
     p[G_LOG_CAP] = 0                           # the tries write no events
     group = components_nb(p, q, out, comp)
     city = p[b + P_CITY]
-    best, best_v = A_END, value_nb(p, q, group, w) + 1e-9
+    memo_nb(p, q, out, memo)
+    best, best_v = A_END, value_nb(p, q, group, w, out, memo) + 1e-9
     for k in range(n):
         a = out[k]
         if a == A_END or a < 0:
@@ -371,13 +452,12 @@ def best_action_nb(s, q):
         g = group
         if p[b + P_CITY] != city:           # the action took quarter a - its base
             g = group_with_nb(p, a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS), out, comp, group)
-        v = value_nb(p, q, g, w)
+        v = value_nb(p, q, g, w, out, memo)
         undo_nb(p, q, a, out, at)
         if v > best_v:
             best, best_v = a, v
     p[G_LOG_CAP] = cap
-    keep_nb(s)                                 # s and buf outlive their pointers
-    keep_nb(buf)
+    keep_nb(s)                                 # s outlives its pointer
     return best
 
 
@@ -392,19 +472,29 @@ def coming_nb(s, q, coming):
 
 
 @njit(cache=True)
-def card_value_nb(s, q, card, coming):
-    """A card to draft (or keep): cheap first, active cards more; with ``draft_fit`` the
-    cubes of its cost already coming (``coming``: coming_nb's) count for it."""
+def card_value_nb(s, card, coming, w_card, w_fit):
+    """A card to draft (or keep): cheap first, active cards more; with ``draft_fit``
+    (``w_fit``) the cubes of its cost already coming (``coming``: coming_nb's) count for
+    it. ``w_card``, ``w_fit``: the seat's weights (w_nb's), read once a decision."""
     cost = 0
     for c in range(NC):
         cost += s[K_C_COST + card * NC + c]
-    v = -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_nb(s, q, W_CARD) * 4
-    if w_nb(s, q, W_FIT) > 0:
+    v = -cost + (2.0 if s[K_C_TIMING + card] == T_ACTIVATE else 1.0) * w_card * 4
+    if w_fit > 0:
         fit = 0
         for c in range(NC):
             fit += min(coming[c], s[K_C_COST + card * NC + c])
-        v += w_nb(s, q, W_FIT) * fit
+        v += w_fit * fit
     return v
+
+
+@njit(cache=True, inline="always")
+def zeros_nb():
+    """NC zeros on the calling kernel's stack (inlined: the buffer is the caller's)."""
+    z = stack_words_nb(NC)
+    for c in range(NC):
+        z[c] = 0
+    return z
 
 
 @njit(cache=True)
@@ -412,41 +502,44 @@ def greedy_decide_nb(kind, s, seat):
     b = pb(seat)
     if kind == D_ACTION:
         return best_action_nb(s, seat)
-    if kind == D_CARD:
-        coming = np.zeros(NC, np.int64)
-        if w_nb(s, seat, W_FIT) > 0:
+    if kind == D_CARD or kind == D_DISCARD:
+        w_card, w_fit = w_nb(s, seat, W_CARD), w_nb(s, seat, W_FIT)
+        coming = zeros_nb()
+        if w_fit > 0:
             coming_nb(s, seat, coming)
-        best, bv = -1, -1e18
-        for i in range(s[G_N_OFFER]):
-            card = s[G_OFFER + i]
-            if card >= 0:
-                v = card_value_nb(s, seat, card, coming)
-                if v > bv:
-                    best, bv = i, v
-        return best
-    if kind == D_DISCARD:
-        coming = np.zeros(NC, np.int64)
-        if w_nb(s, seat, W_FIT) > 0:
-            coming_nb(s, seat, coming)
+        if kind == D_CARD:
+            best, bv = -1, -1e18
+            for i in range(s[G_N_OFFER]):
+                card = s[G_OFFER + i]
+                if card >= 0:
+                    v = card_value_nb(s, card, coming, w_card, w_fit)
+                    if v > bv:
+                        best, bv = i, v
+            return best
         worst, wv = 0, 1e18
         for t in range(s[b + P_N_TAB]):
-            v = card_value_nb(s, seat, s[b + P_TAB + t], coming)
+            v = card_value_nb(s, s[b + P_TAB + t], coming, w_card, w_fit)
             if v < wv:
                 worst, wv = t, v
         return worst
     if kind == D_COLOUR:
-        need = np.zeros(NC, np.int64)
+        need = zeros_nb()
         for t in range(s[b + P_N_TAB]):
             for c in range(NC):
                 need[c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
-        return np.argmax(need)
+        most = 0                              # np.argmax's: the first colour of the most
+        for c in range(1, NC):
+            if need[c] > need[most]:
+                most = c
+        return most
     if kind == D_DICE:
         # cubes soon are worth more (W_SOON per side of waiting); an empty next side is
         # filled first (zero-cube penalty)
         best, bv = 1, -1e18
         left = s[K_ROUNDS] - s[G_ROUND] + 1
         w_need = w_nb(s, seat, W_NEED)
-        need = np.zeros(NC, np.int64)
+        w_soon = w_nb(s, seat, W_SOON)
+        need = zeros_nb()
         if w_need > 0:                  # the tableau's cost not yet on its way
             coming_nb(s, seat, need)
             for c in range(NC):
@@ -454,18 +547,18 @@ def greedy_decide_nb(kind, s, seat):
             for t in range(s[b + P_N_TAB]):
                 for c in range(NC):
                     need[c] += s[K_C_COST + s[b + P_TAB + t] * NC + c]
+        empty_next = True
+        for c in range(NC):
+            if s[b + P_ROSE + NC + c] > 0:
+                empty_next = False
         for i in range(NC):
             for j in range(i + 1, NC):
                 v = 0.0
-                empty_next = True
-                for c in range(NC):
-                    if s[b + P_ROSE + NC + c] > 0:
-                        empty_next = False
                 for d in (i, j):
                     pips = s[G_DICE + d]
                     if pips > left:
                         pips = 1
-                    v += pips - w_nb(s, seat, W_SOON) * pips
+                    v += pips - w_soon * pips
                     if w_need > 0 and need[d] > 0:
                         v += w_need * min(pips, need[d])
                     if pips == 1 and empty_next:
