@@ -5,7 +5,7 @@ times it) for one or more trees in ONE run: each round runs a fresh process of e
 rates and shares, then the medians and ranges.
 
     python .bench/macao_share.py ROUNDS TREE[=CACHE] [TREE[=CACHE] ...]
-Each tree runs /work/main/.venv's python (or <tree>/.venv's) with PYTHONPATH=<tree> and
+Each tree runs <tree>/.venv/bin/python (a link to the main tree's .venv will do) with PYTHONPATH=<tree> and
 NUMBA_CACHE_DIR=CACHE (default <tree>/.nc).
 """
 import json
