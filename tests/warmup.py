@@ -25,22 +25,15 @@ def engine() -> None:
 
 def heuristic() -> None:
     """The heuristic family (~85 s of CPU cold), compiled without playing a game:
-    the table every built-in strategy plays through (``builtin_decide_nb``), the
+    the table every built-in strategy plays through (``builtin_decide_nb``) and the
     same family called by address (``dispatch_nb.builtin_fn``: user bots delegating
-    to it, the search bots' models) and the direct chunk kernel of tables of
-    built-ins (``run_builtin_games_nb``)."""
+    to it, the search bots' models)."""
     from numba import types
-    from cargo_sim.games.cargo_noir.bots.dispatch_nb import (builtin_decide_nb, builtin_fn,
-                                                             run_builtin_games_nb)
+    from cargo_sim.games.cargo_noir.bots.dispatch_nb import builtin_decide_nb, builtin_fn
     # with its return type: the engine asks for the table as a first-class function,
     # whose cache entry is keyed by the whole signature (args only would be another entry)
     builtin_decide_nb.compile(types.int64(types.int64, types.int64[::1], types.int64))
     builtin_fn()
-    # the chunk kernel of built-in tables without a user or search seat (the family
-    # compiled into it: simulate.direct_kernel), with the argument types simulate passes
-    run_builtin_games_nb.compile((types.int64[::1], types.int64, types.uint64[::1],
-                                  types.int64[:, ::1], types.int32[:, :, ::1],
-                                  types.int64[:, ::1], types.int64[::1]))
 
 
 def macao() -> None:

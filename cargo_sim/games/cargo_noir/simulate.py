@@ -24,7 +24,7 @@ from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
 from .bots.registry import (BUILTIN_ORDER, REGISTRY, Player, decision_table, model_rows,  # noqa: F401
                             parse_player, search_mask)
 from .bots.dispatch_nb import (builtin_decide_nb, builtin_fn, random_table_decide_nb,
-                               run_builtin_games_nb, run_random_games_nb)
+                               run_random_games_nb)
 from .engine_nb import run_games_nb
 from .trade.packed_nb import exact_value_fn
 from .slots import slot_name
@@ -226,12 +226,10 @@ def load_solver() -> None:
 
 def direct_kernel(template, decide):
     """The chunk kernel that calls the table's bots directly (bots.dispatch_nb: the same
-    games, without a first-class call per decision), or None for run_games_nb: a table
-    with a user or search seat (its bots are called by address)."""
+    games, without a first-class call per decision: tables of `random` only), or None
+    for run_games_nb (every other table)."""
     if decide is random_table_decide_nb:
         return run_random_games_nb
-    if decide is builtin_decide_nb and template[R_SEARCH] == 0 and template[R_USER_FN] == 0:
-        return run_builtin_games_nb
     return None
 
 

@@ -60,14 +60,16 @@ def random_table_decide_nb(kind, s, seat):
 
 
 # ---------------------------------------------------------------------------
-# The chunk kernels of tables whose every seat is a built-in answered here (no user
-# or search bot; simulate.chunk_kernel picks them): engine_nb.run_games_nb asks
+# The chunk kernel of tables whose every seat is `random` (simulate.chunk_kernel
+# picks it; tables of other built-ins stay on run_games_nb: a direct kernel of the
+# heuristic family measured no faster and compiles the family into the whole engine
+# again, docs/performance.md): engine_nb.run_games_nb asks
 # every bot through a first-class function (ask_keyed_nb), an indirect call that
 # also keeps the bots from being compiled into the game loop; these call the table's
 # bots directly, asked through the same ask_open_nb / ask_close_nb pair (the same
 # streams, the same answers: the same games). No checksum check: such a table has
 # no user bot. `bot` is a jitted function, resolved when the kernel compiles (the
-# two loops below are inlined into each kernel, never compiled on their own).
+# two loops below are inlined into the kernel, never compiled on their own).
 @njit(inline="always")
 def direct_play_on_nb(s, log, bot):
     """engine_nb.play_on_nb with bot(kind, s, seat) called directly."""
@@ -105,12 +107,6 @@ def run_random_games_nb(template, exact_fn, seeds, out_games, out_players, log, 
     return direct_games_nb(template, exact_fn, seeds, out_games, out_players, log, err,
                            random_decide_nb)
 
-
-@njit(cache=True, nogil=True)
-def run_builtin_games_nb(template, exact_fn, seeds, out_games, out_players, log, err):
-    """The chunk kernel of builtin_decide_nb's tables without a user or search seat."""
-    return direct_games_nb(template, exact_fn, seeds, out_games, out_players, log, err,
-                           rollout_decide_nb)
 
 
 # ---------------------------------------------------------------------------
