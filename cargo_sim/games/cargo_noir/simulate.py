@@ -23,7 +23,7 @@ from ...core.runner import (DEFAULT_CHUNK, Table, first_compile,  # noqa: F401  
 from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
 from .bots.registry import (BUILTIN_ORDER, REGISTRY, Player, decision_table, model_rows,  # noqa: F401
                             parse_player, search_mask)
-from .bots.dispatch_nb import (builtin_decide_nb, builtin_fn, random_table_decide_nb,
+from .bots.dispatch_nb import (builtin_fn, random_table_decide_nb,
                                run_random_games_nb)
 from .engine_nb import run_games_nb
 from .trade.packed_nb import exact_value_fn
