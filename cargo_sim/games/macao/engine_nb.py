@@ -805,6 +805,15 @@ def legal_actions_nb(s, q, out):
         for a in range(A_JOKER, A_JOKER + NC + 1):
             out[n] = a
             n += 1
+    return legal_cards_nb(s, q, out, n)
+
+
+@njit(cache=True)
+def legal_cards_nb(s, q, out, n):
+    """legal_actions_nb's last part, the actions that need no colour choice: goods tiles,
+    completing and activating cards, into out[n:]; returns the new count (the heuristic
+    lists the colour choices its own way: bots/greedy_nb.tries_nb)."""
+    b = pb(q)
     if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
         disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
         for quarter in range(s[K_NQ]):
