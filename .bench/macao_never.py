@@ -4,48 +4,34 @@ needs more than base + 1e-9), and how many chosen. Tells which tries a bound cou
 
     PYTHONPATH=<tree> NUMBA_CACHE_DIR=... python .bench/macao_never.py [games]
 """
+import os
 import sys
 
 import numpy as np
 from numba import njit
 
-from cargo_sim.core.borrow_nb import state_ptr_nb
 from cargo_sim.core.contract import get_game
 from cargo_sim.core.runner import Table
 from cargo_sim.core.seeds_nb import game_seeds
 from cargo_sim.games.macao import enums as E
 from cargo_sim.games.macao.effects import EFFECTS
-from cargo_sim.games.macao.engine_nb import act_nb, answer_nb, begin_nb, legal_nb, pb
+from cargo_sim.games.macao.engine_nb import act_nb, answer_nb, begin_nb, pb
 from cargo_sim.games.macao.bots import greedy_nb as G
 
-KINDS = ["end", "tribute", "wall", "sail", "back", "joker", "goods", "goods$", "complete", "complete$"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import macao_tries as tries  # noqa: E402
+
+
+KINDS = tries.KINDS[:-1]                   # then the activations, by effect
 NK = len(KINDS)
 
 
 @njit
 def kind_nb(s, q, a):
-    if a == E.A_END:
-        return 0
-    if a == E.A_TRIBUTE:
-        return 1
-    if E.A_WALL <= a < E.A_WALL + E.NC * E.NC:
-        return 2
-    if E.A_SAIL <= a < E.A_SAIL + E.NC:
-        return 3
-    if E.A_SAIL_BACK <= a < E.A_SAIL_BACK + E.NC:
-        return 4
-    if E.A_JOKER <= a <= E.A_JOKER + E.NC:
-        return 5
-    if E.A_GOODS <= a < E.A_GOODS + E.MAX_Q:
-        return 6
-    if E.A_GOODS_COINS <= a < E.A_GOODS_COINS + E.MAX_Q:
-        return 7
-    if E.A_COMPLETE <= a < E.A_COMPLETE + 8:
-        return 8
-    if E.A_COMPLETE_COINS <= a < E.A_COMPLETE_COINS + 8:
-        return 9
-    i = (a - E.A_ACT) // 64
-    return NK + s[E.K_C_EFFECT + s[pb(q) + E.P_DONE + i]]
+    k = tries.kind_nb(a)                   # macao_tries' kinds, activations by effect
+    if k < NK:
+        return k
+    return NK + s[E.K_C_EFFECT + s[pb(q) + E.P_DONE + (a - E.A_ACT) // 64]]
 
 
 @njit
@@ -60,18 +46,17 @@ def play_nb(template, seeds, st):
             kind = s[E.G_ASK]
             if kind == E.D_ACTION:
                 q = seat
-                n = legal_nb(s, buf)
                 w = G.weights_nb(s, q)
-                G.pick_colours_nb(s, q, buf, n, w[G.W_KEEP] > 0, E.MAX_LEGAL + G.N_SAVE)
                 comp = E.MAX_LEGAL + G.N_SAVE
                 memo = comp + 3 * E.MAX_Q + E.NC
+                n = G.tries_nb(s, q, buf, w[G.W_KEEP] > 0, memo - E.NC)
                 group = G.components_nb(s, q, buf, comp)
                 G.memo_nb(s, q, buf, memo)
                 base = G.value_nb(s, q, group, w, buf, memo) + 1e-9
                 best, bv = -1, base
                 for k in range(n):
                     a = buf[k]
-                    if a == E.A_END or a < 0:
+                    if a == E.A_END:
                         continue
                     t = s.copy()
                     t[E.G_LOG_CAP] = 0

@@ -73,13 +73,18 @@ def play_nb(template, seeds, legal_k, tried_k, stats):
         stats[3] += 1
 
 
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-game = get_game("macao")
-table = Table.build(game, game.Rules.default(), [game.bots.parse("expert")] * 4)
-legal_k, tried_k, stats = np.zeros(11, np.int64), np.zeros(11, np.int64), np.zeros(5, np.int64)
-play_nb(table.template, game_seeds(3, 0, n), legal_k, tried_k, stats)
-d = stats[0]
-print(f"{stats[3]} games, {d} action decisions ({d / stats[3]:.1f} a game), legal {stats[1] / d:.1f}, "
-      f"tried {stats[2] / d:.2f} a decision; only A_END legal {stats[4] / d:.1%}")
-for i, k in enumerate(KINDS):
-    print(f"{k:10s} legal {legal_k[i] / d:6.2f}  tried {tried_k[i] / d:6.2f}")
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    game = get_game("macao")
+    table = Table.build(game, game.Rules.default(), [game.bots.parse("expert")] * 4)
+    legal_k, tried_k, stats = np.zeros(11, np.int64), np.zeros(11, np.int64), np.zeros(5, np.int64)
+    play_nb(table.template, game_seeds(3, 0, n), legal_k, tried_k, stats)
+    d = stats[0]
+    print(f"{stats[3]} games, {d} action decisions ({d / stats[3]:.1f} a game), legal {stats[1] / d:.1f}, "
+          f"tried {stats[2] / d:.2f} a decision; only A_END legal {stats[4] / d:.1%}")
+    for i, k in enumerate(KINDS):
+        print(f"{k:10s} legal {legal_k[i] / d:6.2f}  tried {tried_k[i] / d:6.2f}")
+
+
+if __name__ == "__main__":
+    main()

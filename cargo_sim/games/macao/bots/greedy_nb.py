@@ -9,7 +9,9 @@ Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fad
 (end-game fading, delivery values, dice and draft for the tableau's colours, colours
 kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md,
 docs/performance.md): a try is undone by copying back the words it may write, actions of
-equal value are tried once, what the tries share is found once a decision.
+equal value are tried once, what the tries share is found once a decision, and the
+commonest tries (a sail, a wall step, a goods tile, an office's coins) write only the
+words the value reads and put them back (light_value_nb).
 """
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 import numpy as np
@@ -21,19 +23,21 @@ from ..engine_nb import act_nb, action_ok_nb, end_card_points_nb, legal_cards_nb
 from ..table_nb import arg_nb, avail_nb, copy_words_nb, stack_words_nb
 from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
                      A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
-                     D_DICE_SHIFT, D_DISCARD, E_COINS_ON_OFFICE_ACTIVATE, E_CUBE_IF_ALONE_LOWEST,
-                     E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE, E_GAIN_ANY_CUBE, E_GAIN_CUBE,
-                     E_PAY_COINS_FOR_ANY_CUBE, E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS,
-                     E_PAY_CUBE_FOR_COINS, E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_TO_TOP, G_DELIV,
-                     G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND,
-                     G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_KIND, K_C_TIMING,
-                     K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ, K_N_DP, K_N_GOODS,
-                     K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ,
-                     K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END, K_TAB_PEN, K_WALL_COST1,
-                     K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE, MAX_GOODS, MAX_LEGAL,
-                     MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DELIVERED_TILES, P_DONE, P_GOODS,
-                     P_JOKERS, P_N_DONE, P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED,
-                     P_VP, P_WALL, P_WALL_N, T_ACTIVATE, T_END)
+                     D_DICE_SHIFT, D_DISCARD, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
+                     E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
+                     E_GAIN_ANY_CUBE, E_GAIN_CUBE, E_GOODS_DISCOUNT, E_PAY_COINS_FOR_ANY_CUBE,
+                     E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS, E_PAY_CUBE_FOR_COINS,
+                     E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
+                     G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
+                     G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT,
+                     K_C_KIND, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
+                     K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
+                     K_PORT_SPACE, K_Q_ADJ, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
+                     K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
+                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS,
+                     P_DELIVERED_TILES, P_DONE, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_JOKERS, P_N_DONE,
+                     P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
+                     P_WALL_N, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
@@ -461,24 +465,67 @@ def changed_value_nb(p, q, i, di, j, dj, k, dk, group, w, memo, at):
 
 
 @njit(cache=True)
-def light_value_nb(p, q, a, sail_light, group, w, memo, at):
+def plain_goods_nb(s, q):
+    """A goods tile costs the seat its quarter's printed cubes and sets nothing off: no
+    completed card with a goods discount, WALL_STEPS_ON_GOODS or COINS_ON_GOODS."""
+    b = pb(q)
+    for i in range(s[b + P_N_DONE]):
+        e = s[K_C_EFFECT + s[b + P_DONE + i]]
+        if e == E_GOODS_DISCOUNT or e == E_WALL_STEPS_ON_GOODS or e == E_COINS_ON_GOODS:
+            return False
+    return True
+
+
+@njit(cache=True)
+def goods_value_nb(p, q, x, group, w, memo, at):
+    """value_nb once the seat took quarter x's goods tile (plain_goods_nb: act_nb pays the
+    printed cost, writes the owner, the city and the tile, and sets nothing off), the
+    words written by hand and put back; ``group``: the largest group with x."""
+    b = pb(q)
+    for c in range(NC):
+        p[b + P_ROSE + c] -= max(p[K_Q_COST + x * NC + c], 0)
+    tile = p[G_Q_TILE + x]
+    held = P_GOODS + tile if tile >= 0 else P_JOKERS
+    p[G_Q_OWNER + x] = q
+    p[b + P_CITY] += 1
+    p[b + held] += 1
+    v = value_nb(p, q, group, w, memo, at)
+    p[b + held] -= 1
+    p[b + P_CITY] -= 1
+    p[G_Q_OWNER + x] = -1
+    for c in range(NC):
+        p[b + P_ROSE + c] += max(p[K_Q_COST + x * NC + c], 0)
+    return v
+
+
+@njit(cache=True)
+def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
     """value_nb of the state ``act_nb(p, q, a)`` leaves, for the actions that change only
     a few of the words value_nb reads, written by hand and put back (no act_nb, no
     undo_nb): a sail that delivers nothing (``sail_light``: no goods aboard or no port
-    on the next space), a wall step, an office's cubes for coins (coins unlimited), the
-    activations that pay coins or cubes for cubes (cubes unlimited).
+    on the next space), a wall step, a goods tile (``plain_goods``: plain_goods_nb; the
+    largest group from components_nb's labels at memo[comp:]), an office's cubes for
+    coins (coins unlimited), the activations that pay coins or cubes for cubes (cubes
+    unlimited).
     -inf for the activations that change no word value_nb reads (their value is the
     decision's own, never better than the turn's end); NaN: to be tried in full."""
     b = pb(q)
     if A_SAIL <= a < A_SAIL + NC:
         if sail_light:
-            return changed_value_nb(p, q, P_ROSE + a - A_SAIL, -1, P_SHIP, 1, P_SHIP, 0, group, w, memo, at)
+            return changed_value_nb(p, q, P_ROSE + a - A_SAIL, -1, P_SHIP, 1, P_SHIP, 0,
+                                    group, w, memo, at)
         return np.nan
     if A_WALL <= a < A_WALL + NC * NC:
         cost = p[K_WALL_COST1] if p[b + P_WALL_N] == 0 else p[K_WALL_COST2]
         x, y = (a - A_WALL) // NC, (a - A_WALL) % NC
         return changed_value_nb(p, q, P_ROSE + y, -1 if cost >= 1 else 0, P_ROSE + x,
                                 -1 if cost >= 2 else 0, P_WALL, 1, group, w, memo, at)
+    if A_GOODS <= a < A_GOODS + MAX_Q:
+        if plain_goods:
+            x = a - A_GOODS
+            return goods_value_nb(p, q, x, group_with_nb(p, x, memo, comp, group), w, memo,
+                                  at)
+        return np.nan
     if a >= A_ACT:
         card = p[b + P_DONE + (a - A_ACT) // 64]
         e = p[K_C_EFFECT + card]
@@ -513,9 +560,10 @@ def light_value_nb(p, q, a, sail_light, group, w, memo, at):
 
 @njit(cache=True)
 def best_action_nb(s, q):
-    """Each legal action (one of each colour group) is tried on the state itself and
-    undone (undo_nb: act_nb writes only the seat's block and a few shared words, Macao's
-    effects acting on their owner); the event log is off meanwhile. After a quarter is
+    """Each legal action (one of each colour group: tries_nb) is tried on the state itself
+    and undone (undo_nb: act_nb writes only the seat's block and a few shared words,
+    Macao's effects acting on their owner), or valued by light_value_nb without act_nb;
+    the event log is off meanwhile. After a quarter is
     taken the largest group is found from the groups the quarter joins (components_nb,
     once a decision). One buffer (the legal answers, the saved words, the scratch), read
     on the kernel's stack: no allocation."""
@@ -539,12 +587,13 @@ def best_action_nb(s, q):
     city = p[b + P_CITY]
     memo_nb(p, q, out, memo)
     sail_light = goods_held_nb(p, q) == 0 or not port_at_nb(p, p[b + P_SHIP] + 1)
+    plain_goods = p[b + P_GOODS_N] < p[b + P_GOODS_MAX] and plain_goods_nb(p, q)
     best, best_v = A_END, value_nb(p, q, group, w, out, memo) + 1e-9
     for k in range(n):
         a = out[k]
         if a == A_END:
             continue
-        v = light_value_nb(p, q, a, sail_light, group, w, out, memo)
+        v = light_value_nb(p, q, a, sail_light, plain_goods, group, w, out, comp, memo)
         if v != v:                            # NaN: the full try
             if not saved:
                 save_nb(p, q, out, at)
