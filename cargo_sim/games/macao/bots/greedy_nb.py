@@ -19,7 +19,8 @@ from numba import njit
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
-from ..engine_nb import act_nb, action_ok_nb, end_card_points_nb, legal_cards_nb, pb
+from ..engine_nb import (act_nb, action_ok_nb, end_card_points_nb, legal_cards_nb, pb,
+                         wall_pair_ok_nb)
 from ..table_nb import arg_nb, avail_nb, copy_words_nb, stack_words_nb
 from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
                      A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
@@ -344,13 +345,7 @@ def tries_nb(s, q, out, keep, need):
             if ax < 1:
                 continue
             for y in range(x, NC):
-                if cost == 1:
-                    ok = x == y
-                elif x == y:
-                    ok = ax >= 2
-                else:
-                    ok = avail_nb(s, q, y) >= 1
-                if ok:
+                if wall_pair_ok_nb(s, q, cost, x, y, ax):
                     best, bs = kept_colour_nb(A_WALL + x * NC + y, keep, out, need, best, bs)
         if best >= 0:
             out[n] = best
