@@ -1,5 +1,5 @@
 """What expert's action decisions try: per decision the legal answers, the tries after
-pick_colours_nb, and the tries by kind (tribute, wall, sail, sail back, joker, goods,
+tries_nb (one of each colour group and activation class), and the tries by kind (tribute, wall, sail, sail back, joker, goods,
 goods by coins, complete, complete by coins, activation).
 
     PYTHONPATH=<tree> NUMBA_CACHE_DIR=... python .bench/macao_tries.py [games]
@@ -14,7 +14,7 @@ from cargo_sim.core.runner import Table
 from cargo_sim.core.seeds_nb import game_seeds
 from cargo_sim.games.macao import enums as E
 from cargo_sim.games.macao.engine_nb import answer_nb, begin_nb, legal_nb
-from cargo_sim.games.macao.bots.greedy_nb import (greedy_decide_nb, pick_colours_nb, N_SAVE, weights_nb,
+from cargo_sim.games.macao.bots.greedy_nb import (greedy_decide_nb, tries_nb, N_SAVE, weights_nb,
                                                   W_KEEP)
 
 KINDS = ["end", "tribute", "wall", "sail", "back", "joker", "goods", "goods$", "complete", "complete$", "act"]
@@ -64,23 +64,27 @@ def play_nb(template, seeds, legal_k, tried_k, stats):
                 for k in range(n):
                     legal_k[kind_nb(buf[k])] += 1
                 w = weights_nb(s, seat)
-                pick_colours_nb(s, seat, buf, n, w[W_KEEP] > 0, E.MAX_LEGAL + N_SAVE)
+                n = tries_nb(s, seat, buf, w[W_KEEP] > 0, E.MAX_LEGAL + N_SAVE)
                 for k in range(n):
-                    if buf[k] >= 0:
-                        tried_k[kind_nb(buf[k])] += 1
-                        stats[2] += 1
+                    tried_k[kind_nb(buf[k])] += 1
+                    stats[2] += 1
             a = greedy_decide_nb(kind, s, seat)
             answer_nb(s, a, log)
         stats[3] += 1
 
 
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-game = get_game("macao")
-table = Table.build(game, game.Rules.default(), [game.bots.parse("expert")] * 4)
-legal_k, tried_k, stats = np.zeros(11, np.int64), np.zeros(11, np.int64), np.zeros(5, np.int64)
-play_nb(table.template, game_seeds(3, 0, n), legal_k, tried_k, stats)
-d = stats[0]
-print(f"{stats[3]} games, {d} action decisions ({d / stats[3]:.1f} a game), legal {stats[1] / d:.1f}, "
-      f"tried {stats[2] / d:.2f} a decision; only A_END legal {stats[4] / d:.1%}")
-for i, k in enumerate(KINDS):
-    print(f"{k:10s} legal {legal_k[i] / d:6.2f}  tried {tried_k[i] / d:6.2f}")
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    game = get_game("macao")
+    table = Table.build(game, game.Rules.default(), [game.bots.parse("expert")] * 4)
+    legal_k, tried_k, stats = np.zeros(11, np.int64), np.zeros(11, np.int64), np.zeros(5, np.int64)
+    play_nb(table.template, game_seeds(3, 0, n), legal_k, tried_k, stats)
+    d = stats[0]
+    print(f"{stats[3]} games, {d} action decisions ({d / stats[3]:.1f} a game), legal {stats[1] / d:.1f}, "
+          f"tried {stats[2] / d:.2f} a decision; only A_END legal {stats[4] / d:.1%}")
+    for i, k in enumerate(KINDS):
+        print(f"{k:10s} legal {legal_k[i] / d:6.2f}  tried {tried_k[i] / d:6.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -760,6 +760,17 @@ def legal_nb(s, out):
     return legal_actions_nb(s, q, out)
 
 
+@njit(cache=True, inline="always")
+def wall_pair_ok_nb(s, q, cost, x, y, ax):
+    """Can the seat pay a wall step of ``cost`` (1 or 2) cubes of colours x <= y (one
+    cube: x == y), holding ``ax`` >= 1 cubes of colour x?"""
+    if cost == 1:
+        return x == y
+    if x == y:
+        return ax >= 2
+    return avail_nb(s, q, y) >= 1
+
+
 @njit(cache=True)
 def legal_actions_nb(s, q, out):
     """Phase 3's legal answers in increasing order: action_ok_nb's checks written out
@@ -782,13 +793,7 @@ def legal_actions_nb(s, q, out):
                 if ax < 1:
                     continue
                 for y in range(x, NC):
-                    if cost == 1:
-                        ok = x == y
-                    elif x == y:
-                        ok = ax >= 2
-                    else:
-                        ok = avail_nb(s, q, y) >= 1
-                    if ok:
+                    if wall_pair_ok_nb(s, q, cost, x, y, ax):
                         out[n] = A_WALL + x * NC + y
                         n += 1
     if s[b + P_SHIP] < s[K_ROUTE_END]:
@@ -805,6 +810,16 @@ def legal_actions_nb(s, q, out):
         for a in range(A_JOKER, A_JOKER + NC + 1):
             out[n] = a
             n += 1
+    return legal_cards_nb(s, q, out, n)
+
+
+@njit(cache=True, inline="always")
+def legal_cards_nb(s, q, out, n):
+    """legal_actions_nb's last part, the actions that need no colour choice: goods tiles,
+    completing and activating cards, into out[n:]; returns the new count (the heuristic
+    lists the colour choices its own way: bots/greedy_nb.tries_nb). Inlined: the random
+    bot's listing compiles as one function, as before the split."""
+    b = pb(q)
     if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
         disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
         for quarter in range(s[K_NQ]):

@@ -78,6 +78,57 @@ def test_the_heuristics_tries_are_undone_word_for_word():
     assert unchanged_by_the_bot(s, decide)
 
 
+def test_a_light_try_values_an_action_as_the_full_try_does():
+    """best_action_nb values some actions by writing the few words value_nb reads by hand
+    (light_value_nb: a sail that delivers nothing, a wall step, a goods tile, cubes or
+    coins for cubes or coins): the same float as value_nb of the state act_nb leaves, in states of whole
+    games; the activations it skips (-inf) leave value_nb's value as it was; a sail onto
+    a port with goods aboard (which may deliver) is tried in full (NaN)."""
+    from cargo_sim.games.macao.bots import greedy_nb as gr
+    buf = np.zeros(3 * E.MAX_Q, np.int64)      # components_nb's labels
+    log = np.zeros(9, np.int64)
+    checked = {"sail": 0, "wall": 0, "goods": 0, "card": 0, "skipped": 0, "full sail": 0}
+    for seed in range(7, 31):                 # games until every case was met (a few)
+        if min(checked.values()) > 0:
+            break
+        st = GameState(["expert", "random"] * 2 if seed % 2 else ["expert", "expert", "random"], seed=seed)
+        rng = np.random.default_rng(seed)
+        while not st.is_over:
+            legal = st.legal()
+            s = st.s
+            if st.decision.kind == "action":
+                q = int(s[E.G_SEAT])
+                b = eng.pb(q)
+                w = gr.weights_nb(s, q)
+                group = eng.largest_group_nb(s, q)
+                ship = s[b + E.P_SHIP]
+                sail_light = gr.goods_held_nb(s, q) == 0 or not gr.port_at_nb(s, ship + 1)
+                plain_goods = gr.plain_goods_nb(s, q)
+                gr.components_nb(s, q, buf, 0)
+                base = gr.value_nb(s, q, group, w, buf, -1)
+                for a in legal:
+                    a = int(a)
+                    light = gr.light_value_nb(s, q, a, sail_light, plain_goods, group, w, buf, 0,
+                                              -1)
+                    after = s.copy()
+                    after[E.G_LOG_CAP] = 0
+                    eng.act_nb(after, q, a, log)
+                    full = gr.value_nb(after, q, eng.largest_group_nb(after, q), w, buf, -1)
+                    sail = E.A_SAIL <= a < E.A_SAIL + E.NC
+                    if np.isnan(light):
+                        checked["full sail"] += sail
+                        assert not (sail and sail_light)
+                    elif light == -np.inf:
+                        assert full == base, a
+                        checked["skipped"] += 1
+                    else:
+                        assert light == full, a
+                        checked["sail" if sail else "card" if a >= E.A_ACT else
+                                "goods" if a >= E.A_GOODS else "wall"] += 1
+            st.apply(int(legal[rng.integers(len(legal))]))
+    assert min(checked.values()) > 0, checked
+
+
 def test_delivery_weight_sails_towards_a_port_that_takes_a_good_held():
     port = R.port_names[0]
     g = R.goods.index(R[f"port.{port}.goods"][0])

@@ -9,27 +9,36 @@ Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fad
 (end-game fading, delivery values, dice and draft for the tableau's colours, colours
 kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md,
 docs/performance.md): a try is undone by copying back the words it may write, actions of
-equal value are tried once, what the tries share is found once a decision.
+equal value are tried once, what the tries share is found once a decision, and the
+commonest tries (a sail, a wall step, a goods tile, an office's coins) write only the
+words the value reads and put them back (light_value_nb).
 """
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
+import numpy as np
 from numba import njit
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
-from ..engine_nb import act_nb, legal_nb, end_card_points_nb, pb
-from ..table_nb import copy_words_nb, stack_words_nb
-from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
-                     A_SAIL_BACK, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
-                     D_DICE_SHIFT, D_DISCARD, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID,
-                     E_GAIN_ANY_CUBE, E_PAY_COINS_FOR_ANY_CUBE, E_PAY_CUBES_FOR_ANY_CUBE,
-                     E_PAY_CUBES_FOR_COINS, E_PAY_DISTINCT_CUBES_FOR_POINTS, G_DELIV, G_DICE,
-                     G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER, G_ROUND,
-                     G_STAMP, G_SUPPLY, K_C_COST, K_C_EFFECT, K_C_TIMING, K_DP, K_GROUP_PTS,
-                     K_LIMIT_CUBES, K_NQ, K_N_DP, K_N_GOODS, K_N_PORTS, K_PER_GOOD, K_PORT_GOODS,
-                     K_PORT_SPACE, K_Q_ADJ, K_ROSE_SIDES, K_ROUNDS, K_TAB_PEN, MAX_ADJ, MAX_DONE,
-                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS, P_DONE,
-                     P_DELIVERED_TILES, P_GOODS, P_JOKERS, P_N_DONE, P_N_TAB, P_REF, P_ROSE,
-                     P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL, T_ACTIVATE, T_END)
+from ..engine_nb import (act_nb, action_ok_nb, end_card_points_nb, legal_cards_nb, pb,
+                         wall_pair_ok_nb)
+from ..table_nb import arg_nb, avail_nb, copy_words_nb, stack_words_nb
+from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
+                     A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
+                     D_DICE_SHIFT, D_DISCARD, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
+                     E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
+                     E_GAIN_ANY_CUBE, E_GAIN_CUBE, E_GOODS_DISCOUNT, E_PAY_COINS_FOR_ANY_CUBE,
+                     E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS, E_PAY_CUBE_FOR_COINS,
+                     E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
+                     G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
+                     G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT,
+                     K_C_KIND, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
+                     K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
+                     K_PORT_SPACE, K_Q_ADJ, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
+                     K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
+                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS,
+                     P_DELIVERED_TILES, P_DONE, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_JOKERS, P_N_DONE,
+                     P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
+                     P_WALL_N, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
@@ -258,21 +267,6 @@ def undo_nb(p, q, a, out, at):
 
 
 @njit(cache=True)
-def colour_group_nb(a):
-    """Actions that differ only in the colour of the cubes paid or gained share a group
-    (1 wall, 2 sail, 3 sail back, 4 joker for a cube); 0: any other action."""
-    if A_WALL <= a < A_WALL + NC * NC:
-        return 1
-    if A_SAIL <= a < A_SAIL + NC:
-        return 2
-    if A_SAIL_BACK <= a < A_SAIL_BACK + NC:
-        return 3
-    if A_JOKER <= a < A_JOKER + NC:
-        return 4
-    return 0
-
-
-@njit(cache=True)
 def need_nb(s, q, need, at):
     """Cubes of each colour the seat's tableau cards still cost, less those in hand, into
     need[at:at + NC]."""
@@ -318,16 +312,64 @@ def act_class_nb(s, q, i, x):
 
 
 @njit(cache=True)
-def pick_colours_nb(s, q, out, n, keep, need):
-    """One action of each colour group is tried (their values are equal: cubes in hand are
-    worth nothing): the first legal one, or with ``keep`` the one that spares the colours
-    the tableau needs (need_nb's, into out[need:need + NC]); and the first option of each
-    activation class (act_class_nb). The others are marked -1 in ``out``."""
-    needs = False                             # need_nb's found yet (at the first colour group)
-    f1 = f2 = f3 = f4 = -1                    # the group's kept action (its index in out)
-    b1 = b2 = b3 = b4 = 0                     # and its colour score
+def kept_colour_nb(a, keep, need, at, best, bs):
+    """pick of a colour group's actions, one at a time in increasing order: the first
+    legal one, or with ``keep`` the first of those that spare most the colours the
+    tableau needs (colour_score_nb against need[at:at + NC]). ``best``: the group's kept
+    action so far (-1: none yet), ``bs`` its score; returns the new pair."""
+    sc = colour_score_nb(a, need, at) if keep else 0
+    if best < 0 or sc > bs:
+        return a, sc
+    return best, bs
+
+
+@njit(cache=True)
+def tries_nb(s, q, out, keep, need):
+    """The actions best_action_nb tries, in increasing order into out (returns how many):
+    legal_actions_nb's, but one of each colour group (their values are equal: cubes in
+    hand are worth nothing; kept_colour_nb's) and the first option of each activation
+    class (act_class_nb). need_nb's go to out[need:need + NC] if ``keep``."""
+    b = pb(q)
+    if keep:
+        need_nb(s, q, out, need)
+    out[0] = A_END
+    n = 1
+    if action_ok_nb(s, q, A_TRIBUTE):
+        out[n] = A_TRIBUTE
+        n += 1
+    if s[b + P_WALL] < s[K_WALL_SPACES] - 1:
+        cost = s[K_WALL_COST1] if s[b + P_WALL_N] == 0 else s[K_WALL_COST2]
+        best, bs = (A_WALL if cost == 0 else -1), 0
+        for x in range(NC if cost > 0 else 0):
+            ax = avail_nb(s, q, x)
+            if ax < 1:
+                continue
+            for y in range(x, NC):
+                if wall_pair_ok_nb(s, q, cost, x, y, ax):
+                    best, bs = kept_colour_nb(A_WALL + x * NC + y, keep, out, need, best, bs)
+        if best >= 0:
+            out[n] = best
+            n += 1
+    for back in range(2):
+        if (s[K_RETURN] != 0 and s[b + P_SHIP] > 0) if back else s[b + P_SHIP] < s[K_ROUTE_END]:
+            best, bs = -1, 0
+            for c in range(NC):
+                if avail_nb(s, q, c) >= 1:
+                    best, bs = kept_colour_nb((A_SAIL_BACK if back else A_SAIL) + c, keep, out, need,
+                                              best, bs)
+            if best >= 0:
+                out[n] = best
+                n += 1
+    if s[b + P_JOKERS] > 0:
+        best, bs = -1, 0
+        for c in range(NC):
+            best, bs = kept_colour_nb(A_JOKER + c, keep, out, need, best, bs)
+        out[n], out[n + 1] = best, A_JOKER + NC
+        n += 2
+    m = n
+    n = legal_cards_nb(s, q, out, n)
     last, seen = -1, 0                        # activations: the card, its classes kept
-    for k in range(n):
+    for k in range(m, n):
         a = out[k]
         if a >= A_ACT:
             i = (a - A_ACT) // 64
@@ -336,31 +378,11 @@ def pick_colours_nb(s, q, out, n, keep, need):
                 if i != last:
                     last, seen = i, 0
                 if (seen >> cls) & 1:
-                    out[k] = -1
+                    continue
                 seen |= 1 << cls
-            continue
-        g = colour_group_nb(a)
-        if g == 0:
-            continue
-        if keep and not needs:
-            need_nb(s, q, out, need)
-            needs = True
-        sc = colour_score_nb(a, out, need) if keep else 0
-        first = f1 if g == 1 else (f2 if g == 2 else (f3 if g == 3 else f4))
-        bs = b1 if g == 1 else (b2 if g == 2 else (b3 if g == 3 else b4))
-        if first >= 0 and sc <= bs:
-            out[k] = -1
-            continue
-        if first >= 0:
-            out[first] = -1
-        if g == 1:
-            f1, b1 = k, sc
-        elif g == 2:
-            f2, b2 = k, sc
-        elif g == 3:
-            f3, b3 = k, sc
-        else:
-            f4, b4 = k, sc
+        out[m] = a
+        m += 1
+    return m
 
 
 @njit(cache=True)
@@ -416,44 +438,167 @@ def group_with_nb(s, x, buf, at, group):
 
 
 @njit(cache=True)
+def port_at_nb(s, space):
+    for i in range(s[K_N_PORTS]):
+        if s[K_PORT_SPACE + i] == space:
+            return True
+    return False
+
+
+@njit(cache=True)
+def changed_value_nb(p, q, i, di, j, dj, k, dk, group, w, memo, at):
+    """value_nb with the seat's words i, j, k changed by di, dj, dk (then put back)."""
+    b = pb(q)
+    p[b + i] += di
+    p[b + j] += dj
+    p[b + k] += dk
+    v = value_nb(p, q, group, w, memo, at)
+    p[b + k] -= dk
+    p[b + j] -= dj
+    p[b + i] -= di
+    return v
+
+
+@njit(cache=True)
+def plain_goods_nb(s, q):
+    """A goods tile costs the seat its quarter's printed cubes and sets nothing off: no
+    completed card with a goods discount, WALL_STEPS_ON_GOODS or COINS_ON_GOODS."""
+    b = pb(q)
+    for i in range(s[b + P_N_DONE]):
+        e = s[K_C_EFFECT + s[b + P_DONE + i]]
+        if e == E_GOODS_DISCOUNT or e == E_WALL_STEPS_ON_GOODS or e == E_COINS_ON_GOODS:
+            return False
+    return True
+
+
+@njit(cache=True)
+def goods_value_nb(p, q, x, group, w, memo, at):
+    """value_nb once the seat took quarter x's goods tile (plain_goods_nb: act_nb pays the
+    printed cost, writes the owner, the city and the tile, and sets nothing off), the
+    words written by hand and put back; ``group``: the largest group with x."""
+    b = pb(q)
+    for c in range(NC):
+        p[b + P_ROSE + c] -= max(p[K_Q_COST + x * NC + c], 0)
+    tile = p[G_Q_TILE + x]
+    held = P_GOODS + tile if tile >= 0 else P_JOKERS
+    p[G_Q_OWNER + x] = q
+    p[b + P_CITY] += 1
+    p[b + held] += 1
+    v = value_nb(p, q, group, w, memo, at)
+    p[b + held] -= 1
+    p[b + P_CITY] -= 1
+    p[G_Q_OWNER + x] = -1
+    for c in range(NC):
+        p[b + P_ROSE + c] += max(p[K_Q_COST + x * NC + c], 0)
+    return v
+
+
+@njit(cache=True)
+def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
+    """value_nb of the state ``act_nb(p, q, a)`` leaves, for the actions that change only
+    a few of the words value_nb reads, written by hand and put back (no act_nb, no
+    undo_nb): a sail that delivers nothing (``sail_light``: no goods aboard or no port
+    on the next space), a wall step, a goods tile (``plain_goods``: plain_goods_nb; the
+    largest group from components_nb's labels at memo[comp:]), an office's cubes for
+    coins (coins unlimited), the activations that pay coins or cubes for cubes (cubes
+    unlimited).
+    -inf for the activations that change no word value_nb reads (their value is the
+    decision's own, never better than the turn's end); NaN: to be tried in full."""
+    b = pb(q)
+    if A_SAIL <= a < A_SAIL + NC:
+        if sail_light:
+            return changed_value_nb(p, q, P_ROSE + a - A_SAIL, -1, P_SHIP, 1, P_SHIP, 0,
+                                    group, w, memo, at)
+        return np.nan
+    if A_WALL <= a < A_WALL + NC * NC:
+        cost = p[K_WALL_COST1] if p[b + P_WALL_N] == 0 else p[K_WALL_COST2]
+        x, y = (a - A_WALL) // NC, (a - A_WALL) % NC
+        return changed_value_nb(p, q, P_ROSE + y, -1 if cost >= 1 else 0, P_ROSE + x,
+                                -1 if cost >= 2 else 0, P_WALL, 1, group, w, memo, at)
+    if A_GOODS <= a < A_GOODS + MAX_Q:
+        if plain_goods:
+            x = a - A_GOODS
+            return goods_value_nb(p, q, x, group_with_nb(p, x, memo, comp, group), w, memo,
+                                  at)
+        return np.nan
+    if a >= A_ACT:
+        card = p[b + P_DONE + (a - A_ACT) // 64]
+        e = p[K_C_EFFECT + card]
+        if e == E_EXTRA_TRIBUTE or e == E_EXTRA_GOODS or e == E_WALL_TO_TOP:
+            return -np.inf
+        if e == E_PAY_CUBE_FOR_COINS and p[K_LIMIT_COINS] == 0:    # activate_nb's coins
+            got = max(arg_nb(p, card, 2), 0)
+            if p[K_C_KIND + card] == K_OFFICE_KIND:
+                for j in range(p[b + P_N_DONE]):
+                    other = p[b + P_DONE + j]
+                    if p[K_C_EFFECT + other] == E_COINS_ON_OFFICE_ACTIVATE and \
+                            arg_nb(p, other, 0) == p[K_C_COLOUR + card]:
+                        got += max(arg_nb(p, other, 1), 0)
+            return changed_value_nb(p, q, P_ROSE + arg_nb(p, card, 0), -arg_nb(p, card, 1), P_COINS, got,
+                                    P_COINS, 0, group, w, memo, at)
+        if p[K_LIMIT_CUBES] == 0:             # cubes gained: activate_nb's (supply unlimited)
+            x, a0, a1 = (a - A_ACT) % 64, arg_nb(p, card, 0), arg_nb(p, card, 1)
+            if e == E_GAIN_CUBE:
+                return changed_value_nb(p, q, P_ROSE + a0, max(a1, 0), P_COINS, 0, P_COINS, 0,
+                                        group, w, memo, at)
+            if e == E_GAIN_ANY_CUBE or e == E_CUBE_IF_ALONE_LOWEST or e == E_CUBE_IF_TRIBUTE_PAID:
+                return changed_value_nb(p, q, P_ROSE + x, max(a0, 0), P_COINS, 0, P_COINS, 0,
+                                        group, w, memo, at)
+            if e == E_PAY_COINS_FOR_ANY_CUBE:
+                return changed_value_nb(p, q, P_COINS, -a0, P_ROSE + x, max(a1, 0), P_COINS, 0,
+                                        group, w, memo, at)
+            if e == E_PAY_CUBES_FOR_ANY_CUBE:
+                return changed_value_nb(p, q, P_ROSE + x // NC, -a0, P_ROSE + x % NC, max(a1, 0), P_COINS, 0,
+                                        group, w, memo, at)
+    return np.nan
+
+
+@njit(cache=True)
 def best_action_nb(s, q):
-    """Each legal action (one of each colour group) is tried on the state itself and
-    undone (undo_nb: act_nb writes only the seat's block and a few shared words, Macao's
-    effects acting on their owner); the event log is off meanwhile. After a quarter is
+    """Each legal action (one of each colour group: tries_nb) is tried on the state itself
+    and undone (undo_nb: act_nb writes only the seat's block and a few shared words,
+    Macao's effects acting on their owner), or valued by light_value_nb without act_nb;
+    the event log is off meanwhile. After a quarter is
     taken the largest group is found from the groups the quarter joins (components_nb,
     once a decision). One buffer (the legal answers, the saved words, the scratch), read
     on the kernel's stack: no allocation."""
     out = stack_words_nb(N_BUF)
     p = state_ptr_nb(s)
     w = weights_nb(p, q)
-    n = legal_nb(p, out)
-    if n == 1:                                 # only the turn's end (out[0]): nothing to try
-        keep_nb(s)
-        return A_END
     at = MAX_LEGAL                             # the saved words
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
     need = comp + 3 * MAX_Q                    # need_nb's
     memo = need + NC                           # and value_nb's
-    pick_colours_nb(p, q, out, n, w[W_KEEP] > 0, need)
+    n = tries_nb(p, q, out, w[W_KEEP] > 0, need)
+    if n == 1:                                 # only the turn's end (out[0]): nothing to try
+        keep_nb(s)
+        return A_END
     b = pb(q)
-    save_nb(p, q, out, at)
+    saved = False                              # save_nb's words (before the first full try)
     lp = p              # the log argument: never written, as the tries' log capacity is 0
     cap = p[G_LOG_CAP]
     p[G_LOG_CAP] = 0                           # the tries write no events
     group = components_nb(p, q, out, comp)
     city = p[b + P_CITY]
     memo_nb(p, q, out, memo)
+    sail_light = goods_held_nb(p, q) == 0 or not port_at_nb(p, p[b + P_SHIP] + 1)
+    plain_goods = p[b + P_GOODS_N] < p[b + P_GOODS_MAX] and plain_goods_nb(p, q)
     best, best_v = A_END, value_nb(p, q, group, w, out, memo) + 1e-9
     for k in range(n):
         a = out[k]
-        if a == A_END or a < 0:
+        if a == A_END:
             continue
-        act_nb(p, q, a, lp)
-        g = group
-        if p[b + P_CITY] != city:           # the action took quarter a - its base
-            g = group_with_nb(p, a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS), out, comp, group)
-        v = value_nb(p, q, g, w, out, memo)
-        undo_nb(p, q, a, out, at)
+        v = light_value_nb(p, q, a, sail_light, plain_goods, group, w, out, comp, memo)
+        if v != v:                            # NaN: the full try
+            if not saved:
+                save_nb(p, q, out, at)
+                saved = True
+            act_nb(p, q, a, lp)
+            g = group
+            if p[b + P_CITY] != city:           # the action took quarter a - its base
+                g = group_with_nb(p, a - (A_GOODS_COINS if a >= A_GOODS_COINS else A_GOODS), out, comp, group)
+            v = value_nb(p, q, g, w, out, memo)
+            undo_nb(p, q, a, out, at)
         if v > best_v:
             best, best_v = a, v
     p[G_LOG_CAP] = cap
