@@ -27,7 +27,8 @@ for k in range(-(-deals // chunk)):
     share = np.zeros((n, 2))
     margin = np.zeros((n, 2))
     for order, mix in enumerate(([a_bot, b_bot] * (players // 2), [b_bot, a_bot] * (players // 2))):
-        r = cargo_sim.simulate(n, mix, seed=seed + k, workers=workers, progress=False)
+        r = cargo_sim.simulate(n, mix, seed=seed + k, workers=workers, progress=False,
+                                chunk_size=1)   # one job a game: the workers share the chunk
         pl = r.players
         is_a = (pl.seat % 2) == order                          # A at even seats, then odd
         pa = pl[is_a].groupby("game")[["win_share", "vp"]].agg({"win_share": "sum", "vp": "mean"})
