@@ -3,7 +3,10 @@ seat against P-1 copies of OPP, then B does on the same deal and seat (so the pa
 differs only in the bot). Chunks of C deals (chunk k: seed SEED + k; every deal played
 at every seat) so that a stopped run keeps its finished chunks; after each chunk A's
 and B's win rates and the paired difference A - B with a 95 % t interval over the deals
-(clustered by deal: a deal's seats share its cards). Raw rows written to OUT.csv.
+(clustered by deal: a deal's seats share its cards). Raw rows written to OUT.csv; run
+again with the same arguments, it keeps OUT's finished chunks (their seeds) and plays the rest.
+Each game is its own job (chunk_size 1), so `workers` threads share a chunk's few games
+(simulate's default chunk of 2,048 games would put them all on one thread).
     python .bench/pair_field.py A B D [seed] [workers] [OUT] [C] [P] [OPP]"""
 import os, sys, time
 import numpy as np
@@ -19,16 +22,20 @@ chunk = int(sys.argv[7]) if len(sys.argv) > 7 else 5
 players = int(sys.argv[8]) if len(sys.argv) > 8 else 4
 opp = sys.argv[9] if len(sys.argv) > 9 else "expert"
 t0 = time.time()
-rows = []
+rows = pd.read_csv(out).to_dict("records") if out and os.path.exists(out) else []
+done_seeds = {int(r["seed"]) for r in rows}
 print(f"A = {a_bot}\nB = {b_bot}\n{players} players, field {opp}", flush=True)
 for k in range(-(-deals // chunk)):
     n = min(chunk, deals - k * chunk)
+    if seed + k in done_seeds:
+        continue
     for s in range(players):
         got = {}
         for name, bot in (("a", a_bot), ("b", b_bot)):
             mix = [opp] * players
             mix[s] = bot
-            pl = cargo_sim.simulate(n, mix, seed=seed + k, workers=workers, progress=False).players
+            pl = cargo_sim.simulate(n, mix, seed=seed + k, workers=workers, progress=False,
+                                     chunk_size=1).players
             me = pl[pl.seat == s].sort_values("game")
             best_other = pl[pl.seat != s].groupby("game")["vp"].max().sort_index()
             got[name] = (me["win_share"].to_numpy(), me["vp"].to_numpy() - best_other.to_numpy())

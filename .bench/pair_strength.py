@@ -4,7 +4,8 @@ A first and B first), played in chunks of C deals (chunk k: seed
 SEED + k) so that a stopped run keeps its finished chunks; after each chunk A's win
 share with a 95 % t interval over the deal means (clustered by deal) and its mean VP
 margin (A's win share: its seats' win shares summed, fair 0.5; the margin: the mean VP
-of A's seats minus B's). Raw per-deal rows appended to OUT.csv.
+of A's seats minus B's). Raw per-deal rows written to OUT.csv; run again with the same
+arguments, it keeps OUT's finished chunks (their seeds) and plays the rest.
     python .bench/pair_strength.py A B D [seed] [workers] [OUT] [C] [P]"""
 import os, sys, time
 import numpy as np
@@ -20,14 +21,18 @@ chunk = int(sys.argv[7]) if len(sys.argv) > 7 else 10
 players = int(sys.argv[8]) if len(sys.argv) > 8 else 2
 assert players % 2 == 0, "P must be even"
 t0 = time.time()
-rows = []
+rows = pd.read_csv(out).to_dict("records") if out and os.path.exists(out) else []
+done_seeds = {int(r["seed"]) for r in rows}
 print(f"A = {a_bot}\nB = {b_bot}\n{players} players", flush=True)
 for k in range(-(-deals // chunk)):
     n = min(chunk, deals - k * chunk)
+    if seed + k in done_seeds:
+        continue
     share = np.zeros((n, 2))
     margin = np.zeros((n, 2))
     for order, mix in enumerate(([a_bot, b_bot] * (players // 2), [b_bot, a_bot] * (players // 2))):
-        r = cargo_sim.simulate(n, mix, seed=seed + k, workers=workers, progress=False)
+        r = cargo_sim.simulate(n, mix, seed=seed + k, workers=workers, progress=False,
+                                chunk_size=1)   # one job a game: the workers share the chunk
         pl = r.players
         is_a = (pl.seat % 2) == order                          # A at even seats, then odd
         pa = pl[is_a].groupby("game")[["win_share", "vp"]].agg({"win_share": "sum", "vp": "mean"})
