@@ -156,18 +156,20 @@ def random_send_nb(s, seat, at):
 @njit(cache=True)
 def random_decide_at_nb(kind, s, seat, at):
     """The random bot drawing from the stream kept in s[at]."""
-    if kind == D_ORDER:
-        return random_order_nb(s, seat, at)
-    if kind == D_RAISE:
-        return random_raise_nb(s, seat, at)
-    if kind == D_BLACK_MARKET:
-        return random_black_market_nb(s, seat, at)
-    if kind == D_TRADE:
-        return random_trade_nb(s, seat, at)
-    if kind == D_DISCARD:
-        return random_discard_nb(s, seat, at)
+    # the kinds by how often they are asked (4 players: ~108 sends a game, 36 trades,
+    # 32 Black Market visits, then orders, discards, raises): fewer tests per decision
     if kind == D_SEND:
         return random_send_nb(s, seat, at)
+    if kind == D_TRADE:
+        return random_trade_nb(s, seat, at)
+    if kind == D_BLACK_MARKET:
+        return random_black_market_nb(s, seat, at)
+    if kind == D_ORDER:
+        return random_order_nb(s, seat, at)
+    if kind == D_DISCARD:
+        return random_discard_nb(s, seat, at)
+    if kind == D_RAISE:
+        return random_raise_nb(s, seat, at)
     return -1
 
 
