@@ -471,7 +471,7 @@ def abandon_port_nb(s, log, seat, p):
                     log_event_nb(s, log, A_SYNDICATE, seat, LOC_PORT0 + p, paid, 0, c, 1, -1, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # resolve_port_nb's one call: no call
 def win_port_nb(s, log, seat, p):
     """Alone at port p: pay the stack to the bank, take ALL the cargo, refill at once."""
     nt = n_tok_nb(s)
@@ -492,7 +492,7 @@ def win_port_nb(s, log, seat, p):
     fill_port_nb(s, log, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # resolve_location_nb's one call: no call
 def resolve_port_nb(s, log, seat, p):
     """The player's ship at port p: alone -> buy the cargo; outbid -> raise (asked,
     D_RAISE) or abandon when the safe cannot pay the least raise.
@@ -729,7 +729,7 @@ def phase3_step_nb(s):
         s[M_STEP] = ST_NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # answer_nb's one call, the most frequent answer: no call
 def send_answer_nb(s, log, seat, loc):
     """Send one ship from the player's hand: Casino, Black Market, or a port with a
     stack of coins (s[OUT]) above every stack there (at least 1 on an empty port)."""
