@@ -145,16 +145,19 @@ def fair_flips_each_at_nb(a, i, counts_at, out_at, n):
             a[out_at + t] = k
             heads += k
         return heads
+    # flip j goes to bit total_flips - 1 - j: shifted in, a dependent chain that LLVM
+    # keeps scalar (an OR of bit j it vectorised with emulated 64-bit multiplies)
     x = np.uint64(a[i])
     bits = np.uint64(0)
-    for j in range(total_flips):
+    for _ in range(total_flips):
         x += _GOLDEN
-        bits |= (mix64_nb(x) >> _S63) << np.uint64(j)
+        bits = (bits << np.uint64(1)) | (mix64_nb(x) >> _S63)
     a[i] = np.int64(x)
+    rest = total_flips
     for t in range(n):
         c = a[counts_at + t]
-        k = popcount_nb(bits & ((np.uint64(1) << np.uint64(c)) - np.uint64(1)))
-        bits >>= np.uint64(c)
+        rest -= c
+        k = popcount_nb((bits >> np.uint64(rest)) & ((np.uint64(1) << np.uint64(c)) - np.uint64(1)))
         a[out_at + t] = k
         heads += k
     return heads

@@ -224,13 +224,19 @@ def bank_pay_nb(s, log, seat, amount):
 
 
 @njit(cache=True)
-def draw_token_nb(s, log):
-    """Draw one token at random from the bag; an empty bag is first refilled with
-    the discard pile. Returns the token index, or -1 if both are empty."""
-    nt = n_tok_nb(s)
+def bag_total_nb(s):
+    """Tokens in the bag."""
     total = 0
-    for t in range(nt):
+    for t in range(n_tok_nb(s)):
         total += s[BAG + t]
+    return total
+
+
+@njit(cache=True)
+def draw_counted_nb(s, log, total):
+    """draw_token_nb told the bag's total (bag_total_nb): (token or -1, the bag's
+    total after), so a port's refill sums the bag once, not once per token."""
+    nt = n_tok_nb(s)
     if total == 0:
         for t in range(nt):
             total += s[DISCARD + t]
@@ -238,16 +244,27 @@ def draw_token_nb(s, log):
             s[DISCARD + t] = 0
         if total == 0:
             s[M_EMPTY_SLOTS] += 1
-            return -1
+            return -1, total
         s[M_BAG_REFILLS] += 1
         log_event_nb(s, log, A_BAG_REFILL, -1, -1, 0, 0, -1, total, BAG, 1)
     r = chance_below_nb(s, total)
-    for t in range(nt):
-        if r < s[BAG + t]:
-            s[BAG + t] -= 1
-            return t
-        r -= s[BAG + t]
-    return -1  # unreachable
+    # the token whose run of the bag holds r is the number of running sums <= r:
+    # counted without a branch (a loop that stops at it mispredicts its exit)
+    t = np.int64(0)
+    run = np.int64(0)
+    for u in range(nt):
+        run += s[BAG + u]
+        t += np.int64(run <= r)
+    s[BAG + t] -= 1
+    return t, total - 1
+
+
+@njit(cache=True)
+def draw_token_nb(s, log):
+    """Draw one token at random from the bag; an empty bag is first refilled with
+    the discard pile. Returns the token index, or -1 if both are empty."""
+    t, _ = draw_counted_nb(s, log, bag_total_nb(s))
+    return t
 
 
 @njit(cache=True)
@@ -256,8 +273,9 @@ def fill_port_nb(s, log, p):
     held = 0
     for t in range(n_tok_nb(s)):
         held += s[port_tok_i(p, t)]
+    total = bag_total_nb(s)
     for _ in range(s[PORT_SLOTS + p] - held):
-        t = draw_token_nb(s, log)
+        t, total = draw_counted_nb(s, log, total)
         if t >= 0:
             s[port_tok_i(p, t)] += 1
 
@@ -367,8 +385,9 @@ def setup_nb(s, log, seed, game, first_event):
         s[pl_i(seat, PL_WAREHOUSE)] = s[R_START_WAREHOUSE]
     for p in range(s[R_N_PORTS]):
         fill_port_nb(s, log, p)
+    total = bag_total_nb(s)
     for _ in range(s[R_BM_SLOTS]):
-        t = draw_token_nb(s, log)
+        t, total = draw_counted_nb(s, log, total)
         if t >= 0:
             s[BLACK_MARKET + t] += 1
 
@@ -452,7 +471,7 @@ def abandon_port_nb(s, log, seat, p):
                     log_event_nb(s, log, A_SYNDICATE, seat, LOC_PORT0 + p, paid, 0, c, 1, -1, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # resolve_port_nb's one call: no call
 def win_port_nb(s, log, seat, p):
     """Alone at port p: pay the stack to the bank, take ALL the cargo, refill at once."""
     nt = n_tok_nb(s)
@@ -473,7 +492,7 @@ def win_port_nb(s, log, seat, p):
     fill_port_nb(s, log, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # resolve_location_nb's one call: no call
 def resolve_port_nb(s, log, seat, p):
     """The player's ship at port p: alone -> buy the cargo; outbid -> raise (asked,
     D_RAISE) or abandon when the safe cannot pay the least raise.
@@ -710,7 +729,7 @@ def phase3_step_nb(s):
         s[M_STEP] = ST_NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # answer_nb's one call, the most frequent answer: no call
 def send_answer_nb(s, log, seat, loc):
     """Send one ship from the player's hand: Casino, Black Market, or a port with a
     stack of coins (s[OUT]) above every stack there (at least 1 on an empty port)."""
@@ -898,7 +917,8 @@ def answer_nb(s, log, ans):
         discard_answer_nb(s, log, seat)
     else:
         illegal_nb(s, kind, seat, ans, -1)
-    advance_nb(s, log)
+    if s[M_STEP] < ST_WAIT:       # (advance_nb would return at once: no call)
+        advance_nb(s, log)
 
 
 @njit(cache=True)
