@@ -4,12 +4,15 @@ and each rule the family gained in session 14 (``fade``, ``delivery_weight``, ``
 docstring says, against the same bot without it (0: the old behaviour)."""
 import numpy as np
 import pytest
+from numba import njit
 
+from cargo_sim.core.borrow_nb import state_ptr_nb
 from cargo_sim.games.macao import enums as E
 from cargo_sim.games.macao import engine_nb as eng
 from cargo_sim.games.macao import forward_nb as fwd
 from cargo_sim.games.macao import simulate
 from cargo_sim.games.macao.bots import REGISTRY
+from cargo_sim.games.macao.bots import greedy_nb as gr
 from cargo_sim.games.macao.forward import GameState
 from cargo_sim.games.macao.rules import Rules
 
@@ -78,13 +81,41 @@ def test_the_heuristics_tries_are_undone_word_for_word():
     assert unchanged_by_the_bot(s, decide)
 
 
+@njit
+def light_and_full_nb(s, legal, buf, log, light, full):
+    """The heuristic's light value and the full try's value of each legal action at an
+    action decision. The state goes in as a pointer, as the bot passes it, so these
+    kernels load from the cache the warm-up filled (called from Python with arrays,
+    each would compile again: ~50 s of a cold suite). Returns the decision's own value
+    and whether a sail can be light."""
+    p = state_ptr_nb(s)
+    q = s[E.G_SEAT]
+    zero, none = np.int64(0), np.int64(-1)    # int64 as the bot passes them (a literal is another signature)
+    w = gr.weights_nb(p, q)
+    group = eng.largest_group_nb(p, q)
+    sail_light = gr.goods_held_nb(p, q) == 0 or not gr.port_at_nb(p, p[eng.pb(q) + E.P_SHIP] + 1)
+    plain_goods = gr.plain_goods_nb(p, q)
+    bp = state_ptr_nb(buf)
+    gr.components_nb(p, q, bp, zero)
+    base = gr.value_nb(p, q, group, w, bp, none)
+    after = s.copy()
+    pa = state_ptr_nb(after)
+    for i in range(legal.shape[0]):
+        a = legal[i]
+        light[i] = gr.light_value_nb(p, q, a, sail_light, plain_goods, group, w, bp, zero, none)
+        after[:] = s
+        after[E.G_LOG_CAP] = 0
+        eng.act_nb(pa, q, a, state_ptr_nb(log))
+        full[i] = gr.value_nb(pa, q, eng.largest_group_nb(pa, q), w, bp, none)
+    return base, sail_light and after[0] == after[0]    # `after` alive until here
+
+
 def test_a_light_try_values_an_action_as_the_full_try_does():
     """best_action_nb values some actions by writing the few words value_nb reads by hand
     (light_value_nb: a sail that delivers nothing, a wall step, a goods tile, cubes or
     coins for cubes or coins): the same float as value_nb of the state act_nb leaves, in states of whole
     games; the activations it skips (-inf) leave value_nb's value as it was; a sail onto
     a port with goods aboard (which may deliver) is tried in full (NaN)."""
-    from cargo_sim.games.macao.bots import greedy_nb as gr
     buf = np.zeros(3 * E.MAX_Q, np.int64)      # components_nb's labels
     log = np.zeros(9, np.int64)
     checked = {"sail": 0, "wall": 0, "goods": 0, "card": 0, "skipped": 0, "full sail": 0}
@@ -95,34 +126,20 @@ def test_a_light_try_values_an_action_as_the_full_try_does():
         rng = np.random.default_rng(seed)
         while not st.is_over:
             legal = st.legal()
-            s = st.s
             if st.decision.kind == "action":
-                q = int(s[E.G_SEAT])
-                b = eng.pb(q)
-                w = gr.weights_nb(s, q)
-                group = eng.largest_group_nb(s, q)
-                ship = s[b + E.P_SHIP]
-                sail_light = gr.goods_held_nb(s, q) == 0 or not gr.port_at_nb(s, ship + 1)
-                plain_goods = gr.plain_goods_nb(s, q)
-                gr.components_nb(s, q, buf, 0)
-                base = gr.value_nb(s, q, group, w, buf, -1)
-                for a in legal:
-                    a = int(a)
-                    light = gr.light_value_nb(s, q, a, sail_light, plain_goods, group, w, buf, 0,
-                                              -1)
-                    after = s.copy()
-                    after[E.G_LOG_CAP] = 0
-                    eng.act_nb(after, q, a, log)
-                    full = gr.value_nb(after, q, eng.largest_group_nb(after, q), w, buf, -1)
+                acts = np.asarray(legal, np.int64)
+                light, full = np.empty(len(acts)), np.empty(len(acts))
+                base, sail_light = light_and_full_nb(st.s, acts, buf, log, light, full)
+                for a, lv, fv in zip(acts, light, full):
                     sail = E.A_SAIL <= a < E.A_SAIL + E.NC
-                    if np.isnan(light):
+                    if np.isnan(lv):
                         checked["full sail"] += sail
                         assert not (sail and sail_light)
-                    elif light == -np.inf:
-                        assert full == base, a
+                    elif lv == -np.inf:
+                        assert fv == base, a
                         checked["skipped"] += 1
                     else:
-                        assert light == full, a
+                        assert lv == fv, a
                         checked["sail" if sail else "card" if a >= E.A_ACT else
                                 "goods" if a >= E.A_GOODS else "wall"] += 1
             st.apply(int(legal[rng.integers(len(legal))]))
