@@ -13,17 +13,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 import cargo_sim
+import pairing
 
-a_bot, b_bot, deals = sys.argv[1], sys.argv[2], int(sys.argv[3])
-seed = int(sys.argv[4]) if len(sys.argv) > 4 else 2525
-workers = int(sys.argv[5]) if len(sys.argv) > 5 else 1
-out = sys.argv[6] if len(sys.argv) > 6 else None
-chunk = int(sys.argv[7]) if len(sys.argv) > 7 else 5
-players = int(sys.argv[8]) if len(sys.argv) > 8 else 4
+a_bot, b_bot, deals, seed, workers, out, chunk, players = pairing.args(5, 4)
 opp = sys.argv[9] if len(sys.argv) > 9 else "expert"
 t0 = time.time()
-rows = pd.read_csv(out).to_dict("records") if out and os.path.exists(out) else []
-done_seeds = {int(r["seed"]) for r in rows}
+rows, done_seeds = pairing.finished(out)
 print(f"A = {a_bot}\nB = {b_bot}\n{players} players, field {opp}", flush=True)
 for k in range(-(-deals // chunk)):
     n = min(chunk, deals - k * chunk)
