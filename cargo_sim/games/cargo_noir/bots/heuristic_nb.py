@@ -71,9 +71,7 @@ NOTE_SEND_STAMP = NOTE_BM_GAIN + 1
 NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
-NOTE_BM_BOUND_STAMP = NOTE_PORT_GAIN + MAX_PORTS   # black_market_bound_nb, as NOTE_BM_GAIN
-NOTE_BM_BOUND = NOTE_BM_BOUND_STAMP + 1
-assert NOTE_BM_BOUND < SCRATCH + SCRATCH_W
+assert NOTE_PORT_GAIN + MAX_PORTS <= SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -240,24 +238,6 @@ def best_black_market_nb(s, seat):
     cheapest tokens to give (by the loss of removing them).
     Every holding scored is the hand with one or two tokens changed: its table
     hash, size, largest set and distinct types follow from the hand's."""
-    return black_market_scan_nb(s, seat, True)
-
-
-@njit(cache=True)
-def black_market_bound_nb(s, seat):
-    """An upper bound of best_black_market_nb's gain, from the draw and the
-    tokens to take alone (no token given, no swap scored); BM_UNBOUNDED when
-    a bias is negative."""
-    g, _ = black_market_scan_nb(s, seat, False)
-    return g
-
-
-BM_UNBOUNDED = 1e12
-
-
-@njit(cache=True, inline="always")
-def black_market_scan_nb(s, seat, exact):
-    """best_black_market_nb (exact), or black_market_bound_nb's bound."""
     nt = n_tok_nb(s)
     n = nt - 1
     same = param_nb(s, seat, HP_SAME_BIAS)
@@ -299,7 +279,17 @@ def black_market_scan_nb(s, seat, exact):
             if offered:
                 take0, take1, take2, add0, add1, add2 = insert3_nb(
                     t, add, take0, take1, take2, add0, add1, add2, True)
-        if exact and k > 0:
+    best = draw / bag_total if bag_total > 0 else 0.0
+    answer = BM_DRAW
+    # a swap's holding is the hand plus its take minus a token: with trade values
+    # monotone (as the planner assumes) and biases >= 0, its gain is at most the
+    # take's `add` (the same float operations on smaller terms)
+    bounded = same >= 0.0 and diff >= 0.0
+    if take0 < 0 or (bounded and add0 <= best + 1e-9):
+        return best, answer         # no swap can beat the draw: no token to give is scored
+    for t in range(nt):
+        k = s[SCRATCH + t]
+        if k > 0:
             if t < n:
                 hv = h - tab[pow0 + k] + tab[pow0 + k - 1] if fast else h
                 top_after = max(m2 if k == m1 else m1, k - 1)
@@ -311,16 +301,6 @@ def black_market_scan_nb(s, seat, exact):
                                      top + wilds - 1, distinct, same, diff)
             give0, give1, give2, loss0, loss1, loss2 = insert3_nb(
                 t, base - sc, give0, give1, give2, loss0, loss1, loss2, False)
-    best = draw / bag_total if bag_total > 0 else 0.0
-    answer = BM_DRAW
-    # a swap's holding is the hand plus its take minus a token: with trade values
-    # monotone (as the planner assumes) and biases >= 0, its gain is at most the
-    # take's `add` (the same float operations on smaller terms)
-    bounded = same >= 0.0 and diff >= 0.0
-    if not exact:
-        if not bounded:
-            return BM_UNBOUNDED, answer
-        return (add0 if take0 >= 0 and add0 > best else best), answer
     takes = (take0, take1, take2)
     adds = (add0, add1, add2)
     gives = (give0, give1, give2)
@@ -477,8 +457,16 @@ def choose_send_nb(s, seat):
         best += (low - coins) * (payout / s[R_CASINO_PAYOUT] if s[R_CASINO_PAYOUT] > 0 else 1.0)
     choice = LOC_CASINO
     bid_choice = 0
-    casino = best
-    top_port = -np.inf          # the best port's score
+    bm_bias = param_nb(s, seat, HP_BM_BIAS)
+    if bm_bias > -50.0:
+        if s[NOTE_BM_STAMP] != stamp:
+            g, _ = best_black_market_nb(s, seat)
+            s[NOTE_BM_STAMP] = stamp
+            s[NOTE_BM_GAIN] = int(g * 1000.0)
+        g = s[NOTE_BM_GAIN] / 1000.0
+        if g + bm_bias > best:
+            best = g + bm_bias
+            choice = LOC_BLACK_MARKET
     contest = param_nb(s, seat, HP_CONTEST)
     max_pay = param_nb(s, seat, HP_MAX_PAY)
     bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat) > 0
@@ -495,7 +483,6 @@ def choose_send_nb(s, seat):
             if bait and need <= coins:
                 # enter cheaply, expecting to be outbid and paid for leaving
                 sc = 2.0 * coin_value + 0.25 * gain
-                top_port = max(top_port, sc)
                 if sc > best:
                     best = sc
                     choice = LOC_PORT0 + p
@@ -508,38 +495,12 @@ def choose_send_nb(s, seat):
         if max_pay > 0.0 and bid > max_pay * gain:
             continue
         sc = gain - coin_value * bid
-        top_port = max(top_port, sc)
         if sc > best:
             best = sc
             choice = LOC_PORT0 + p
             bid_choice = bid
-    # the Black Market, scored between the Casino and the ports, wins if it beats
-    # the Casino and no port beats it (else the choice is the one above)
-    bm_bias = param_nb(s, seat, HP_BM_BIAS)
-    if bm_bias > -50.0 and send_black_market_wins_nb(s, seat, stamp, bm_bias, casino, top_port):
-        choice = LOC_BLACK_MARKET
-        bid_choice = 0
     s[OUT] = bid_choice
     return choice
-
-
-@njit(cache=True)
-def send_black_market_wins_nb(s, seat, stamp, bm_bias, casino, top_port):
-    """Whether the Black Market's estimate (plus bm_bias) beats the Casino's score
-    and is at least the best port's: the estimate once a phase (a note), and not
-    at all while its upper bound (another note) already loses."""
-    if s[NOTE_BM_STAMP] != stamp:
-        if s[NOTE_BM_BOUND_STAMP] != stamp:
-            s[NOTE_BM_BOUND_STAMP] = stamp
-            s[NOTE_BM_BOUND] = int(black_market_bound_nb(s, seat) * 1000.0)
-        b = s[NOTE_BM_BOUND] / 1000.0 + bm_bias    # >= the estimate's score below
-        if not (b > casino and b >= top_port):
-            return False
-        g, _ = best_black_market_nb(s, seat)
-        s[NOTE_BM_STAMP] = stamp
-        s[NOTE_BM_GAIN] = int(g * 1000.0)
-    b = s[NOTE_BM_GAIN] / 1000.0 + bm_bias
-    return b > casino and b >= top_port
 
 
 @njit(cache=True)
