@@ -1,7 +1,8 @@
 """Session 17's trade planner changes against the code before them, in one process (issue
 #25): the planner's inputs at every call of the expert's trade decisions that reaches it
 (GAMES 4-expert games, choose_trade_nb's early answers replayed), then the base's
-plan_trade_table_nb (copied below from main ad18cdc, renamed) and the library's, alternated,
+plan_trade_table_nb and knapsack_rows_nb (copied below from main ad18cdc, renamed) and the
+library's, alternated,
 on those inputs; answers (utility, tokens sold, cards bought) compared on every call.
 Prints ns per call, best and median of REPEATS (each PASSES passes over the calls, CPU time).
 
@@ -21,7 +22,7 @@ from cargo_sim.games.cargo_noir.bots import botkit_nb as K
 from cargo_sim.games.cargo_noir.bots import heuristic_nb as H
 from cargo_sim.games.cargo_noir.engine_nb import trade_value_at_nb
 from cargo_sim.games.cargo_noir.forward import GameState
-from cargo_sim.games.cargo_noir.trade.consts import EPS, PLAN_EXACT_LIMIT
+from cargo_sim.games.cargo_noir.trade.consts import EPS, NEG, PLAN_EXACT_LIMIT
 from cargo_sim.games.cargo_noir.trade.knapsack_nb import budget_best_into_nb, cost_unit_nb, knapsack_rows_nb
 from cargo_sim.games.cargo_noir.trade.packed_nb import T_MAX_TOTAL, T_N_SLOTS, T_POW, T_POW_LEN, T_SLOT_W, T_SLOTS
 from cargo_sim.games.cargo_noir.trade.planner_nb import PLAN_NEEDS_REFERENCE, plan_trade_table_nb, slot_at_nb
@@ -33,6 +34,75 @@ PASSES = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 
 
 # ---- the base's code (main ad18cdc) ----------------------------------------------
+@njit
+def knapsack_rows_base_nb(B, card_cost, card_utility, card_available, rows, choice, unit):
+    """knapsack_nb with the loops interchanged (copies k outer, budget inner)
+    and two rolling rows: every budget sees the same comparisons in the same
+    order, so the values and choices are bit-for-bit those of knapsack_nb.
+    Costs are counted in `unit`s (cost_unit_nb: it divides the cost of every
+    card bought), B included: the other budgets of knapsack_nb stay NEG, as
+    every card moves a budget by a multiple of unit.
+    rows: float64[2*(B+1)] scratch; choice: int64[C*(B+1)], choice[i*(B+1)+x]
+    = copies of card i (old choice[i+1, x*unit]).  Returns the last row (a view)."""
+    C = card_cost.shape[0]
+    B1 = B + 1
+    prev = rows[:B1]
+    cur = rows[B1:2 * B1]
+    for x in range(B1):
+        prev[x] = NEG
+    prev[0] = 0.0
+    half = NEG * 0.5
+    for i in range(C):
+        ci = card_cost[i]
+        ui = card_utility[i]
+        ai = card_available[i]
+        if ui <= 0.0 or ci < 0 or ai <= 0:
+            ai = 0
+        elif unit > 1:
+            ci //= unit
+        base = i * B1
+        ch = choice[base:base + B1]
+        if ai == 0 or ci > B:       # never bought: the row stays as it is
+            for x in range(B1):
+                ch[x] = 0
+            continue
+        # copy the row and try one copy of the card in one pass (k = 1 below,
+        # fused: the same comparisons)
+        for x in range(ci):
+            cur[x] = prev[x]
+            ch[x] = 0
+        src = prev[:B1 - ci]
+        dst = cur[ci:]
+        chd = ch[ci:]
+        kept = prev[ci:]
+        for x in range(B1 - ci):
+            p = src[x]
+            v = p + ui
+            c = kept[x]
+            take = (p > half) & (v > c + EPS)
+            dst[x] = v if take else c
+            chd[x] = 1 if take else 0
+        for k in range(2, ai + 1):
+            off = k * ci
+            if off > B:
+                break
+            ku = k * ui   # the same float as the reference's k * ui
+            src = prev[:B1 - off]
+            dst = cur[off:]
+            chd = ch[off:]
+            for x in range(B1 - off):   # branch-free body (vectorisable)
+                p = src[x]
+                v = p + ku
+                c = dst[x]
+                take = (p > half) & (v > c + EPS)
+                dst[x] = v if take else c
+                chd[x] = k if take else chd[x]
+        tmp = prev
+        prev = cur
+        cur = tmp
+    return prev
+
+
 @njit
 def plan_trade_table_base_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost, card_utility,
                         card_available, budget_extra, out_sell, out_buy, work):
@@ -82,7 +152,7 @@ def plan_trade_table_base_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card
     at += Bq1
     Cst = ib[at:at + B1]
     at += B1
-    dp = knapsack_rows_nb(Bq1 - 1, card_cost, card_utility, card_available, fb, choice, g)
+    dp = knapsack_rows_base_nb(Bq1 - 1, card_cost, card_utility, card_available, fb, choice, g)
     Uq = fb[2 * Bq1:3 * Bq1]
     budget_best_into_nb(dp, Bq1, Uq, Cq)
     U = fb[3 * Bq1:3 * Bq1 + B1]
