@@ -90,7 +90,7 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     # borrowed views (no reference counting on the many slices, nor on the
     # knapsack's row views); each buffer itself is read after its views' last
     # use, which keeps an allocated one alive (see borrow_nb)
-    nf = 3 * Bq1 + B1
+    nf = 3 * Bq1
     ni = C * Bq1 + Bq1 + B1 + T * (LOG + 1) + 1 + 10 * (n + 1)
     if work.shape[0] >= nf + ni:
         fbuf = work[:nf].view(np.float64)
@@ -109,17 +109,8 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     dp = knapsack_rows_nb(Bq1 - 1, card_cost, card_utility, card_available, fb, choice, g)
     Uq = fb[2 * Bq1:3 * Bq1]
     budget_best_into_nb(dp, Bq1, Uq, Cq)
-    U = fb[3 * Bq1:3 * Bq1 + B1]
-    bq = 0
-    br = 0
-    for b in range(B1):
-        U[b] = Uq[bq]
-        Cst[b] = Cq[bq] * g
-        br += 1
-        if br == g:
-            br = 0
-            bq += 1
-    Umax = U[Bmax]
+    # U[b] = Uq[b // g], Cst[b] = Cq[b // g] * g for every budget b <= Bmax
+    Umax = Uq[Bq1 - 1]
     if Umax <= EPS:
         return 0.0
     # The reference compares utilities with tolerance EPS; when every two
@@ -127,7 +118,7 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     # sequential choice is the plain lexicographic maximum of
     # (utility, -loss, kept value, -tokens sold, -enumeration index), which the
     # search below computes.  Otherwise run the reference itself.
-    # (U[b] = Uq[b // g]: U's neighbours differ only where Uq's do)
+    # (U's neighbours differ only where Uq's do)
     for q in range(1, Bq1):
         a = Uq[q - 1]
         c = Uq[q]
@@ -135,9 +126,24 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
             return PLAN_NEEDS_REFERENCE
     # Selling everything reaches Umax, so the answer has utility Umax: only
     # trade values tv >= tvthr qualify, and the loss is a function of tv.
-    tvthr = 0
-    while fbuf[3 * Bq1 + tvthr + extra] != Umax:     # U, read through its buffer
-        tvthr += 1
+    # U does not decrease: the least budget reaching Umax is g * the first such
+    # unit, the least tv the one whose budget tv + extra (>= extra) reaches it
+    q = 0
+    while fbuf[2 * Bq1 + q] != Umax:     # Uq, read through its buffer
+        q += 1
+    tvthr = q * g - extra
+    if tvthr < 0:
+        tvthr = 0
+    # Cst from the least budget read (tv + extra, tv >= tvthr) on
+    b0 = tvthr + extra
+    bq = b0 // g
+    br = b0 - bq * g
+    for b in range(b0, B1):
+        Cst[b] = Cq[bq] * g
+        br += 1
+        if br == g:
+            br = 0
+            bq += 1
     T = full_tv - tvthr + 1
     Lt = ib[at:at + T]
     for j in range(T):
