@@ -282,8 +282,8 @@ def best_black_market_nb(s, seat):
     best = draw / bag_total if bag_total > 0 else 0.0
     answer = BM_DRAW
     # a swap's holding is the hand plus its take minus a token: with trade values
-    # monotone (as the planner assumes) and biases >= 0, its gain is at most the
-    # take's `add` (the same float operations on smaller terms)
+    # monotone (value tables never decrease, rules.py) and biases >= 0, its gain
+    # is at most the take's `add` (the same float operations on smaller terms)
     bounded = same >= 0.0 and diff >= 0.0
     if take0 < 0 or (bounded and add0 <= best + 1e-9):
         return best, answer         # no swap can beat the draw: no token to give is scored
@@ -564,15 +564,16 @@ def choose_trade_nb(s, seat):
     n_types = n_types_nb(s)
     load_hand_nb(s, seat)
     value = trade_value_at_nb(s, SCRATCH, s[SCRATCH + n_types])
+    # two answers of 0 that write nothing: the cheaper test first
+    must = is_final_turn_nb(s) or hand_size_nb(s, seat) > warehouse_nb(s, seat)
+    if not must and value < param_nb(s, seat, HP_SELL_AT):
+        return 0            # hold: let the sets grow
     cheapest = 1 << 30
     for c in range(n_cards_nb(s)):
         if card_buyable_nb(s, seat, c) > 0 and card_cost_nb(s, c) < cheapest:
             cheapest = card_cost_nb(s, c)
     if value + extra < cheapest:
         return 0
-    must = is_final_turn_nb(s) or hand_size_nb(s, seat) > warehouse_nb(s, seat)
-    if not must and value < param_nb(s, seat, HP_SELL_AT):
-        return 0            # hold: let the sets grow
     u = plan_trade_answer_nb(s, seat, card_utilities_nb(s, seat), extra)
     if u <= 0.0:
         return 0
