@@ -1,7 +1,8 @@
 """Session 17's Black Market and send changes against the code before them, in one
 process (issue #25): on a machine shared at load 3-5, whole-game rates of two trees swing
 +-30 % between processes, so this times the base's functions (copied below from main
-ad18cdc, renamed *_base_nb, the unchanged helpers imported) and the library's, alternated,
+ad18cdc, renamed *_base_nb, the unchanged helpers imported; bait_room_nb told
+syndicate_room_nb as it was computed then) and the library's, alternated,
 on the same states of GAMES 4-expert games (recorded with the library's bot):
 * best_black_market_nb on the Black Market decisions' states;
 * choose_send_nb over each send phase in order, each version keeping its own notes (a
@@ -30,7 +31,8 @@ from cargo_sim.games.cargo_noir.bots.heuristic_nb import (
     HP_BAIT, HP_BM_BIAS, HP_CASINO_BIAS, HP_CONTEST, HP_DIFF_BIAS, HP_LOW_COINS, HP_MAX_PAY,
     HP_SAME_BIAS, NOTE_BASE, NOTE_BM_GAIN, NOTE_BM_STAMP, NOTE_PORT_GAIN, NOTE_SEND_STAMP, NOT_YET,
     bait_room_nb, biased_score_nb, bid_margin_nb, casino_payout_nb, changed_value_nb, coin_value_nb,
-    hand_score_nb, insert3_nb, load_hand_nb, port_gain_nb, probe_limits_nb, scratch_stats_nb)
+    hand_score_nb, insert3_nb, load_hand_nb, port_gain_nb, probe_limits_nb, scratch_stats_nb,
+    syndicate_room_nb)
 from cargo_sim.games.cargo_noir.bots.botkit_nb import (bag_nb, black_market_nb, coins_nb, n_ports_nb,
                                                        n_tok_nb, param_nb, port_min_bid_nb, turns_left_nb)
 from cargo_sim.games.cargo_noir.enums import (BM_CODE, BM_DRAW, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
@@ -202,7 +204,7 @@ def choose_send_base_nb(s, seat):
             choice = LOC_BLACK_MARKET
     contest = param_nb(s, seat, HP_CONTEST)
     max_pay = param_nb(s, seat, HP_MAX_PAY)
-    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat) > 0
+    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat, syndicate_room_nb(s, seat)) > 0
     margin = bid_margin_nb(s, seat)
     for p in range(n_ports_nb(s)):
         need = port_min_bid_nb(s, seat, p)
@@ -248,7 +250,7 @@ def no_send_nb(s, seat):
     return s[SCRATCH]
 
 
-NOTE_LO, NOTE_HI = NOTE_BM_STAMP, NOTE_PORT_GAIN + MAX_PORTS
+NOTE_LO, NOTE_HI = NOTE_BM_STAMP, H.NOTE_SYNDICATE + 1
 
 
 def bm_runner(fn):

@@ -71,7 +71,8 @@ NOTE_SEND_STAMP = NOTE_BM_GAIN + 1
 NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
-assert NOTE_PORT_GAIN + MAX_PORTS <= SCRATCH + SCRATCH_W
+NOTE_SYNDICATE = NOTE_PORT_GAIN + MAX_PORTS   # syndicate_room_nb (cards are bought in phase 2)
+assert NOTE_SYNDICATE < SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -385,10 +386,10 @@ def abandon_room_nb(s, seat):
 
 
 @njit(cache=True)
-def bait_room_nb(s, seat):
-    """Syndicate payouts left for next turn's abandons: with syndicate_count,
-    cards held minus the contested ports this seat already holds a stack on."""
-    k = syndicate_room_nb(s, seat)
+def bait_room_nb(s, seat, k):
+    """Syndicate payouts left for next turn's abandons, told the Syndicate cards
+    held k (syndicate_room_nb): with syndicate_count, k minus the contested
+    ports this seat already holds a stack on."""
     if param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5:
         n = n_players_nb(s)
         for p in range(n_ports_nb(s)):
@@ -444,6 +445,7 @@ def choose_send_nb(s, seat):
         s[NOTE_BASE] = float_bits_nb(hand_score_nb(s, seat))
         for p in range(MAX_PORTS):
             s[NOTE_PORT_GAIN + p] = NOT_YET
+        s[NOTE_SYNDICATE] = syndicate_room_nb(s, seat) if param_nb(s, seat, HP_BAIT) > 0.5 else 0
     base = bits_float_nb(s[NOTE_BASE])
     # Casino: coins now; next turn's final trade counts coins 1:1
     payout = casino_payout_nb(s, seat)
@@ -469,7 +471,7 @@ def choose_send_nb(s, seat):
             choice = LOC_BLACK_MARKET
     contest = param_nb(s, seat, HP_CONTEST)
     max_pay = param_nb(s, seat, HP_MAX_PAY)
-    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat) > 0
+    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat, s[NOTE_SYNDICATE]) > 0
     margin = bid_margin_nb(s, seat)
     for p in range(n_ports_nb(s)):
         need = port_min_bid_nb(s, seat, p)
