@@ -71,7 +71,8 @@ NOTE_SEND_STAMP = NOTE_BM_GAIN + 1
 NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
-assert NOTE_PORT_GAIN + MAX_PORTS <= SCRATCH + SCRATCH_W
+NOTE_SYNDICATE = NOTE_PORT_GAIN + MAX_PORTS   # syndicate_room_nb (cards are bought in phase 2)
+assert NOTE_SYNDICATE < SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -279,6 +280,16 @@ def best_black_market_nb(s, seat):
             if offered:
                 take0, take1, take2, add0, add1, add2 = insert3_nb(
                     t, add, take0, take1, take2, add0, add1, add2, True)
+    best = draw / bag_total if bag_total > 0 else 0.0
+    answer = BM_DRAW
+    # a swap's holding is the hand plus its take minus a token: with trade values
+    # monotone (value tables never decrease, rules.py) and biases >= 0, its gain
+    # is at most the take's `add` (the same float operations on smaller terms)
+    bounded = same >= 0.0 and diff >= 0.0
+    if take0 < 0 or (bounded and add0 <= best + 1e-9):
+        return best, answer         # no swap can beat the draw: no token to give is scored
+    for t in range(nt):
+        k = s[SCRATCH + t]
         if k > 0:
             if t < n:
                 hv = h - tab[pow0 + k] + tab[pow0 + k - 1] if fast else h
@@ -291,9 +302,8 @@ def best_black_market_nb(s, seat):
                                      top + wilds - 1, distinct, same, diff)
             give0, give1, give2, loss0, loss1, loss2 = insert3_nb(
                 t, base - sc, give0, give1, give2, loss0, loss1, loss2, False)
-    best = draw / bag_total if bag_total > 0 else 0.0
-    answer = BM_DRAW
     takes = (take0, take1, take2)
+    adds = (add0, add1, add2)
     gives = (give0, give1, give2)
     for i in range(3):
         give = gives[i]
@@ -303,6 +313,8 @@ def best_black_market_nb(s, seat):
             take = takes[j]
             if take < 0:
                 break
+            if bounded and adds[j] <= best + 1e-9:
+                break       # takes come by falling `add`: none after it can beat the best
             if take == give:
                 continue
             hs = h
@@ -374,10 +386,10 @@ def abandon_room_nb(s, seat):
 
 
 @njit(cache=True)
-def bait_room_nb(s, seat):
-    """Syndicate payouts left for next turn's abandons: with syndicate_count,
-    cards held minus the contested ports this seat already holds a stack on."""
-    k = syndicate_room_nb(s, seat)
+def bait_room_nb(s, seat, k):
+    """Syndicate payouts left for next turn's abandons, told the Syndicate cards
+    held k (syndicate_room_nb): with syndicate_count, k minus the contested
+    ports this seat already holds a stack on."""
     if param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5:
         n = n_players_nb(s)
         for p in range(n_ports_nb(s)):
@@ -433,6 +445,7 @@ def choose_send_nb(s, seat):
         s[NOTE_BASE] = float_bits_nb(hand_score_nb(s, seat))
         for p in range(MAX_PORTS):
             s[NOTE_PORT_GAIN + p] = NOT_YET
+        s[NOTE_SYNDICATE] = syndicate_room_nb(s, seat) if param_nb(s, seat, HP_BAIT) > 0.5 else 0
     base = bits_float_nb(s[NOTE_BASE])
     # Casino: coins now; next turn's final trade counts coins 1:1
     payout = casino_payout_nb(s, seat)
@@ -458,7 +471,7 @@ def choose_send_nb(s, seat):
             choice = LOC_BLACK_MARKET
     contest = param_nb(s, seat, HP_CONTEST)
     max_pay = param_nb(s, seat, HP_MAX_PAY)
-    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat) > 0
+    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat, s[NOTE_SYNDICATE]) > 0
     margin = bid_margin_nb(s, seat)
     for p in range(n_ports_nb(s)):
         need = port_min_bid_nb(s, seat, p)
@@ -553,15 +566,16 @@ def choose_trade_nb(s, seat):
     n_types = n_types_nb(s)
     load_hand_nb(s, seat)
     value = trade_value_at_nb(s, SCRATCH, s[SCRATCH + n_types])
+    # two answers of 0 that write nothing: the cheaper test first
+    must = is_final_turn_nb(s) or hand_size_nb(s, seat) > warehouse_nb(s, seat)
+    if not must and value < param_nb(s, seat, HP_SELL_AT):
+        return 0            # hold: let the sets grow
     cheapest = 1 << 30
     for c in range(n_cards_nb(s)):
         if card_buyable_nb(s, seat, c) > 0 and card_cost_nb(s, c) < cheapest:
             cheapest = card_cost_nb(s, c)
     if value + extra < cheapest:
         return 0
-    must = is_final_turn_nb(s) or hand_size_nb(s, seat) > warehouse_nb(s, seat)
-    if not must and value < param_nb(s, seat, HP_SELL_AT):
-        return 0            # hold: let the sets grow
     u = plan_trade_answer_nb(s, seat, card_utilities_nb(s, seat), extra)
     if u <= 0.0:
         return 0

@@ -1,5 +1,5 @@
 """Cards bought with a budget: the exact-cost bounded knapsack and its
-loop-interchanged twin (docs/trade_algorithms.md, "Planner")."""
+rolling-row twin (docs/trade_algorithms.md, "Planner")."""
 from __future__ import annotations
 
 import numpy as np
@@ -102,9 +102,11 @@ def best_cards_for_budget_nb(budget, card_cost, card_utility, card_available, ou
 
 @njit(cache=True, nogil=True)
 def knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice, unit):
-    """knapsack_nb with the loops interchanged (copies k outer, budget inner)
-    and two rolling rows: every budget sees the same comparisons in the same
-    order, so the values and choices are bit-for-bit those of knapsack_nb.
+    """knapsack_nb on two rolling rows: every budget sees the same comparisons
+    in the same order, so the values and choices are bit-for-bit those of
+    knapsack_nb (session 17: scalar again; the loops interchanged, copies
+    outer and budgets inner in vectorisable passes, cost more on the few
+    budgets the planner asks).
     Costs are counted in `unit`s (cost_unit_nb: it divides the cost of every
     card bought), B included: the other budgets of knapsack_nb stay NEG, as
     every card moves a budget by a multiple of unit.
@@ -132,37 +134,24 @@ def knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice, u
             for x in range(B1):
                 ch[x] = 0
             continue
-        # copy the row and try one copy of the card in one pass (k = 1 below,
-        # fused: the same comparisons)
-        for x in range(ci):
-            cur[x] = prev[x]
-            ch[x] = 0
-        src = prev[:B1 - ci]
-        dst = cur[ci:]
-        chd = ch[ci:]
-        kept = prev[ci:]
-        for x in range(B1 - ci):
-            p = src[x]
-            v = p + ui
-            c = kept[x]
-            take = (p > half) & (v > c + EPS)
-            dst[x] = v if take else c
-            chd[x] = 1 if take else 0
-        for k in range(2, ai + 1):
-            off = k * ci
-            if off > B:
-                break
-            ku = k * ui   # the same float as the reference's k * ui
-            src = prev[:B1 - off]
-            dst = cur[off:]
-            chd = ch[off:]
-            for x in range(B1 - off):   # branch-free body (vectorisable)
-                p = src[x]
-                v = p + ku
-                c = dst[x]
-                take = (p > half) & (v > c + EPS)
-                dst[x] = v if take else c
-                chd[x] = k if take else chd[x]
+        # per budget, copies 1, 2, ... in knapsack_nb's order: the budgets are few
+        # (units of the costs' gcd), and one scalar loop costs less than a pass
+        # per copy over a handful of budgets
+        for x in range(B1):
+            c = prev[x]
+            bk = 0
+            y = x - ci
+            k = 1
+            while k <= ai and y >= 0:
+                p = prev[y]
+                v = p + k * ui   # the same float as the reference's k * ui (1 * ui == ui)
+                if p > half and v > c + EPS:
+                    c = v
+                    bk = k
+                k += 1
+                y -= ci
+            cur[x] = c
+            ch[x] = bk
         tmp = prev
         prev = cur
         cur = tmp

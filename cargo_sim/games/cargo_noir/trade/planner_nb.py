@@ -90,8 +90,8 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     # borrowed views (no reference counting on the many slices, nor on the
     # knapsack's row views); each buffer itself is read after its views' last
     # use, which keeps an allocated one alive (see borrow_nb)
-    nf = 3 * Bq1 + B1
-    ni = C * Bq1 + Bq1 + B1 + T * (LOG + 1) + 1 + 9 * (n + 1)
+    nf = 3 * Bq1
+    ni = C * Bq1 + Bq1 + B1 + T * (LOG + 1) + 1 + 10 * (n + 1)
     if work.shape[0] >= nf + ni:
         fbuf = work[:nf].view(np.float64)
         ibuf = work[nf:nf + ni]
@@ -109,17 +109,8 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     dp = knapsack_rows_nb(Bq1 - 1, card_cost, card_utility, card_available, fb, choice, g)
     Uq = fb[2 * Bq1:3 * Bq1]
     budget_best_into_nb(dp, Bq1, Uq, Cq)
-    U = fb[3 * Bq1:3 * Bq1 + B1]
-    bq = 0
-    br = 0
-    for b in range(B1):
-        U[b] = Uq[bq]
-        Cst[b] = Cq[bq] * g
-        br += 1
-        if br == g:
-            br = 0
-            bq += 1
-    Umax = U[Bmax]
+    # U[b] = Uq[b // g], Cst[b] = Cq[b // g] * g for every budget b <= Bmax
+    Umax = Uq[Bq1 - 1]
     if Umax <= EPS:
         return 0.0
     # The reference compares utilities with tolerance EPS; when every two
@@ -127,16 +118,32 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     # sequential choice is the plain lexicographic maximum of
     # (utility, -loss, kept value, -tokens sold, -enumeration index), which the
     # search below computes.  Otherwise run the reference itself.
-    for b in range(Bmax):
-        a = U[b]
-        c = U[b + 1]
+    # (U's neighbours differ only where Uq's do)
+    for q in range(1, Bq1):
+        a = Uq[q - 1]
+        c = Uq[q]
         if c != a and not (c > a + EPS and a < c - EPS):
             return PLAN_NEEDS_REFERENCE
     # Selling everything reaches Umax, so the answer has utility Umax: only
     # trade values tv >= tvthr qualify, and the loss is a function of tv.
-    tvthr = 0
-    while fbuf[3 * Bq1 + tvthr + extra] != Umax:     # U, read through its buffer
-        tvthr += 1
+    # U does not decrease: the least budget reaching Umax is g * the first such
+    # unit, the least tv the one whose budget tv + extra (>= extra) reaches it
+    q = 0
+    while fbuf[2 * Bq1 + q] != Umax:     # Uq, read through its buffer
+        q += 1
+    tvthr = q * g - extra
+    if tvthr < 0:
+        tvthr = 0
+    # Cst from the least budget read (tv + extra, tv >= tvthr) on
+    b0 = tvthr + extra
+    bq = b0 // g
+    br = b0 - bq * g
+    for b in range(b0, B1):
+        Cst[b] = Cq[bq] * g
+        br += 1
+        if br == g:
+            br = 0
+            bq += 1
     T = full_tv - tvthr + 1
     Lt = ib[at:at + T]
     for j in range(T):
@@ -175,6 +182,7 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     NS = ib[at + 3 * (n + 1):at + 4 * (n + 1)]
     IX = ib[at + 4 * (n + 1):at + 5 * (n + 1)]
     P = ib[at + 5 * (n + 1):at + 6 * (n + 1)]
+    BP = ib[at + 6 * (n + 1):at + 7 * (n + 1)]     # the best leaf's P (decoding needs no division)
     st = 1
     m = 0
     all_ix = 0
@@ -206,8 +214,11 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     b_kept = np.int64(0)
     b_ns = np.int64(0)
     b_ix = np.int64(0)
+    b_sw = 0
     have = False
     # seed: the leaf "sell every real token" (it contains the Umax candidate)
+    for d in range(m):
+        BP[d] = ncand[torder[d]] - 1
     srow = slot_at_nb(slots, freeh[0])
     krow = slot_at_nb(slots, np.int64(0))
     for sw in range(W1):
@@ -225,6 +236,7 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
             b_kept = kv
             b_ns = ns
             b_ix = ix
+            b_sw = sw
     # depth-first branch and bound over the types in torder; a node fixes the
     # sold amounts of torder[:d].  Its sub-multisets lie between "sell none of
     # the free types" (lo) and "sell all of them" (hi); trade values are
@@ -273,6 +285,9 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
                     b_kept = kv
                     b_ns = ns
                     b_ix = ix
+                    b_sw = sw
+                    for e in range(m):
+                        BP[e] = P[e]
             continue
         # bound of the child node
         fh = freeh[d + 1]
@@ -305,14 +320,12 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
         NS[d] = ns0
         IX[d] = IX[d - 1] + p * stride[t]
         P[d] = -1
-    # decode the best sub-multiset from its index
-    q = b_ix // W1
-    out_sell[n] = b_ix - q * W1
-    for t in range(n):
-        if ncand[t] == 1:       # nothing to decode (and integer divisions are slow)
-            continue
-        p = q % ncand[t]
-        q //= ncand[t]
+    # the best sub-multiset (its index's digits, kept instead of decoded: integer
+    # divisions are slow)
+    out_sell[n] = b_sw
+    for d in range(m):
+        t = torder[d]
+        p = BP[d]
         h = hand[t]
         out_sell[t] = h if (h > r and p == r + 1) else p
     hsb = np.int64(0)
