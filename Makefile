@@ -80,7 +80,7 @@ MACAO_ROBUST_GROUPS ?= --group 'card_costs=card.*.cost' --group 'tribute_coins=c
 robustness-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim robustness --game macao --out reports/macao_robustness --games $(MACAO_ROBUST_GAMES) --morris-games $(MACAO_ROBUST_MORRIS_GAMES) --trajectories $(MACAO_ROBUST_TRAJECTORIES) --seed 1 $(MACAO_ROBUST_GROUPS)
 
-# The strength ladder (reports/ladder/): every built-in against ismcts at 4 budgets.
+# The strength ladder (reports/ladder/): every built-in against ismcts at 5 budgets.
 # Sequential design: rounds of LADDER_GAMES games per cell until the bot's 95% interval
 # is within +-LADDER_HALF_WIDTH, at most LADDER_MAX_GAMES; a bot at most LADDER_PRUNE x
 # its fair share at a budget is not placed at larger ones. Rerunning continues an
@@ -89,8 +89,8 @@ LADDER_GAMES ?= 12
 LADDER_HALF_WIDTH ?= 0.08
 LADDER_MAX_GAMES ?= 72
 LADDER_PRUNE ?= 0.1
-LADDER_BUDGETS ?= 10,30,100,1000
-LADDER_NOTE ?= 10,000 iterations are left out. Every 2-player bot is settled by 100 iterations (no win in 24 games); at 4 players only collector climbs past 1,000 (0.04 there), and its cell would take about an hour per 12-game round on this machine: a 4-player game at 1,000 iterations took 33 s (2 threads, shared cores), and the search answers 9 times slower at 10,000 (0.36 against 3.4 decisions per second, 10 timed). To add it, run make ladder LADDER_BUDGETS=10,30,100,1000,10000 LADDER_NOTE= in this folder: it plays just that cell.
+LADDER_BUDGETS ?= 10,30,100,1000,10000
+LADDER_NOTE ?=
 
 ladder: $(STAMP)
 	$(VENV)/bin/cargo-sim ladder --out reports/ladder --budgets $(LADDER_BUDGETS) --games $(LADDER_GAMES) --half-width $(LADDER_HALF_WIDTH) --max-games $(LADDER_MAX_GAMES) --seed 1 --prune $(LADDER_PRUNE) $(if $(LADDER_NOTE),--note "$(LADDER_NOTE)")

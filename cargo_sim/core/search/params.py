@@ -24,7 +24,7 @@ SP_MODEL = 11      # ismcts: 0 the `opponent` bot at every other seat; 1 a candi
 SP_PRIOR = 12      # ismcts: prior probability of the `opponent` bot (the rest shared evenly)
 SP_TREMBLE = 13    # ismcts: likelihood of an answer a candidate would not give (half a miss: a near one)
 MODEL_FIXED, MODEL_SAMPLE, MODEL_MAP = 0, 1, 2
-# cut playouts (a game whose kit can score an unfinished game: search_params(horizon=True))
+# cut playouts (a game whose kit can score an unfinished game: search_params(horizon=N))
 SP_HORIZON = 14    # ismcts: turns a playout plays past the searched decision's turn before the
                    # kit scores it (0: to the end)
 
@@ -33,7 +33,7 @@ SEARCH_KINDS = {"flatmc": 1, "ismcts": 2}     # R_SEARCH's 2-bit kinds
 
 def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "expert",
                   beliefs: bool = False, ismcts_opponent: str | None = None,
-                  horizon: bool = False) -> dict:
+                  horizon: int | None = None) -> dict:
     """{bot: {name: (default, meaning)}} in slot order; ``game_option``: the game's one
     option parameter {name: (default, meaning)} (slot SP_GAME); ``opponent`` and
     ``rollout``: the default model bots (names of the game's non-search built-ins);
@@ -41,9 +41,10 @@ def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "e
     ``beliefs``: the game's kit models the other seats from their public play
     (core.search.belief_nb), so ismcts gets `model`, `prior` and `tremble`;
     ``horizon``: the kit can stop a playout at a turn and score the unfinished game,
-    so ismcts gets `horizon` (slot SP_HORIZON: needs ``beliefs``, the slots before it)."""
-    if horizon and not beliefs:
-        raise ValueError("search_params: horizon=True needs beliefs=True (slot order)")
+    so ismcts gets `horizon` with this default (slot SP_HORIZON: needs ``beliefs``, the
+    slots before it); None: the game has no such scoring."""
+    if horizon is not None and not beliefs:
+        raise ValueError("search_params: horizon needs beliefs=True (slot order)")
     (opt_name, opt), = game_option.items()
     shared = {
         "opponent": (opponent, "the bot assumed at every other seat (a built-in non-search bot)"),
@@ -75,8 +76,8 @@ def search_params(game_option: dict, opponent: str = "greedy", rollout: str = "e
                            "the remainder evenly)"),
             "tremble": (0.1, "likelihood of an observed answer the candidate would not give (a "
                              "near one, e.g. the same kind of answer with another amount: its square root)")})
-    if horizon:
-        ismcts["horizon"] = (0.0, "turns a playout plays after the searched decision's turn "
+    if horizon is not None:
+        ismcts["horizon"] = (float(horizon), "turns a playout plays after the searched decision's turn "
                                   "before the game is scored from its holdings (0: to the end)")
     return {"flatmc": {"rollouts": (16.0, "playouts per option (the same futures for every option)"),
                        **shared},

@@ -207,10 +207,10 @@ def test_cli_refuses_a_search_parameter_out_of_range_in_one_line(capsys):
 def test_horizon_is_the_core_slot_after_the_belief_parameters():
     from cargo_sim.core.search.params import SP_HORIZON, search_params
     names = list(registry.SEARCH_PARAMS["ismcts"])
-    assert names.index("horizon") == SP_HORIZON and registry.SEARCH_PARAMS["ismcts"]["horizon"][0] == 0
+    assert names.index("horizon") == SP_HORIZON and registry.SEARCH_PARAMS["ismcts"]["horizon"][0] == 3
     assert "horizon" not in registry.SEARCH_PARAMS["flatmc"]
     with pytest.raises(ValueError, match="beliefs"):     # its slot comes after theirs
-        search_params({"x": (1.0, "x")}, horizon=True)
+        search_params({"x": (1.0, "x")}, horizon=3)
 
 
 @pytest.mark.slow          # compiles the scoring kernel for a Python call (~5-14 s cold)

@@ -83,7 +83,7 @@ def _load_builtins():
 SEARCH_PARAMS = search_params(
     {"bids": (4.0, "bid amounts tried per port or raise: least legal + 0, 1, 2, 3, 5, 8, 13, 21")},
     opponent="greedy", rollout="expert", beliefs=True, ismcts_opponent="expert",
-    horizon=True)
+    horizon=3)   # cut playouts by default: stronger and faster (docs/forward.md, "Cut playouts")
 # their ranges (lo, hi, whole numbers only), checked when a player is parsed: every
 # accepted value plays (the tests play each end)
 SEARCH_RANGES = {**CORE_SEARCH_RANGES, "bids": (1, 8, True)}
