@@ -19,14 +19,17 @@ from numba import njit
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
-from ..engine_nb import (act_nb, action_ok_nb, end_card_points_nb, legal_cards_nb, pb,
-                         wall_pair_ok_nb)
-from ..table_nb import arg_nb, avail_nb, copy_words_nb, stack_words_nb
-from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
+from ..card_effects_nb import (activate_ok_nb, activation_open_nb, coin_completer_nb,
+                               open_options_nb, options_nb)
+from ..engine_nb import act_nb, action_ok_nb, end_card_points_nb, pb, wall_pair_ok_nb
+from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb,
+                        stack_words_nb)
+from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
                      A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
                      D_DICE_SHIFT, D_DISCARD, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
-                     E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
-                     E_GAIN_ANY_CUBE, E_GAIN_CUBE, E_GOODS_DISCOUNT, E_PAY_COINS_FOR_ANY_CUBE,
+                     E_COMPLETE_DISCOUNT, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
+                     E_GAIN_ANY_CUBE, E_GAIN_CUBE, E_GOODS_DISCOUNT, E_GOODS_FOR_COINS,
+                     E_PAY_COINS_COMPLETE_CARD, E_PAY_COINS_FOR_ANY_CUBE,
                      E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS, E_PAY_CUBE_FOR_COINS,
                      E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
                      G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
@@ -366,23 +369,98 @@ def tries_nb(s, q, out, keep, need):
             best, bs = kept_colour_nb(A_JOKER + c, keep, out, need, best, bs)
         out[n], out[n + 1] = best, A_JOKER + NC
         n += 2
-    m = n
-    n = legal_cards_nb(s, q, out, n)
-    last, seen = -1, 0                        # activations: the card, its classes kept
-    for k in range(m, n):
-        a = out[k]
-        if a >= A_ACT:
-            i = (a - A_ACT) // 64
-            cls = act_class_nb(s, q, i, (a - A_ACT) % 64)
-            if cls >= 0:
-                if i != last:
-                    last, seen = i, 0
-                if (seen >> cls) & 1:
-                    continue
-                seen |= 1 << cls
-        out[m] = a
-        m += 1
+    return card_tries_nb(s, q, out, n)
+
+
+@njit(cache=True)
+def effect_mask_nb(s, q):
+    """Bit e set: the seat has a completed card of effect e (fewer than 64 effects)."""
+    b = pb(q)
+    m = 0
+    for i in range(s[b + P_N_DONE]):
+        m |= 1 << s[K_C_EFFECT + s[b + P_DONE + i]]
     return m
+
+
+@njit(cache=True)
+def card_tries_nb(s, q, out, n):
+    """tries_nb's actions that need no colour choice, into out[n:] (returns the new
+    count): engine_nb.legal_cards_nb's answers in its order (goods tiles, completing,
+    activating), but of each activation class (act_class_nb) only the first option, found
+    without listing the others, and none of the activations light_value_nb skips (-inf).
+    The effect sums are asked only of a seat with such a card (effect_mask_nb), and
+    without a discount the quarters are listed without a branch a quarter (owner and
+    cost were a third of this listing's time, mostly mispredicted branches)."""
+    b = pb(q)
+    mask = effect_mask_nb(s, q)
+    if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
+        disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if (mask >> E_GOODS_DISCOUNT) & 1 else 0
+        if disc == 0:
+            for x in range(s[K_NQ]):
+                ok = s[G_Q_OWNER + x] < 0
+                for c in range(NC):
+                    ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + x * NC + c])
+                out[n] = A_GOODS + x              # kept if ok
+                n += ok
+        else:
+            for x in range(s[K_NQ]):
+                if s[G_Q_OWNER + x] < 0 and cost_ok_nb(s, q, K_Q_COST + x * NC, disc):
+                    out[n] = A_GOODS + x
+                    n += 1
+        if (mask >> E_GOODS_FOR_COINS) & 1:
+            for x in range(s[K_NQ]):
+                if action_ok_nb(s, q, A_GOODS_COINS + x):
+                    out[n] = A_GOODS_COINS + x
+                    n += 1
+    if s[b + P_N_DONE] < MAX_DONE:
+        cdisc = (mask >> E_COMPLETE_DISCOUNT) & 1
+        for t in range(s[b + P_N_TAB]):
+            card = s[b + P_TAB + t]
+            d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1) if cdisc else 0
+            if cost_ok_nb(s, q, K_C_COST + card * NC, d):
+                out[n] = A_COMPLETE + t
+                n += 1
+        if (mask >> E_PAY_COINS_COMPLETE_CARD) & 1 and coin_completer_nb(s, q) >= 0:
+            for t in range(s[b + P_N_TAB]):
+                out[n] = A_COMPLETE_COINS + t
+                n += 1
+    for i in range(s[b + P_N_DONE]):
+        if not activation_open_nb(s, q, i):
+            continue
+        card = s[b + P_DONE + i]
+        e = s[K_C_EFFECT + card]
+        at = A_ACT + i * 64
+        if e == E_EXTRA_TRIBUTE or e == E_EXTRA_GOODS or e == E_WALL_TO_TOP:
+            continue                          # valued -inf: never above the turn's end
+        unlimited = s[K_LIMIT_CUBES] == 0
+        if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
+            # the colours in hand (have); of each class (how many colours) the first
+            # option in increasing order: the lowest 1, 2, ... colours of have
+            have = 0
+            for c in range(NC):
+                if avail_nb(s, q, c) >= 1:
+                    have |= 1 << c
+            x = 0
+            while have != 0:
+                x |= have & -have
+                have &= have - 1
+                out[n] = at + x
+                n += 1
+        elif e == E_PAY_CUBES_FOR_ANY_CUBE and unlimited:   # the first colour it can pay
+            for c in range(NC):
+                if avail_nb(s, q, c) >= arg_nb(s, card, 0):
+                    out[n] = at + c * NC
+                    n += 1
+                    break
+        elif act_class_nb(s, q, i, 0) == 0:   # one class: the first option activate_ok_nb accepts
+            for x in range(options_nb(s, q, card)):
+                if activate_ok_nb(s, q, i, x):
+                    out[n] = at + x
+                    n += 1
+                    break
+        else:
+            n = open_options_nb(s, q, i, out, n)
+    return n
 
 
 @njit(cache=True)
