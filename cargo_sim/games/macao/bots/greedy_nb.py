@@ -389,18 +389,24 @@ def card_tries_nb(s, q, out, n):
     activating), but of each activation class (act_class_nb) only the first option, found
     without listing the others, and none of the activations light_value_nb skips (-inf).
     The effect sums are asked only of a seat with such a card (effect_mask_nb), and
-    without a discount the quarters are listed without a branch a quarter (owner and
-    cost were a third of this listing's time, mostly mispredicted branches)."""
+    without a discount the quarters are listed without a branch a quarter: those left
+    (most are taken after the first rounds), then those the seat can pay (owner and cost
+    tested with branches, mostly mispredicted, were a third of this listing's time)."""
     b = pb(q)
     mask = effect_mask_nb(s, q)
     if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
         disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if (mask >> E_GOODS_DISCOUNT) & 1 else 0
         if disc == 0:
+            k = n                                 # the quarters left, then those it can pay
             for x in range(s[K_NQ]):
-                ok = s[G_Q_OWNER + x] < 0
+                out[k] = A_GOODS + x              # kept if no one's
+                k += s[G_Q_OWNER + x] < 0
+            for j in range(n, k):                 # (in place: n <= j)
+                a = out[j]
+                ok = True
                 for c in range(NC):
-                    ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + x * NC + c])
-                out[n] = A_GOODS + x              # kept if ok
+                    ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + (a - A_GOODS) * NC + c])
+                out[n] = a                        # kept if ok
                 n += ok
         else:
             for x in range(s[K_NQ]):
