@@ -48,7 +48,7 @@ def play_nb(template, seeds, st):
                 q = seat
                 w = G.weights_nb(s, q)
                 comp = E.MAX_LEGAL + G.N_SAVE
-                memo = comp + 4 * E.MAX_Q + E.NC
+                memo = comp + 3 * E.MAX_Q + E.NC
                 n = G.tries_nb(s, q, buf, w[G.W_KEEP] > 0, memo - E.NC)
                 group = G.components_nb(s, q, buf, comp)
                 G.memo_nb(s, q, buf, memo)

@@ -116,7 +116,7 @@ def test_a_light_try_values_an_action_as_the_full_try_does():
     coins for cubes or coins): the same float as value_nb of the state act_nb leaves, in states of whole
     games; the activations it skips (-inf) leave value_nb's value as it was; a sail onto
     a port with goods aboard (which may deliver) is tried in full (NaN)."""
-    buf = np.zeros(4 * E.MAX_Q, np.int64)      # components_nb's labels
+    buf = np.zeros(3 * E.MAX_Q, np.int64)      # components_nb's labels
     log = np.zeros(9, np.int64)
     checked = {"sail": 0, "wall": 0, "goods": 0, "card": 0, "skipped": 0, "full sail": 0}
     for seed in range(7, 31):                 # games until every case was met (a few)

@@ -16,6 +16,7 @@ words the value reads and put them back (light_value_nb).
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
@@ -199,7 +200,7 @@ AT_DELIV = AT_SEAT + PW
 N_SAVE = AT_DELIV + MAX_PORTS + MAX_PORTS * MAX_GOODS
 # best_action_nb's buffer: the legal answers, the saved words, components_nb's, need_nb's,
 # the value's memo
-N_BUF = MAX_LEGAL + N_SAVE + 4 * MAX_Q + NC + N_MEMO
+N_BUF = MAX_LEGAL + N_SAVE + 3 * MAX_Q + NC + N_MEMO
 
 
 @njit(cache=True)
@@ -389,24 +390,22 @@ def card_tries_nb(s, q, out, n):
     activating), but of each activation class (act_class_nb) only the first option, found
     without listing the others, and none of the activations light_value_nb skips (-inf).
     The effect sums are asked only of a seat with such a card (effect_mask_nb), and
-    without a discount the quarters are listed without a branch a quarter: those left
-    (most are taken after the first rounds), then those the seat can pay (owner and cost
-    tested with branches, mostly mispredicted, were a third of this listing's time)."""
+    without a discount only the quarters left (owners_mask_nb: most are taken after the
+    first rounds) are tested, without a branch each (owner and cost tested with branches,
+    mostly mispredicted, were a third of this listing's time)."""
     b = pb(q)
     mask = effect_mask_nb(s, q)
     if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
         disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if (mask >> E_GOODS_DISCOUNT) & 1 else 0
         if disc == 0:
-            k = n                                 # the quarters left, then those it can pay
-            for x in range(s[K_NQ]):
-                out[k] = A_GOODS + x              # kept if no one's
-                k += s[G_Q_OWNER + x] < 0
-            for j in range(n, k):                 # (in place: n <= j)
-                a = out[j]
+            free = owners_mask_nb(s, -1)          # the quarters left, in increasing order
+            while free != 0:
+                x = trailing_zeros(free)
+                free &= free - 1
                 ok = True
                 for c in range(NC):
-                    ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + (a - A_GOODS) * NC + c])
-                out[n] = a                        # kept if ok
+                    ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + x * NC + c])
+                out[n] = A_GOODS + x              # kept if ok
                 n += ok
         else:
             for x in range(s[K_NQ]):
@@ -470,22 +469,32 @@ def card_tries_nb(s, q, out, n):
 
 
 @njit(cache=True)
+def owners_mask_nb(s, who):
+    """Bit x set: quarter x is seat ``who``'s (-1: no one's). No branch a quarter; read
+    with trailing_zeros, the set bits give the quarters in increasing order (bit 63, a
+    64th quarter, works too: the int64 arithmetic wraps)."""
+    m = 0
+    for x in range(s[K_NQ]):
+        m |= np.int64(s[G_Q_OWNER + x] == who) << x
+    return m
+
+
+@njit(cache=True)
 def components_nb(s, q, buf, at):
     """Label the seat's connected groups of quarters (buf[at + x]: quarter x's group, -1
-    not the seat's; buf[at + MAX_Q + i]: group i's quarters; then a stack, then the seat's
-    quarters); returns the largest (largest_group_nb's). The seat's quarters are listed
-    first without a branch a quarter (the owner's test, mostly mispredicted, was half of
-    this kernel's time)."""
-    comp, size, stack, owned = at, at + MAX_Q, at + 2 * MAX_Q, at + 3 * MAX_Q
+    not the seat's; buf[at + MAX_Q + i]: group i's quarters; then a stack); returns the
+    largest (largest_group_nb's). The groups start from the seat's quarters in increasing
+    order (owners_mask_nb: the owner's test a quarter, with a branch mostly mispredicted,
+    was half of this kernel's time)."""
+    comp, size, stack = at, at + MAX_Q, at + 2 * MAX_Q
     nq = s[K_NQ]
-    k = 0
     for x in range(nq):
         buf[comp + x] = -1
-        buf[owned + k] = x                    # kept if the seat's
-        k += s[G_Q_OWNER + x] == q
+    owned = owners_mask_nb(s, q)
     n, best = 0, 0
-    for j in range(k):
-        start = buf[owned + j]
+    while owned != 0:
+        start = trailing_zeros(owned)
+        owned &= owned - 1
         if buf[comp + start] >= 0:
             continue
         buf[comp + start] = n
@@ -656,8 +665,8 @@ def best_action_nb(s, q):
     p = state_ptr_nb(s)
     w = weights_nb(p, q)
     at = MAX_LEGAL                             # the saved words
-    comp = at + N_SAVE                         # then components_nb's comp, size, stack, owned
-    need = comp + 4 * MAX_Q                    # need_nb's
+    comp = at + N_SAVE                         # then components_nb's comp, size, stack
+    need = comp + 3 * MAX_Q                    # need_nb's
     memo = need + NC                           # and value_nb's
     n = tries_nb(p, q, out, w[W_KEEP] > 0, need)
     if n == 1:                                 # only the turn's end (out[0]): nothing to try
