@@ -315,16 +315,30 @@ def act_class_nb(s, q, i, x):
     return -1
 
 
+UNSCORED = -(1 << 62)                        # kept_colour_nb: a group's first action, not yet scored
+
+
 @njit(cache=True)
-def kept_colour_nb(a, keep, need, at, best, bs):
+def kept_colour_nb(s, q, a, keep, need, at, best, bs, ready):
     """pick of a colour group's actions, one at a time in increasing order: the first
     legal one, or with ``keep`` the first of those that spare most the colours the
     tableau needs (colour_score_nb against need[at:at + NC]). ``best``: the group's kept
-    action so far (-1: none yet), ``bs`` its score; returns the new pair."""
-    sc = colour_score_nb(a, need, at) if keep else 0
-    if best < 0 or sc > bs:
-        return a, sc
-    return best, bs
+    action so far (-1: none yet), ``bs`` its score (UNSCORED until a second action of the
+    group comes: a group of one needs no score); ``ready``: need_nb's are at
+    need[at:at + NC] (found when a score is first needed). Returns (best, bs, ready)."""
+    if best < 0:
+        return a, UNSCORED, ready
+    if not keep:
+        return best, bs, ready
+    if not ready:
+        need_nb(s, q, need, at)
+        ready = True
+    if bs == UNSCORED:
+        bs = colour_score_nb(best, need, at)
+    sc = colour_score_nb(a, need, at)
+    if sc > bs:
+        return a, sc, ready
+    return best, bs, ready
 
 
 @njit(cache=True)
@@ -332,10 +346,10 @@ def tries_nb(s, q, out, keep, need):
     """The actions best_action_nb tries, in increasing order into out (returns how many):
     legal_actions_nb's, but one of each colour group (their values are equal: cubes in
     hand are worth nothing; kept_colour_nb's) and the first option of each activation
-    class (act_class_nb). need_nb's go to out[need:need + NC] if ``keep``."""
+    class (act_class_nb). need_nb's go to out[need:need + NC] if ``keep`` and a colour
+    group has two actions."""
     b = pb(q)
-    if keep:
-        need_nb(s, q, out, need)
+    ready = False                             # need_nb's found
     out[0] = A_END
     n = 1
     if action_ok_nb(s, q, A_TRIBUTE):
@@ -350,7 +364,8 @@ def tries_nb(s, q, out, keep, need):
                 continue
             for y in range(x, NC):
                 if wall_pair_ok_nb(s, q, cost, x, y, ax):
-                    best, bs = kept_colour_nb(A_WALL + x * NC + y, keep, out, need, best, bs)
+                    best, bs, ready = kept_colour_nb(s, q, A_WALL + x * NC + y, keep, out, need, best, bs,
+                                                     ready)
         if best >= 0:
             out[n] = best
             n += 1
@@ -359,15 +374,15 @@ def tries_nb(s, q, out, keep, need):
             best, bs = -1, 0
             for c in range(NC):
                 if avail_nb(s, q, c) >= 1:
-                    best, bs = kept_colour_nb((A_SAIL_BACK if back else A_SAIL) + c, keep, out, need,
-                                              best, bs)
+                    best, bs, ready = kept_colour_nb(s, q, (A_SAIL_BACK if back else A_SAIL) + c, keep,
+                                                     out, need, best, bs, ready)
             if best >= 0:
                 out[n] = best
                 n += 1
     if s[b + P_JOKERS] > 0:
         best, bs = -1, 0
         for c in range(NC):
-            best, bs = kept_colour_nb(A_JOKER + c, keep, out, need, best, bs)
+            best, bs, ready = kept_colour_nb(s, q, A_JOKER + c, keep, out, need, best, bs, ready)
         out[n], out[n + 1] = best, A_JOKER + NC
         n += 2
     return card_tries_nb(s, q, out, n)
@@ -663,15 +678,15 @@ def best_action_nb(s, q):
     on the kernel's stack: no allocation."""
     out = stack_words_nb(N_BUF)
     p = state_ptr_nb(s)
-    w = weights_nb(p, q)
     at = MAX_LEGAL                             # the saved words
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
     need = comp + 3 * MAX_Q                    # need_nb's
     memo = need + NC                           # and value_nb's
-    n = tries_nb(p, q, out, w[W_KEEP] > 0, need)
+    n = tries_nb(p, q, out, p[PARAMS + q * N_PARAMS + W_KEEP] > 0, need)   # (weights_nb's w[W_KEEP] > 0)
     if n == 1:                                 # only the turn's end (out[0]): nothing to try
         keep_nb(s)
         return A_END
+    w = weights_nb(p, q)                       # (not before: 13 divisions)
     b = pb(q)
     saved = False                              # save_nb's words (before the first full try)
     lp = p              # the log argument: never written, as the tries' log capacity is 0
