@@ -414,14 +414,18 @@ def card_tries_nb(s, q, out, n):
         disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if (mask >> E_GOODS_DISCOUNT) & 1 else 0
         if disc == 0:
             free = owners_mask_nb(s, -1)          # the quarters left, in increasing order
-            while free != 0:
+            paid = 0                              # those the seat can pay (no store in the
+            while free != 0:                      # loop: the cubes in hand stay in registers)
                 x = trailing_zeros(free)
                 free &= free - 1
                 ok = True
                 for c in range(NC):
                     ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + x * NC + c])
-                out[n] = A_GOODS + x              # kept if ok
-                n += ok
+                paid |= np.int64(ok) << x
+            while paid != 0:
+                out[n] = A_GOODS + trailing_zeros(paid)
+                n += 1
+                paid &= paid - 1
         else:
             for x in range(s[K_NQ]):
                 if s[G_Q_OWNER + x] < 0 and cost_ok_nb(s, q, K_Q_COST + x * NC, disc):
