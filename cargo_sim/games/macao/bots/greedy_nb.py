@@ -106,13 +106,14 @@ def best_port_nb(s, g, ship, reach):
     return pts, dist
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deliver_value_nb(s, q, left, memo, at):
     """Points the seat's goods would score at the best port ahead that takes each, each
     divided by 1 + the spaces to go; nothing beyond the cubes it can still sail (those in
     hand, and 3 a round after this one). ``at`` >= 0: memo[at:] (a region of memo_nb's)
     holds each good's best port at any distance for this state's ship and deliveries,
-    found once: its best when within reach."""
+    found once: its best when within reach. Inlined in value_nb, its one caller: one
+    call less a value."""
     b = pb(q)
     ship = s[b + P_SHIP]
     reach = 3 * left
@@ -563,9 +564,10 @@ def port_at_nb(s, space):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def changed_value_nb(p, q, i, di, j, dj, k, dk, group, w, memo, at):
-    """value_nb with the seat's words i, j, k changed by di, dj, dk (then put back)."""
+    """value_nb with the seat's words i, j, k changed by di, dj, dk (then put back).
+    Inlined in light_value_nb, as goods_value_nb: one call less a light try."""
     b = pb(q)
     p[b + i] += di
     p[b + j] += dj
@@ -589,7 +591,7 @@ def plain_goods_nb(s, q):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def goods_value_nb(p, q, x, group, w, memo, at):
     """value_nb once the seat took quarter x's goods tile (plain_goods_nb: act_nb pays the
     printed cost, writes the owner, the city and the tile, and sets nothing off), the
