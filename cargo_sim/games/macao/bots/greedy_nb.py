@@ -613,7 +613,7 @@ def goods_value_nb(p, q, x, group, w, memo, at):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
     """value_nb of the state ``act_nb(p, q, a)`` leaves, for the actions that change only
     a few of the words value_nb reads, written by hand and put back (no act_nb, no
@@ -623,7 +623,8 @@ def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
     coins (coins unlimited), the activations that pay coins or cubes for cubes (cubes
     unlimited).
     -inf for the activations that change no word value_nb reads (their value is the
-    decision's own, never better than the turn's end); NaN: to be tried in full."""
+    decision's own, never better than the turn's end); NaN: to be tried in full.
+    Inlined in best_action_nb: no call (and no copy of the weights) a try."""
     b = pb(q)
     if A_SAIL <= a < A_SAIL + NC:
         if sail_light:
