@@ -78,7 +78,7 @@ NOT_YET = -(1 << 62)
 ANY_DISTANCE = 1 << 40
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def memo_nb(s, q, memo, at):
     """value_nb's memo for the decision's state (nothing asked yet)."""
     b = pb(q)
@@ -389,7 +389,7 @@ def tries_nb(s, q, out, keep, need):
     return card_tries_nb(s, q, out, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def effect_mask_nb(s, q):
     """Bit e set: the seat has a completed card of effect e (fewer than 64 effects)."""
     b = pb(q)
@@ -399,7 +399,7 @@ def effect_mask_nb(s, q):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_tries_nb(s, q, out, n):
     """tries_nb's actions that need no colour choice, into out[n:] (returns the new
     count): engine_nb.legal_cards_nb's answers in its order (goods tiles, completing,
@@ -408,7 +408,9 @@ def card_tries_nb(s, q, out, n):
     The effect sums are asked only of a seat with such a card (effect_mask_nb), and
     without a discount only the quarters left (owners_mask_nb: most are taken after the
     first rounds) are tested, without a branch each (owner and cost tested with branches,
-    mostly mispredicted, were a third of this listing's time)."""
+    mostly mispredicted, were a third of this listing's time). Inlined in tries_nb, as
+    effect_mask_nb in it and components_nb and memo_nb in best_action_nb: no call a
+    decision (light_value_nb's inlining showed what the calls' spilled arguments cost)."""
     b = pb(q)
     mask = effect_mask_nb(s, q)
     if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
@@ -499,7 +501,7 @@ def owners_mask_nb(s, who):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def components_nb(s, q, buf, at):
     """Label the seat's connected groups of quarters (buf[at + x]: quarter x's group, -1
     not the seat's; buf[at + MAX_Q + i]: group i's quarters; then a stack); returns the
