@@ -5,7 +5,8 @@ names the kernels' functions. Then run a workload for `perf record -p <pid>`.
 
     NUMBA_CACHE_DIR=... python .bench/perfmap.py random|expert [seconds] [game]
 (the script prints its pid, sleeps 3 s for perf to attach, then plays games).
-With PERFMAP_DUMP=DIR it also writes each function's machine code to DIR/<address>.bin
+With PERFMAP_DUMP=DIR it also writes each function's machine code (PERFMAP_DUMP_MATCH=TEXT:
+only those whose name contains TEXT) to DIR/<address>.bin
 (for `objdump -D -b binary -mi386:x86-64 --adjust-vma=0x<address>`: the hot instructions
 of `perf script -F ip,sym`, which perf cannot annotate in JIT code)."""
 import os
@@ -56,12 +57,23 @@ with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         out.write(f"{a:x} {size:x} {syms[a]}\n")
 dump = os.environ.get("PERFMAP_DUMP")
 if dump:
-    import ctypes
+    # read through /proc/self/mem: a size up to the next symbol may run past the mapped
+    # code (ctypes.string_at then crashed the process); an unreadable page ends the copy
     os.makedirs(dump, exist_ok=True)
+    match = os.environ.get("PERFMAP_DUMP_MATCH", "")     # only symbols containing this
+    mem = os.open("/proc/self/mem", os.O_RDONLY)
     for i, a in enumerate(addrs):
+        if match not in syms[a]:
+            continue
         size = min((addrs[i + 1] - a) if i + 1 < len(addrs) else 4096, 1 << 20)
+        data = b""
+        for k in range(0, size, 4096):
+            try:
+                data += os.pread(mem, min(4096, size - k), a + k)
+            except OSError:
+                break
         with open(os.path.join(dump, f"{a:x}.bin"), "wb") as f:
-            f.write(ctypes.string_at(a, size))
+            f.write(data)
 print(os.getpid(), len(addrs), "symbols", flush=True)
 time.sleep(3)
 t0 = time.perf_counter()

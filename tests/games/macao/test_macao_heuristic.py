@@ -242,3 +242,54 @@ def test_the_new_parameters_refuse_bad_values_in_one_line(spec, words):
     from cargo_sim.core.errors import BotError, ConfigError
     with pytest.raises((BotError, ConfigError), match=words):
         REGISTRY.parse(spec)
+
+
+@njit
+def card_tries_and_classes_nb(s, legal, buf, keep, need, cls):
+    """tries_nb's list of the decision (into buf; returns its length) and act_class_nb's
+    class of each legal answer (into cls). Pointers, as the bot passes them (see
+    light_and_full_nb)."""
+    p = state_ptr_nb(s)
+    q = s[E.G_SEAT]
+    for k in range(legal.shape[0]):
+        a = legal[k]
+        cls[k] = gr.act_class_nb(p, q, (a - E.A_ACT) // 64, (a - E.A_ACT) % 64) if a >= E.A_ACT else -2
+    n = gr.tries_nb(p, q, state_ptr_nb(buf), keep, need)
+    return n + (s[0] - s[0])                  # s alive until here
+
+
+def test_the_card_tries_are_the_legal_ones_one_of_each_activation_class():
+    """tries_nb lists the goods tiles, completions and activations (card_tries_nb) as the
+    legal answers are, in their order, less the activations light_value_nb values -inf
+    (extra tribute, extra goods, wall to the top) and, of a card's options of one class
+    (act_class_nb), all but the first: in states of whole games with random answers."""
+    skip = {E.EFFECT_ID[c] for c in ("EXTRA_TRIBUTE", "EXTRA_GOODS", "WALL_TO_TOP")}
+    buf = np.zeros(E.MAX_LEGAL + 64, np.int64)
+    dropped = compared = 0
+    for seed in range(5, 40):                 # games until both were met (a few)
+        if compared > 200 and dropped > 0:
+            break
+        st = GameState(["expert", "random"] * 2 if seed % 2 else ["expert", "expert", "random"], seed=seed)
+        rng = np.random.default_rng(seed)
+        while not st.is_over:
+            legal = np.asarray(st.legal(), np.int64)
+            if st.decision.kind == "action":
+                cls = np.empty(len(legal), np.int64)
+                n = card_tries_and_classes_nb(st.s, legal, buf, True, np.int64(E.MAX_LEGAL), cls)
+                want, seen = [], set()
+                b = eng.pb(int(st.s[E.G_SEAT]))
+                for a, c in zip(legal, cls):
+                    if a < E.A_GOODS:
+                        continue
+                    if a >= E.A_ACT:
+                        i = (a - E.A_ACT) // 64
+                        if st.s[E.K_C_EFFECT + st.s[b + E.P_DONE + i]] in skip or (c >= 0 and (i, c) in seen):
+                            dropped += 1
+                            continue
+                        seen.add((i, c))
+                    want.append(int(a))
+                got = [int(a) for a in buf[:n] if a >= E.A_GOODS]
+                assert got == want
+                compared += 1
+            st.apply(int(legal[rng.integers(len(legal))]))
+    assert compared > 200 and dropped > 0, (compared, dropped)

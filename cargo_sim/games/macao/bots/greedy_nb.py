@@ -16,17 +16,21 @@ words the value reads and put them back (light_value_nb).
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
-from ..engine_nb import (act_nb, action_ok_nb, end_card_points_nb, legal_cards_nb, pb,
-                         wall_pair_ok_nb)
-from ..table_nb import arg_nb, avail_nb, copy_words_nb, stack_words_nb
-from ..enums import (A_ACT, A_COMPLETE, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
+from ..card_effects_nb import (activate_ok_nb, activation_open_nb, coin_completer_nb,
+                               open_options_nb, options_nb)
+from ..engine_nb import act_nb, action_ok_nb, end_card_points_nb, pb, wall_pair_ok_nb
+from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb,
+                        stack_words_nb)
+from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
                      A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
                      D_DICE_SHIFT, D_DISCARD, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
-                     E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
-                     E_GAIN_ANY_CUBE, E_GAIN_CUBE, E_GOODS_DISCOUNT, E_PAY_COINS_FOR_ANY_CUBE,
+                     E_COMPLETE_DISCOUNT, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
+                     E_GAIN_ANY_CUBE, E_GAIN_CUBE, E_GOODS_DISCOUNT, E_GOODS_FOR_COINS,
+                     E_PAY_COINS_COMPLETE_CARD, E_PAY_COINS_FOR_ANY_CUBE,
                      E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS, E_PAY_CUBE_FOR_COINS,
                      E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
                      G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
@@ -74,7 +78,7 @@ NOT_YET = -(1 << 62)
 ANY_DISTANCE = 1 << 40
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def memo_nb(s, q, memo, at):
     """value_nb's memo for the decision's state (nothing asked yet)."""
     b = pb(q)
@@ -102,13 +106,14 @@ def best_port_nb(s, g, ship, reach):
     return pts, dist
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deliver_value_nb(s, q, left, memo, at):
     """Points the seat's goods would score at the best port ahead that takes each, each
     divided by 1 + the spaces to go; nothing beyond the cubes it can still sail (those in
     hand, and 3 a round after this one). ``at`` >= 0: memo[at:] (a region of memo_nb's)
     holds each good's best port at any distance for this state's ship and deliveries,
-    found once: its best when within reach."""
+    found once: its best when within reach. Inlined in value_nb, its one caller: one
+    call less a value."""
     b = pb(q)
     ship = s[b + P_SHIP]
     reach = 3 * left
@@ -311,16 +316,30 @@ def act_class_nb(s, q, i, x):
     return -1
 
 
+UNSCORED = -(1 << 62)                        # kept_colour_nb: a group's first action, not yet scored
+
+
 @njit(cache=True)
-def kept_colour_nb(a, keep, need, at, best, bs):
+def kept_colour_nb(s, q, a, keep, need, at, best, bs, ready):
     """pick of a colour group's actions, one at a time in increasing order: the first
     legal one, or with ``keep`` the first of those that spare most the colours the
     tableau needs (colour_score_nb against need[at:at + NC]). ``best``: the group's kept
-    action so far (-1: none yet), ``bs`` its score; returns the new pair."""
-    sc = colour_score_nb(a, need, at) if keep else 0
-    if best < 0 or sc > bs:
-        return a, sc
-    return best, bs
+    action so far (-1: none yet), ``bs`` its score (UNSCORED until a second action of the
+    group comes: a group of one needs no score); ``ready``: need_nb's are at
+    need[at:at + NC] (found when a score is first needed). Returns (best, bs, ready)."""
+    if best < 0:
+        return a, UNSCORED, ready
+    if not keep:
+        return best, bs, ready
+    if not ready:
+        need_nb(s, q, need, at)
+        ready = True
+    if bs == UNSCORED:
+        bs = colour_score_nb(best, need, at)
+    sc = colour_score_nb(a, need, at)
+    if sc > bs:
+        return a, sc, ready
+    return best, bs, ready
 
 
 @njit(cache=True)
@@ -328,10 +347,10 @@ def tries_nb(s, q, out, keep, need):
     """The actions best_action_nb tries, in increasing order into out (returns how many):
     legal_actions_nb's, but one of each colour group (their values are equal: cubes in
     hand are worth nothing; kept_colour_nb's) and the first option of each activation
-    class (act_class_nb). need_nb's go to out[need:need + NC] if ``keep``."""
+    class (act_class_nb). need_nb's go to out[need:need + NC] if ``keep`` and a colour
+    group has two actions."""
     b = pb(q)
-    if keep:
-        need_nb(s, q, out, need)
+    ready = False                             # need_nb's found
     out[0] = A_END
     n = 1
     if action_ok_nb(s, q, A_TRIBUTE):
@@ -346,7 +365,8 @@ def tries_nb(s, q, out, keep, need):
                 continue
             for y in range(x, NC):
                 if wall_pair_ok_nb(s, q, cost, x, y, ax):
-                    best, bs = kept_colour_nb(A_WALL + x * NC + y, keep, out, need, best, bs)
+                    best, bs, ready = kept_colour_nb(s, q, A_WALL + x * NC + y, keep, out, need, best, bs,
+                                                     ready)
         if best >= 0:
             out[n] = best
             n += 1
@@ -355,48 +375,149 @@ def tries_nb(s, q, out, keep, need):
             best, bs = -1, 0
             for c in range(NC):
                 if avail_nb(s, q, c) >= 1:
-                    best, bs = kept_colour_nb((A_SAIL_BACK if back else A_SAIL) + c, keep, out, need,
-                                              best, bs)
+                    best, bs, ready = kept_colour_nb(s, q, (A_SAIL_BACK if back else A_SAIL) + c, keep,
+                                                     out, need, best, bs, ready)
             if best >= 0:
                 out[n] = best
                 n += 1
     if s[b + P_JOKERS] > 0:
         best, bs = -1, 0
         for c in range(NC):
-            best, bs = kept_colour_nb(A_JOKER + c, keep, out, need, best, bs)
+            best, bs, ready = kept_colour_nb(s, q, A_JOKER + c, keep, out, need, best, bs, ready)
         out[n], out[n + 1] = best, A_JOKER + NC
         n += 2
-    m = n
-    n = legal_cards_nb(s, q, out, n)
-    last, seen = -1, 0                        # activations: the card, its classes kept
-    for k in range(m, n):
-        a = out[k]
-        if a >= A_ACT:
-            i = (a - A_ACT) // 64
-            cls = act_class_nb(s, q, i, (a - A_ACT) % 64)
-            if cls >= 0:
-                if i != last:
-                    last, seen = i, 0
-                if (seen >> cls) & 1:
-                    continue
-                seen |= 1 << cls
-        out[m] = a
-        m += 1
+    return card_tries_nb(s, q, out, n)
+
+
+@njit(cache=True, inline="always")
+def effect_mask_nb(s, q):
+    """Bit e set: the seat has a completed card of effect e (fewer than 64 effects)."""
+    b = pb(q)
+    m = 0
+    for i in range(s[b + P_N_DONE]):
+        m |= 1 << s[K_C_EFFECT + s[b + P_DONE + i]]
     return m
 
 
+@njit(cache=True, inline="always")
+def card_tries_nb(s, q, out, n):
+    """tries_nb's actions that need no colour choice, into out[n:] (returns the new
+    count): engine_nb.legal_cards_nb's answers in its order (goods tiles, completing,
+    activating), but of each activation class (act_class_nb) only the first option, found
+    without listing the others, and none of the activations light_value_nb skips (-inf).
+    The effect sums are asked only of a seat with such a card (effect_mask_nb), and
+    without a discount only the quarters left (owners_mask_nb: most are taken after the
+    first rounds) are tested, without a branch each (owner and cost tested with branches,
+    mostly mispredicted, were a third of this listing's time). Inlined in tries_nb, as
+    effect_mask_nb in it and components_nb and memo_nb in best_action_nb: no call a
+    decision (light_value_nb's inlining showed what the calls' spilled arguments cost)."""
+    b = pb(q)
+    mask = effect_mask_nb(s, q)
+    if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
+        disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if (mask >> E_GOODS_DISCOUNT) & 1 else 0
+        if disc == 0:
+            free = owners_mask_nb(s, -1)          # the quarters left, in increasing order
+            paid = 0                              # those the seat can pay (no store in the
+            while free != 0:                      # loop: the cubes in hand stay in registers)
+                x = trailing_zeros(free)
+                free &= free - 1
+                ok = True
+                for c in range(NC):
+                    ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + x * NC + c])
+                paid |= np.int64(ok) << x
+            while paid != 0:
+                out[n] = A_GOODS + trailing_zeros(paid)
+                n += 1
+                paid &= paid - 1
+        else:
+            for x in range(s[K_NQ]):
+                if s[G_Q_OWNER + x] < 0 and cost_ok_nb(s, q, K_Q_COST + x * NC, disc):
+                    out[n] = A_GOODS + x
+                    n += 1
+        if (mask >> E_GOODS_FOR_COINS) & 1:
+            for x in range(s[K_NQ]):
+                if action_ok_nb(s, q, A_GOODS_COINS + x):
+                    out[n] = A_GOODS_COINS + x
+                    n += 1
+    if s[b + P_N_DONE] < MAX_DONE:
+        cdisc = (mask >> E_COMPLETE_DISCOUNT) & 1
+        for t in range(s[b + P_N_TAB]):
+            card = s[b + P_TAB + t]
+            d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1) if cdisc else 0
+            if cost_ok_nb(s, q, K_C_COST + card * NC, d):
+                out[n] = A_COMPLETE + t
+                n += 1
+        if (mask >> E_PAY_COINS_COMPLETE_CARD) & 1 and coin_completer_nb(s, q) >= 0:
+            for t in range(s[b + P_N_TAB]):
+                out[n] = A_COMPLETE_COINS + t
+                n += 1
+    for i in range(s[b + P_N_DONE]):
+        if not activation_open_nb(s, q, i):
+            continue
+        card = s[b + P_DONE + i]
+        e = s[K_C_EFFECT + card]
+        at = A_ACT + i * 64
+        if e == E_EXTRA_TRIBUTE or e == E_EXTRA_GOODS or e == E_WALL_TO_TOP:
+            continue                          # valued -inf: never above the turn's end
+        unlimited = s[K_LIMIT_CUBES] == 0
+        if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
+            # the colours in hand (have); of each class (how many colours) the first
+            # option in increasing order: the lowest 1, 2, ... colours of have
+            have = 0
+            for c in range(NC):
+                if avail_nb(s, q, c) >= 1:
+                    have |= 1 << c
+            x = 0
+            while have != 0:
+                x |= have & -have
+                have &= have - 1
+                out[n] = at + x
+                n += 1
+        elif e == E_PAY_CUBES_FOR_ANY_CUBE and unlimited:   # the first colour it can pay
+            for c in range(NC):
+                if avail_nb(s, q, c) >= arg_nb(s, card, 0):
+                    out[n] = at + c * NC
+                    n += 1
+                    break
+        elif act_class_nb(s, q, i, 0) == 0:   # one class: the first option activate_ok_nb accepts
+            for x in range(options_nb(s, q, card)):
+                if activate_ok_nb(s, q, i, x):
+                    out[n] = at + x
+                    n += 1
+                    break
+        else:
+            n = open_options_nb(s, q, i, out, n)
+    return n
+
+
 @njit(cache=True)
+def owners_mask_nb(s, who):
+    """Bit x set: quarter x is seat ``who``'s (-1: no one's). No branch a quarter; read
+    with trailing_zeros, the set bits give the quarters in increasing order (bit 63, a
+    64th quarter, works too: the int64 arithmetic wraps)."""
+    m = 0
+    for x in range(s[K_NQ]):
+        m |= np.int64(s[G_Q_OWNER + x] == who) << x
+    return m
+
+
+@njit(cache=True, inline="always")
 def components_nb(s, q, buf, at):
     """Label the seat's connected groups of quarters (buf[at + x]: quarter x's group, -1
     not the seat's; buf[at + MAX_Q + i]: group i's quarters; then a stack); returns the
-    largest (largest_group_nb's)."""
+    largest (largest_group_nb's). The groups start from the seat's quarters in increasing
+    order (owners_mask_nb: the owner's test a quarter, with a branch mostly mispredicted,
+    was half of this kernel's time)."""
     comp, size, stack = at, at + MAX_Q, at + 2 * MAX_Q
     nq = s[K_NQ]
     for x in range(nq):
         buf[comp + x] = -1
+    owned = owners_mask_nb(s, q)
     n, best = 0, 0
-    for start in range(nq):
-        if buf[comp + start] >= 0 or s[G_Q_OWNER + start] != q:
+    while owned != 0:
+        start = trailing_zeros(owned)
+        owned &= owned - 1
+        if buf[comp + start] >= 0:
             continue
         buf[comp + start] = n
         buf[stack + 0] = start
@@ -445,9 +566,10 @@ def port_at_nb(s, space):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def changed_value_nb(p, q, i, di, j, dj, k, dk, group, w, memo, at):
-    """value_nb with the seat's words i, j, k changed by di, dj, dk (then put back)."""
+    """value_nb with the seat's words i, j, k changed by di, dj, dk (then put back).
+    Inlined in light_value_nb, as goods_value_nb: one call less a light try."""
     b = pb(q)
     p[b + i] += di
     p[b + j] += dj
@@ -471,7 +593,7 @@ def plain_goods_nb(s, q):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def goods_value_nb(p, q, x, group, w, memo, at):
     """value_nb once the seat took quarter x's goods tile (plain_goods_nb: act_nb pays the
     printed cost, writes the owner, the city and the tile, and sets nothing off), the
@@ -493,7 +615,7 @@ def goods_value_nb(p, q, x, group, w, memo, at):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
     """value_nb of the state ``act_nb(p, q, a)`` leaves, for the actions that change only
     a few of the words value_nb reads, written by hand and put back (no act_nb, no
@@ -503,7 +625,8 @@ def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
     coins (coins unlimited), the activations that pay coins or cubes for cubes (cubes
     unlimited).
     -inf for the activations that change no word value_nb reads (their value is the
-    decision's own, never better than the turn's end); NaN: to be tried in full."""
+    decision's own, never better than the turn's end); NaN: to be tried in full.
+    Inlined in best_action_nb: no call (and no copy of the weights) a try."""
     b = pb(q)
     if A_SAIL <= a < A_SAIL + NC:
         if sail_light:
@@ -564,15 +687,15 @@ def best_action_nb(s, q):
     on the kernel's stack: no allocation."""
     out = stack_words_nb(N_BUF)
     p = state_ptr_nb(s)
-    w = weights_nb(p, q)
     at = MAX_LEGAL                             # the saved words
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
     need = comp + 3 * MAX_Q                    # need_nb's
     memo = need + NC                           # and value_nb's
-    n = tries_nb(p, q, out, w[W_KEEP] > 0, need)
+    n = tries_nb(p, q, out, p[PARAMS + q * N_PARAMS + W_KEEP] > 0, need)   # (weights_nb's w[W_KEEP] > 0)
     if n == 1:                                 # only the turn's end (out[0]): nothing to try
         keep_nb(s)
         return A_END
+    w = weights_nb(p, q)                       # (not before: 13 divisions)
     b = pb(q)
     saved = False                              # save_nb's words (before the first full try)
     lp = p              # the log argument: never written, as the tries' log capacity is 0
