@@ -1,5 +1,5 @@
 #!/bin/bash
-# usage: prof.sh TREE BOT SECS OUT   (perf self-time profile of the Macao kernel)
+# usage: .bench/macao_prof.sh TREE BOT SECS OUT   (perf self-time profile of the Macao kernel)
 TREE=$1; BOT=$2; SECS=$3; OUT=$4
 cd $TREE
 PYTHONPATH=$TREE NUMBA_CACHE_DIR=$TREE/.nc /work/main/.venv/bin/python .bench/perfmap.py $BOT $SECS macao > $OUT.run 2>&1 &
