@@ -20,8 +20,8 @@ from cargo_sim.core.shared_nb import shared_array_nb
 from cargo_sim.games.cargo_noir import enums as E
 from cargo_sim.games.cargo_noir.bots import botkit_nb as K
 from cargo_sim.games.cargo_noir.bots import heuristic_nb as H
-from cargo_sim.games.cargo_noir.engine_nb import trade_value_at_nb
 from cargo_sim.games.cargo_noir.forward import GameState
+from trade_early import planner_value_nb
 from cargo_sim.games.cargo_noir.trade.consts import EPS, NEG, PLAN_EXACT_LIMIT
 from cargo_sim.games.cargo_noir.trade.knapsack_nb import budget_best_into_nb, cost_unit_nb, knapsack_rows_nb
 from cargo_sim.games.cargo_noir.trade.packed_nb import T_MAX_TOTAL, T_N_SLOTS, T_POW, T_POW_LEN, T_SLOT_W, T_SLOTS
@@ -379,20 +379,11 @@ def inputs_nb(S, seat, hand, util, cost, avail, head):
     """choose_trade_nb's path to the planner: False if it answers before it; else the
     inputs in hand/util/cost/avail and head = (wilds, tot, full_tv, extra)."""
     s = state_ptr_nb(S)
-    extra = K.trade_budget_extra_nb(s, seat)
+    value, extra = planner_value_nb(s, seat)   # choose_trade_nb's early answers
+    if value < 0:
+        return False
     nt = K.n_types_nb(s)
-    H.load_hand_nb(s, seat)
-    value = trade_value_at_nb(s, E.SCRATCH, s[E.SCRATCH + nt])
-    cheapest = 1 << 30
     nc = K.n_cards_nb(s)
-    for c in range(nc):
-        if K.card_buyable_nb(s, seat, c) > 0 and K.card_cost_nb(s, c) < cheapest:
-            cheapest = K.card_cost_nb(s, c)
-    if value + extra < cheapest:
-        return False
-    must = K.is_final_turn_nb(s) or K.hand_size_nb(s, seat) > K.warehouse_nb(s, seat)
-    if not must and value < K.param_nb(s, seat, H.HP_SELL_AT):
-        return False
     u = H.card_utilities_nb(s, seat)
     for c in range(nc):
         util[c] = u[c]

@@ -16,8 +16,8 @@ from cargo_sim.core.borrow_nb import state_ptr_nb
 from cargo_sim.games.cargo_noir import enums as E
 from cargo_sim.games.cargo_noir.bots import heuristic_nb as H
 from cargo_sim.games.cargo_noir.bots import botkit_nb as K
-from cargo_sim.games.cargo_noir.engine_nb import trade_value_at_nb
 from cargo_sim.games.cargo_noir.forward import GameState
+from trade_early import planner_value_nb
 from cargo_sim.games.cargo_noir.trade.knapsack_nb import cost_unit_nb
 
 GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 100
@@ -26,20 +26,10 @@ GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 @njit
 def inputs_nb(S, seat, out):
     s = state_ptr_nb(S)
-    extra = K.trade_budget_extra_nb(s, seat)
-    nt = K.n_types_nb(s)
-    H.load_hand_nb(s, seat)
-    value = trade_value_at_nb(s, E.SCRATCH, s[E.SCRATCH + nt])
-    cheapest = 1 << 30
+    value, extra = planner_value_nb(s, seat)   # choose_trade_nb's early answers
+    if value < 0:
+        return 0
     nc = K.n_cards_nb(s)
-    for c in range(nc):
-        if K.card_buyable_nb(s, seat, c) > 0 and K.card_cost_nb(s, c) < cheapest:
-            cheapest = K.card_cost_nb(s, c)
-    if value + extra < cheapest:
-        return 0
-    must = K.is_final_turn_nb(s) or K.hand_size_nb(s, seat) > K.warehouse_nb(s, seat)
-    if not must and value < K.param_nb(s, seat, H.HP_SELL_AT):
-        return 0
     u = H.card_utilities_nb(s, seat)
     cost = np.empty(nc, np.int64)
     av = np.empty(nc, np.int64)
