@@ -25,6 +25,7 @@ MAX_DONE = 63               # completed cards (activation codes reserve 64 a car
 MAX_DP = 12
 MAX_ROSE = 6                # numbered rose sides
 MAX_LEGAL = 1024            # answers of one decision, at most
+Q_COST_CAP = 20             # cubes of one colour in a quarter's cost, at most (rules.COST's hi)
 MAX_MODELS = 8              # non-search built-in bots the search bots can model
 
 
@@ -55,6 +56,9 @@ K_LIMIT_COINS, K_TOTAL_COINS, K_LIMIT_CUBES, K_CUBES_PER = _k(), _k(), _k(), _k(
 K_NQ, K_N_PORTS, K_N_GOODS, K_TILES_PER_GOOD, K_N_JOKERS = _k(), _k(), _k(), _k(), _k()
 K_N_CT, K_N_OFFICE, K_N_DECK, K_ROUTE_END = _k(), _k(), _k(), _k()
 K_Q_COST = _k(MAX_Q * NC)
+# bit x of K_Q_AFFORD[c * (Q_COST_CAP + 2) + r + 1]: quarter x costs at most r cubes of colour c
+# (r = -1..Q_COST_CAP): the quarters a seat can pay are the AND of its colours' masks
+K_Q_AFFORD = _k(NC * (Q_COST_CAP + 2))
 K_Q_ADJ = _k(MAX_Q * MAX_ADJ)                # -1 padded
 K_Q_DARK = _k(MAX_Q)
 K_PORT_SPACE = _k(MAX_PORTS)

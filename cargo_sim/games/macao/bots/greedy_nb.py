@@ -37,12 +37,12 @@ from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOOD
                      G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT,
                      K_C_KIND, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
                      K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
-                     K_PORT_SPACE, K_Q_ADJ, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
+                     K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
                      K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
                      MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS,
                      P_DELIVERED_TILES, P_DONE, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_JOKERS, P_N_DONE,
                      P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
-                     P_WALL_N, T_ACTIVATE, T_END)
+                     P_WALL_N, Q_COST_CAP, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
@@ -406,9 +406,9 @@ def card_tries_nb(s, q, out, n):
     activating), but of each activation class (act_class_nb) only the first option, found
     without listing the others, and none of the activations light_value_nb skips (-inf).
     The effect sums are asked only of a seat with such a card (effect_mask_nb), and
-    without a discount only the quarters left (owners_mask_nb: most are taken after the
-    first rounds) are tested, without a branch each (owner and cost tested with branches,
-    mostly mispredicted, were a third of this listing's time). Inlined in tries_nb, as
+    without a discount the quarters the seat can pay are a mask: those left (owners_mask_nb)
+    AND each colour's affordable ones (K_Q_AFFORD, built with the table; testing each
+    quarter's 6 costs was about 5 % of expert's time). Inlined in tries_nb, as
     effect_mask_nb in it and components_nb and memo_nb in best_action_nb: no call a
     decision (light_value_nb's inlining showed what the calls' spilled arguments cost)."""
     b = pb(q)
@@ -416,15 +416,12 @@ def card_tries_nb(s, q, out, n):
     if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
         disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if (mask >> E_GOODS_DISCOUNT) & 1 else 0
         if disc == 0:
-            free = owners_mask_nb(s, -1)          # the quarters left, in increasing order
-            paid = 0                              # those the seat can pay (no store in the
-            while free != 0:                      # loop: the cubes in hand stay in registers)
-                x = trailing_zeros(free)
-                free &= free - 1
-                ok = True
-                for c in range(NC):
-                    ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + x * NC + c])
-                paid |= np.int64(ok) << x
+            # the quarters left (owners_mask_nb) that the seat can pay: of each colour, those
+            # costing at most its cubes (K_Q_AFFORD's masks; no test a quarter)
+            paid = owners_mask_nb(s, -1)
+            for c in range(NC):
+                r = min(max(s[b + P_ROSE + c], -1), Q_COST_CAP)
+                paid &= s[K_Q_AFFORD + c * (Q_COST_CAP + 2) + r + 1]
             while paid != 0:
                 out[n] = A_GOODS + trailing_zeros(paid)
                 n += 1
