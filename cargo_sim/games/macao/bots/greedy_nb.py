@@ -389,14 +389,25 @@ def tries_nb(s, q, out, keep, need):
     return card_tries_nb(s, q, out, n)
 
 
+# the activated effects never tried: valued -inf by light_value_nb (never above the turn's
+# end), or taken through A_COMPLETE_COINS
+UNTRIED_ACT = ((1 << E_EXTRA_TRIBUTE) | (1 << E_EXTRA_GOODS) | (1 << E_WALL_TO_TOP)
+               | (1 << E_PAY_COINS_COMPLETE_CARD))
+
+
 @njit(cache=True, inline="always")
 def effect_mask_nb(s, q):
-    """Bit e set: the seat has a completed card of effect e (fewer than 64 effects)."""
+    """(bit e set: the seat has a completed card of effect e (fewer than 64 effects); bit
+    i set: its completed card i is activated (T_ACTIVATE) and its activations are tried
+    (not UNTRIED_ACT's)), without a branch a card."""
     b = pb(q)
-    m = 0
+    m, act = 0, 0
     for i in range(s[b + P_N_DONE]):
-        m |= 1 << s[K_C_EFFECT + s[b + P_DONE + i]]
-    return m
+        card = s[b + P_DONE + i]
+        e = s[K_C_EFFECT + card]
+        m |= 1 << e
+        act |= np.int64((s[K_C_TIMING + card] == T_ACTIVATE) & ((UNTRIED_ACT >> e) & 1 == 0)) << i
+    return m, act
 
 
 @njit(cache=True, inline="always")
@@ -404,7 +415,9 @@ def card_tries_nb(s, q, out, n):
     """tries_nb's actions that need no colour choice, into out[n:] (returns the new
     count): engine_nb.legal_cards_nb's answers in its order (goods tiles, completing,
     activating), but of each activation class (act_class_nb) only the first option, found
-    without listing the others, and none of the activations light_value_nb skips (-inf).
+    without listing the others, and none of the activations light_value_nb skips (-inf):
+    only the cards effect_mask_nb marks are asked (activation_open_nb's branch on the
+    card's timing, mostly mispredicted, was a tenth of this listing's time).
     The effect sums are asked only of a seat with such a card (effect_mask_nb), and
     without a discount the quarters the seat can pay are a mask: those left (owners_mask_nb)
     AND each colour's affordable ones (K_Q_AFFORD, built with the table; testing each
@@ -412,7 +425,7 @@ def card_tries_nb(s, q, out, n):
     effect_mask_nb in it and components_nb and memo_nb in best_action_nb: no call a
     decision (light_value_nb's inlining showed what the calls' spilled arguments cost)."""
     b = pb(q)
-    mask = effect_mask_nb(s, q)
+    mask, act = effect_mask_nb(s, q)
     if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
         disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if (mask >> E_GOODS_DISCOUNT) & 1 else 0
         if disc == 0:
@@ -455,14 +468,14 @@ def card_tries_nb(s, q, out, n):
             for t in range(s[b + P_N_TAB]):
                 out[n] = A_COMPLETE_COINS + t
                 n += 1
-    for i in range(s[b + P_N_DONE]):
+    while act != 0:                           # the cards whose activations are tried,
+        i = trailing_zeros(act)               # in increasing order (effect_mask_nb's)
+        act &= act - 1
         if not activation_open_nb(s, q, i):
             continue
         card = s[b + P_DONE + i]
         e = s[K_C_EFFECT + card]
         at = A_ACT + i * 64
-        if e == E_EXTRA_TRIBUTE or e == E_EXTRA_GOODS or e == E_WALL_TO_TOP:
-            continue                          # valued -inf: never above the turn's end
         unlimited = s[K_LIMIT_CUBES] == 0
         if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
             # the colours in hand (have); of each class (how many colours) the first
