@@ -57,13 +57,14 @@ def w_nb(s, seat, i):
 
 @njit(cache=True)
 def weights_nb(s, q):
-    """The seat's parameters as floats (w_nb's), once a decision rather than once a try."""
+    """The seat's parameters that value_nb reads as floats (w_nb's), once a decision
+    rather than once a try; 0.0 for the others (W_SOON, W_NEED, W_KEEP, W_FIT: read
+    elsewhere through w_nb or the state; their divisions were a quarter of this one's)."""
     at = PARAMS + q * N_PARAMS
     return (s[at] / PARAM_SCALE, s[at + 1] / PARAM_SCALE, s[at + 2] / PARAM_SCALE,
             s[at + 3] / PARAM_SCALE, s[at + 4] / PARAM_SCALE, s[at + 5] / PARAM_SCALE,
-            s[at + 6] / PARAM_SCALE, s[at + 7] / PARAM_SCALE, s[at + 8] / PARAM_SCALE,
-            s[at + 9] / PARAM_SCALE, s[at + 10] / PARAM_SCALE, s[at + 11] / PARAM_SCALE,
-            s[at + 12] / PARAM_SCALE)
+            s[at + 6] / PARAM_SCALE, 0.0, s[at + 8] / PARAM_SCALE,
+            s[at + 9] / PARAM_SCALE, 0.0, 0.0, 0.0)
 
 
 # value_nb's memo of one decision (memo_nb; docs/performance.md, Macao): the decision's
@@ -319,7 +320,7 @@ def act_class_nb(s, q, i, x):
 UNSCORED = -(1 << 62)                        # kept_colour_nb: a group's first action, not yet scored
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kept_colour_nb(s, q, a, keep, need, at, best, bs, ready):
     """pick of a colour group's actions, one at a time in increasing order: the first
     legal one, or with ``keep`` the first of those that spare most the colours the
@@ -708,7 +709,7 @@ def best_action_nb(s, q):
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
     need = comp + 3 * MAX_Q                    # need_nb's
     memo = need + NC                           # and value_nb's
-    n = tries_nb(p, q, out, p[PARAMS + q * N_PARAMS + W_KEEP] > 0, need)   # (weights_nb's w[W_KEEP] > 0)
+    n = tries_nb(p, q, out, p[PARAMS + q * N_PARAMS + W_KEEP] > 0, need)   # (w_nb(p, q, W_KEEP) > 0)
     if n == 1:                                 # only the turn's end (out[0]): nothing to try
         keep_nb(s)
         return A_END
