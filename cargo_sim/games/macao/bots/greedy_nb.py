@@ -497,14 +497,19 @@ def card_tries_nb(s, q, out, n):
                     out[n] = at + c * NC
                     n += 1
                     break
-        elif act_class_nb(s, q, i, 0) == 0:   # one class: the first option activate_ok_nb accepts
-            for x in range(options_nb(s, q, card)):
-                if activate_ok_nb(s, q, i, x):
-                    out[n] = at + x
-                    n += 1
-                    break
         else:
-            n = open_options_nb(s, q, i, out, n)
+            k = options_nb(s, q, card)
+            if k == 1:                        # (most cards) open_options_nb's one question,
+                out[n] = at                   # asked without its call and loop
+                n += activate_ok_nb(s, q, i, 0)
+            elif act_class_nb(s, q, i, 0) == 0:   # one class: the first option activate_ok_nb accepts
+                for x in range(k):
+                    if activate_ok_nb(s, q, i, x):
+                        out[n] = at + x
+                        n += 1
+                        break
+            else:
+                n = open_options_nb(s, q, i, out, n)
     return n
 
 
