@@ -1,11 +1,14 @@
+"""Paired ratios of .bench/macao_share.py logs (python ratios.py LOG...): per round new/base of
+expert's and random's rates; the base is the tree that ran first in round 0."""
 import re, statistics, sys
 for f in sys.argv[1:]:
-    rows = {}
+    rows, base = {}, None
     for l in open(f):
         m = re.match(r"round (\d+) (\S+): random ([\d,]+), expert ([\d,]+) games/s \(CPU\), share ([\d.]+)%", l)
         if m:
             r, t = int(m[1]), m[2]
-            rows.setdefault(r, {})["base" if t.endswith("_base") else "new"] = (
+            base = base or t                  # the base: the tree named first (round 0)
+            rows.setdefault(r, {})["base" if t == base else "new"] = (
                 float(m[3].replace(",", "")), float(m[4].replace(",", "")), float(m[5]))
     ex = [v["new"][1] / v["base"][1] for v in rows.values() if len(v) == 2]
     rd = [v["new"][0] / v["base"][0] for v in rows.values() if len(v) == 2]
