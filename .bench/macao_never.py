@@ -49,7 +49,7 @@ def play_nb(template, seeds, st):
                 w = G.weights_nb(s, q)
                 comp = E.MAX_LEGAL + G.N_SAVE
                 memo = comp + 3 * E.MAX_Q + E.NC
-                n = G.tries_nb(s, q, buf, w[G.W_KEEP] > 0, memo - E.NC)
+                n = G.tries_nb(s, q, buf, G.w_nb(s, q, G.W_KEEP) > 0, memo - E.NC)
                 group = G.components_nb(s, q, buf, comp)
                 G.memo_nb(s, q, buf, memo)
                 base = G.value_nb(s, q, group, w, buf, memo) + 1e-9

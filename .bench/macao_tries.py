@@ -14,7 +14,7 @@ from cargo_sim.core.runner import Table
 from cargo_sim.core.seeds_nb import game_seeds
 from cargo_sim.games.macao import enums as E
 from cargo_sim.games.macao.engine_nb import answer_nb, begin_nb, legal_nb
-from cargo_sim.games.macao.bots.greedy_nb import (greedy_decide_nb, tries_nb, N_SAVE, weights_nb,
+from cargo_sim.games.macao.bots.greedy_nb import (greedy_decide_nb, tries_nb, N_SAVE, w_nb,
                                                   W_KEEP)
 
 KINDS = ["end", "tribute", "wall", "sail", "back", "joker", "goods", "goods$", "complete", "complete$", "act"]
@@ -63,8 +63,7 @@ def play_nb(template, seeds, legal_k, tried_k, stats):
                 stats[1] += n
                 for k in range(n):
                     legal_k[kind_nb(buf[k])] += 1
-                w = weights_nb(s, seat)
-                n = tries_nb(s, seat, buf, w[W_KEEP] > 0, E.MAX_LEGAL + N_SAVE)
+                n = tries_nb(s, seat, buf, w_nb(s, seat, W_KEEP) > 0, E.MAX_LEGAL + N_SAVE)
                 for k in range(n):
                     tried_k[kind_nb(buf[k])] += 1
                     stats[2] += 1

@@ -25,6 +25,7 @@ MAX_DONE = 63               # completed cards (activation codes reserve 64 a car
 MAX_DP = 12
 MAX_ROSE = 6                # numbered rose sides
 MAX_LEGAL = 1024            # answers of one decision, at most
+COST_CAP = 20               # cubes of one colour in a quarter's or card's cost, at most (rules.COST's hi)
 MAX_MODELS = 8              # non-search built-in bots the search bots can model
 
 
@@ -55,12 +56,19 @@ K_LIMIT_COINS, K_TOTAL_COINS, K_LIMIT_CUBES, K_CUBES_PER = _k(), _k(), _k(), _k(
 K_NQ, K_N_PORTS, K_N_GOODS, K_TILES_PER_GOOD, K_N_JOKERS = _k(), _k(), _k(), _k(), _k()
 K_N_CT, K_N_OFFICE, K_N_DECK, K_ROUTE_END = _k(), _k(), _k(), _k()
 K_Q_COST = _k(MAX_Q * NC)
+# bit x of K_Q_AFFORD[c * (COST_CAP + 2) + r + 1]: quarter x costs at most r cubes of colour c
+# (r = -1..COST_CAP): the quarters a seat can pay are the AND of its colours' masks
+K_Q_AFFORD = _k(NC * (COST_CAP + 2))
 K_Q_ADJ = _k(MAX_Q * MAX_ADJ)                # -1 padded
 K_Q_DARK = _k(MAX_Q)
 K_PORT_SPACE = _k(MAX_PORTS)
 K_PORT_GOODS = _k(MAX_PORTS * MAX_GOODS)     # 1: the port takes the good
 K_C_KIND = _k(MAX_CT)
 K_C_COST = _k(MAX_CT * NC)
+# a card's cost packed, one byte a colour: cost + 1 in byte c (<= COST_CAP + 1 < 128); a
+# hand packed so (its cubes + 1, at most 127) | 128 in byte c pays it if and only if
+# (hand - cost) & PACK_HIGH == PACK_HIGH (no byte borrows: one test a card)
+K_C_PACK = _k(MAX_CT)
 K_C_TRIB_COINS = _k(MAX_CT)
 K_C_TRIB_POINTS = _k(MAX_CT)
 K_C_EFFECT = _k(MAX_CT)
@@ -71,6 +79,8 @@ K_OFFICE_BOX = _k(MAX_OFFICE)                # card type of each office copy
 K_DECK_BOX = _k(MAX_DECK)                    # card type of each building / person copy
 K_MODELS = _k(MAX_MODELS * N_PARAMS)         # the search bots' models: each built-in's parameters
 RULES_END = _k.at
+
+PACK_HIGH = sum(128 << (8 * c) for c in range(NC))
 
 # ---- the game part ----------------------------------------------------------------------
 _g = _Alloc(RULES_END)

@@ -34,7 +34,9 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
               (d["rose_sides"], E.MAX_ROSE, "rose_sides"), (d["tableau_spaces"], E.MAX_TAB - 2, "tableau_spaces"),
               (d["office_per_round"] + d["deck_per_round"], E.MAX_OFFER, "cards shown a round"),
               (max(d["wall_step_costs"]), 2, "wall_step_costs"), (d["dice_chosen"], 2, "dice_chosen"),
-              (int(a["adjacency"].sum(1).max()), E.MAX_ADJ, "quarters touching one quarter")]
+              (int(a["adjacency"].sum(1).max()), E.MAX_ADJ, "quarters touching one quarter"),
+              (int(a["quarter_cost"].max(initial=0)), E.COST_CAP, "cubes of one colour in a quarter's cost"),
+              (int(a["card_cost"].max(initial=0)), E.COST_CAP, "cubes of one colour in a card's cost")]
     for v, hi, what in limits:
         if v > hi:
             raise ConfigError(f"Macao's kernels hold at most {hi} {what}, the rules have {v}")
@@ -71,6 +73,7 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     s[E.K_N_CT], s[E.K_N_OFFICE], s[E.K_N_DECK] = nct, len(office), len(deck)
     s[E.K_ROUTE_END] = int(a["port_space"].max())
     s[E.K_Q_COST:E.K_Q_COST + nq * E.NC] = a["quarter_cost"].reshape(-1)
+    s[E.K_Q_AFFORD:E.K_Q_AFFORD + E.NC * (E.COST_CAP + 2)] = afford_masks(a["quarter_cost"])
     adj = np.full((E.MAX_Q, E.MAX_ADJ), -1, np.int64)
     for q in range(nq):
         nb = np.flatnonzero(a["adjacency"][q])
@@ -83,6 +86,8 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     s[E.K_PORT_GOODS:E.K_PORT_GOODS + pg.size] = pg.reshape(-1)
     s[E.K_C_KIND:E.K_C_KIND + nct] = a["card_kind"]
     s[E.K_C_COST:E.K_C_COST + nct * E.NC] = a["card_cost"].reshape(-1)
+    s[E.K_C_PACK:E.K_C_PACK + nct] = [sum((int(x) + 1) << (8 * c) for c, x in enumerate(row))
+                                      for row in a["card_cost"]]
     s[E.K_C_TRIB_COINS:E.K_C_TRIB_COINS + nct] = a["card_tribute"][:, 0]
     s[E.K_C_TRIB_POINTS:E.K_C_TRIB_POINTS + nct] = a["card_tribute"][:, 1]
     s[E.K_C_EFFECT:E.K_C_EFFECT + nct] = a["card_effect"]
@@ -93,6 +98,17 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     s[E.K_OFFICE_BOX:E.K_OFFICE_BOX + len(office)] = office
     s[E.K_DECK_BOX:E.K_DECK_BOX + len(deck)] = deck
     return s
+
+
+def afford_masks(cost):
+    """K_Q_AFFORD's words: for each colour c and count r = -1..COST_CAP, the quarters
+    (bit x, as a signed int64) that cost at most r cubes of colour c."""
+    out = []
+    for c in range(E.NC):
+        for r in range(-1, E.COST_CAP + 1):
+            m = sum(1 << x for x in range(len(cost)) if cost[x][c] <= r)
+            out.append(m - (1 << 64) if m >= 1 << 63 else m)
+    return np.array(out, np.int64)
 
 
 def table_template(rules, players, check_bots: bool = False):

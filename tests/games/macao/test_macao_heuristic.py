@@ -293,3 +293,30 @@ def test_the_card_tries_are_the_legal_ones_one_of_each_activation_class():
                 compared += 1
             st.apply(int(legal[rng.integers(len(legal))]))
     assert compared > 200 and dropped > 0, (compared, dropped)
+
+
+def test_the_tables_packed_costs_answer_as_the_costs_do():
+    """card_tries_nb's cost words (built with the table): K_Q_AFFORD's masks hold exactly
+    the quarters of each colour's cost within r cubes (64 quarters: bit 63 too), and
+    K_C_PACK's test pays a card exactly when every colour's cubes cover its cost, for
+    hands of none, just short, just enough and far more than 127 cubes."""
+    rng = np.random.default_rng(18)
+    cost = rng.integers(0, E.COST_CAP + 1, (E.MAX_Q, E.NC))
+    masks = simulate.afford_masks(cost).reshape(E.NC, E.COST_CAP + 2)
+    for c in range(E.NC):
+        for r in range(-1, E.COST_CAP + 1):
+            bits = int(masks[c, r + 1]) & ((1 << 64) - 1)
+            assert bits == sum(1 << x for x in range(E.MAX_Q) if cost[x, c] <= r)
+    s = simulate.compile_rules(R, 4)
+    words = s[E.K_Q_AFFORD:E.K_Q_AFFORD + E.NC * (E.COST_CAP + 2)]
+    assert np.array_equal(words, simulate.afford_masks(R.arrays()["quarter_cost"]))
+    checked = 0
+    for card in range(s[E.K_N_CT]):
+        need = s[E.K_C_COST + card * E.NC:][:E.NC]
+        for _ in range(20):
+            hand = np.maximum(need + rng.choice([-1, 0, 0, 1, 300], E.NC), 0)
+            packed = sum((min(max(int(h), -1), 126) + 129) << (8 * c) for c, h in enumerate(hand))
+            pays = ((packed - int(s[E.K_C_PACK + card])) & E.PACK_HIGH) == E.PACK_HIGH
+            assert pays == bool((hand >= need).all())
+            checked += pays
+    assert 0 < checked < s[E.K_N_CT] * 20

@@ -34,15 +34,15 @@ from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOOD
                      E_PAY_CUBES_FOR_ANY_CUBE, E_PAY_CUBES_FOR_COINS, E_PAY_CUBE_FOR_COINS,
                      E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
                      G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
-                     G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT,
+                     G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_PACK,
                      K_C_KIND, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
                      K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
-                     K_PORT_SPACE, K_Q_ADJ, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
+                     K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
                      K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
-                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PW, P_CITY, P_COINS,
+                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PACK_HIGH, PW, P_CITY, P_COINS,
                      P_DELIVERED_TILES, P_DONE, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_JOKERS, P_N_DONE,
                      P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
-                     P_WALL_N, T_ACTIVATE, T_END)
+                     P_WALL_N, COST_CAP, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
@@ -57,13 +57,14 @@ def w_nb(s, seat, i):
 
 @njit(cache=True)
 def weights_nb(s, q):
-    """The seat's parameters as floats (w_nb's), once a decision rather than once a try."""
+    """The seat's parameters that value_nb reads as floats (w_nb's), once a decision
+    rather than once a try; 0.0 for the others (W_SOON, W_NEED, W_KEEP, W_FIT: read
+    elsewhere through w_nb or the state; their divisions were a quarter of this one's)."""
     at = PARAMS + q * N_PARAMS
     return (s[at] / PARAM_SCALE, s[at + 1] / PARAM_SCALE, s[at + 2] / PARAM_SCALE,
             s[at + 3] / PARAM_SCALE, s[at + 4] / PARAM_SCALE, s[at + 5] / PARAM_SCALE,
-            s[at + 6] / PARAM_SCALE, s[at + 7] / PARAM_SCALE, s[at + 8] / PARAM_SCALE,
-            s[at + 9] / PARAM_SCALE, s[at + 10] / PARAM_SCALE, s[at + 11] / PARAM_SCALE,
-            s[at + 12] / PARAM_SCALE)
+            s[at + 6] / PARAM_SCALE, 0.0, s[at + 8] / PARAM_SCALE,
+            s[at + 9] / PARAM_SCALE, 0.0, 0.0, 0.0)
 
 
 # value_nb's memo of one decision (memo_nb; docs/performance.md, Macao): the decision's
@@ -319,7 +320,7 @@ def act_class_nb(s, q, i, x):
 UNSCORED = -(1 << 62)                        # kept_colour_nb: a group's first action, not yet scored
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kept_colour_nb(s, q, a, keep, need, at, best, bs, ready):
     """pick of a colour group's actions, one at a time in increasing order: the first
     legal one, or with ``keep`` the first of those that spare most the colours the
@@ -389,14 +390,25 @@ def tries_nb(s, q, out, keep, need):
     return card_tries_nb(s, q, out, n)
 
 
+# the activated effects never tried: valued -inf by light_value_nb (never above the turn's
+# end), or taken through A_COMPLETE_COINS
+UNTRIED_ACT = ((1 << E_EXTRA_TRIBUTE) | (1 << E_EXTRA_GOODS) | (1 << E_WALL_TO_TOP)
+               | (1 << E_PAY_COINS_COMPLETE_CARD))
+
+
 @njit(cache=True, inline="always")
 def effect_mask_nb(s, q):
-    """Bit e set: the seat has a completed card of effect e (fewer than 64 effects)."""
+    """(bit e set: the seat has a completed card of effect e (fewer than 64 effects); bit
+    i set: its completed card i is activated (T_ACTIVATE) and its activations are tried
+    (not UNTRIED_ACT's)), without a branch a card."""
     b = pb(q)
-    m = 0
+    m, act = 0, 0
     for i in range(s[b + P_N_DONE]):
-        m |= 1 << s[K_C_EFFECT + s[b + P_DONE + i]]
-    return m
+        card = s[b + P_DONE + i]
+        e = s[K_C_EFFECT + card]
+        m |= 1 << e
+        act |= np.int64((s[K_C_TIMING + card] == T_ACTIVATE) & ((UNTRIED_ACT >> e) & 1 == 0)) << i
+    return m, act
 
 
 @njit(cache=True, inline="always")
@@ -404,27 +416,26 @@ def card_tries_nb(s, q, out, n):
     """tries_nb's actions that need no colour choice, into out[n:] (returns the new
     count): engine_nb.legal_cards_nb's answers in its order (goods tiles, completing,
     activating), but of each activation class (act_class_nb) only the first option, found
-    without listing the others, and none of the activations light_value_nb skips (-inf).
+    without listing the others, and none of the activations light_value_nb skips (-inf):
+    only the cards effect_mask_nb marks are asked (activation_open_nb's branch on the
+    card's timing, mostly mispredicted, was a tenth of this listing's time).
     The effect sums are asked only of a seat with such a card (effect_mask_nb), and
-    without a discount only the quarters left (owners_mask_nb: most are taken after the
-    first rounds) are tested, without a branch each (owner and cost tested with branches,
-    mostly mispredicted, were a third of this listing's time). Inlined in tries_nb, as
+    without a discount the quarters the seat can pay are a mask: those left (owners_mask_nb)
+    AND each colour's affordable ones (K_Q_AFFORD, built with the table; testing each
+    quarter's 6 costs was about 5 % of expert's time). Inlined in tries_nb, as
     effect_mask_nb in it and components_nb and memo_nb in best_action_nb: no call a
     decision (light_value_nb's inlining showed what the calls' spilled arguments cost)."""
     b = pb(q)
-    mask = effect_mask_nb(s, q)
+    mask, act = effect_mask_nb(s, q)
     if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
         disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if (mask >> E_GOODS_DISCOUNT) & 1 else 0
         if disc == 0:
-            free = owners_mask_nb(s, -1)          # the quarters left, in increasing order
-            paid = 0                              # those the seat can pay (no store in the
-            while free != 0:                      # loop: the cubes in hand stay in registers)
-                x = trailing_zeros(free)
-                free &= free - 1
-                ok = True
-                for c in range(NC):
-                    ok = ok & (s[b + P_ROSE + c] >= s[K_Q_COST + x * NC + c])
-                paid |= np.int64(ok) << x
+            # the quarters left (owners_mask_nb) that the seat can pay: of each colour, those
+            # costing at most its cubes (K_Q_AFFORD's masks; no test a quarter)
+            paid = owners_mask_nb(s, -1)
+            for c in range(NC):
+                r = min(max(s[b + P_ROSE + c], -1), COST_CAP)
+                paid &= s[K_Q_AFFORD + c * (COST_CAP + 2) + r + 1]
             while paid != 0:
                 out[n] = A_GOODS + trailing_zeros(paid)
                 n += 1
@@ -440,25 +451,32 @@ def card_tries_nb(s, q, out, n):
                     out[n] = A_GOODS_COINS + x
                     n += 1
     if s[b + P_N_DONE] < MAX_DONE:
-        cdisc = (mask >> E_COMPLETE_DISCOUNT) & 1
-        for t in range(s[b + P_N_TAB]):
-            card = s[b + P_TAB + t]
-            d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1) if cdisc else 0
-            if cost_ok_nb(s, q, K_C_COST + card * NC, d):
+        if (mask >> E_COMPLETE_DISCOUNT) & 1:
+            for t in range(s[b + P_N_TAB]):
+                card = s[b + P_TAB + t]
+                d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+                if cost_ok_nb(s, q, K_C_COST + card * NC, d):
+                    out[n] = A_COMPLETE + t
+                    n += 1
+        else:                                 # one test a card (K_C_PACK), no branch: a
+            hand = 0                          # card's 6 tests were 2-3 % of expert's time
+            for c in range(NC):
+                hand |= (min(max(s[b + P_ROSE + c], -1), 126) + 129) << (8 * c)
+            for t in range(s[b + P_N_TAB]):
                 out[n] = A_COMPLETE + t
-                n += 1
+                n += ((hand - s[K_C_PACK + s[b + P_TAB + t]]) & PACK_HIGH) == PACK_HIGH
         if (mask >> E_PAY_COINS_COMPLETE_CARD) & 1 and coin_completer_nb(s, q) >= 0:
             for t in range(s[b + P_N_TAB]):
                 out[n] = A_COMPLETE_COINS + t
                 n += 1
-    for i in range(s[b + P_N_DONE]):
+    while act != 0:                           # the cards whose activations are tried,
+        i = trailing_zeros(act)               # in increasing order (effect_mask_nb's)
+        act &= act - 1
         if not activation_open_nb(s, q, i):
             continue
         card = s[b + P_DONE + i]
         e = s[K_C_EFFECT + card]
         at = A_ACT + i * 64
-        if e == E_EXTRA_TRIBUTE or e == E_EXTRA_GOODS or e == E_WALL_TO_TOP:
-            continue                          # valued -inf: never above the turn's end
         unlimited = s[K_LIMIT_CUBES] == 0
         if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
             # the colours in hand (have); of each class (how many colours) the first
@@ -479,14 +497,19 @@ def card_tries_nb(s, q, out, n):
                     out[n] = at + c * NC
                     n += 1
                     break
-        elif act_class_nb(s, q, i, 0) == 0:   # one class: the first option activate_ok_nb accepts
-            for x in range(options_nb(s, q, card)):
-                if activate_ok_nb(s, q, i, x):
-                    out[n] = at + x
-                    n += 1
-                    break
         else:
-            n = open_options_nb(s, q, i, out, n)
+            k = options_nb(s, q, card)
+            if k == 1:                        # (most cards) open_options_nb's one question,
+                out[n] = at                   # asked without its call and loop
+                n += activate_ok_nb(s, q, i, 0)
+            elif act_class_nb(s, q, i, 0) == 0:   # one class: the first option activate_ok_nb accepts
+                for x in range(k):
+                    if activate_ok_nb(s, q, i, x):
+                        out[n] = at + x
+                        n += 1
+                        break
+            else:
+                n = open_options_nb(s, q, i, out, n)
     return n
 
 
@@ -691,7 +714,7 @@ def best_action_nb(s, q):
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
     need = comp + 3 * MAX_Q                    # need_nb's
     memo = need + NC                           # and value_nb's
-    n = tries_nb(p, q, out, p[PARAMS + q * N_PARAMS + W_KEEP] > 0, need)   # (weights_nb's w[W_KEEP] > 0)
+    n = tries_nb(p, q, out, p[PARAMS + q * N_PARAMS + W_KEEP] > 0, need)   # (w_nb(p, q, W_KEEP) > 0)
     if n == 1:                                 # only the turn's end (out[0]): nothing to try
         keep_nb(s)
         return A_END
