@@ -224,12 +224,22 @@ def bank_pay_nb(s, log, seat, amount):
 
 
 @njit(cache=True)
+def tok_sum_nb(s, at):
+    """s[at] + ... + s[at + n_tok_nb(s) - 1] (a bag, a hand, a port's cargo): summed over
+    the MAX_TOK words with the unused ones masked, a loop of fixed length that LLVM
+    unrolls into a few vector adds (a loop to the runtime count was vectorised with a
+    remainder loop and a reduction: a third of advance_nb's time, docs/performance.md)."""
+    nt = n_tok_nb(s)
+    total = np.int64(0)
+    for t in range(MAX_TOK):
+        total += s[at + t] & -np.int64(t < nt)     # (an AND: the loads stay unconditional)
+    return total
+
+
+@njit(cache=True)
 def bag_total_nb(s):
     """Tokens in the bag."""
-    total = 0
-    for t in range(n_tok_nb(s)):
-        total += s[BAG + t]
-    return total
+    return tok_sum_nb(s, BAG)
 
 
 @njit(cache=True)
@@ -270,9 +280,7 @@ def draw_token_nb(s, log):
 @njit(cache=True)
 def fill_port_nb(s, log, p):
     """Draw tokens into the empty slots of port p."""
-    held = 0
-    for t in range(n_tok_nb(s)):
-        held += s[port_tok_i(p, t)]
+    held = tok_sum_nb(s, port_tok_i(p, 0))
     total = bag_total_nb(s)
     for _ in range(s[PORT_SLOTS + p] - held):
         t, total = draw_counted_nb(s, log, total)
@@ -283,27 +291,35 @@ def fill_port_nb(s, log, p):
 @njit(cache=True)
 def top_bid_nb(s, p, skip_seat):
     """Highest stack at port p, ignoring skip_seat (-1: nobody ignored)."""
-    best = 0
-    for seat in range(s[R_N_PLAYERS]):
-        if seat != skip_seat and s[port_bid_i(p, seat)] > best:
-            best = s[port_bid_i(p, seat)]
+    # over the MAX_SEATS words, the other seats masked (stacks are >= 0): a fixed loop
+    # LLVM unrolls (to the runtime count it was vectorised with blends and a remainder)
+    n = s[R_N_PLAYERS]
+    best = np.int64(0)
+    for seat in range(MAX_SEATS):
+        best = max(best, s[port_bid_i(p, seat)] & -np.int64((seat < n) & (seat != skip_seat)))
     return best
 
 
 @njit(cache=True)
 def set_bid_nb(s, p, seat, coins):
-    """Every change of a stack goes through here: it keeps the port's top stack
-    (read on every ship sent) with the stacks."""
+    """Every change of a stack goes through here or set_top_bid_nb: they keep the
+    port's top stack (read on every ship sent) with the stacks."""
     s[port_bid_i(p, seat)] = coins
     s[PORT_TOP + p] = top_bid_nb(s, p, -1)
 
 
 @njit(cache=True)
+def set_top_bid_nb(s, p, seat, coins):
+    """set_bid_nb for a stack that is the port's top after the change, so without the
+    scan: above every other (a ship sent above the top, a raise above the others) or
+    0 with no other stack (a port won alone)."""
+    s[port_bid_i(p, seat)] = coins
+    s[PORT_TOP + p] = coins
+
+
+@njit(cache=True)
 def hand_size_nb(s, seat):
-    n = 0
-    for t in range(n_tok_nb(s)):
-        n += s[hand_i(seat, t)]
-    return n
+    return tok_sum_nb(s, hand_i(seat, 0))
 
 
 @njit(cache=True)
@@ -477,7 +493,7 @@ def win_port_nb(s, log, seat, p):
     nt = n_tok_nb(s)
     bid = s[port_bid_i(p, seat)]
     s[M_BANK] += bid
-    set_bid_nb(s, p, seat, 0)
+    set_top_bid_nb(s, p, seat, 0)      # alone there: no stack left
     s[pl_i(seat, PL_HAND_SHIPS)] += 1
     won = 0
     for t in range(nt):
@@ -524,7 +540,7 @@ def raise_answer_nb(s, log, seat, add):
     if add > 0:
         # the ship stays on the port and is not available in phase 3
         s[pl_i(seat, PL_COINS)] -= add
-        set_bid_nb(s, p, seat, bid + add)
+        set_top_bid_nb(s, p, seat, bid + add)      # add >= need: above the others
         s[stat_i(seat, P.raises)] += 1
         s[stat_i(seat, P.raise_coins)] += add
         log_event_nb(s, log, A_RAISE, seat, LOC_PORT0 + p, add, bid + add, -1, 0, -1, 0)
@@ -747,7 +763,7 @@ def send_answer_nb(s, log, seat, loc):
             illegal_nb(s, D_SEND, seat, loc, bid)
             return
         s[pl_i(seat, PL_COINS)] -= bid
-        set_bid_nb(s, p, seat, bid)
+        set_top_bid_nb(s, p, seat, bid)      # bid >= need: above the top
         s[stat_i(seat, P.bids)] += 1
         s[stat_i(seat, P.bid_coins)] += bid
         log_event_nb(s, log, A_SEND_PORT, seat, loc, bid, 0, -1, 1, -1, 0)
