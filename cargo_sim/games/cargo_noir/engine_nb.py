@@ -225,14 +225,10 @@ def bank_pay_nb(s, log, seat, amount):
 
 @njit(cache=True)
 def tok_sum_nb(s, at):
-    """s[at] + ... + s[at + n_tok_nb(s) - 1] (a bag, a hand, a port's cargo): summed over
-    the MAX_TOK words with the unused ones masked, a loop of fixed length that LLVM
-    unrolls into a few vector adds (a loop to the runtime count was vectorised with a
-    remainder loop and a reduction: a third of advance_nb's time, docs/performance.md)."""
-    nt = n_tok_nb(s)
-    total = np.int64(0)
-    for t in range(MAX_TOK):
-        total += s[at + t] & -np.int64(t < nt)     # (an AND: the loads stay unconditional)
+    """s[at] + ... + s[at + n_tok_nb(s) - 1] (a bag, a hand, a port's cargo)."""
+    total = 0
+    for t in range(n_tok_nb(s)):
+        total += s[at + t]
     return total
 
 
@@ -291,12 +287,10 @@ def fill_port_nb(s, log, p):
 @njit(cache=True)
 def top_bid_nb(s, p, skip_seat):
     """Highest stack at port p, ignoring skip_seat (-1: nobody ignored)."""
-    # over the MAX_SEATS words, the other seats masked (stacks are >= 0): a fixed loop
-    # LLVM unrolls (to the runtime count it was vectorised with blends and a remainder)
-    n = s[R_N_PLAYERS]
-    best = np.int64(0)
-    for seat in range(MAX_SEATS):
-        best = max(best, s[port_bid_i(p, seat)] & -np.int64((seat < n) & (seat != skip_seat)))
+    best = 0
+    for seat in range(s[R_N_PLAYERS]):
+        if seat != skip_seat and s[port_bid_i(p, seat)] > best:
+            best = s[port_bid_i(p, seat)]
     return best
 
 
