@@ -27,7 +27,9 @@ bot can see").
 """
 import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
+from llvmlite import ir
 from numba import njit, types
+from numba.extending import intrinsic
 
 from ...core.borrow_nb import state_ptr_nb
 from .enums import (
@@ -223,12 +225,27 @@ def bank_pay_nb(s, log, seat, amount):
     return paid
 
 
+@intrinsic
+def scalar_nb(typingctx, x):
+    """x as it is, through an empty inline asm LLVM cannot see into: a sum carried through
+    it stays a scalar loop. Vectorised, the token sums loaded words just stored one by
+    one (a hand after phase 1) in one wide load, which waits for those stores to drain
+    (no store-to-load forwarding): a third of advance_nb's time (docs/performance.md)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(args[0].type, [args[0].type])
+        return builder.call(ir.InlineAsm(fnty, "", "=r,0"), [args[0]])
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True)
 def tok_sum_nb(s, at):
     """s[at] + ... + s[at + n_tok_nb(s) - 1] (a bag, a hand, a port's cargo)."""
-    total = 0
+    total = np.int64(0)
     for t in range(n_tok_nb(s)):
-        total += s[at + t]
+        total = scalar_nb(total + s[at + t])
     return total
 
 
