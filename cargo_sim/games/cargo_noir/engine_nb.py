@@ -255,7 +255,7 @@ def bag_total_nb(s):
     return tok_sum_nb(s, BAG)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # three callers, one per token drawn: no call
 def draw_counted_nb(s, log, total):
     """draw_token_nb told the bag's total (bag_total_nb): (token or -1, the bag's
     total after), so a port's refill sums the bag once, not once per token."""
@@ -440,7 +440,7 @@ def wait_nb(s, kind):
     s[M_STEP] = ST_WAIT + kind
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # answer_nb's one call: no call
 def black_market_answer_nb(s, log, seat, ans):
     """One ship at the Black Market: swap one token with the market, or draw one."""
     nt = n_tok_nb(s)
@@ -588,7 +588,7 @@ def resolve_location_nb(s, log, seat, loc):
         illegal_nb(s, D_ORDER, seat, loc, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # advance_nb's and answer_nb's step: no call
 def phase1_step_nb(s, log):
     """Resolve the player's next ship out, in the order the player chooses (D_ORDER,
     asked only when there is a choice); phase 2 when none is left."""
