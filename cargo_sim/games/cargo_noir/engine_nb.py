@@ -230,7 +230,7 @@ def scalar_nb(typingctx, x):
     """x as it is, through an empty inline asm LLVM cannot see into: a sum carried through
     it stays a scalar loop. Vectorised, the token sums loaded words just stored one by
     one (a hand after phase 1) in one wide load, which waits for those stores to drain
-    (no store-to-load forwarding): a third of advance_nb's time (docs/performance.md)."""
+    (no store-to-load forwarding): a quarter of advance_nb's samples (docs/performance.md)."""
     if not isinstance(x, types.Integer):
         return None
 

@@ -70,6 +70,7 @@ def random_table_decide_nb(kind, s, seat):
 # streams, the same answers: the same games). No checksum check: such a table has
 # no user bot. `bot` is a jitted function, resolved when the kernel compiles (the
 # two loops below are inlined into the kernel, never compiled on their own).
+#
 # The direct kernel's own copies of the per-decision calls (numba's inlining): an answer
 # and a random decision each cost a call with numba's prologue (status and result slots,
 # six saved registers) ~230 times a game; the cached functions stay for every other
