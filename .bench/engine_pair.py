@@ -6,7 +6,7 @@ Prints every process's figures, then the medians and ranges per tree. Rates are 
 second of the process's CPU time by default ("cpu"; "wall" for wall-clock seconds): on
 a machine loaded beyond its cores, wall time mostly measures the scheduler.
 
-    python .bench/engine_pair.py BASE_TREE:CACHE NEW_TREE:CACHE [rounds] [seconds] [cpu|wall] [random]
+    python .bench/engine_pair.py BASE_TREE:CACHE NEW_TREE:CACHE [rounds] [seconds] [cpu|wall] [random|both] [whole|chunks]
 Each tree runs with NUMBA_CACHE_DIR=CACHE and the tree first on PYTHONPATH, with its own
 .venv/bin/python, or this interpreter when the tree has none (a git worktree).
 """
@@ -33,7 +33,20 @@ def ref_rate(n, seed):
     t0 = clock()
     ref.run(n, 4, seed, False)
     return n / (clock() - t0)
+CHUNKS = sys.argv[4] == "chunks"
+if CHUNKS:      # as make bench times kernel_rate: the table built once, the chunks alone timed
+    from cargo_sim.bench import CHUNK, _prepare
+    from cargo_sim.core.seeds_nb import game_seeds
+    tables = {}
 def lib_rate(n, seed=1, bot="random"):
+    if CHUNKS:
+        table = tables.get(bot) or tables.setdefault(bot, _prepare(4, bot))
+        seeds = game_seeds(seed, 0, n)
+        t0 = clock()
+        for lo in range(0, n, CHUNK):
+            if table.run(seeds[lo:lo + CHUNK])[2] is not None:
+                raise RuntimeError("illegal decision")
+        return n / (clock() - t0)
     t0 = clock()
     kernel_rate(4, n, 1, seed=seed, bot=bot)
     return n / (clock() - t0)
@@ -53,12 +66,12 @@ print(json.dumps({"random": max(lib), "reference": max(rf), "expert": max(ex),
 """
 
 
-def run(spec, secs, clock, bots):
+def run(spec, secs, clock, bots, timed="whole"):
     tree, cache = spec.split(":")
     env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=tree)
     python = os.path.join(tree, ".venv/bin/python")
     out = subprocess.run([python if os.path.exists(python) else sys.executable, "-W", "ignore", "-c", CHILD,
-                          str(secs), clock, bots], env=env, capture_output=True, text=True, cwd="/tmp")
+                          str(secs), clock, bots, timed], env=env, capture_output=True, text=True, cwd="/tmp")
     if out.returncode:
         raise SystemExit(out.stderr[-2000:])
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -70,10 +83,13 @@ def main():
     secs = float(sys.argv[4]) if len(sys.argv) > 4 else 0.7
     clock = sys.argv[5] if len(sys.argv) > 5 else "cpu"
     bots = sys.argv[6] if len(sys.argv) > 6 else "both"      # "random": no expert timings
+    # "chunks": time the chunks of a table built once, as make bench does (kernel_rate's own
+    # t0); "whole" (default): kernel_rate whole, Table.build (~20 ms of CPU) included
+    timed = sys.argv[7] if len(sys.argv) > 7 else "whole"
     got = {base: [], new: []}
     for r in range(rounds):
         for spec in ((base, new) if r % 2 == 0 else (new, base)):
-            d = run(spec, secs, clock, bots)
+            d = run(spec, secs, clock, bots, timed)
             got[spec].append(d)
             print(f"round {r} {'base' if spec == base else 'new '}: random {d['random']:,.0f}, "
                   f"reference {d['reference']:,.0f}, expert {d['expert']:,.0f} games/s; "

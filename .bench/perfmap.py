@@ -3,7 +3,7 @@ with every compiled function of the loaded numba libraries (names from each libr
 linking module, addresses from the JIT, sizes up to the next symbol), so `perf report`
 names the kernels' functions. Then run a workload for `perf record -p <pid>`.
 
-    NUMBA_CACHE_DIR=... python .bench/perfmap.py random|expert [seconds] [game]
+    NUMBA_CACHE_DIR=... python .bench/perfmap.py random|expert [seconds] [game] [chunks]
 (the script prints its pid, sleeps 3 s for perf to attach, then plays games).
 With PERFMAP_DUMP=DIR it also writes each function's machine code (PERFMAP_DUMP_MATCH=TEXT:
 only those whose name contains TEXT) to DIR/<address>.bin
@@ -21,6 +21,9 @@ from cargo_sim.bench import kernel_rate
 bot = sys.argv[1] if len(sys.argv) > 1 else "random"
 secs = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
 game = sys.argv[3] if len(sys.argv) > 3 else "cargo_noir"
+# "chunks": time only table.run (each kernel_rate call also builds its Table: ~20 ms of
+# Python, about a fifth of a 4,096-game call's time, in the profile as gc and the interpreter)
+CHUNKS = len(sys.argv) > 4 and sys.argv[4] == "chunks"
 kernel_rate(4, 64, 1, bot=bot, game=game)
 
 
@@ -78,7 +81,14 @@ print(os.getpid(), len(addrs), "symbols", flush=True)
 time.sleep(3)
 t0 = time.perf_counter()
 n = 0
-while time.perf_counter() - t0 < secs:
+if CHUNKS:          # a table built once, its chunks alone (as make bench times them)
+    from cargo_sim.bench import CHUNK, _prepare
+    from cargo_sim.core.seeds_nb import game_seeds
+    table = _prepare(4, bot, game)
+    while time.perf_counter() - t0 < secs:
+        table.run(game_seeds(n, 0, CHUNK))
+        n += 1
+while not CHUNKS and time.perf_counter() - t0 < secs:
     kernel_rate(4, 4096 if bot == "random" else 1024, 1, seed=n, bot=bot, game=game)
     n += 1
 print("rounds", n)

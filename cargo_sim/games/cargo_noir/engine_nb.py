@@ -27,7 +27,9 @@ bot can see").
 """
 import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
+from llvmlite import ir
 from numba import njit, types
+from numba.extending import intrinsic
 
 from ...core.borrow_nb import state_ptr_nb
 from .enums import (
@@ -223,16 +225,37 @@ def bank_pay_nb(s, log, seat, amount):
     return paid
 
 
+@intrinsic
+def scalar_nb(typingctx, x):
+    """x as it is, through an empty inline asm LLVM cannot see into: a sum carried through
+    it stays a scalar loop. Vectorised, the token sums loaded words just stored one by
+    one (a hand after phase 1) in one wide load, which waits for those stores to drain
+    (no store-to-load forwarding): a quarter of advance_nb's samples (docs/performance.md)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(args[0].type, [args[0].type])
+        return builder.call(ir.InlineAsm(fnty, "", "=r,0"), [args[0]])
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True)
-def bag_total_nb(s):
-    """Tokens in the bag."""
-    total = 0
+def tok_sum_nb(s, at):
+    """s[at] + ... + s[at + n_tok_nb(s) - 1] (a bag, a hand, a port's cargo)."""
+    total = np.int64(0)
     for t in range(n_tok_nb(s)):
-        total += s[BAG + t]
+        total = scalar_nb(total + s[at + t])
     return total
 
 
 @njit(cache=True)
+def bag_total_nb(s):
+    """Tokens in the bag."""
+    return tok_sum_nb(s, BAG)
+
+
+@njit(cache=True, inline="always")     # three callers, one per token drawn: no call
 def draw_counted_nb(s, log, total):
     """draw_token_nb told the bag's total (bag_total_nb): (token or -1, the bag's
     total after), so a port's refill sums the bag once, not once per token."""
@@ -270,9 +293,7 @@ def draw_token_nb(s, log):
 @njit(cache=True)
 def fill_port_nb(s, log, p):
     """Draw tokens into the empty slots of port p."""
-    held = 0
-    for t in range(n_tok_nb(s)):
-        held += s[port_tok_i(p, t)]
+    held = tok_sum_nb(s, port_tok_i(p, 0))
     total = bag_total_nb(s)
     for _ in range(s[PORT_SLOTS + p] - held):
         t, total = draw_counted_nb(s, log, total)
@@ -292,18 +313,24 @@ def top_bid_nb(s, p, skip_seat):
 
 @njit(cache=True)
 def set_bid_nb(s, p, seat, coins):
-    """Every change of a stack goes through here: it keeps the port's top stack
-    (read on every ship sent) with the stacks."""
+    """Every change of a stack goes through here or set_top_bid_nb: they keep the
+    port's top stack (read on every ship sent) with the stacks."""
     s[port_bid_i(p, seat)] = coins
     s[PORT_TOP + p] = top_bid_nb(s, p, -1)
 
 
 @njit(cache=True)
+def set_top_bid_nb(s, p, seat, coins):
+    """set_bid_nb for a stack that is the port's top after the change, so without the
+    scan: above every other (a ship sent above the top, a raise above the others) or
+    0 with no other stack (a port won alone)."""
+    s[port_bid_i(p, seat)] = coins
+    s[PORT_TOP + p] = coins
+
+
+@njit(cache=True)
 def hand_size_nb(s, seat):
-    n = 0
-    for t in range(n_tok_nb(s)):
-        n += s[hand_i(seat, t)]
-    return n
+    return tok_sum_nb(s, hand_i(seat, 0))
 
 
 @njit(cache=True)
@@ -413,7 +440,7 @@ def wait_nb(s, kind):
     s[M_STEP] = ST_WAIT + kind
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # answer_nb's one call: no call
 def black_market_answer_nb(s, log, seat, ans):
     """One ship at the Black Market: swap one token with the market, or draw one."""
     nt = n_tok_nb(s)
@@ -477,7 +504,7 @@ def win_port_nb(s, log, seat, p):
     nt = n_tok_nb(s)
     bid = s[port_bid_i(p, seat)]
     s[M_BANK] += bid
-    set_bid_nb(s, p, seat, 0)
+    set_top_bid_nb(s, p, seat, 0)      # alone there: no stack left
     s[pl_i(seat, PL_HAND_SHIPS)] += 1
     won = 0
     for t in range(nt):
@@ -524,7 +551,7 @@ def raise_answer_nb(s, log, seat, add):
     if add > 0:
         # the ship stays on the port and is not available in phase 3
         s[pl_i(seat, PL_COINS)] -= add
-        set_bid_nb(s, p, seat, bid + add)
+        set_top_bid_nb(s, p, seat, bid + add)      # add >= need: above the others
         s[stat_i(seat, P.raises)] += 1
         s[stat_i(seat, P.raise_coins)] += add
         log_event_nb(s, log, A_RAISE, seat, LOC_PORT0 + p, add, bid + add, -1, 0, -1, 0)
@@ -561,7 +588,7 @@ def resolve_location_nb(s, log, seat, loc):
         illegal_nb(s, D_ORDER, seat, loc, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # advance_nb's and answer_nb's step: no call
 def phase1_step_nb(s, log):
     """Resolve the player's next ship out, in the order the player chooses (D_ORDER,
     asked only when there is a choice); phase 2 when none is left."""
@@ -747,7 +774,7 @@ def send_answer_nb(s, log, seat, loc):
             illegal_nb(s, D_SEND, seat, loc, bid)
             return
         s[pl_i(seat, PL_COINS)] -= bid
-        set_bid_nb(s, p, seat, bid)
+        set_top_bid_nb(s, p, seat, bid)      # bid >= need: above the top
         s[stat_i(seat, P.bids)] += 1
         s[stat_i(seat, P.bid_coins)] += bid
         log_event_nb(s, log, A_SEND_PORT, seat, loc, bid, 0, -1, 1, -1, 0)

@@ -18,7 +18,7 @@ from ....core.borrow_nb import LazyAddress, call_int64_fn_nb, state_ptr_nb
 from ....core.dispatch_nb import NOT_PLUMBED, ask_close_nb, ask_open_nb, plumbed_nb
 from ..engine_nb import (advance_nb, answer_nb, begin_game_nb, game_rows_nb, own_workspace_nb,
                          seat_oneways_nb, start_state_nb)
-from ..enums import BOTS, M_ASK, M_N_EVENTS, M_RNG, M_SEAT, R_BUILTIN_FN
+from ..enums import BOTS, M_ASK, M_BOT_RNG, M_N_EVENTS, M_RNG, M_SEAT, R_BUILTIN_FN
 from .heuristic_nb import heuristic_decide_nb
 from .random_nb import random_decide_at_nb, random_decide_nb
 
@@ -70,6 +70,21 @@ def random_table_decide_nb(kind, s, seat):
 # streams, the same answers: the same games). No checksum check: such a table has
 # no user bot. `bot` is a jitted function, resolved when the kernel compiles (the
 # two loops below are inlined into the kernel, never compiled on their own).
+#
+# The direct kernel's own copies of the per-decision calls (numba's inlining): an answer
+# and a random decision each cost a call with numba's prologue (status and result slots,
+# six saved registers) ~230 times a game; the cached functions stay for every other
+# caller (the forward model, run_games_nb, the search), so only this kernel grows.
+answer_inline_nb = njit(inline="always")(answer_nb.py_func)
+random_decide_at_inline_nb = njit(inline="always")(random_decide_at_nb.py_func)
+
+
+@njit(inline="always")
+def random_direct_nb(kind, s, seat):
+    """random_decide_nb, inlined into the direct kernel."""
+    return random_decide_at_inline_nb(kind, s, seat, M_BOT_RNG)
+
+
 @njit(inline="always")
 def direct_play_on_nb(s, log, bot):
     """engine_nb.play_on_nb with bot(kind, s, seat) called directly."""
@@ -81,7 +96,7 @@ def direct_play_on_nb(s, log, bot):
         rng, bot_seed = ask_open_nb(s, seat, oneway[seat])
         ans = bot(kind, s, seat)
         ask_close_nb(s, rng, bot_seed)
-        answer_nb(s, log, ans)
+        answer_inline_nb(s, log, ans)
 
 
 @njit(inline="always")
@@ -105,7 +120,7 @@ def direct_games_nb(template, exact_fn, seeds, out_games, out_players, log, err,
 def run_random_games_nb(template, exact_fn, seeds, out_games, out_players, log, err):
     """The chunk kernel of random_table_decide_nb's tables (every seat `random`)."""
     return direct_games_nb(template, exact_fn, seeds, out_games, out_players, log, err,
-                           random_decide_nb)
+                           random_direct_nb)
 
 
 

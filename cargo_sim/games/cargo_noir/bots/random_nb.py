@@ -31,7 +31,7 @@ ROOM = SCRATCH + MAX_PORTS
 assert ROOM + MAX_CARDS <= SCRATCH + SCRATCH_W
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # random_decide_at_nb's one call: no call
 def random_order_nb(s, seat, at):
     # the pending locations as bits (as random_send_nb's ports): the r-th one found
     # by clearing r bits, without a branch per location
@@ -53,7 +53,7 @@ def random_raise_nb(s, seat, at):
     return 0 if r == 0 else need + r - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # random_decide_at_nb's one call: no call
 def random_black_market_nb(s, seat, at):
     nt = n_tok_nb(s)
     n_give = 0
@@ -83,7 +83,7 @@ def random_black_market_nb(s, seat, at):
     return give * BM_CODE + take
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # random_decide_at_nb's one call: no call
 def random_trade_nb(s, seat, at):
     n_types = s[R_N_TYPES]
     n_sold = fair_flips_each_at_nb(s, at, hand_i(seat, 0), OUT, n_tok_nb(s))
