@@ -182,6 +182,23 @@ def bm_runner(fn):
     return run
 
 
+def hot_runner(fn):
+    """As in a game, the state in cache: each state copied into one buffer first (as in
+    decision_cost.py; the loop that only copies is subtracted)."""
+    @njit
+    def run(S, SEAT, passes, out, gain):
+        w = np.empty(S.shape[1], np.int64)
+        p = state_ptr_nb(w)
+        for _ in range(passes):
+            for i in range(S.shape[0]):
+                w[:] = S[i]
+                g, a = fn(p, SEAT[i])
+                gain[i] = g
+                out[i] = a
+        return 0.0
+    return run
+
+
 live, states, seats, kind = [], [], [], []
 last = None
 for g in range(GAMES):
@@ -206,22 +223,24 @@ n = len(S)
 print(f"{GAMES} games: {(KIND == 0).sum():,} Black Market decisions, {(KIND == 1).sum():,} send phases",
       flush=True)
 fns = {"empty": no_bm_nb, "base": best_black_market_base_nb, "new": H.best_black_market_nb}
-runs = {k: bm_runner(f) for k, f in fns.items()}
-outs, gains = {}, {}
-for k, r in runs.items():
-    outs[k], gains[k] = np.zeros(n, np.int64), np.zeros(n)
-    r(S, SEAT, 1, outs[k], gains[k])
-assert np.array_equal(outs["base"], outs["new"]) and np.array_equal(gains["base"], gains["new"]), "answers differ"
-times = {k: [] for k in runs}
-for rep in range(REPEATS):
-    for k in (list(runs) if rep % 2 == 0 else list(runs)[::-1]):
-        t = time.process_time()
-        runs[k](S, SEAT, PASSES, outs[k], gains[k])
-        times[k].append((time.process_time() - t) / PASSES / n * 1e9)
-ns = {k: [a - b for a, b in zip(times[k], times["empty"])] for k in ("base", "new")}
-ratio = [b / a for a, b in zip(ns["base"], ns["new"])]
-print(f"best_black_market_nb: answers equal on {n:,} states; ns a call base {min(ns['base']):.0f} best, "
-      f"{statistics.median(ns['base']):.0f} median; new {min(ns['new']):.0f} best, "
-      f"{statistics.median(ns['new']):.0f} median; new/base paired median {statistics.median(ratio):.3f} "
-      f"({min(ratio):.3f}-{max(ratio):.3f}), {n / GAMES:.1f} calls a game; load {os.getloadavg()[0]:.1f}",
-      flush=True)
+for mode, mk in (("in place", bm_runner), ("hot", hot_runner)):
+    runs = {k: mk(f) for k, f in fns.items()}
+    outs, gains = {}, {}
+    for k, r in runs.items():
+        outs[k], gains[k] = np.zeros(n, np.int64), np.zeros(n)
+        r(S, SEAT, 1, outs[k], gains[k])
+    assert np.array_equal(outs["base"], outs["new"]) and np.array_equal(gains["base"], gains["new"]), \
+        "answers differ"
+    times = {k: [] for k in runs}
+    for rep in range(REPEATS):
+        for k in (list(runs) if rep % 2 == 0 else list(runs)[::-1]):
+            t = time.process_time()
+            runs[k](S, SEAT, PASSES, outs[k], gains[k])
+            times[k].append((time.process_time() - t) / PASSES / n * 1e9)
+    ns = {k: [a - b for a, b in zip(times[k], times["empty"])] for k in ("base", "new")}
+    ratio = [b / a for a, b in zip(ns["base"], ns["new"])]
+    print(f"best_black_market_nb ({mode}): answers equal on {n:,} states; ns a call base "
+          f"{min(ns['base']):.0f} best, {statistics.median(ns['base']):.0f} median; new {min(ns['new']):.0f} "
+          f"best, {statistics.median(ns['new']):.0f} median; new/base paired median "
+          f"{statistics.median(ratio):.3f} ({min(ratio):.3f}-{max(ratio):.3f}), {n / GAMES:.1f} calls a game; "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
