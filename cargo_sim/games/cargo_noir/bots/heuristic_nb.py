@@ -79,8 +79,7 @@ NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
 NOTE_SYNDICATE = NOTE_PORT_GAIN + MAX_PORTS   # syndicate_room_nb (cards are bought in phase 2)
-NOTE_BM_BOUND = NOTE_SYNDICATE + 1       # float bits: bm_gain_bound_nb (the estimate's stamp is 0 until made)
-assert NOTE_BM_BOUND < SCRATCH + SCRATCH_W
+assert NOTE_SYNDICATE < SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -474,50 +473,16 @@ def bid_margin_nb(s, seat):
 
 
 @njit(cache=True)
-def bm_gain_bound_nb(s, seat, base):
-    """An upper bound of best_black_market_nb's gain, told the hand's score
-    `base` (hand_score_nb): the hand plus one Wild, with one more token in its
-    largest set and one more type, minus base (inf when the biases are
-    negative or the holding is beyond the table). A Wild stands for any type,
-    so no token adds more value; the draw is an average of tokens added and a
-    swap gains at most its take alone (best_black_market_nb): the float
-    operations of each are the same on smaller terms."""
-    same = param_nb(s, seat, HP_SAME_BIAS)
-    diff = param_nb(s, seat, HP_DIFF_BIAS)
-    if same < 0.0 or diff < 0.0:
-        return np.inf
-    load_hand_nb(s, seat)
-    h, fast, tot, top, _, _, distinct, wilds = scratch_stats_nb(s)
-    max_total, max_wilds, consts, tab = probe_limits_nb(s)
-    if not (fast and tot <= max_total and wilds + 1 <= max_wilds):
-        return np.inf
-    tv = probe_with_nb(tab, 0, consts, h, wilds + 1)
-    if tv < 0:
-        return np.inf
-    return biased_score_nb(tv, top + wilds + 1, distinct + 1, same, diff) - base
-
-
-@njit(cache=True)
 def choose_send_nb(s, seat):
-    """The destination with the highest score, the first one on ties, in the order
-    Casino, Black Market, ports. The ports are scored before the Black Market, whose
-    estimate (best_black_market_nb, once a phase) is made only when its bound
-    (bm_gain_bound_nb) could still win: it wins iff it beats the Casino and no port
-    beats it."""
     coins = coins_nb(s, seat)
     coin_value = coin_value_nb(s, seat)
-    bm_bias = param_nb(s, seat, HP_BM_BIAS)
     stamp = s[M_TURN] * 8 + seat + 1
     if s[NOTE_SEND_STAMP] != stamp:         # first ship of this phase 3
         s[NOTE_SEND_STAMP] = stamp
-        base = hand_score_nb(s, seat)
-        s[NOTE_BASE] = float_bits_nb(base)
+        s[NOTE_BASE] = float_bits_nb(hand_score_nb(s, seat))
         for p in range(MAX_PORTS):
             s[NOTE_PORT_GAIN + p] = NOT_YET
         s[NOTE_SYNDICATE] = syndicate_room_nb(s, seat) if param_nb(s, seat, HP_BAIT) > 0.5 else 0
-        s[NOTE_BM_STAMP] = 0
-        if bm_bias > -50.0:
-            s[NOTE_BM_BOUND] = float_bits_nb(bm_gain_bound_nb(s, seat, base))
     base = bits_float_nb(s[NOTE_BASE])
     # Casino: coins now; next turn's final trade counts coins 1:1
     payout = casino_payout_nb(s, seat)
@@ -529,10 +494,18 @@ def choose_send_nb(s, seat):
     if coins < low:
         # the Casino's appeal to the short of coins, scaled by what it pays
         best += (low - coins) * (payout / s[R_CASINO_PAYOUT] if s[R_CASINO_PAYOUT] > 0 else 1.0)
-    casino = best
     choice = LOC_CASINO
     bid_choice = 0
-    top_port = -np.inf                  # the ports' best score
+    bm_bias = param_nb(s, seat, HP_BM_BIAS)
+    if bm_bias > -50.0:
+        if s[NOTE_BM_STAMP] != stamp:
+            g, _ = best_black_market_nb(s, seat)
+            s[NOTE_BM_STAMP] = stamp
+            s[NOTE_BM_GAIN] = int(g * 1000.0)
+        g = s[NOTE_BM_GAIN] / 1000.0
+        if g + bm_bias > best:
+            best = g + bm_bias
+            choice = LOC_BLACK_MARKET
     contest = param_nb(s, seat, HP_CONTEST)
     max_pay = param_nb(s, seat, HP_MAX_PAY)
     bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat, s[NOTE_SYNDICATE]) > 0
@@ -549,8 +522,6 @@ def choose_send_nb(s, seat):
             if bait and need <= coins:
                 # enter cheaply, expecting to be outbid and paid for leaving
                 sc = 2.0 * coin_value + 0.25 * gain
-                if sc > top_port:
-                    top_port = sc
                 if sc > best:
                     best = sc
                     choice = LOC_PORT0 + p
@@ -563,27 +534,10 @@ def choose_send_nb(s, seat):
         if max_pay > 0.0 and bid > max_pay * gain:
             continue
         sc = gain - coin_value * bid
-        if sc > top_port:
-            top_port = sc
         if sc > best:
             best = sc
             choice = LOC_PORT0 + p
             bid_choice = bid
-    if bm_bias > -50.0:
-        if s[NOTE_BM_STAMP] != stamp:
-            # the note below keeps the gain truncated to 1/1000: at most max(gain, 0)
-            # (1e-6: the draw's average may round above its largest term)
-            v = max(bits_float_nb(s[NOTE_BM_BOUND]), 0.0) + 1e-6 + bm_bias
-            if v <= casino or v < top_port:
-                s[OUT] = bid_choice
-                return choice       # the Black Market cannot win: no estimate
-            g, _ = best_black_market_nb(s, seat)
-            s[NOTE_BM_STAMP] = stamp
-            s[NOTE_BM_GAIN] = int(g * 1000.0)
-        v = s[NOTE_BM_GAIN] / 1000.0 + bm_bias
-        if v > casino and v >= top_port:
-            choice = LOC_BLACK_MARKET
-            bid_choice = 0
     s[OUT] = bid_choice
     return choice
 
