@@ -1,21 +1,20 @@
-"""Would the trade planner gain from reading the compact slots (issue #25, session 18)?
-The branch and bound's hottest instructions wait on its slot probes of the full 3.7 MB
-slots (perf of `.bench/perfmap.py expert`); session 14 saw no change at profile level.
-This times, in one process and alternated, the library's plan_trade_table_nb on the full
-slots against the same function made to read the compact 1 MB rows (hash, values packed
-`bits` each: packed_nb.compact_slots) -- generated from the library's source at run time
-(every `slots[row, 1 + x]` read becomes a shift and mask of `slots[row, 1]`, the layout
-fixed at compile time), so nothing is copied -- on the planner's inputs at every call of
-GAMES 4-expert games (recorded as planner_ab.py does). Answers are compared on every call.
-No library change (session 18: the same reads behind a run-time layout switch,
-`bits > 0 ? compact : full`, in the library's function gave x1.001, nothing).
+"""The trade planner on the compact slots (issue #25, session 18): the branch and bound's
+hottest instructions wait on its slot probes of the full 3.7 MB slots (perf of
+`.bench/perfmap.py expert`); session 14 saw no change at profile level. This times, in one
+process and alternated, main 7baaeb6's plan_trade_table_nb on the full slots (its source
+read from git and compiled here, nothing copied) against the library's
+plan_trade_slots_nb on the compact 1 MB rows (flat: hash, values packed `bits` each;
+packed_nb.compact_slots), as packed_plan_trade_nb calls it, on the planner's inputs at
+every call of GAMES 4-expert games (recorded as planner_ab.py does). Answers are compared
+on every call. (Before the library took it, a variant generated from the library's source
+with the compact reads gave x0.918; the same reads behind a run-time layout switch x1.001:
+the layout is now the array's type, each compiled on its own.)
 
     NUMBA_CACHE_DIR=... python .bench/planner_compact_ab.py [games] [repeats] [passes]
 """
-import inspect
 import os
-import re
 import statistics
+import subprocess
 import sys
 import time
 
@@ -28,12 +27,11 @@ from cargo_sim.games.cargo_noir import enums as E
 from cargo_sim.games.cargo_noir.bots import botkit_nb as K
 from cargo_sim.games.cargo_noir.bots import heuristic_nb as H
 from cargo_sim.games.cargo_noir.forward import GameState
-from cargo_sim.games.cargo_noir.trade import planner_nb
 from cargo_sim.games.cargo_noir.trade.consts import EPS, PLAN_EXACT_LIMIT
 from cargo_sim.games.cargo_noir.trade.knapsack_nb import budget_best_into_nb, cost_unit_nb, knapsack_rows_nb
 from cargo_sim.games.cargo_noir.trade.packed_nb import (T_FAST, T_FAST_BITS, T_MAX_TOTAL, T_N_SLOTS, T_POW,
                                                         T_POW_LEN, T_SLOT_W, T_SLOTS)
-from cargo_sim.games.cargo_noir.trade.planner_nb import PLAN_NEEDS_REFERENCE, plan_trade_table_nb, slot_at_nb
+from cargo_sim.games.cargo_noir.trade.planner_nb import PLAN_NEEDS_REFERENCE, plan_trade_slots_nb, slot_at_nb
 from cargo_sim.games.cargo_noir.trade.reference_nb import restriction_nb
 from trade_early import planner_value_nb
 
@@ -41,19 +39,19 @@ GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 30
 REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 15
 PASSES = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 
-# ---- the compact variant, generated from the library's source ------------------------
-src = inspect.getsource(planner_nb.plan_trade_table_nb.py_func)
-src = src.replace("def plan_trade_table_nb(", "def plan_trade_compact_nb(BITS, LOW, ")
-reads = re.compile(r"slots\[(slot_at_nb\(slots, hsb\)|\w+), 1(?: \+ ([^\[\]]+(?:\[\w+\])?))?\]")
-src, k = reads.subn(lambda m: f"((slots[{m.group(1)}, 1] >> (BITS * ({m.group(2) or '0'}))) & LOW)", src)
-assert k == 8, k
-src = "\n".join(line for line in src.splitlines() if not line.startswith("@njit"))
+# ---- the base, compiled from main 7baaeb6's source --------------------------------------
+src = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "show",
+                      "7baaeb6:cargo_sim/games/cargo_noir/trade/planner_nb.py"],
+                     capture_output=True, text=True, check=True).stdout
+src = src[src.index("def plan_trade_table_nb("):]
+end = src.find("\n@njit")
+src = (src if end < 0 else src[:end]).replace("def plan_trade_table_nb(", "def plan_trade_base_nb(")
 space = dict(np=np, borrow_nb=borrow_nb, EPS=EPS, PLAN_EXACT_LIMIT=PLAN_EXACT_LIMIT,
              PLAN_NEEDS_REFERENCE=PLAN_NEEDS_REFERENCE, budget_best_into_nb=budget_best_into_nb,
              cost_unit_nb=cost_unit_nb, knapsack_rows_nb=knapsack_rows_nb, restriction_nb=restriction_nb,
              slot_at_nb=slot_at_nb)
-exec(compile(src, "<plan_trade_compact_nb>", "exec"), space)
-plan_trade_compact_nb = njit(nogil=True)(space["plan_trade_compact_nb"])
+exec(compile(src, "<plan_trade_base_nb>", "exec"), space)
+plan_trade_base_nb = njit(nogil=True)(space["plan_trade_base_nb"])
 
 
 # ---- the planner's inputs (as planner_ab.py) -------------------------------------------
@@ -89,7 +87,7 @@ def tables_nb(S):
     p0, s0, f0 = a[T_POW], a[T_SLOTS], a[T_FAST]
     n = a[T_N_SLOTS]
     return (a[p0:p0 + a[T_POW_LEN]].copy(), a[s0:s0 + n * a[T_SLOT_W]].reshape((n, a[T_SLOT_W])).copy(),
-            a[f0:f0 + 2 * n].reshape((n, 2)).copy(), a[T_FAST_BITS])
+            a[f0:f0 + 2 * n].copy(), a[T_FAST_BITS])
 
 
 live, rows = [], []
@@ -125,8 +123,8 @@ def run_full(HAND, UTIL, COST, AVAIL, HEAD, hash_pow, slots, passes, out_u, out_
     work = np.zeros(1 << 14, np.int64)
     for _ in range(passes):
         for i in range(HAND.shape[0]):
-            out_u[i] = plan_trade_table_nb(HAND[i], HEAD[i, 0], n, HEAD[i, 1], HEAD[i, 2], hash_pow, slots,
-                                           COST[i], UTIL[i], AVAIL[i], HEAD[i, 3], out_sell[i], out_buy[i], work)
+            out_u[i] = plan_trade_base_nb(HAND[i], HEAD[i, 0], n, HEAD[i, 1], HEAD[i, 2], hash_pow, slots,
+                                          COST[i], UTIL[i], AVAIL[i], HEAD[i, 3], out_sell[i], out_buy[i], work)
     return 0
 
 
@@ -136,9 +134,9 @@ def run_compact(HAND, UTIL, COST, AVAIL, HEAD, hash_pow, slots, passes, out_u, o
     work = np.zeros(1 << 14, np.int64)
     for _ in range(passes):
         for i in range(HAND.shape[0]):
-            out_u[i] = plan_trade_compact_nb(BITS, LOW, HAND[i], HEAD[i, 0], n, HEAD[i, 1], HEAD[i, 2], hash_pow,
-                                             slots, COST[i], UTIL[i], AVAIL[i], HEAD[i, 3], out_sell[i],
-                                             out_buy[i], work)
+            out_u[i] = plan_trade_slots_nb(HAND[i], HEAD[i, 0], n, HEAD[i, 1], HEAD[i, 2], hash_pow, slots,
+                                           COST[i], UTIL[i], AVAIL[i], HEAD[i, 3], out_sell[i], out_buy[i], work,
+                                           BITS, LOW)
     return 0
 
 
@@ -161,7 +159,7 @@ for rep in range(REPEATS):
         times[k].append((time.process_time() - t) / PASSES / n * 1e9)
 ratio = [b / a for a, b in zip(times["base"], times["new"])]
 print(f"planner: answers equal on {n:,} calls ({(~ok).sum()} left to the reference); ns a call "
-      f"library (full slots) {min(times['base']):.0f} best, {statistics.median(times['base']):.0f} median; compact "
-      f"variant {min(times['new']):.0f} best, {statistics.median(times['new']):.0f} median; new/base paired "
+      f"base (full slots) {min(times['base']):.0f} best, {statistics.median(times['base']):.0f} median; library "
+      f"(compact) {min(times['new']):.0f} best, {statistics.median(times['new']):.0f} median; new/base paired "
       f"median {statistics.median(ratio):.3f} ({min(ratio):.3f}-{max(ratio):.3f}); load {os.getloadavg()[0]:.1f}",
       flush=True)
