@@ -6,6 +6,8 @@ answers of the plain computations they replaced.
   the plain search (kept here) rebuilds and scores every holding from
   scratch. Hands beyond the lookup table, Wild counts at the table's limit
   and empty markets or bags take the fallback paths.
+* Its scores of a token added or removed are kept by count held (types are
+  symmetric), and a swap of counts scored before is not scored again.
 * Port gains score the hand plus the port's cargo in one pass.
 * The knapsack counts budgets in units of the gcd of the buyable cards' costs.
 """

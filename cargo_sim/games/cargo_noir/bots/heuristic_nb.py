@@ -62,6 +62,13 @@ HP_SYNDICATE_COUNT = 19  # 1: bait/abandon only while a Syndicate card is left t
 HP_RICH_COINS = 20      # above this many coins (0: never) a coin is worth rich_value
 HP_RICH_VALUE = 21      # coin_value when rich
 
+# best_black_market_nb's scores of one call by token count (float bits; the
+# types are symmetric, so adding or removing a token of a type scores the same
+# for every type holding as many): counts below MEMO_W
+MEMO_ADD = SCRATCH + MAX_TOK
+MEMO_LOSS = SCRATCH + 2 * MAX_TOK
+MEMO_W = MAX_TOK
+
 # bot notes kept in the scratch area, valid for one phase 3 of one seat (the
 # hand, the ports' cargo and the market do not change while ships are sent):
 # the Black Market estimate, the hand's score and each port's gain
@@ -238,7 +245,8 @@ def best_black_market_nb(s, seat):
     for the 3 best tokens to take (by the gain of adding them) times the 3
     cheapest tokens to give (by the loss of removing them).
     Every holding scored is the hand with one or two tokens changed: its table
-    hash, size, largest set and distinct types follow from the hand's."""
+    hash, size, largest set and distinct types follow from the hand's; a real
+    token added or removed is scored once per count held (MEMO_ADD, MEMO_LOSS)."""
     nt = n_tok_nb(s)
     n = nt - 1
     same = param_nb(s, seat, HP_SAME_BIAS)
@@ -259,21 +267,27 @@ def best_black_market_nb(s, seat):
     add0, add1, add2 = 0.0, 0.0, 0.0
     give0, give1, give2 = -1, -1, -1
     loss0, loss1, loss2 = 0.0, 0.0, 0.0
+    seen = np.int64(0)      # bit k: MEMO_ADD + k holds the add of a type holding k
     for t in range(nt):
         k = s[SCRATCH + t]
         b = bag_nb(s, t)
         offered = black_market_nb(s, t) > 0
         if b > 0 or offered:         # else neither drawn nor taken: no need to score it
             if t < n:
-                ok = fast and k + 1 <= cmax
-                hv = h - tab[pow0 + k] + tab[pow0 + k + 1] if ok else h
-                sc = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1, lim),
-                                     max(top, k + 1) + wilds, distinct + (1 if k == 0 else 0),
-                                     same, diff)
+                if k < MEMO_W and (seen >> k) & 1:
+                    add = bits_float_nb(s[MEMO_ADD + k])
+                else:
+                    ok = fast and k + 1 <= cmax
+                    hv = h - tab[pow0 + k] + tab[pow0 + k + 1] if ok else h
+                    add = biased_score_nb(changed_value_nb(s, ok, hv, tot + 1, wilds, t, -1, lim),
+                                          max(top, k + 1) + wilds, distinct + (1 if k == 0 else 0),
+                                          same, diff) - base
+                    if k < MEMO_W:
+                        seen |= np.int64(1) << k
+                        s[MEMO_ADD + k] = float_bits_nb(add)
             else:
-                sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds + 1, t, -1, lim),
-                                     top + wilds + 1, distinct, same, diff)
-            add = sc - base
+                add = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds + 1, t, -1, lim),
+                                      top + wilds + 1, distinct, same, diff) - base
             if b > 0:
                 bag_total += b
                 draw += b * add
@@ -288,23 +302,35 @@ def best_black_market_nb(s, seat):
     bounded = same >= 0.0 and diff >= 0.0
     if take0 < 0 or (bounded and add0 <= best + 1e-9):
         return best, answer         # no swap can beat the draw: no token to give is scored
+    seen = np.int64(0)      # bit k: MEMO_LOSS + k holds the loss of a type holding k
     for t in range(nt):
         k = s[SCRATCH + t]
         if k > 0:
             if t < n:
-                hv = h - tab[pow0 + k] + tab[pow0 + k - 1] if fast else h
-                top_after = max(m2 if k == m1 else m1, k - 1)
-                sc = biased_score_nb(changed_value_nb(s, fast, hv, tot - 1, wilds, -1, t, lim),
-                                     top_after + wilds, distinct - (1 if k == 1 else 0),
-                                     same, diff)
+                if k < MEMO_W and (seen >> k) & 1:
+                    loss = bits_float_nb(s[MEMO_LOSS + k])
+                else:
+                    hv = h - tab[pow0 + k] + tab[pow0 + k - 1] if fast else h
+                    top_after = max(m2 if k == m1 else m1, k - 1)
+                    loss = base - biased_score_nb(changed_value_nb(s, fast, hv, tot - 1, wilds, -1, t, lim),
+                                                  top_after + wilds, distinct - (1 if k == 1 else 0),
+                                                  same, diff)
+                    if k < MEMO_W:
+                        seen |= np.int64(1) << k
+                        s[MEMO_LOSS + k] = float_bits_nb(loss)
             else:
-                sc = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds - 1, -1, t, lim),
-                                     top + wilds - 1, distinct, same, diff)
+                loss = base - biased_score_nb(changed_value_nb(s, fast, h, tot, wilds - 1, -1, t, lim),
+                                              top + wilds - 1, distinct, same, diff)
             give0, give1, give2, loss0, loss1, loss2 = insert3_nb(
-                t, base - sc, give0, give1, give2, loss0, loss1, loss2, False)
+                t, loss, give0, give1, give2, loss0, loss1, loss2, False)
     takes = (take0, take1, take2)
     adds = (add0, add1, add2)
     gives = (give0, give1, give2)
+    # a swap's score depends only on the counts held of its take and give (-1: a
+    # Wild): a pair of counts scored once can never beat the best again (best only
+    # grows), so its later pairs are skipped; the pairs scored are listed in
+    # MEMO_ADD (free again: the adds are read)
+    nsw = 0
     for i in range(3):
         give = gives[i]
         if give < 0:
@@ -317,6 +343,17 @@ def best_black_market_nb(s, seat):
                 break       # takes come by falling `add`: none after it can beat the best
             if take == give:
                 continue
+            key = ((((s[SCRATCH + take] if take < n else -1) + 1) << 20)
+                   + (s[SCRATCH + give] if give < n else -1) + 1)
+            again = False
+            for q in range(nsw):
+                if s[MEMO_ADD + q] == key:
+                    again = True
+                    break
+            if again:
+                continue
+            s[MEMO_ADD + nsw] = key
+            nsw += 1
             hs = h
             ts = tot
             ws = wilds

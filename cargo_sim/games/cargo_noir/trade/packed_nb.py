@@ -13,7 +13,8 @@ from ....core.borrow_nb import call_int64_fn_nb, state_ptr_nb
 from ....core.shared_nb import shared_array_nb, shared_ptr_nb
 from .consts import TradeTables
 from .lookup_nb import trade_value_nb
-from .planner_nb import PLAN_NEEDS_REFERENCE, plan_trade_nb, plan_trade_table_nb, slot_at_nb
+from .planner_nb import (PLAN_NEEDS_REFERENCE, plan_trade_nb, plan_trade_slots_nb, plan_trade_table_nb,
+                         slot_at_nb, slot_find, slot_value)
 
 T_N_TYPES, T_MAX_COMBO, T_MAX_DIFF, T_MAX_WILDS, T_MAX_TOTAL, T_BITS = 0, 1, 2, 3, 4, 5
 T_POW, T_POW_LEN, T_SLOTS, T_N_SLOTS, T_SLOT_W = 6, 7, 8, 9, 10
@@ -152,9 +153,10 @@ def packed_probe_nb(a, at, h, wilds):
 def packed_plan_trade_nb(a, at, hand, wilds, card_cost, card_utility, card_available,
                          budget_extra, out_sell, out_buy, work):
     """plan_trade_nb for tables packed at a[at:] (an array): hands within the
-    table go straight to plan_trade_table_nb with views of hash_pow and the
-    slots, without unpacking the other tables (13 views, each reference
-    counted, cost as much as a small plan); `work` (int64) is its scratch."""
+    table go straight to the branch and bound with views of hash_pow and the
+    compact slots (plan_trade_slots_nb; the full ones when there are none),
+    without unpacking the other tables (13 views, each reference counted,
+    cost as much as a small plan); `work` (int64) is its scratch."""
     n = a[at + T_N_TYPES]
     p0 = at + a[at + T_POW]
     hash_pow = a[p0:p0 + a[at + T_POW_LEN]]
@@ -169,7 +171,18 @@ def packed_plan_trade_nb(a, at, hand, wilds, card_cost, card_utility, card_avail
         else:
             h += hash_pow[k]
             tot += k
-    if ok and tot <= a[at + T_MAX_TOTAL]:
+    if ok and tot <= a[at + T_MAX_TOTAL] and a[at + T_FAST] > 0:
+        # the compact slots (flat rows of hash and packed values): 1 MB, not 3.7
+        bits = a[at + T_FAST_BITS]
+        low = (np.int64(1) << bits) - 1
+        f0 = at + a[at + T_FAST]
+        fast = a[f0:f0 + 2 * a[at + T_N_SLOTS]]
+        full_tv = slot_value(fast, slot_find(fast, h), wilds, bits, low)
+        u = plan_trade_slots_nb(hand, wilds, n, tot, full_tv, hash_pow, fast, card_cost, card_utility,
+                                card_available, budget_extra, out_sell, out_buy, work, bits, low)
+        if u != PLAN_NEEDS_REFERENCE:
+            return u
+    elif ok and tot <= a[at + T_MAX_TOTAL]:
         s0 = at + a[at + T_SLOTS]
         slots = a[s0:s0 + a[at + T_N_SLOTS] * a[at + T_SLOT_W]].reshape(
             (a[at + T_N_SLOTS], a[at + T_SLOT_W]))

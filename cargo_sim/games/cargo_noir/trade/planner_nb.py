@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
+from numba.extending import overload
 
 from ....core.borrow_nb import borrow_nb
 from .consts import EPS, PLAN_EXACT_LIMIT
@@ -20,6 +21,48 @@ def slot_at_nb(slots, h):
     while slots[pos, 0] != h:
         pos = (pos + 1) & mask
     return pos
+
+
+def slot_find(slots, h):
+    """slot_at_nb in the full slots (2-D) or in the compact ones (flat: hash,
+    packed values, per row; packed_nb.compact_slots). Compiled code only: the
+    layout is the argument's type, so each layout gets its own compiled reads."""
+    raise NotImplementedError
+
+
+def slot_value(slots, row, x, bits, low):
+    """The value with x Wilds of a row found by slot_find: slots[row, 1 + x] in
+    the full slots, the x-th `bits`-bit field of the row's packed values in the
+    compact ones (low: the field's mask). Compiled code only."""
+    raise NotImplementedError
+
+
+@overload(slot_find, inline="always")
+def slot_find_ol(slots, h):
+    if slots.ndim == 1:
+        def compact(slots, h):
+            mask = (slots.shape[0] >> 1) - 1
+            pos = (h ^ (h >> 31)) & mask
+            while slots[2 * pos] != h:
+                pos = (pos + 1) & mask
+            return pos
+        return compact
+
+    def full(slots, h):
+        return slot_at_nb(slots, h)
+    return full
+
+
+@overload(slot_value, inline="always")
+def slot_value_ol(slots, row, x, bits, low):
+    if slots.ndim == 1:
+        def compact(slots, row, x, bits, low):
+            return (slots[2 * row + 1] >> (bits * x)) & low
+        return compact
+
+    def full(slots, row, x, bits, low):
+        return slots[row, 1 + x]
+    return full
 
 
 PLAN_NEEDS_REFERENCE = -2.0
@@ -67,6 +110,17 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     no TradeTables: a caller holding packed tables passes two views. Its
     buffers are carved from `work` (int64) when it is long enough, else
     allocated."""
+    return plan_trade_slots_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost, card_utility,
+                               card_available, budget_extra, out_sell, out_buy, work, 0, 0)
+
+
+@njit(cache=True, nogil=True)
+def plan_trade_slots_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost, card_utility,
+                        card_available, budget_extra, out_sell, out_buy, work, bits, low):
+    """plan_trade_table_nb on the full slots (2-D; bits, low unused) or on the
+    compact ones (flat, values of `bits` bits, mask low: slot_find, slot_value):
+    1 MB instead of 3.7 for the default tables, and the branch and bound's
+    probes are its hottest instructions. Each layout compiles on its own."""
     C = card_cost.shape[0]
     for i in range(n + 1):
         out_sell[i] = 0
@@ -219,14 +273,14 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     # seed: the leaf "sell every real token" (it contains the Umax candidate)
     for d in range(m):
         BP[d] = ncand[torder[d]] - 1
-    srow = slot_at_nb(slots, freeh[0])
-    krow = slot_at_nb(slots, np.int64(0))
+    srow = slot_find(slots, freeh[0])
+    krow = slot_find(slots, np.int64(0))
     for sw in range(W1):
-        tv = slots[srow, 1 + sw]
+        tv = slot_value(slots, srow, sw, bits, low)
         if tv < tvthr:
             continue
         L = Lt[tv - tvthr]
-        kv = slots[krow, 1 + W - sw]
+        kv = slot_value(slots, krow, W - sw, bits, low)
         ns = tot + sw
         ix = all_ix * W1 + sw
         if (not have) or L < b_loss or (L == b_loss and (kv > b_kept or (kv == b_kept and (
@@ -265,18 +319,18 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
         ix0 = (IX[d] + p * stride[t]) * W1
         if d + 1 == m:
             # leaf: every Wild count
-            srow = slot_at_nb(slots, hs)
+            srow = slot_find(slots, hs)
             krow = -1
             for sw in range(W1):
-                tv = slots[srow, 1 + sw]
+                tv = slot_value(slots, srow, sw, bits, low)
                 if tv < tvthr:
                     continue
                 L = Lt[tv - tvthr]
                 if L > b_loss:
                     continue
                 if krow < 0:
-                    krow = slot_at_nb(slots, hk)
-                kv = slots[krow, 1 + W - sw]
+                    krow = slot_find(slots, hk)
+                kv = slot_value(slots, krow, W - sw, bits, low)
                 ns = ns0 + sw
                 ix = ix0 + sw
                 if L < b_loss or kv > b_kept or (kv == b_kept and (
@@ -291,12 +345,12 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
             continue
         # bound of the child node
         fh = freeh[d + 1]
-        rhi = slot_at_nb(slots, hs + fh)
-        tvhi = slots[rhi, 1 + W]
+        rhi = slot_find(slots, hs + fh)
+        tvhi = slot_value(slots, rhi, W, bits, low)
         if tvhi < tvthr:
             continue
-        rlo = slot_at_nb(slots, hs)
-        tvlo = slots[rlo, 1]
+        rlo = slot_find(slots, hs)
+        tvlo = slot_value(slots, rlo, 0, bits, low)
         lo = tvlo - tvthr
         if lo < 0:
             lo = 0
@@ -308,8 +362,8 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
         if minL > b_loss:
             continue
         if minL == b_loss:
-            rk = slot_at_nb(slots, hk + fh)
-            kmax = slots[rk, 1 + W]
+            rk = slot_find(slots, hk + fh)
+            kmax = slot_value(slots, rk, W, bits, low)
             if kmax < b_kept:
                 continue
             if kmax == b_kept and (ns0 > b_ns or (ns0 == b_ns and ix0 > b_ix)):
@@ -331,7 +385,7 @@ def plan_trade_table_nb(hand, wilds, n, tot, full_tv, hash_pow, slots, card_cost
     hsb = np.int64(0)
     for t in range(n):
         hsb += hash_pow[out_sell[t]]
-    x = Cst[slots[slot_at_nb(slots, hsb), 1 + out_sell[n]] + extra] // g
+    x = Cst[slot_value(slots, slot_find(slots, hsb), out_sell[n], bits, low) + extra] // g
     for i in range(C - 1, -1, -1):
         k = ibuf[i * Bq1 + x]       # choice, read through its buffer
         out_buy[i] = k
