@@ -23,6 +23,16 @@ def slot_at_nb(slots, h):
     return pos
 
 
+@njit(cache=True, nogil=True, inline="always")
+def compact_slot_at_nb(slots, h):
+    """slot_at_nb in the compact slots (flat: hash, packed values, per row)."""
+    mask = (slots.shape[0] >> 1) - 1
+    pos = (h ^ (h >> 31)) & mask
+    while slots[2 * pos] != h:
+        pos = (pos + 1) & mask
+    return pos
+
+
 def slot_find(slots, h):
     """slot_at_nb in the full slots (2-D) or in the compact ones (flat: hash,
     packed values, per row; packed_nb.compact_slots). Compiled code only: the
@@ -40,12 +50,10 @@ def slot_value(slots, row, x, bits, low):
 @overload(slot_find, inline="always")
 def slot_find_ol(slots, h):
     if slots.ndim == 1:
+        # a function, as for the full slots: the loop written in the overload
+        # tripped numba's NumbaIRAssumptionWarning ("please report", at every compile)
         def compact(slots, h):
-            mask = (slots.shape[0] >> 1) - 1
-            pos = (h ^ (h >> 31)) & mask
-            while slots[2 * pos] != h:
-                pos = (pos + 1) & mask
-            return pos
+            return compact_slot_at_nb(slots, h)
         return compact
 
     def full(slots, h):
