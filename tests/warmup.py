@@ -50,4 +50,9 @@ def macao() -> None:
 PARTS = {"engine": engine, "heuristic": heuristic, "macao": macao}
 
 if __name__ == "__main__":
+    import warnings
+    from numba.core.errors import NumbaPedanticWarning
+    # numba's "please report" checks fail the part (and then, in the tests that
+    # compile in process, pyproject's filterwarnings): users would see them printed
+    warnings.simplefilter("error", NumbaPedanticWarning)
     PARTS[sys.argv[1]]()

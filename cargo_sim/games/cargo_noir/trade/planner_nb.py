@@ -23,7 +23,7 @@ def slot_at_nb(slots, h):
     return pos
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def compact_slot_at_nb(slots, h):
     """slot_at_nb in the compact slots (flat: hash, packed values, per row)."""
     mask = (slots.shape[0] >> 1) - 1
@@ -50,8 +50,9 @@ def slot_value(slots, row, x, bits, low):
 @overload(slot_find, inline="always")
 def slot_find_ol(slots, h):
     if slots.ndim == 1:
-        # a function, as for the full slots: the loop written in the overload
-        # tripped numba's NumbaIRAssumptionWarning ("please report", at every compile)
+        # a call (LLVM inlines it): a loop inlined into the overload by numba,
+        # written there or inline="always", trips numba's NumbaIRAssumptionWarning
+        # (a "please report" printed at every compile of the expert tables)
         def compact(slots, h):
             return compact_slot_at_nb(slots, h)
         return compact
