@@ -13,7 +13,7 @@ from .knapsack_nb import budget_best_into_nb, cost_unit_nb, knapsack_rows_nb
 from .lookup_nb import trade_value_nb
 from .reference_nb import plan_trade_reference_nb, restriction_nb
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def slot_at_nb(slots, h):
     """slot_find_nb for a hash known to be in the table."""
     mask = slots.shape[0] - 1
@@ -50,9 +50,9 @@ def slot_value(slots, row, x, bits, low):
 @overload(slot_find, inline="always")
 def slot_find_ol(slots, h):
     if slots.ndim == 1:
-        # a call (LLVM inlines it): a loop inlined into the overload by numba,
-        # written there or inline="always", trips numba's NumbaIRAssumptionWarning
-        # (a "please report" printed at every compile of the expert tables)
+        # calls (LLVM inlines them): a loop numba inlines into the overload, written
+        # there or inline="always", trips numba's NumbaIRAssumptionWarning (a
+        # "please report" printed at every compile of the expert tables)
         def compact(slots, h):
             return compact_slot_at_nb(slots, h)
         return compact
