@@ -257,10 +257,13 @@ def decide_addresses(fn, sig) -> tuple[int, int]:
     """(numba-convention address, C wrapper address) of a compiled function for a
     signature (compiled, or loaded from the cache, if needed), looked up once per
     process: what ``function_at`` turns back into a function inside a kernel."""
-    key = (fn, sig)
+    # keyed by the signature's id: hashing a numba Signature costs ~1.2 us, paid by
+    # every playout or bot answer of a fresh clone; the entry keeps sig alive, so
+    # its id is not reused
+    key = (fn, id(sig))
     out = _ADDRESSES.get(key)
     if out is None:
         # numba's own look-ups for a first-class function argument (its unboxing)
         from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
-        out = _ADDRESSES[key] = (_get_jit_address(fn, sig), _get_wrapper_address(fn, sig))
-    return out
+        out = _ADDRESSES[key] = (_get_jit_address(fn, sig), _get_wrapper_address(fn, sig), sig)
+    return out[0], out[1]
