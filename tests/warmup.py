@@ -20,6 +20,7 @@ def engine() -> None:
     from cargo_sim.games.cargo_noir.bots.search_nb import search_fn
     cargo_sim.simulate(2, ["random", "random"], progress=False, events=True)
     cargo_sim.aggregate(2, ["random", "random"], progress=False)
+    cargo_sim.GameState(["random", "random"], seed=1, game=0).playout()
     search_fn()
 
 

@@ -31,6 +31,7 @@ from ...core.borrow_nb import decide_addresses
 from ...core.layout import R_DECIDE_C, R_DECIDE_JIT
 from .engine_nb import DECIDE_SIG
 from .simulate import illegal_error, load_solver, solver_address
+from .bots.dispatch_nb import random_playout_nb, random_table_decide_nb
 
 
 # answers and counts given to step: far beyond any legal one, far inside int64
@@ -104,6 +105,13 @@ def _bot_answer(s, decide):
     return ans, s[e.OUT:e.OUT + e.OUT_W].copy()
 
 
+def _playout(s, log, decide):
+    if decide is random_table_decide_nb:        # every seat `random`: simulate's own loop
+        random_playout_nb(s, log, solver_address())
+    else:
+        table_playout_nb(_with_decide(s, decide), log, solver_address())
+
+
 def _retry(s) -> bool:
     """A holding beyond the trade tables (not an illegal answer): load the exact solver."""
     if s[e.M_ERR_KIND] >= 0:
@@ -138,7 +146,7 @@ FORWARD = ForwardModel(
     begin=lambda s, log, seed, game: begin_nb(s, log, np.uint64(seed), game, solver_address()),
     pending=pending_nb, is_over=is_over_nb, turn=lambda s: s[e.M_TURN], legal=_legal,
     answer=_answer, step=_step, bot_answer=_bot_answer,
-    playout=lambda s, log, decide: table_playout_nb(_with_decide(s, decide), log, solver_address()),
+    playout=_playout,
     stopped=stopped_nb, retry=_retry, error=_error, determinize=determinize_nb,
     clone_into=clone_into_nb, same_table=_same_table, scores=_scores, stats=_stats)
 

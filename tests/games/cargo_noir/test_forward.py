@@ -38,8 +38,10 @@ def test_stepped_game_equals_simulated_game(mix):
         assert len(rows) == n
 
 
-def test_playout_equals_stepping_and_clone_is_independent():
-    mix = ["expert", "random", "greedy"]
+# an all-random table plays out through simulate's own loop (dispatch_nb.random_playout_nb),
+# stepping asks through the generic one: the two must play the same game
+@pytest.mark.parametrize("mix", [["expert", "random", "greedy"], ["random"] * 2, ["random"] * 5])
+def test_playout_equals_stepping_and_clone_is_independent(mix):
     st = GameState(mix, seed=9, game=2)
     for _ in range(25):                      # into the middle of the game
         st.step_vector(*st.bot_answer())
@@ -47,6 +49,7 @@ def test_playout_equals_stepping_and_clone_is_independent():
     a.playout()
     step_with_bots(b)
     assert np.array_equal(a.stats(), b.stats())
+    assert np.array_equal(a.s, b.s)          # the whole state, bots' notes included
     assert not st.is_over and st.decision is not None      # the original did not move
     c = GameState(mix, seed=9, game=3)
     c.copy_from(st)                          # the cheap copy: game part only

@@ -123,6 +123,15 @@ def run_random_games_nb(template, exact_fn, seeds, out_games, out_players, log, 
                            random_direct_nb)
 
 
+@njit(cache=True)
+def random_playout_nb(s, log, exact_fn):
+    """forward_nb.table_playout_nb of a random_table_decide_nb table: the rest of the
+    game through direct_play_on_nb (the same answers; a public playout's game then
+    costs what it costs in simulate's kernel)."""
+    p, plog = start_state_nb(s, log, exact_fn)
+    direct_play_on_nb(p, plog, random_direct_nb)
+
+
 
 # ---------------------------------------------------------------------------
 # The built-ins called by address. Code that calls the heuristic family
