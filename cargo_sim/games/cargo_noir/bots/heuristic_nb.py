@@ -79,7 +79,21 @@ NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
 NOTE_SYNDICATE = NOTE_PORT_GAIN + MAX_PORTS   # syndicate_room_nb (cards are bought in phase 2)
-assert NOTE_SYNDICATE < SCRATCH + SCRATCH_W
+# the seat's parameters choose_send_nb reads at every ship, divided by PARAM_SCALE
+# once a phase (float bits; the same floats param_nb returns), and the phase's flags
+NOTE_P_COIN = NOTE_SYNDICATE + 1         # coin_value
+NOTE_P_RICH_COINS = NOTE_P_COIN + 1
+NOTE_P_RICH_VALUE = NOTE_P_COIN + 2
+NOTE_P_CASINO_BIAS = NOTE_P_COIN + 3
+NOTE_P_LOW_COINS = NOTE_P_COIN + 4
+NOTE_P_BM_BIAS = NOTE_P_COIN + 5
+NOTE_P_CONTEST = NOTE_P_COIN + 6
+NOTE_P_MAX_PAY = NOTE_P_COIN + 7
+NOTE_BANK_AWARE = NOTE_P_COIN + 8        # 1: casino_payout_nb counts the bank
+NOTE_BAIT = NOTE_P_COIN + 9              # 1: bait
+NOTE_SYNDICATE_COUNT = NOTE_P_COIN + 10  # 1: bait_room_nb counts the contested ports
+NOTE_MARGIN = NOTE_P_COIN + 11           # bid_margin_nb (a function of the turn)
+assert NOTE_MARGIN < SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -473,30 +487,65 @@ def bid_margin_nb(s, seat):
 
 
 @njit(cache=True)
+def send_notes_nb(s, seat):
+    """choose_send_nb's notes at the first ship of a phase 3: the hand's score,
+    no port gain yet, the Syndicate cards held, the parameters it reads at every
+    ship (param_nb's floats: one division each a phase, not a ship) and the bid
+    margin (a function of the turn)."""
+    s[NOTE_BASE] = float_bits_nb(hand_score_nb(s, seat))
+    for p in range(MAX_PORTS):
+        s[NOTE_PORT_GAIN + p] = NOT_YET
+    bait = param_nb(s, seat, HP_BAIT) > 0.5
+    s[NOTE_SYNDICATE] = syndicate_room_nb(s, seat) if bait else 0
+    s[NOTE_BAIT] = 1 if bait else 0
+    s[NOTE_P_COIN] = float_bits_nb(param_nb(s, seat, HP_COIN_VALUE))
+    s[NOTE_P_RICH_COINS] = float_bits_nb(param_nb(s, seat, HP_RICH_COINS))
+    s[NOTE_P_RICH_VALUE] = float_bits_nb(param_nb(s, seat, HP_RICH_VALUE))
+    s[NOTE_P_CASINO_BIAS] = float_bits_nb(param_nb(s, seat, HP_CASINO_BIAS))
+    s[NOTE_P_LOW_COINS] = float_bits_nb(param_nb(s, seat, HP_LOW_COINS))
+    s[NOTE_P_BM_BIAS] = float_bits_nb(param_nb(s, seat, HP_BM_BIAS))
+    s[NOTE_P_CONTEST] = float_bits_nb(param_nb(s, seat, HP_CONTEST))
+    s[NOTE_P_MAX_PAY] = float_bits_nb(param_nb(s, seat, HP_MAX_PAY))
+    s[NOTE_BANK_AWARE] = 0 if param_nb(s, seat, HP_BANK_AWARE) < 0.5 else 1
+    s[NOTE_SYNDICATE_COUNT] = 1 if param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5 else 0
+    s[NOTE_MARGIN] = bid_margin_nb(s, seat)
+
+
+@njit(cache=True)
 def choose_send_nb(s, seat):
-    coins = coins_nb(s, seat)
-    coin_value = coin_value_nb(s, seat)
     stamp = s[M_TURN] * 8 + seat + 1
     if s[NOTE_SEND_STAMP] != stamp:         # first ship of this phase 3
         s[NOTE_SEND_STAMP] = stamp
-        s[NOTE_BASE] = float_bits_nb(hand_score_nb(s, seat))
-        for p in range(MAX_PORTS):
-            s[NOTE_PORT_GAIN + p] = NOT_YET
-        s[NOTE_SYNDICATE] = syndicate_room_nb(s, seat) if param_nb(s, seat, HP_BAIT) > 0.5 else 0
+        send_notes_nb(s, seat)
+    coins = coins_nb(s, seat)
+    # coin_value_nb from the notes
+    rich = bits_float_nb(s[NOTE_P_RICH_COINS])
+    if rich > 0.0 and coins > rich:
+        coin_value = bits_float_nb(s[NOTE_P_RICH_VALUE])
+    else:
+        coin_value = bits_float_nb(s[NOTE_P_COIN])
     base = bits_float_nb(s[NOTE_BASE])
     # Casino: coins now; next turn's final trade counts coins 1:1
-    payout = casino_payout_nb(s, seat)
+    # (casino_payout_nb, its bank_aware switch from the notes)
+    payout = float(s[R_CASINO_PAYOUT])
+    if s[NOTE_BANK_AWARE] != 0:
+        bank = bank_nb(s)
+        if bank >= 0:
+            pay = s[R_CASINO_PAYOUT]
+            for o in range(n_players_nb(s)):
+                bank -= casino_ships_nb(s, o) * pay
+            payout = float(min(max(bank, 0), pay))
     unit = coin_value
     if turns_left_nb(s) == 1 and s[R_FINAL_COIN_VALUE] > unit:
         unit = float(s[R_FINAL_COIN_VALUE])
-    best = payout * unit + param_nb(s, seat, HP_CASINO_BIAS)
-    low = param_nb(s, seat, HP_LOW_COINS)
+    best = payout * unit + bits_float_nb(s[NOTE_P_CASINO_BIAS])
+    low = bits_float_nb(s[NOTE_P_LOW_COINS])
     if coins < low:
         # the Casino's appeal to the short of coins, scaled by what it pays
         best += (low - coins) * (payout / s[R_CASINO_PAYOUT] if s[R_CASINO_PAYOUT] > 0 else 1.0)
     choice = LOC_CASINO
     bid_choice = 0
-    bm_bias = param_nb(s, seat, HP_BM_BIAS)
+    bm_bias = bits_float_nb(s[NOTE_P_BM_BIAS])
     if bm_bias > -50.0:
         if s[NOTE_BM_STAMP] != stamp:
             g, _ = best_black_market_nb(s, seat)
@@ -506,10 +555,22 @@ def choose_send_nb(s, seat):
         if g + bm_bias > best:
             best = g + bm_bias
             choice = LOC_BLACK_MARKET
-    contest = param_nb(s, seat, HP_CONTEST)
-    max_pay = param_nb(s, seat, HP_MAX_PAY)
-    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat, s[NOTE_SYNDICATE]) > 0
-    margin = bid_margin_nb(s, seat)
+    contest = bits_float_nb(s[NOTE_P_CONTEST])
+    max_pay = bits_float_nb(s[NOTE_P_MAX_PAY])
+    # bait_room_nb, its syndicate_count switch from the notes
+    bait = False
+    if s[NOTE_BAIT] != 0:
+        k = s[NOTE_SYNDICATE]
+        if s[NOTE_SYNDICATE_COUNT] != 0:
+            n = n_players_nb(s)
+            for p in range(n_ports_nb(s)):
+                if port_bid_nb(s, p, seat) > 0:
+                    for o in range(n):
+                        if o != seat and port_bid_nb(s, p, o) > 0:
+                            k -= 1
+                            break
+        bait = k > 0
+    margin = s[NOTE_MARGIN]
     for p in range(n_ports_nb(s)):
         need = port_min_bid_nb(s, seat, p)
         if need < 0:
