@@ -626,9 +626,19 @@ def choose_order_nb(s, seat):
     if s[CTX + LOC_CASINO] > 0:
         return LOC_CASINO
     n_ports = n_ports_nb(s)
+    n = n_players_nb(s)
     for p in range(n_ports):
-        if s[CTX + LOC_PORT0 + p] > 0 and top_bid_nb(s, p, seat) == 0:
-            return LOC_PORT0 + p
+        if s[CTX + LOC_PORT0 + p] > 0:
+            # alone there (top_bid_nb(s, p, seat) == 0: stacks are >= 0), by a loop
+            # that stops at the first other stack (LLVM vectorised top_bid_nb's
+            # maximum for 8+ seats: a wide set-up at every call, for 2-5 seats)
+            alone = True
+            for o in range(n):
+                if o != seat and port_bid_nb(s, p, o) > 0:
+                    alone = False
+                    break
+            if alone:
+                return LOC_PORT0 + p
     for p in range(n_ports):
         if s[CTX + LOC_PORT0 + p] > 0:
             return LOC_PORT0 + p
