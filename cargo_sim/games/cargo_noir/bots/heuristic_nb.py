@@ -93,7 +93,9 @@ NOTE_BANK_AWARE = NOTE_P_COIN + 8        # 1: casino_payout_nb counts the bank
 NOTE_BAIT = NOTE_P_COIN + 9              # 1: bait
 NOTE_SYNDICATE_COUNT = NOTE_P_COIN + 10  # 1: bait_room_nb counts the contested ports
 NOTE_MARGIN = NOTE_P_COIN + 11           # bid_margin_nb (a function of the turn)
-assert NOTE_MARGIN < SCRATCH + SCRATCH_W
+NOTE_P_SAME = NOTE_P_COIN + 12           # same_bias
+NOTE_P_DIFF = NOTE_P_COIN + 13           # diff_bias
+assert NOTE_P_DIFF < SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -174,16 +176,45 @@ def scratch_stats_nb(s):
 def holding_score_nb(s, seat, p):
     """scratch_score_nb of the hand plus port p's cargo (p < 0: the hand
     alone), written to s[SCRATCH...]: table hash, largest set and distinct
-    types from scratch_stats_nb, then one probe."""
-    for t in range(n_tok_nb(s)):
+    types as scratch_stats_nb, then one probe."""
+    return holding_score_with_nb(s, seat, p, param_nb(s, seat, HP_SAME_BIAS),
+                                 param_nb(s, seat, HP_DIFF_BIAS))
+
+
+@njit(cache=True)
+def holding_score_with_nb(s, seat, p, same, diff):
+    """holding_score_nb told the seat's same_bias and diff_bias, in one pass: the
+    holding's statistics (scratch_stats_nb's hash, size, largest set, distinct
+    types) computed as it is written."""
+    n = n_types_nb(s)
+    tab = shared_ptr_nb(s)
+    pow0 = tab[T_POW]
+    cmax = tab[T_POW_LEN] - 1
+    h = np.int64(0)
+    tot = 0
+    top = 0
+    distinct = 0
+    fast = True
+    for t in range(n):
         k = hand_nb(s, seat, t)
         if p >= 0:
             k += port_cargo_nb(s, p, t)
         s[SCRATCH + t] = k
-    h, fast, tot, top, _, _, distinct, wilds = scratch_stats_nb(s)
+        if k > cmax:
+            fast = False
+        else:
+            h += tab[pow0 + k]
+        tot += k
+        if k > top:
+            top = k
+        if k > 0:
+            distinct += 1
+    wilds = hand_nb(s, seat, n)
+    if p >= 0:
+        wilds += port_cargo_nb(s, p, n)
+    s[SCRATCH + n] = wilds
     return biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, probe_limits_nb(s)),
-                           top + wilds, distinct, param_nb(s, seat, HP_SAME_BIAS),
-                           param_nb(s, seat, HP_DIFF_BIAS))
+                           top + wilds, distinct, same, diff)
 
 
 @njit(cache=True)
@@ -492,7 +523,11 @@ def send_notes_nb(s, seat):
     no port gain yet, the Syndicate cards held, the parameters it reads at every
     ship (param_nb's floats: one division each a phase, not a ship) and the bid
     margin (a function of the turn)."""
-    s[NOTE_BASE] = float_bits_nb(hand_score_nb(s, seat))
+    same = param_nb(s, seat, HP_SAME_BIAS)
+    diff = param_nb(s, seat, HP_DIFF_BIAS)
+    s[NOTE_P_SAME] = float_bits_nb(same)
+    s[NOTE_P_DIFF] = float_bits_nb(diff)
+    s[NOTE_BASE] = float_bits_nb(holding_score_with_nb(s, seat, -1, same, diff))
     for p in range(MAX_PORTS):
         s[NOTE_PORT_GAIN + p] = NOT_YET
     bait = param_nb(s, seat, HP_BAIT) > 0.5
@@ -577,7 +612,9 @@ def choose_send_nb(s, seat):
             continue
         contested = need > 1              # need = the top stack + 1
         if s[NOTE_PORT_GAIN + p] == NOT_YET:
-            s[NOTE_PORT_GAIN + p] = float_bits_nb(port_gain_nb(s, seat, p, base))
+            # port_gain_nb, the biases from the notes
+            s[NOTE_PORT_GAIN + p] = float_bits_nb(holding_score_with_nb(
+                s, seat, p, bits_float_nb(s[NOTE_P_SAME]), bits_float_nb(s[NOTE_P_DIFF])) - base)
         gain = bits_float_nb(s[NOTE_PORT_GAIN + p])
         if contested:
             if bait and need <= coins:
@@ -611,8 +648,11 @@ def choose_raise_nb(s, seat):
         return 0            # the raise would never resolve; the coins count toward cards
     if param_nb(s, seat, HP_BAIT) > 0.5 and abandon_room_nb(s, seat) > 0:
         return 0
-    base = hand_score_nb(s, seat)
-    gain = port_gain_nb(s, seat, p, base)
+    # hand_score_nb and port_gain_nb, the biases read once
+    same = param_nb(s, seat, HP_SAME_BIAS)
+    diff = param_nb(s, seat, HP_DIFF_BIAS)
+    base = holding_score_with_nb(s, seat, -1, same, diff)
+    gain = holding_score_with_nb(s, seat, p, same, diff) - base
     stack = port_bid_nb(s, p, seat) + need
     if gain * param_nb(s, seat, HP_RAISE_RATIO) >= coin_value_nb(s, seat) * stack:
         return need
