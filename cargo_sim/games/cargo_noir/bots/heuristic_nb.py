@@ -533,16 +533,21 @@ def send_notes_nb(s, seat):
     bait = param_nb(s, seat, HP_BAIT) > 0.5
     s[NOTE_SYNDICATE] = syndicate_room_nb(s, seat) if bait else 0
     s[NOTE_BAIT] = 1 if bait else 0
-    s[NOTE_P_COIN] = float_bits_nb(param_nb(s, seat, HP_COIN_VALUE))
-    s[NOTE_P_RICH_COINS] = float_bits_nb(param_nb(s, seat, HP_RICH_COINS))
-    s[NOTE_P_RICH_VALUE] = float_bits_nb(param_nb(s, seat, HP_RICH_VALUE))
+    # parameters that play no part are noted as if absent (rich_value without
+    # rich_coins; syndicate_count without bait), so that seats whose parameters
+    # differ only in them leave the same state (test_belief.py)
+    coin_value = param_nb(s, seat, HP_COIN_VALUE)
+    rich = param_nb(s, seat, HP_RICH_COINS)
+    s[NOTE_P_COIN] = float_bits_nb(coin_value)
+    s[NOTE_P_RICH_COINS] = float_bits_nb(rich)
+    s[NOTE_P_RICH_VALUE] = float_bits_nb(param_nb(s, seat, HP_RICH_VALUE) if rich > 0.0 else coin_value)
     s[NOTE_P_CASINO_BIAS] = float_bits_nb(param_nb(s, seat, HP_CASINO_BIAS))
     s[NOTE_P_LOW_COINS] = float_bits_nb(param_nb(s, seat, HP_LOW_COINS))
     s[NOTE_P_BM_BIAS] = float_bits_nb(param_nb(s, seat, HP_BM_BIAS))
     s[NOTE_P_CONTEST] = float_bits_nb(param_nb(s, seat, HP_CONTEST))
     s[NOTE_P_MAX_PAY] = float_bits_nb(param_nb(s, seat, HP_MAX_PAY))
     s[NOTE_BANK_AWARE] = 0 if param_nb(s, seat, HP_BANK_AWARE) < 0.5 else 1
-    s[NOTE_SYNDICATE_COUNT] = 1 if param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5 else 0
+    s[NOTE_SYNDICATE_COUNT] = 1 if bait and param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5 else 0
     s[NOTE_MARGIN] = bid_margin_nb(s, seat)
 
 
