@@ -1,7 +1,7 @@
-"""choose_send_nb and choose_order_nb of a base tree (its heuristic_nb.py loaded beside the
+"""choose_send_nb, choose_order_nb and choose_black_market_nb of a base tree (its heuristic_nb.py loaded beside the
 library's as another module of the same package: the rest of the library is shared)
 against the library's, in one process, alternated (issue #25, session 19). The states of
-every send and order decision of GAMES 4-expert games are recorded (played by the
+every send, order and Black Market decision of GAMES 4-expert games are recorded (played by the
 library's code); each is timed in place, a phase's first ship with its stamps reset (its
 notes made again, as in a game). Answers (choice and s[OUT]) compared on every state.
 
@@ -40,7 +40,7 @@ for g in range(GAMES):
     st = GameState(["expert"] * 4, seed=11, game=g)
     while not st.is_over:
         d = st.decision
-        if d.code in (E.D_SEND, E.D_ORDER):
+        if d.code in (E.D_SEND, E.D_ORDER, E.D_BLACK_MARKET):
             s = st.s
             stamp = int(s[E.M_TURN]) * 8 + d.seat + 1
             states.append(s.copy())
@@ -86,7 +86,9 @@ def empty_nb(s, seat):
 
 
 for name, kind, fb, fn in (("choose_send_nb", E.D_SEND, B.choose_send_nb, H.choose_send_nb),
-                           ("choose_order_nb", E.D_ORDER, B.choose_order_nb, H.choose_order_nb)):
+                           ("choose_order_nb", E.D_ORDER, B.choose_order_nb, H.choose_order_nb),
+                           ("choose_black_market_nb", E.D_BLACK_MARKET, B.choose_black_market_nb,
+                            H.choose_black_market_nb)):
     m = KIND == kind
     Sk, SEATk, FIRSTk = S[m].copy(), SEAT[m], FIRST[m]
     n = len(Sk)

@@ -285,6 +285,13 @@ def insert3_nb(t, v, i0, i1, i2, v0, v1, v2, highest):
 
 @njit(cache=True)
 def best_black_market_nb(s, seat):
+    """best_black_market_with_nb with the seat's same_bias and diff_bias."""
+    return best_black_market_with_nb(s, seat, param_nb(s, seat, HP_SAME_BIAS),
+                                     param_nb(s, seat, HP_DIFF_BIAS))
+
+
+@njit(cache=True)
+def best_black_market_with_nb(s, seat, same, diff):
     """(gain, answer) of the best Black Market action: a blind draw valued at its
     expected gain over the bag's contents, or a swap. Swaps are scored exactly
     for the 3 best tokens to take (by the gain of adding them) times the 3
@@ -294,14 +301,39 @@ def best_black_market_nb(s, seat):
     token added or removed is scored once per count held (MEMO_ADD, MEMO_LOSS)."""
     nt = n_tok_nb(s)
     n = nt - 1
-    same = param_nb(s, seat, HP_SAME_BIAS)
-    diff = param_nb(s, seat, HP_DIFF_BIAS)
     tab = shared_ptr_nb(s)
     pow0 = tab[T_POW]
     cmax = tab[T_POW_LEN] - 1
     lim = probe_limits_nb(s)
-    load_hand_nb(s, seat)
-    h, fast, tot, m1, m2, m3, distinct, wilds = scratch_stats_nb(s)
+    # load_hand_nb and scratch_stats_nb in one pass
+    h = np.int64(0)
+    tot = 0
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    distinct = 0
+    fast = True
+    for t in range(n):
+        k = hand_nb(s, seat, t)
+        s[SCRATCH + t] = k
+        if k > cmax:
+            fast = False
+        else:
+            h += tab[pow0 + k]
+        tot += k
+        if k > m1:
+            m3 = m2
+            m2 = m1
+            m1 = k
+        elif k > m2:
+            m3 = m2
+            m2 = k
+        elif k > m3:
+            m3 = k
+        if k > 0:
+            distinct += 1
+    wilds = hand_nb(s, seat, n)
+    s[SCRATCH + n] = wilds
     top = m1
     base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, lim),
                            top + wilds, distinct, same, diff)
@@ -588,7 +620,8 @@ def choose_send_nb(s, seat):
     bm_bias = bits_float_nb(s[NOTE_P_BM_BIAS])
     if bm_bias > -50.0:
         if s[NOTE_BM_STAMP] != stamp:
-            g, _ = best_black_market_nb(s, seat)
+            g, _ = best_black_market_with_nb(s, seat, bits_float_nb(s[NOTE_P_SAME]),
+                                             bits_float_nb(s[NOTE_P_DIFF]))
             s[NOTE_BM_STAMP] = stamp
             s[NOTE_BM_GAIN] = int(g * 1000.0)
         g = s[NOTE_BM_GAIN] / 1000.0
