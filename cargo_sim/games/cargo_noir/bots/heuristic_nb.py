@@ -79,7 +79,23 @@ NOTE_BASE = NOTE_SEND_STAMP + 1          # float bits
 NOTE_PORT_GAIN = NOTE_BASE + 1           # [MAX_PORTS] float bits, NOT_YET if not computed
 NOT_YET = -(1 << 62)
 NOTE_SYNDICATE = NOTE_PORT_GAIN + MAX_PORTS   # syndicate_room_nb (cards are bought in phase 2)
-assert NOTE_SYNDICATE < SCRATCH + SCRATCH_W
+# the seat's parameters choose_send_nb reads at every ship, divided by PARAM_SCALE
+# once a phase (float bits; the same floats param_nb returns), and the phase's flags
+NOTE_P_COIN = NOTE_SYNDICATE + 1         # coin_value
+NOTE_P_RICH_COINS = NOTE_P_COIN + 1
+NOTE_P_RICH_VALUE = NOTE_P_COIN + 2
+NOTE_P_CASINO_BIAS = NOTE_P_COIN + 3
+NOTE_P_LOW_COINS = NOTE_P_COIN + 4
+NOTE_P_BM_BIAS = NOTE_P_COIN + 5
+NOTE_P_CONTEST = NOTE_P_COIN + 6
+NOTE_P_MAX_PAY = NOTE_P_COIN + 7
+NOTE_BANK_AWARE = NOTE_P_COIN + 8        # 1: casino_payout_nb counts the bank
+NOTE_BAIT = NOTE_P_COIN + 9              # 1: bait
+NOTE_SYNDICATE_COUNT = NOTE_P_COIN + 10  # 1: bait_room_nb counts the contested ports
+NOTE_MARGIN = NOTE_P_COIN + 11           # bid_margin_nb (a function of the turn)
+NOTE_P_SAME = NOTE_P_COIN + 12           # same_bias
+NOTE_P_DIFF = NOTE_P_COIN + 13           # diff_bias
+assert NOTE_P_DIFF < SCRATCH + SCRATCH_W
 
 
 @njit(cache=True)
@@ -160,16 +176,45 @@ def scratch_stats_nb(s):
 def holding_score_nb(s, seat, p):
     """scratch_score_nb of the hand plus port p's cargo (p < 0: the hand
     alone), written to s[SCRATCH...]: table hash, largest set and distinct
-    types from scratch_stats_nb, then one probe."""
-    for t in range(n_tok_nb(s)):
+    types as scratch_stats_nb, then one probe."""
+    return holding_score_with_nb(s, seat, p, param_nb(s, seat, HP_SAME_BIAS),
+                                 param_nb(s, seat, HP_DIFF_BIAS))
+
+
+@njit(cache=True)
+def holding_score_with_nb(s, seat, p, same, diff):
+    """holding_score_nb told the seat's same_bias and diff_bias, in one pass: the
+    holding's statistics (scratch_stats_nb's hash, size, largest set, distinct
+    types) computed as it is written."""
+    n = n_types_nb(s)
+    tab = shared_ptr_nb(s)
+    pow0 = tab[T_POW]
+    cmax = tab[T_POW_LEN] - 1
+    h = np.int64(0)
+    tot = 0
+    top = 0
+    distinct = 0
+    fast = True
+    for t in range(n):
         k = hand_nb(s, seat, t)
         if p >= 0:
             k += port_cargo_nb(s, p, t)
         s[SCRATCH + t] = k
-    h, fast, tot, top, _, _, distinct, wilds = scratch_stats_nb(s)
+        if k > cmax:
+            fast = False
+        else:
+            h += tab[pow0 + k]
+        tot += k
+        if k > top:
+            top = k
+        if k > 0:
+            distinct += 1
+    wilds = hand_nb(s, seat, n)
+    if p >= 0:
+        wilds += port_cargo_nb(s, p, n)
+    s[SCRATCH + n] = wilds
     return biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, probe_limits_nb(s)),
-                           top + wilds, distinct, param_nb(s, seat, HP_SAME_BIAS),
-                           param_nb(s, seat, HP_DIFF_BIAS))
+                           top + wilds, distinct, same, diff)
 
 
 @njit(cache=True)
@@ -240,6 +285,13 @@ def insert3_nb(t, v, i0, i1, i2, v0, v1, v2, highest):
 
 @njit(cache=True)
 def best_black_market_nb(s, seat):
+    """best_black_market_with_nb with the seat's same_bias and diff_bias."""
+    return best_black_market_with_nb(s, seat, param_nb(s, seat, HP_SAME_BIAS),
+                                     param_nb(s, seat, HP_DIFF_BIAS))
+
+
+@njit(cache=True)
+def best_black_market_with_nb(s, seat, same, diff):
     """(gain, answer) of the best Black Market action: a blind draw valued at its
     expected gain over the bag's contents, or a swap. Swaps are scored exactly
     for the 3 best tokens to take (by the gain of adding them) times the 3
@@ -249,14 +301,39 @@ def best_black_market_nb(s, seat):
     token added or removed is scored once per count held (MEMO_ADD, MEMO_LOSS)."""
     nt = n_tok_nb(s)
     n = nt - 1
-    same = param_nb(s, seat, HP_SAME_BIAS)
-    diff = param_nb(s, seat, HP_DIFF_BIAS)
     tab = shared_ptr_nb(s)
     pow0 = tab[T_POW]
     cmax = tab[T_POW_LEN] - 1
     lim = probe_limits_nb(s)
-    load_hand_nb(s, seat)
-    h, fast, tot, m1, m2, m3, distinct, wilds = scratch_stats_nb(s)
+    # load_hand_nb and scratch_stats_nb in one pass
+    h = np.int64(0)
+    tot = 0
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    distinct = 0
+    fast = True
+    for t in range(n):
+        k = hand_nb(s, seat, t)
+        s[SCRATCH + t] = k
+        if k > cmax:
+            fast = False
+        else:
+            h += tab[pow0 + k]
+        tot += k
+        if k > m1:
+            m3 = m2
+            m2 = m1
+            m1 = k
+        elif k > m2:
+            m3 = m2
+            m2 = k
+        elif k > m3:
+            m3 = k
+        if k > 0:
+            distinct += 1
+    wilds = hand_nb(s, seat, n)
+    s[SCRATCH + n] = wilds
     top = m1
     base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, lim),
                            top + wilds, distinct, same, diff)
@@ -473,50 +550,109 @@ def bid_margin_nb(s, seat):
 
 
 @njit(cache=True)
+def send_notes_nb(s, seat):
+    """choose_send_nb's notes at the first ship of a phase 3: the hand's score,
+    no port gain yet, the Syndicate cards held, the parameters it reads at every
+    ship (param_nb's floats: one division each a phase, not a ship) and the bid
+    margin (a function of the turn)."""
+    same = param_nb(s, seat, HP_SAME_BIAS)
+    diff = param_nb(s, seat, HP_DIFF_BIAS)
+    s[NOTE_P_SAME] = float_bits_nb(same)
+    s[NOTE_P_DIFF] = float_bits_nb(diff)
+    s[NOTE_BASE] = float_bits_nb(holding_score_with_nb(s, seat, -1, same, diff))
+    for p in range(MAX_PORTS):
+        s[NOTE_PORT_GAIN + p] = NOT_YET
+    bait = param_nb(s, seat, HP_BAIT) > 0.5
+    s[NOTE_SYNDICATE] = syndicate_room_nb(s, seat) if bait else 0
+    s[NOTE_BAIT] = 1 if bait else 0
+    # parameters that play no part are noted as if absent (rich_value without
+    # rich_coins; syndicate_count without bait), so that seats whose parameters
+    # differ only in them leave the same state (test_belief.py)
+    coin_value = param_nb(s, seat, HP_COIN_VALUE)
+    rich = param_nb(s, seat, HP_RICH_COINS)
+    s[NOTE_P_COIN] = float_bits_nb(coin_value)
+    s[NOTE_P_RICH_COINS] = float_bits_nb(rich)
+    s[NOTE_P_RICH_VALUE] = float_bits_nb(param_nb(s, seat, HP_RICH_VALUE) if rich > 0.0 else coin_value)
+    s[NOTE_P_CASINO_BIAS] = float_bits_nb(param_nb(s, seat, HP_CASINO_BIAS))
+    s[NOTE_P_LOW_COINS] = float_bits_nb(param_nb(s, seat, HP_LOW_COINS))
+    s[NOTE_P_BM_BIAS] = float_bits_nb(param_nb(s, seat, HP_BM_BIAS))
+    s[NOTE_P_CONTEST] = float_bits_nb(param_nb(s, seat, HP_CONTEST))
+    s[NOTE_P_MAX_PAY] = float_bits_nb(param_nb(s, seat, HP_MAX_PAY))
+    s[NOTE_BANK_AWARE] = 0 if param_nb(s, seat, HP_BANK_AWARE) < 0.5 else 1
+    s[NOTE_SYNDICATE_COUNT] = 1 if bait and param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5 else 0
+    s[NOTE_MARGIN] = bid_margin_nb(s, seat)
+
+
+@njit(cache=True)
 def choose_send_nb(s, seat):
-    coins = coins_nb(s, seat)
-    coin_value = coin_value_nb(s, seat)
     stamp = s[M_TURN] * 8 + seat + 1
     if s[NOTE_SEND_STAMP] != stamp:         # first ship of this phase 3
         s[NOTE_SEND_STAMP] = stamp
-        s[NOTE_BASE] = float_bits_nb(hand_score_nb(s, seat))
-        for p in range(MAX_PORTS):
-            s[NOTE_PORT_GAIN + p] = NOT_YET
-        s[NOTE_SYNDICATE] = syndicate_room_nb(s, seat) if param_nb(s, seat, HP_BAIT) > 0.5 else 0
+        send_notes_nb(s, seat)
+    coins = coins_nb(s, seat)
+    # coin_value_nb from the notes
+    rich = bits_float_nb(s[NOTE_P_RICH_COINS])
+    if rich > 0.0 and coins > rich:
+        coin_value = bits_float_nb(s[NOTE_P_RICH_VALUE])
+    else:
+        coin_value = bits_float_nb(s[NOTE_P_COIN])
     base = bits_float_nb(s[NOTE_BASE])
     # Casino: coins now; next turn's final trade counts coins 1:1
-    payout = casino_payout_nb(s, seat)
+    # (casino_payout_nb, its bank_aware switch from the notes)
+    payout = float(s[R_CASINO_PAYOUT])
+    if s[NOTE_BANK_AWARE] != 0:
+        bank = bank_nb(s)
+        if bank >= 0:
+            pay = s[R_CASINO_PAYOUT]
+            for o in range(n_players_nb(s)):
+                bank -= casino_ships_nb(s, o) * pay
+            payout = float(min(max(bank, 0), pay))
     unit = coin_value
     if turns_left_nb(s) == 1 and s[R_FINAL_COIN_VALUE] > unit:
         unit = float(s[R_FINAL_COIN_VALUE])
-    best = payout * unit + param_nb(s, seat, HP_CASINO_BIAS)
-    low = param_nb(s, seat, HP_LOW_COINS)
+    best = payout * unit + bits_float_nb(s[NOTE_P_CASINO_BIAS])
+    low = bits_float_nb(s[NOTE_P_LOW_COINS])
     if coins < low:
         # the Casino's appeal to the short of coins, scaled by what it pays
         best += (low - coins) * (payout / s[R_CASINO_PAYOUT] if s[R_CASINO_PAYOUT] > 0 else 1.0)
     choice = LOC_CASINO
     bid_choice = 0
-    bm_bias = param_nb(s, seat, HP_BM_BIAS)
+    bm_bias = bits_float_nb(s[NOTE_P_BM_BIAS])
     if bm_bias > -50.0:
         if s[NOTE_BM_STAMP] != stamp:
-            g, _ = best_black_market_nb(s, seat)
+            g, _ = best_black_market_with_nb(s, seat, bits_float_nb(s[NOTE_P_SAME]),
+                                             bits_float_nb(s[NOTE_P_DIFF]))
             s[NOTE_BM_STAMP] = stamp
             s[NOTE_BM_GAIN] = int(g * 1000.0)
         g = s[NOTE_BM_GAIN] / 1000.0
         if g + bm_bias > best:
             best = g + bm_bias
             choice = LOC_BLACK_MARKET
-    contest = param_nb(s, seat, HP_CONTEST)
-    max_pay = param_nb(s, seat, HP_MAX_PAY)
-    bait = param_nb(s, seat, HP_BAIT) > 0.5 and bait_room_nb(s, seat, s[NOTE_SYNDICATE]) > 0
-    margin = bid_margin_nb(s, seat)
+    contest = bits_float_nb(s[NOTE_P_CONTEST])
+    max_pay = bits_float_nb(s[NOTE_P_MAX_PAY])
+    # bait_room_nb, its syndicate_count switch from the notes
+    bait = False
+    if s[NOTE_BAIT] != 0:
+        k = s[NOTE_SYNDICATE]
+        if s[NOTE_SYNDICATE_COUNT] != 0:
+            n = n_players_nb(s)
+            for p in range(n_ports_nb(s)):
+                if port_bid_nb(s, p, seat) > 0:
+                    for o in range(n):
+                        if o != seat and port_bid_nb(s, p, o) > 0:
+                            k -= 1
+                            break
+        bait = k > 0
+    margin = s[NOTE_MARGIN]
     for p in range(n_ports_nb(s)):
         need = port_min_bid_nb(s, seat, p)
         if need < 0:
             continue
         contested = need > 1              # need = the top stack + 1
         if s[NOTE_PORT_GAIN + p] == NOT_YET:
-            s[NOTE_PORT_GAIN + p] = float_bits_nb(port_gain_nb(s, seat, p, base))
+            # port_gain_nb, the biases from the notes
+            s[NOTE_PORT_GAIN + p] = float_bits_nb(holding_score_with_nb(
+                s, seat, p, bits_float_nb(s[NOTE_P_SAME]), bits_float_nb(s[NOTE_P_DIFF])) - base)
         gain = bits_float_nb(s[NOTE_PORT_GAIN + p])
         if contested:
             if bait and need <= coins:
@@ -550,8 +686,11 @@ def choose_raise_nb(s, seat):
         return 0            # the raise would never resolve; the coins count toward cards
     if param_nb(s, seat, HP_BAIT) > 0.5 and abandon_room_nb(s, seat) > 0:
         return 0
-    base = hand_score_nb(s, seat)
-    gain = port_gain_nb(s, seat, p, base)
+    # hand_score_nb and port_gain_nb, the biases read once
+    same = param_nb(s, seat, HP_SAME_BIAS)
+    diff = param_nb(s, seat, HP_DIFF_BIAS)
+    base = holding_score_with_nb(s, seat, -1, same, diff)
+    gain = holding_score_with_nb(s, seat, p, same, diff) - base
     stack = port_bid_nb(s, p, seat) + need
     if gain * param_nb(s, seat, HP_RAISE_RATIO) >= coin_value_nb(s, seat) * stack:
         return need
@@ -565,9 +704,19 @@ def choose_order_nb(s, seat):
     if s[CTX + LOC_CASINO] > 0:
         return LOC_CASINO
     n_ports = n_ports_nb(s)
+    n = n_players_nb(s)
     for p in range(n_ports):
-        if s[CTX + LOC_PORT0 + p] > 0 and top_bid_nb(s, p, seat) == 0:
-            return LOC_PORT0 + p
+        if s[CTX + LOC_PORT0 + p] > 0:
+            # alone there (top_bid_nb(s, p, seat) == 0: stacks are >= 0), by a loop
+            # that stops at the first other stack (LLVM vectorised top_bid_nb's
+            # maximum for 8+ seats: a wide set-up at every call, for 2-5 seats)
+            alone = True
+            for o in range(n):
+                if o != seat and port_bid_nb(s, p, o) > 0:
+                    alone = False
+                    break
+            if alone:
+                return LOC_PORT0 + p
     for p in range(n_ports):
         if s[CTX + LOC_PORT0 + p] > 0:
             return LOC_PORT0 + p
