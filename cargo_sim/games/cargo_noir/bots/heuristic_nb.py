@@ -135,11 +135,12 @@ def probe_limits_nb(s):
 
 
 @njit(cache=True, inline="always")
-def scratch_stats_nb(s):
-    """Of the holding in s[SCRATCH...], in one pass: its table hash (sum of
-    hash_pow[count]; fast = False if a count is beyond hash_pow), real
-    tokens, 3 largest counts (a count of several types repeats), distinct
-    types and Wilds."""
+def holding_stats_nb(s, seat, p):
+    """Write the seat's hand plus port p's cargo (p < 0: the hand alone) to
+    s[SCRATCH...] and return, computed as it is written: its table hash (sum of
+    hash_pow[count]; fast = False if a count is beyond hash_pow), real tokens,
+    3 largest counts (a count of several types repeats), distinct types and
+    Wilds. Inlined: a caller that needs less has the rest optimised away."""
     n = n_types_nb(s)
     tab = shared_ptr_nb(s)
     pow0 = tab[T_POW]
@@ -152,7 +153,10 @@ def scratch_stats_nb(s):
     distinct = 0
     fast = True
     for t in range(n):
-        k = s[SCRATCH + t]
+        k = hand_nb(s, seat, t)
+        if p >= 0:
+            k += port_cargo_nb(s, p, t)
+        s[SCRATCH + t] = k
         if k > cmax:
             fast = False
         else:
@@ -169,50 +173,25 @@ def scratch_stats_nb(s):
             m3 = k
         if k > 0:
             distinct += 1
-    return h, fast, tot, m1, m2, m3, distinct, s[SCRATCH + n]
+    wilds = hand_nb(s, seat, n)
+    if p >= 0:
+        wilds += port_cargo_nb(s, p, n)
+    s[SCRATCH + n] = wilds
+    return h, fast, tot, m1, m2, m3, distinct, wilds
 
 
 @njit(cache=True)
 def holding_score_nb(s, seat, p):
     """scratch_score_nb of the hand plus port p's cargo (p < 0: the hand
-    alone), written to s[SCRATCH...]: table hash, largest set and distinct
-    types as scratch_stats_nb, then one probe."""
+    alone), written to s[SCRATCH...]: holding_stats_nb, then one probe."""
     return holding_score_with_nb(s, seat, p, param_nb(s, seat, HP_SAME_BIAS),
                                  param_nb(s, seat, HP_DIFF_BIAS))
 
 
 @njit(cache=True)
 def holding_score_with_nb(s, seat, p, same, diff):
-    """holding_score_nb told the seat's same_bias and diff_bias, in one pass: the
-    holding's statistics (scratch_stats_nb's hash, size, largest set, distinct
-    types) computed as it is written."""
-    n = n_types_nb(s)
-    tab = shared_ptr_nb(s)
-    pow0 = tab[T_POW]
-    cmax = tab[T_POW_LEN] - 1
-    h = np.int64(0)
-    tot = 0
-    top = 0
-    distinct = 0
-    fast = True
-    for t in range(n):
-        k = hand_nb(s, seat, t)
-        if p >= 0:
-            k += port_cargo_nb(s, p, t)
-        s[SCRATCH + t] = k
-        if k > cmax:
-            fast = False
-        else:
-            h += tab[pow0 + k]
-        tot += k
-        if k > top:
-            top = k
-        if k > 0:
-            distinct += 1
-    wilds = hand_nb(s, seat, n)
-    if p >= 0:
-        wilds += port_cargo_nb(s, p, n)
-    s[SCRATCH + n] = wilds
+    """holding_score_nb told the seat's same_bias and diff_bias."""
+    h, fast, tot, top, _, _, distinct, wilds = holding_stats_nb(s, seat, p)
     return biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, probe_limits_nb(s)),
                            top + wilds, distinct, same, diff)
 
@@ -220,12 +199,6 @@ def holding_score_with_nb(s, seat, p, same, diff):
 @njit(cache=True)
 def hand_score_nb(s, seat):
     return holding_score_nb(s, seat, -1)
-
-
-@njit(cache=True)
-def port_gain_nb(s, seat, p, base):
-    """Score the port's whole cargo adds to the hand."""
-    return holding_score_nb(s, seat, p) - base
 
 
 @njit(cache=True, inline="always")
@@ -305,35 +278,7 @@ def best_black_market_with_nb(s, seat, same, diff):
     pow0 = tab[T_POW]
     cmax = tab[T_POW_LEN] - 1
     lim = probe_limits_nb(s)
-    # load_hand_nb and scratch_stats_nb in one pass
-    h = np.int64(0)
-    tot = 0
-    m1 = 0
-    m2 = 0
-    m3 = 0
-    distinct = 0
-    fast = True
-    for t in range(n):
-        k = hand_nb(s, seat, t)
-        s[SCRATCH + t] = k
-        if k > cmax:
-            fast = False
-        else:
-            h += tab[pow0 + k]
-        tot += k
-        if k > m1:
-            m3 = m2
-            m2 = m1
-            m1 = k
-        elif k > m2:
-            m3 = m2
-            m2 = k
-        elif k > m3:
-            m3 = k
-        if k > 0:
-            distinct += 1
-    wilds = hand_nb(s, seat, n)
-    s[SCRATCH + n] = wilds
+    h, fast, tot, m1, m2, m3, distinct, wilds = holding_stats_nb(s, seat, -1)
     top = m1
     base = biased_score_nb(changed_value_nb(s, fast, h, tot, wilds, -1, -1, lim),
                            top + wilds, distinct, same, diff)
@@ -499,12 +444,12 @@ def abandon_room_nb(s, seat):
     return k
 
 
-@njit(cache=True)
-def bait_room_nb(s, seat, k):
+@njit(cache=True, inline="always")
+def bait_room_nb(s, seat, k, count):
     """Syndicate payouts left for next turn's abandons, told the Syndicate cards
-    held k (syndicate_room_nb): with syndicate_count, k minus the contested
-    ports this seat already holds a stack on."""
-    if param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5:
+    held k (syndicate_room_nb): with `count` (syndicate_count), k minus the
+    contested ports this seat already holds a stack on."""
+    if count:
         n = n_players_nb(s)
         for p in range(n_ports_nb(s)):
             if port_bid_nb(s, p, seat) > 0:
@@ -524,13 +469,13 @@ def coin_value_nb(s, seat):
     return param_nb(s, seat, HP_COIN_VALUE)
 
 
-@njit(cache=True)
-def casino_payout_nb(s, seat):
+@njit(cache=True, inline="always")
+def casino_payout_nb(s, bank_aware):
     """Coins one more Casino ship is expected to bring: the rules' payout, or
     with bank_aware what the bank keeps after every ship already waiting
     there is paid (the bank may be refilled before; this ignores it)."""
     payout = s[R_CASINO_PAYOUT]
-    if param_nb(s, seat, HP_BANK_AWARE) < 0.5:
+    if not bank_aware:
         return float(payout)
     bank = bank_nb(s)
     if bank < 0:
@@ -598,15 +543,7 @@ def choose_send_nb(s, seat):
         coin_value = bits_float_nb(s[NOTE_P_COIN])
     base = bits_float_nb(s[NOTE_BASE])
     # Casino: coins now; next turn's final trade counts coins 1:1
-    # (casino_payout_nb, its bank_aware switch from the notes)
-    payout = float(s[R_CASINO_PAYOUT])
-    if s[NOTE_BANK_AWARE] != 0:
-        bank = bank_nb(s)
-        if bank >= 0:
-            pay = s[R_CASINO_PAYOUT]
-            for o in range(n_players_nb(s)):
-                bank -= casino_ships_nb(s, o) * pay
-            payout = float(min(max(bank, 0), pay))
+    payout = casino_payout_nb(s, s[NOTE_BANK_AWARE] != 0)
     unit = coin_value
     if turns_left_nb(s) == 1 and s[R_FINAL_COIN_VALUE] > unit:
         unit = float(s[R_FINAL_COIN_VALUE])
@@ -630,19 +567,8 @@ def choose_send_nb(s, seat):
             choice = LOC_BLACK_MARKET
     contest = bits_float_nb(s[NOTE_P_CONTEST])
     max_pay = bits_float_nb(s[NOTE_P_MAX_PAY])
-    # bait_room_nb, its syndicate_count switch from the notes
-    bait = False
-    if s[NOTE_BAIT] != 0:
-        k = s[NOTE_SYNDICATE]
-        if s[NOTE_SYNDICATE_COUNT] != 0:
-            n = n_players_nb(s)
-            for p in range(n_ports_nb(s)):
-                if port_bid_nb(s, p, seat) > 0:
-                    for o in range(n):
-                        if o != seat and port_bid_nb(s, p, o) > 0:
-                            k -= 1
-                            break
-        bait = k > 0
+    bait = (s[NOTE_BAIT] != 0
+            and bait_room_nb(s, seat, s[NOTE_SYNDICATE], s[NOTE_SYNDICATE_COUNT] != 0) > 0)
     margin = s[NOTE_MARGIN]
     for p in range(n_ports_nb(s)):
         need = port_min_bid_nb(s, seat, p)
@@ -650,7 +576,7 @@ def choose_send_nb(s, seat):
             continue
         contested = need > 1              # need = the top stack + 1
         if s[NOTE_PORT_GAIN + p] == NOT_YET:
-            # port_gain_nb, the biases from the notes
+            # the score the port's whole cargo adds to the hand
             s[NOTE_PORT_GAIN + p] = float_bits_nb(holding_score_with_nb(
                 s, seat, p, bits_float_nb(s[NOTE_P_SAME]), bits_float_nb(s[NOTE_P_DIFF])) - base)
         gain = bits_float_nb(s[NOTE_PORT_GAIN + p])
@@ -686,7 +612,7 @@ def choose_raise_nb(s, seat):
         return 0            # the raise would never resolve; the coins count toward cards
     if param_nb(s, seat, HP_BAIT) > 0.5 and abandon_room_nb(s, seat) > 0:
         return 0
-    # hand_score_nb and port_gain_nb, the biases read once
+    # the hand's score and the port's gain, the biases read once
     same = param_nb(s, seat, HP_SAME_BIAS)
     diff = param_nb(s, seat, HP_DIFF_BIAS)
     base = holding_score_with_nb(s, seat, -1, same, diff)
