@@ -460,8 +460,9 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     for n in (2, 5):
         f = fwd[f"public_{n}"] = public_rates(n)
         say(f"  {n} players: clone {f['clone_us']:.1f} us, determinize {f['determinize_us']:.1f} us; "
-            f"clone().playout() {f['playout_us']:.0f} us a game = {f['playout_ratio']:.2f}x the "
-            f"kernel's {f['kernel_us']:.0f} us")
+            f"clone().playout() {f['playout_us']:.1f} us a game = {f['playout_ratio']:.2f}x the "
+            f"kernel's {f['kernel_us']:.1f} us (best / best; median of the "
+            f"{f['rounds']} alternated rounds' ratios {f['playout_ratio_median']:.2f}x)")
     say("search bots (1 and 2 threads on one decision):")
     from . import bench_search
     search = bench_search.run(child, say)

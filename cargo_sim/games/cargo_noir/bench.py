@@ -53,13 +53,14 @@ def forward_rates(table, kernel_rate, n_games: int = 4096, clones: int = 200_000
 
 
 def public_rates(n_players: int, kernel_rate, n_games: int = 400, reps: int = 3000,
-                 bot: str = "random") -> dict:
+                 bot: str = "random", rounds: int = 7) -> dict:
     """The public forward model (``cargo_sim.GameState``, Python) at ``n_players``
     seats of ``bot``: µs per ``clone()`` and per ``determinize()`` of a state in
     mid-game (best of 3 rounds of ``reps``), and µs per whole game played as
     ``GameState.clone().playout()`` from each game's start against µs per game
     inside ``simulate``'s kernel on the same games (``kernel_rate(n)``: its games/s
-    on one thread)."""
+    on one thread), each the best of ``rounds`` timed in alternation, and the
+    median of the rounds' ratios."""
     from .forward import GameState
     players = [bot] * n_players
     st = GameState(players, seed=1, game=0)
@@ -67,9 +68,9 @@ def public_rates(n_players: int, kernel_rate, n_games: int = 400, reps: int = 30
         st.apply(st.bot_answer())
     seat = st.decision.seat
 
-    def best(fn, k):
+    def best(fn, k, tries=3):
         out = float("inf")
-        for _ in range(3):
+        for _ in range(tries):
             t0 = time.perf_counter()
             for i in range(k):
                 fn(i)
@@ -80,7 +81,13 @@ def public_rates(n_players: int, kernel_rate, n_games: int = 400, reps: int = 30
     det_us = best(lambda i: st.determinize(seat, i), reps)
     starts = [GameState(players, seed=1, game=g) for g in range(n_games)]
     starts[0].clone().playout()
-    play_us = best(lambda i: starts[i].clone().playout(), n_games)
-    kernel_us = min(1e6 / kernel_rate(n_games) for _ in range(3))
+    kernel_rate(n_games)
+    play, kern = [], []
+    for _ in range(rounds):     # interleaved: each ratio compares the same moments
+        play.append(best(lambda i: starts[i].clone().playout(), n_games, 1))
+        kern.append(1e6 / kernel_rate(n_games))
+    play_us, kernel_us = min(play), min(kern)
     return {"clone_us": clone_us, "determinize_us": det_us, "playout_us": play_us,
-            "kernel_us": kernel_us, "playout_ratio": play_us / kernel_us}
+            "kernel_us": kernel_us, "playout_ratio": play_us / kernel_us,
+            "playout_ratio_median": float(np.median([p / k for p, k in zip(play, kern)])),
+            "rounds": rounds}
