@@ -17,7 +17,7 @@ import pandas as pd  # noqa: E402
 
 from cargo_sim.core.errors import ConfigError  # noqa: E402
 from cargo_sim.core.fileio import atomic_write, atomic_write_text  # noqa: E402
-from cargo_sim.ladder import LadderResults  # noqa: E402
+from cargo_sim.runners.ladder import LadderResults  # noqa: E402
 
 
 

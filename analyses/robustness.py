@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cargo_sim.api import aggregate
+from cargo_sim.runners.api import aggregate
 from cargo_sim.core.checks import whole
 from cargo_sim.core.errors import ConfigError, RulesError
 from cargo_sim.core.fileio import read_json

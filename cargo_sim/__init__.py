@@ -17,8 +17,13 @@ The names below are loaded on first use (PEP 562): ``import cargo_sim`` and the
 commands that only print (``cargo-sim --version``, ``bots``, ``rules``) import
 neither numba, pandas nor scipy (docs/performance.md, "Start-up").
 """
-from .core.lazy import lazy_names
+from .core.lazy import MovedModules, lazy_names
 from .core.version import __version__
+
+# The runners live in ``cargo_sim.runners``; their earlier import paths still work
+# (CHANGELOG.md): ``from cargo_sim.sweep import sweep`` is ``cargo_sim.runners.sweep``'s.
+MovedModules.install({f"{__name__}.{m}": f"{__name__}.runners.{m}" for m in (
+    "api", "tournament", "ladder", "sweep", "tune", "runs", "dask_backend")})
 
 # public name -> (module, attribute); None: the module itself
 _LAZY = {
@@ -35,12 +40,12 @@ _LAZY = {
     "Aggregates": (".games.cargo_noir.aggregates", "Aggregates"),
     "GameState": (".games.cargo_noir.forward", "GameState"),
     "Decision": (".games.cargo_noir.forward", "Decision"),
-    "simulate": (".api", "simulate"),
-    "aggregate": (".api", "aggregate"),
-    "load_results": (".api", "load_results"),
-    "load_aggregates": (".api", "load_aggregates"),
-    "tournament": (".tournament", None),        # the module; calling it plays a tournament
-    "TournamentResults": (".tournament", "TournamentResults"),
+    "simulate": (".runners.api", "simulate"),
+    "aggregate": (".runners.api", "aggregate"),
+    "load_results": (".runners.api", "load_results"),
+    "load_aggregates": (".runners.api", "load_aggregates"),
+    "tournament": (".runners.tournament", None),        # the module; calling it plays a tournament
+    "TournamentResults": (".runners.tournament", "TournamentResults"),
     "CargoSimError": (".core.errors", "CargoSimError"),
     "RulesError": (".core.errors", "RulesError"),
     "BotError": (".core.errors", "BotError"),

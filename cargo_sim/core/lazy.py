@@ -34,3 +34,36 @@ def lazy_member(module: str, name: str):
         package = type(self).__module__.rpartition(".")[0]
         return getattr(importlib.import_module(module, package), name)
     return property(get, doc=f"{module}.{name} (imported on first use)")
+
+
+class MovedModules:
+    """A meta-path finder for modules that moved: ``import old.name`` (and
+    ``from old import name``) gives the module now at its new path, the same
+    object, imported on first use; its own ``__spec__`` is kept. Installed once by
+    the package's ``__init__`` with ``{old dotted name: new dotted name}``."""
+
+    def __init__(self, moved: dict):
+        self.moved = dict(moved)
+
+    def find_spec(self, fullname, path=None, target=None):
+        new = self.moved.get(fullname)
+        if new is None:
+            return None
+        from importlib.machinery import ModuleSpec
+        return ModuleSpec(fullname, self, origin=new)
+
+    def create_module(self, spec):
+        module = importlib.import_module(self.moved[spec.name])
+        spec.loader_state = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        # the import system has just set __spec__ (and nothing else already set) to the
+        # old name's: the module keeps its own
+        module.__spec__ = module.__spec__.loader_state
+
+    @classmethod
+    def install(cls, moved: dict) -> None:
+        import sys
+        if not any(isinstance(f, cls) and f.moved == moved for f in sys.meta_path):
+            sys.meta_path.append(cls(moved))

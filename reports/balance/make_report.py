@@ -18,8 +18,8 @@ import pandas as pd
 
 from analyses.report import source_state
 from cargo_sim import Rules, bot_names
-from cargo_sim.sweep import plot_heatmap, plot_measure, sweep
-from cargo_sim.tournament import tournament
+from cargo_sim.runners.sweep import plot_heatmap, plot_measure, sweep
+from cargo_sim.runners.tournament import tournament
 from index_tables import update as update_index   # sibling module: the script's folder is on sys.path
 
 OUT = Path(__file__).parent

@@ -22,7 +22,7 @@ from cargo_sim.core import runner
 from cargo_sim.core.contract import (Game, check_columns, game_names, get_game, register_game,
                                      unregister_game)
 
-import toy_game
+from . import toy_game
 
 CORE = Path(cargo_sim.__file__).parent / "core"
 

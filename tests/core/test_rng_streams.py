@@ -6,7 +6,7 @@ import inspect
 
 import numpy as np
 
-from cargo_sim.bench_ref import load_reference
+from cargo_sim.bench.reference import load_reference
 from cargo_sim.core.rng_nb import (bot_oneway_nb, bot_stream_at_nb, bot_stream_nb, fair_flips_at_nb,
                                    fair_flips_each_at_nb, rand_below_at_nb)
 

@@ -1,16 +1,13 @@
 """The core's bot plumbing on the toy game (tests/core/toy_game.py): a user bot
 written with the core's @bot, checked mode, and the core's search bots, written
 once in core/search and bound to the toy's kit, playing it."""
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cargo_sim.core import runner, userbots
 
-sys.path.insert(0, str(Path(__file__).parent))
-import toy_game  # noqa: E402
+from . import toy_game
 
 TOY = toy_game.TOY
 

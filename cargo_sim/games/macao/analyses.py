@@ -366,7 +366,7 @@ def robustness_measure(rules, games: int, design) -> dict:
     same seed (common random numbers): ``seat.N`` the seat that wins most among N
     ``expert`` bots; ``source.N`` the winners' largest source of points there; ``ranking``
     the order of ROBUSTNESS["field"] in a seat-rotated 4-player field, ``leader`` its first."""
-    from ...api import simulate
+    from ...runners.api import simulate
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="macao")
     field, out = ROBUSTNESS["field"], {}
     for n in design.player_counts:

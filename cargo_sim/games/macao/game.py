@@ -7,7 +7,7 @@ import numpy as np
 from ...core.contract import Fields, register_game
 from ...core.lazy import lazy_member
 from . import enums as E
-from .bots import REGISTRY
+from .bots.registry import REGISTRY
 from .rules import Rules
 
 

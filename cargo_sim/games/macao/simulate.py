@@ -113,7 +113,7 @@ def afford_masks(cost):
 
 def table_template(rules, players, check_bots: bool = False):
     """(template state, decide) with the table's bots and parameters filled."""
-    from .bots import REGISTRY
+    from .bots.registry import REGISTRY
     s = compile_rules(rules, len(players))
     decide, idx, users = userbots.decision_table(REGISTRY, players, check_bots)
     s[BOTS:BOTS + len(players)] = idx

@@ -273,7 +273,7 @@ def test_memory_is_flat_in_n_games():
 
 
 def test_aggregate_to_dir_resume_and_cli(tmp_path, capsys):
-    from cargo_sim import runs
+    from cargo_sim.runners import runs
     from cargo_sim.cli import main
     players = TABLES["random4"]
     ref = cargo_sim.aggregate(250, players, seed=3, progress=False)
@@ -349,7 +349,7 @@ def test_ctrl_c_keeps_the_finished_chunks(monkeypatch, tmp_path, interrupt_on):
     assert np.array_equal(part.counts, cargo_sim.aggregate(100, players, seed=8, progress=False).counts)
 
     # on disk: the merged file is written with the finished chunks
-    from cargo_sim import runs
+    from cargo_sim.runners import runs
     real_agg = A.aggregate
     monkeypatch.setattr(A, "aggregate", interrupt_on(real_agg, 2))
     info = runs.aggregate_to_dir(tmp_path / "r", 200, players, seed=8, chunk_games=100, progress=False)
@@ -369,7 +369,7 @@ def test_overflow_report(pair):
 
 @pytest.mark.slow
 def test_dask_cluster_equals_local_run(dask_client):
-    from cargo_sim.dask_backend import aggregate_dask
+    from cargo_sim.runners.dask_backend import aggregate_dask
     players = TABLES["random4"]
     local = cargo_sim.aggregate(600, players, seed=11, progress=False)
     res = aggregate_dask(600, players, seed=11, chunk_games=150, scheduler=dask_client, progress=False)

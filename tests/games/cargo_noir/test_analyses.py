@@ -369,7 +369,7 @@ def test_vp_by_seat_has_integer_seat_ticks():
 @pytest.fixture(scope="module")
 def run_folders(tmp_path_factory):
     """Two small run folders (2 and 3 random players) and one with other rules."""
-    from cargo_sim.runs import run_to_dir
+    from cargo_sim.runners.runs import run_to_dir
     base = tmp_path_factory.mktemp("runs")
     two = run_to_dir(base / "two", 60, ["random"] * 2, seed=3, progress=False)
     three = run_to_dir(base / "three", 60, ["random"] * 3, seed=4, progress=False)
@@ -420,7 +420,7 @@ def test_report_from_bad_run_folders_is_one_line(run_folders, tmp_path, capsys, 
 
 
 def test_report_from_refuses_two_line_ups_at_one_count(run_folders, tmp_path):
-    from cargo_sim.runs import run_to_dir
+    from cargo_sim.runners.runs import run_to_dir
     run_to_dir(tmp_path / "g", 10, ["greedy", "random"], seed=3, progress=False)
     with pytest.raises(ConfigError, match="one line-up per player count"):
         report.results_from_runs([run_folders["two"], tmp_path / "g"])
@@ -449,7 +449,7 @@ def test_report_of_a_rules_variant(tmp_path, monkeypatch):
 
 
 def test_report_from_refuses_an_unfinished_run(tmp_path):
-    from cargo_sim.runs import run_to_dir
+    from cargo_sim.runners.runs import run_to_dir
     run_to_dir(tmp_path / "u", 20, ["random", "random"], seed=3, chunk_games=10, progress=False)
     markers = sorted((tmp_path / "u").glob("*.done"))
     assert len(markers) == 2

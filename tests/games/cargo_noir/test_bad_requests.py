@@ -16,7 +16,7 @@ import pytest
 import cargo_sim
 from cargo_sim import BotError, ClusterError, ConfigError, Rules, RulesError
 from cargo_sim.cli import main
-from cargo_sim.sweep import sweep
+from cargo_sim.runners.sweep import sweep
 
 R = Rules.default()
 P3 = ["greedy"] * 3
@@ -220,7 +220,7 @@ def test_cli_small_tournament_prints_no_warning_inf_or_nan(capsys):
 
 
 def test_p_values_print_sensibly():
-    from cargo_sim.tournament import format_p
+    from cargo_sim.runners.tournament import format_p
     assert format_p(1.2e-292) == "< 1e-16" and format_p(0.0) == "< 1e-16"
     assert format_p(0.0123456) == "0.0123" and format_p(float("nan")) == ""
 
@@ -233,7 +233,7 @@ def test_p_values_print_sensibly():
     ([10**400], "budgets must be numbers"), ([], "at least one budget"),
 ])
 def test_ladder_budgets_are_checked(budgets, match):
-    from cargo_sim.ladder import ladder
+    from cargo_sim.runners.ladder import ladder
     with pytest.raises(ConfigError, match=re_escape(match)):
         ladder(["greedy"], budgets=budgets, progress=False)
 
@@ -244,7 +244,7 @@ def re_escape(s):
 
 
 def test_ladder_refuses_the_yardstick_as_a_bot_and_huge_sizes(capsys):
-    from cargo_sim.ladder import ladder
+    from cargo_sim.runners.ladder import ladder
     with pytest.raises(ConfigError, match="yardstick's own bot 'ismcts'"):
         ladder(["greedy", "ismcts?iterations=5"], budgets=[10], progress=False)
     with pytest.raises(ConfigError, match="GiB in memory"):
@@ -276,7 +276,7 @@ def test_sweep_huge_ranges_are_refused_before_building(capsys):
 @pytest.mark.parametrize("space", [{"bid_margin": (-1e308, 1e308)}, {"bid_margin": (0, math.inf)},
                                    {"bid_margin": (10**400, 10**401)}])
 def test_tune_space_must_be_within_the_parameter_range(space):
-    from cargo_sim.tune import tune
+    from cargo_sim.runners.tune import tune
     with pytest.raises(BotError, match="must be a number from -1e\\+06 to 1e\\+06"):
         tune("greedy", space=space, budget=2, progress=False)
 
@@ -288,7 +288,7 @@ def test_cli_tune_huge_space_is_one_line(capsys):
 
 # ---- runs to disk and Dask -------------------------------------------------------
 def test_run_chunk_sizes_are_bounded(tmp_path, capsys):
-    from cargo_sim.runs import run_to_dir
+    from cargo_sim.runners.runs import run_to_dir
     with pytest.raises(ConfigError, match="chunk_games must be a whole number from 1 to 1000000"):
         run_to_dir(tmp_path / "a", 10**12, P3, chunk_games=10**12, progress=False)
     with pytest.raises(ConfigError, match="chunk files, more than 1,000,000"):
@@ -300,7 +300,7 @@ def test_run_chunk_sizes_are_bounded(tmp_path, capsys):
 
 
 def test_dask_in_memory_run_too_big_is_refused_before_any_cluster():
-    from cargo_sim.dask_backend import simulate_dask
+    from cargo_sim.runners.dask_backend import simulate_dask
     t = time.perf_counter()
     with pytest.raises(ConfigError, match="GiB in memory"):
         simulate_dask(10**12, P3, scheduler="tcp://127.0.0.1:1", progress=False)
@@ -330,7 +330,7 @@ def _server(talk: bytes | None):
     (None, "no Dask scheduler answered"),
 ])
 def test_dask_foreign_or_silent_server_is_one_line(monkeypatch, talk, match):
-    from cargo_sim import dask_backend
+    from cargo_sim.runners import dask_backend
     monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT", 1)
     srv = _server(talk)
     try:
@@ -344,7 +344,7 @@ def test_dask_foreign_or_silent_server_is_one_line(monkeypatch, talk, match):
 
 
 def test_dask_refused_port_is_one_line():
-    from cargo_sim.dask_backend import simulate_dask
+    from cargo_sim.runners.dask_backend import simulate_dask
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         simulate_dask(10, P3, scheduler="tcp://127.0.0.1:1", progress=False)
 
@@ -352,7 +352,7 @@ def test_dask_refused_port_is_one_line():
 def test_dask_scheduler_lost_mid_run_ends_in_bounded_time(monkeypatch):
     """The waiting loop gives up once the client has had no scheduler for
     LOST_AFTER seconds (a fake: a future that never arrives, a closed client)."""
-    from cargo_sim import dask_backend
+    from cargo_sim.runners import dask_backend
 
     class Pending:
         def is_empty(self):
@@ -389,7 +389,7 @@ SCHEDULER_KILL = textwrap.dedent("""
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         import distributed
         from cargo_sim import ClusterError
-        from cargo_sim.dask_backend import simulate_dask
+        from cargo_sim.runners.dask_backend import simulate_dask
         client = distributed.Client(address, timeout=120)   # connected, a worker in: the
         client.wait_for_workers(1, timeout=120)             # kill below is surely mid-run
         print("KILL", time.time() + 6)

@@ -22,9 +22,8 @@ from cargo_sim.core.rng_nb import rand_below_at_nb
 from cargo_sim.games.cargo_noir import enums as e
 from cargo_sim.games.cargo_noir.forward import GameState
 
-sys.path.insert(0, str(Path(__file__).parent))
-import cheats  # noqa: E402
-from cheats import NOTE, label  # noqa: E402
+from . import cheats
+from .cheats import NOTE, label
 
 pytestmark = pytest.mark.slow      # the cheating bot's kernel compiles (~10 s CPU, twice: fast and checked)
 

@@ -10,7 +10,7 @@ import cargo_sim
 from cargo_sim import ConfigError, Rules, RulesError
 from cargo_sim.games.cargo_noir.rules_limits import INT_MAX, MAX_TURNS, tokens_in_play
 from cargo_sim.cli import main
-from test_invariants import check_tables
+from .test_invariants import check_tables
 
 DEFAULT = Rules.default()
 P3 = ["random"] * 3
@@ -149,7 +149,7 @@ def test_bot_parameter_at_the_limit_is_kept_exactly():
 
 
 def test_sweep_unknown_measure_refused_before_playing(capsys, monkeypatch):
-    import cargo_sim.sweep as sw
+    import cargo_sim.runners.sweep as sw
     monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the sweep was played"))
     assert main(["sweep", "--measures", "nosuch", "--games", "2"]) == 2
     err = capsys.readouterr().err

@@ -196,7 +196,7 @@ def test_one_morris_trajectory_is_refused():
 
 @pytest.mark.parametrize("spec", ["costs", "=card.*.cost", "costs=", "costs= , "])
 def test_a_bad_group_option_is_one_line(spec):
-    from cargo_sim.cli_analyses import parse_groups
+    from cargo_sim.cli.analyses import parse_groups
     with pytest.raises(ConfigError, match="--group takes NAME=PATTERN"):
         parse_groups([spec])
     assert parse_groups(["c=card.*.cost, card.*.vp"]) == (("c", ("card.*.cost", "card.*.vp")),)

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cargo_sim
 from cargo_sim import CargoSimError, Rules
-from cargo_sim.cli import load_rules
-from test_invariants import check_tables
+from cargo_sim.cli.common import load_rules
+from .test_invariants import check_tables
 
 DEFAULT = Rules.default()
 NAMES = sorted(DEFAULT.flat()) + ["nosuch", "port.Nowhere.slots", "card.New.vp", "turns.7",

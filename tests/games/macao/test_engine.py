@@ -14,7 +14,7 @@ from cargo_sim.games.macao import enums as E
 from cargo_sim.games.macao import engine_nb as eng
 from cargo_sim.games.macao import forward_nb as fwd
 from cargo_sim.games.macao import simulate
-from cargo_sim.games.macao.bots import REGISTRY
+from cargo_sim.games.macao.bots.registry import REGISTRY
 from cargo_sim.games.macao.rules import Rules
 from cargo_sim.games.macao.testing import invariants
 

@@ -184,7 +184,7 @@ def test_makefile_robustness_target_runs(tmp_path):
 
 # ---- the runners with Macao (the toy game covers their machinery; these check Macao's side)
 def test_sweep_reports_macaos_own_measures():
-    from cargo_sim.sweep import sweep
+    from cargo_sim.runners.sweep import sweep
     res = sweep(grid={"group_points": [1, 3]}, players=["random", "random"], games=20, seed=2,
                 progress=False, game="macao")
     assert list(res.table["variant"]) == ["base", "group_points=1", "group_points=3"]
@@ -192,7 +192,7 @@ def test_sweep_reports_macaos_own_measures():
 
 
 def test_run_folder_resumes_and_reads_back_as_macao(tmp_path):
-    from cargo_sim import runs
+    from cargo_sim.runners import runs
     from pandas.testing import assert_frame_equal
     folder = tmp_path / "run"
     runs.run_to_dir(folder, 40, ["random", "random"], seed=5, chunk_games=20, progress=False, game="macao")

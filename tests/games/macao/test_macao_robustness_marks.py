@@ -72,5 +72,5 @@ def test_other_rules_or_no_report_are_not_assessed(tmp_path):
 
 @pytest.mark.parametrize("game, out", [("macao", "reports/macao_robustness"), ("cargo_noir", "reports/robustness")])
 def test_the_study_writes_to_its_own_games_folder_by_default(game, out):
-    from cargo_sim.cli_analyses import robustness_out
+    from cargo_sim.cli.analyses import robustness_out
     assert robustness_out(get_game(game)) == out

@@ -1,0 +1,38 @@
+"""The analyses take a game by name and find what it offers through its Game object:
+a game without report sections or without the study's pipelines gets one ConfigError,
+before any game is played (analyses/games.py)."""
+import pytest
+
+from ..core import toy_game
+from cargo_sim.core.contract import get_game, register_game, unregister_game
+from cargo_sim.core.errors import ConfigError
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toy():
+    register_game(toy_game.TOY)
+    yield
+    unregister_game(toy_game.TOY.name)
+
+
+def test_report_of_a_game_without_sections_is_one_error(tmp_path):
+    from analyses import report
+    with pytest.raises(ConfigError, match="no report for Race to N .*Game.report_sections"):
+        report.build_report(tmp_path / "r", n_games=10, game="toy_race")
+    assert not (tmp_path / "r" / "index.md").exists()
+
+
+def test_robustness_of_a_game_without_the_pipeline_is_one_error():
+    from analyses import robustness
+    with pytest.raises(ConfigError, match="robustness study is not available for Race to N"):
+        robustness.run(design=robustness.Design(games=20, morris_games=20), game="toy_race")
+
+
+def test_cargo_noir_offers_both():
+    from analyses import games, report
+    cn = get_game("cargo_noir")
+    assert games.report_sections(cn) == report.SECTIONS           # from Game.report_sections
+    assert [m.__name__ for m in games.pipelines(cn, "results")] == [
+        "analyses.balance", "analyses.bidding", "analyses.casino", "analyses.trade"]
+    assert [m.__name__ for m in games.pipelines(cn, "aggregates")] == ["analyses.aggregates"]
+    assert games.game_with("cargo_noir", "analyses.aggregates", "x") is cn
