@@ -48,6 +48,9 @@ _KERNEL_MARK = re.compile(rb"^from (\.+|\.*core|cargo_sim\.core) import cache\b"
 _FROM = re.compile(rb"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M)
 _IMPORT = re.compile(rb"^[ \t]*import[ \t]+([\w.]+)", re.M)
 _DEFS = re.compile(rb"^(async def|def|class) ", re.M)
+# a top-level call statement (``REGISTRY.register_builtin(...)``): Python run time, so a
+# module with one is not a constants module even without a def (a bot registry)
+_CALLS = re.compile(rb"^[A-Za-z_][\w.]*\(", re.M)
 
 
 def unit_of(rel: str) -> str:
@@ -108,13 +111,15 @@ def _core_imports(rel: str, text: bytes, files, unit: str = CORE) -> set:
 
 def _compiled(files: dict, unit: str = CORE) -> list:
     """A unit's compiled source: its modules that define kernels, and the modules of
-    the unit that a kernel module or a constants module (no top-level ``def``/``class``:
+    the unit that a kernel module or a constants module (no top-level ``def``/``class``
+    or call statement:
     e.g. a game's ``enums.py`` re-exporting the core's state layout) imports, then
     what those import within the unit; sorted. For a game, only its own kernel
     modules count (what they read of the core is in the core's hash)."""
     kernels = [r for r, t in files.items() if _KERNEL_MARK.search(t)]
     readers = kernels + [r for r, t in files.items()
-                         if not _DEFS.search(t) and not r.endswith("__init__.py")]
+                         if not _DEFS.search(t) and not _CALLS.search(t)
+                         and not r.endswith(("__init__.py", "__main__.py"))]
     if unit != CORE:
         readers = [r for r in kernels if unit_of(r) == unit]
     todo = [r for r in kernels if unit_of(r) == unit]

@@ -222,6 +222,15 @@ def saved_rules(folder):
     return runs.manifest_rules(folder, json.loads((folder / "manifest.json").read_text()))
 
 
+def pandas_meta(schema) -> dict:
+    """A Parquet file's pandas metadata less the versions of the libraries that wrote it
+    (a file written today by a newer pandas is still in the same codec and schema)."""
+    meta = json.loads(schema.metadata[b"pandas"])
+    meta.pop("pandas_version", None)
+    meta.pop("creator", None)
+    return meta
+
+
 @pytest.mark.filterwarnings("ignore:.*another version of the engine source")
 def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_path):
     import pyarrow.parquet as pq
@@ -241,7 +250,8 @@ def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_p
     assert_frame_equal(load_results(run).players, one.players)
     for t in runs.TABLES:                # chunk 1 again in the old codec, schema and all
         old, new = (run / runs.chunk_file(t, k, runs.FLAT_FORMAT) for k in (0, 1))
-        assert pq.read_schema(new).equals(pq.read_schema(old), check_metadata=True)
+        a, b = pq.read_schema(new), pq.read_schema(old)
+        assert a.equals(b) and pandas_meta(a) == pandas_meta(b)
         assert encodings(new) == encodings(old)
 
 
