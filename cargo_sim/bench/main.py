@@ -217,8 +217,7 @@ def game_rates(name: str, repeat: int, seconds: float) -> dict:
     """A game's own kernel rates (its bench module's ``kernel_rates``) in a fresh process
     that loads the kernels from the cache: a first child compiles them if the cache is
     cold. Measured in a process that had just compiled them, Macao's random ran a
-    quarter slower and expert's share read 31 % instead of 25 % (docs/performance.md,
-    session 17)."""
+    quarter slower and expert's share read 31 % instead of 25 %."""
     child(_GAME_CODE, name, 1, 0.01)
     return child(_GAME_CODE, name, repeat, seconds)
 
@@ -538,7 +537,7 @@ def main(argv=None) -> int:
 
 
 # ---------------------------------------------------------------------------
-# the forward model (issue: forward model and search agents)
+# the forward model and each game's own benchmarks
 def game_bench(game):
     """The game's own benchmarks: the module ``bench`` of its package (``cargo_sim.games.
     <name>.bench``, found through the Game object, as the registry finds the game), or None."""
