@@ -1,4 +1,4 @@
-"""Do the balance headlines hold under stronger play? (issue 27; docs/robustness.md)
+"""Do the balance headlines hold under stronger play? (docs/robustness.md)
 
 The balance and robustness reports draw their seat, card and bank conclusions from
 mirror tables of ``expert``. This module measures the same headlines on any mirror

@@ -15,7 +15,7 @@ Measures, for random bots at 2, 3, 4 and 5 players:
   the default bot mix end to end (play + Parquet), and a long random-bot run
   showing that memory stays flat (RSS early vs late; ``--stream-games
   10000000`` for the full-size check);
-* the targets of long runs (cargo_sim.bench_targets): ``cargo-sim simulate
+* the targets of long runs (cargo_sim.bench.targets): ``cargo-sim simulate
   --out`` peak RSS and share of the kernel rate (``--cli-out-games 10000000``
   for the full-size target), in-memory ``simulate`` peak against its tables.
 
@@ -217,8 +217,7 @@ def game_rates(name: str, repeat: int, seconds: float) -> dict:
     """A game's own kernel rates (its bench module's ``kernel_rates``) in a fresh process
     that loads the kernels from the cache: a first child compiles them if the cache is
     cold. Measured in a process that had just compiled them, Macao's random ran a
-    quarter slower and expert's share read 31 % instead of 25 % (docs/performance.md,
-    session 17)."""
+    quarter slower and expert's share read 31 % instead of 25 %."""
     child(_GAME_CODE, name, 1, 0.01)
     return child(_GAME_CODE, name, repeat, seconds)
 
@@ -442,7 +441,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say("  (memory holds one chunk per worker whatever the run's length: a 10,000,000-game run "
         "peaks where these do)")
     say("")
-    say("targets of long runs (cargo_sim.bench_targets):")
+    say("targets of long runs (cargo_sim.bench.targets):")
     from . import targets as bench_targets
     targets = bench_targets.run(cli_out_games, target_memory_games, cores, sys.modules[__name__],
                                 stream_chunk, say=say, repeat=min(repeat, 3))
@@ -505,7 +504,7 @@ def main(argv=None) -> int:
                         "20,000 with --quick)")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     p.add_argument("--targets-only", action="store_true",
-                   help="only the targets of long runs (cargo_sim.bench_targets)")
+                   help="only the targets of long runs (cargo_sim.bench.targets)")
     a = p.parse_args(argv)
     for name in ("games", "e2e_games", "stream_games", "cli_out_games", "target_memory_games"):
         v = getattr(a, name)
@@ -538,7 +537,7 @@ def main(argv=None) -> int:
 
 
 # ---------------------------------------------------------------------------
-# the forward model (issue: forward model and search agents)
+# the forward model and each game's own benchmarks
 def game_bench(game):
     """The game's own benchmarks: the module ``bench`` of its package (``cargo_sim.games.
     <name>.bench``, found through the Game object, as the registry finds the game), or None."""

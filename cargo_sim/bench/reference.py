@@ -1,4 +1,4 @@
-"""The engine against the reference kernel (part of ``make bench``; issue #25).
+"""The engine against the reference kernel (part of ``make bench``).
 
 The reference (``shared/tools/refsim.py`` next to the repository, or the file named by
 ``$CARGO_SIM_REFSIM``) is a minimal numba kernel of the same rules that keeps each game's

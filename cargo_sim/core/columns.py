@@ -57,7 +57,7 @@ class ColumnSink:
             arr = self.cols.get(c)
             if arr is None:
                 # one array per column: one 2-D block for all was slower to fill
-                # beside the kernel's threads (bench_targets, issue 15x)
+                # beside the kernel's threads (bench.targets)
                 arr = self.cols[c] = np.empty(self.n, vals.dtype)
             elif np.result_type(arr.dtype, vals.dtype) != arr.dtype:
                 wider = np.empty(self.n, np.result_type(arr.dtype, vals.dtype))

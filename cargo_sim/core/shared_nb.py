@@ -1,4 +1,4 @@
-"""The read-only data a table's states share (issue #25), apart from each game's state.
+"""The read-only data a table's states share, apart from each game's state.
 
 A state array holds the core header, the game's rules and its mutable state: what a
 clone, a determinization or a search's copy must copy. A game's big read-only data

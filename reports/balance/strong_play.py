@@ -1,13 +1,13 @@
-"""Do the balance headlines hold under stronger play? (issue 27; analyses/strong_play.py)
+"""Do the balance headlines hold under stronger play? (analyses/strong_play.py)
 
     .venv/bin/python reports/balance/strong_play.py [--games 2:160,4:300] [--workers 2]
     .venv/bin/python reports/balance/strong_play.py --table-only   # rebuild from the saved games
 
 Mirror tables of `expert` (EXPERT_GAMES per player count, replayed each time: a few
 seconds) against mirror tables of `ismcts?iterations=100` (the search at a budget that
-fits a session: ~1.5 s a game at 2 players, ~4.5 s at 4 with 2 threads on 2 shared
-cores with full playouts; since session 17's `horizon=3` default ~0.5 s and ~1.3 s with 2
-workers, and the committed 160 + 300 games take about 6 min). The search's
+fits a sitting: with its default `horizon=3` ~0.5 s a game at 2 players and ~1.3 s at 4
+with 2 workers on 2 shared cores, and the committed 160 + 300 games take about 6 min;
+with full playouts ~1.5 s and ~4.5 s). The search's
 games are appended per chunk to tables/strong_play_games.csv (one row per player:
 what the headlines read), so a stopped run keeps what it played and a rerun plays only
 the rest. Writes tables/strong_play.csv (the verdicts) and tables/strong_play.json

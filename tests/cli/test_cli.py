@@ -65,7 +65,7 @@ def test_simulate_writes_tables_and_run_json(tmp_path, capsys, fmt):
 
 
 def test_run_headline_says_thread_or_threads():
-    """Issue #28 audit: the summary said "on 2 thread(s)"."""
+    """The summary says "on 1 thread" / "on 2 threads", never "on 2 thread(s)"."""
     from cargo_sim.cli.common import run_headline
     rules = cargo_sim.Rules.default()
     for workers, word in ((1, "on 1 thread"), (2, "on 2 threads")):
@@ -382,7 +382,7 @@ def run_tags(df) -> dict:
 
 @pytest.mark.parametrize("layout", ["chunks", "files"])
 def test_two_runs_read_as_one_with_no_options_and_stay_apart(two_runs, layout):
-    """Issue #28: a run folder keeps each table in a folder of its own (games/,
+    """A run folder keeps each table in a folder of its own (games/,
     players/; markers and records outside), so pyarrow.dataset and pandas read a
     table with no options; every row carries its run's run_id, run_seed and
     n_players, so runs read together stay apart. Column types are fixed whatever
@@ -424,7 +424,7 @@ def test_duckdb_reads_many_run_folders_with_one_glob(two_runs):
 
 
 def test_a_tiny_tournament_prints_no_raw_warning_nor_infinite_rating(capsys, recwarn):
-    """Issue #28: 10 games leave ratings not estimable: said in words (n/a), never
+    """10 games leave ratings not estimable: said in words (n/a), never
     +-inf/NaN or numpy's RuntimeWarning; counts print as integers, tiny p readably."""
     import re
     assert main(["tournament", "-p", "greedy,random", "--seats", "2", "-n", "10",

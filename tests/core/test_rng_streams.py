@@ -1,4 +1,4 @@
-"""The bots' streams keep their arithmetic when computed in parts (issue #25: the
+"""The bots' streams keep their arithmetic when computed in parts (the
 engine computes each seat's one-way key once per game, the random bot flips its
 coins with the generator in a register), and the reference kernel of the bench
 loads as a registered module (numba's cache of it must load in the next process)."""

@@ -1,4 +1,4 @@
-"""Who may import a game, and no cycles: the layering of issue #24, read from the source.
+"""Who may import a game, and no cycles: the layering, read from the source.
 
 Every module of ``cargo_sim/`` and ``analyses/`` is parsed with ``ast`` (tests/project/importgraph.py):
 imports at any depth (inside functions too), relative ones resolved, ``importlib.import_module``

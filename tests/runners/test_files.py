@@ -1,5 +1,5 @@
 """Negative tests of everything the library reads from and writes to disk
-(issue #23, the files part; docs/safety.md "Files"): no user file is overwritten
+(docs/safety.md "Files"): no user file is overwritten
 or deleted, run folders are bound to their run, every fault is one line.
 
 Each case ends as a CargoSimError (API) or ``cargo-sim: error: ...`` with exit

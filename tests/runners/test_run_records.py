@@ -1,4 +1,4 @@
-"""Runs that describe themselves (issue #28): every folder a command writes has a
+"""Runs that describe themselves: every folder a command writes has a
 run.json with its command line, overrides, rules digest, game, seed and versions;
 several run folders load as one, each row tagged with its run."""
 import json

@@ -1,5 +1,5 @@
 """Full result tables of many Cargo Noir tables, hashed: the bit-identity guard for
-refactors that must not change a game (issue #24, the kernels' move into the core).
+refactors and speed work that must not change a game.
 
     python tests/games/cargo_noir/bitident.py          # print the digests
     python tests/games/cargo_noir/bitident.py --write  # write data/bitident.json
@@ -17,7 +17,7 @@ from bitident_kit import main, table_digests  # noqa: E402
 
 DATA = pathlib.Path(__file__).parent / "data" / "bitident.json"
 # The rules the digests were recorded with (the defaults of the time): the guard compares
-# engines, so a later change of a default value (e.g. #27's Cargo Ship cost 12 -> 15)
+# engines, so a later change of a default value (e.g. the Cargo Ship's cost, 12 then, 15 now)
 # does not invalidate it.
 RECORDED_WITH = {"card.Cargo Ship.cost": 12}
 STRATS = ["greedy", "banker", "collector", "diversifier", "trader", "fleet", "syndicate",

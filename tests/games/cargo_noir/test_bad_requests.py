@@ -1,4 +1,4 @@
-"""Issue 23, bad requests: every input checked, every allocation bounded, one-line
+"""Bad requests: every input checked, every allocation bounded, one-line
 errors. Each case ends as a clear one-line error or a correct result: never a
 traceback, hang, silent wrong number or unbounded memory (docs/safety.md, Input
 limits)."""

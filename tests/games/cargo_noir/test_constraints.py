@@ -1,4 +1,4 @@
-"""Issue 27, part 2: the rulebook's constraints between parameters ([constraint]
+"""The rulebook's constraints between parameters ([constraint]
 in the rules data): a common card's VP is tied to its cost, a unique card's VP
 is above its cost, a Smuggler's Edge card's below. Every variant the robustness
 study generates obeys them; an override that breaks one is a one-line error;

@@ -47,15 +47,15 @@ def digest(res) -> str:
     return h.hexdigest()[:16]
 
 
-# digests of the first expert's games, taken from the code before expert v2 (commit 151cc32);
-# the table with `random` taken again when the random bot got its own stream (Dec 2026,
-# docs/safety.md "What a bot can see": its games changed on purpose; before: 93869a98bf2367cc)
+# digests of the first expert's games, taken from the code before expert v2; the table
+# with `random` taken again when the random bot got its own stream (docs/safety.md "What a
+# bot can see": its games changed on purpose)
 FIRST_EXPERT = [(["X", "X"], 30, 1, "4de024af14ad1a09"),
                 (["X", "greedy", "random"], 30, 2, "cbd0ddd23b7560a0"),
                 (["X", "syndicate", "X", "fleet"], 20, 3, "60d5daa75852af86")]
 
 
-# the rules those games were played under: a Cargo Ship at 12 (15 since issue 27)
+# the rules those games were played under: a Cargo Ship at 12 (15 now)
 FIRST_RULES = cargo_sim.Rules.default().replace({"card.Cargo Ship.cost": 12})
 
 

@@ -107,7 +107,7 @@ def test_report_tables_have_readable_headers_and_hide_small_sample_intervals(tab
     assert list(shown["difference 95% CI"]) == [present.TOO_SMALL, "[0.000, 0.100]"]
 
 
-# ---- the figure defects of issue #28, each on the data behind the figure ----------
+# ---- figure defects, each checked on the data behind the figure ----------
 @pytest.mark.parametrize("fn,x", [(plots.margin_distribution, "margin"),
                                   (plots.trade_value_distribution, "value")])
 def test_wide_distributions_are_binned_edge_to_edge_without_whiskers(fn, x):

@@ -1,6 +1,6 @@
 """Inputs beyond what the engine can hold are refused with one clear line; values
-at the limits play correctly (issue 12: wrapped int32 VP, wrapped seeds, NaN bot
-parameters, sizes that hang, tracebacks)."""
+at the limits play correctly (no wrapped int32 VP or seeds, no NaN bot parameters,
+no sizes that hang, no tracebacks)."""
 import math
 
 import numpy as np

@@ -120,7 +120,7 @@ def test_play_log_is_plain_english(game):
 
 
 def test_a_swap_for_the_same_kind_is_said_so():
-    """Issue #28 audit: a Black Market swap of a token for one of its own kind nets
+    """A Black Market swap of a token for one of its own kind nets
     to zero in the event row; game 17 of seed 1 printed "swaps nothing for nothing"."""
     names = ["art", "gold"]
     row = {"action": "black market swap", "loc": "Black Market", "amount": 0, "value": 0,

@@ -808,7 +808,7 @@ def test_last_copy_can_be_bought_then_none():
 NINE = {t: 1 for t in ALL_TYPES}                    # 45
 
 
-# a Cargo Ship at 12 (the estimate before issue 27; 15 now): 12 + 12 + 25 spends
+# a Cargo Ship at 12 (an earlier estimate; 15 now): 12 + 12 + 25 spends
 # the rulebook's 49 exactly
 SHIP12 = RULES.replace({"card.Cargo Ship.cost": 12})
 

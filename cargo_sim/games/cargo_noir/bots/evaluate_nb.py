@@ -6,8 +6,8 @@ margin over the best other seat into a win probability. The estimate counts what
 the rules make worth about one VP each (a common card's VP equal its cost): card
 VP, coins, the hand's exact trade value and the Casino's pending payout; plus the
 ships' future cargo, per ship and turn left. The weights and the logistic scale
-were fitted on `expert` self-play (``.bench/fit_eval.py``: maximum likelihood of a
-seat's win given its estimated margin at each turn's start); the coins and the hand
+were fitted on `expert` self-play (maximum likelihood of a seat's win given its
+estimated margin at each turn's start; docs/forward.md, "Cut playouts"); the coins and the hand
 come out worth more than a VP each (a trade's set bonus, and the coins' buying power).
 """
 import numpy as np

@@ -104,9 +104,9 @@ def best_cards_for_budget_nb(budget, card_cost, card_utility, card_available, ou
 def knapsack_rows_nb(B, card_cost, card_utility, card_available, rows, choice, unit):
     """knapsack_nb on two rolling rows: every budget sees the same comparisons
     in the same order, so the values and choices are bit-for-bit those of
-    knapsack_nb (session 17: scalar again; the loops interchanged, copies
-    outer and budgets inner in vectorisable passes, cost more on the few
-    budgets the planner asks).
+    knapsack_nb (a scalar loop: with the loops interchanged, copies outer and
+    budgets inner in vectorisable passes, it costs more on the few budgets the
+    planner asks).
     Costs are counted in `unit`s (cost_unit_nb: it divides the cost of every
     card bought), B included: the other budgets of knapsack_nb stay NEG, as
     every card moves a budget by a multiple of unit.
