@@ -24,7 +24,7 @@ from cargo_sim.runners import runs
 from cargo_sim.cli import main
 from cargo_sim.core.fileio import claim_folder, read_json, read_text
 from cargo_sim.core.runner import Table
-from cargo_sim.runners.runfolder import LOCK, RunLock
+from cargo_sim.runners.runs.folder import LOCK, RunLock, temp_tag
 
 PLAYERS = ["random", "random", "random"]
 N, CHUNK, SEED = 600, 200, 5
@@ -177,7 +177,7 @@ def test_resume_sweeps_only_its_own_temp_files(reference, tmp_path):
     run = copy_of(reference, tmp_path)
     for name in ("chunk-00002.done", "games/part-00002.parquet", "players/part-00002.parquet"):
         (run / name).unlink()
-    tag = runs.temp_tag(json.loads((run / "manifest.json").read_text()))
+    tag = temp_tag(json.loads((run / "manifest.json").read_text()))
     ours = run / "players" / f".part-00002.parquet.{tag}.ab_12c.tmp"
     ours.write_bytes(b"half")
     theirs = {".games-00002.parquet.999.tmp": b"x", ".notes.tmp": b"y",
@@ -193,7 +193,7 @@ def test_aggregate_resume_sweeps_its_own_temp_files(tmp_path):
     out = tmp_path / "agg"
     runs.aggregate_to_dir(out, 40, ["random"] * 3, seed=1, chunk_games=20, progress=False)
     (out / "agg-00001.done").unlink()
-    tag = runs.temp_tag(json.loads((out / "manifest.json").read_text()))
+    tag = temp_tag(json.loads((out / "manifest.json").read_text()))
     ours, theirs = out / f".agg-00001.npz.{tag}.x1y2z3.tmp", out / ".agg-00001.npz.x1y2z3.tmp"
     ours.write_bytes(b"PK half")
     theirs.write_bytes(b"not ours")

@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..core.errors import ConfigError
-from ..core.checks import whole
-from ..core.fileio import MB, TMP_SUFFIX, atomic_write, read_json
+from ...core.errors import ConfigError
+from ...core.checks import whole
+from ...core.fileio import MB, TMP_SUFFIX, atomic_write, read_json
 
 MANIFEST = "manifest.json"
 LOCK = "run.lock"
