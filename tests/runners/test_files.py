@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import time
@@ -280,19 +279,21 @@ def test_manifest_and_markers_carry_the_run_binding(reference):
             "rules_digest": m["rules_digest"], "first_game": CHUNK, "n_games": CHUNK}
 
 
-def other_run(tmp_path, name, players=PLAYERS, rules=None):
+def other_run(tmp_path, name, players=PLAYERS, rules=None, n_games=N):
     folder = tmp_path / name
-    runs.run_to_dir(folder, N, players, seed=SEED, rules=rules, chunk_games=CHUNK, workers=2,
+    runs.run_to_dir(folder, n_games, players, seed=SEED, rules=rules, chunk_games=CHUNK, workers=2,
                     progress=False)
     return folder
 
 
-@pytest.mark.parametrize("what", ["players", "rules", "same settings"])
+@pytest.mark.parametrize("what", ["players", "rules", "games"])
 def test_chunk_of_another_run_refused_on_load_and_replayed_on_resume(reference, tmp_path, what):
     """A chunk (files and marker) copied from a run with the same seed and chunk
-    size but other players / rules -- or even the same settings: another run."""
+    size but other players / rules -- or only more games: its chunk 1 holds the
+    same games, but another run (another run id in its rows and marker)."""
     kw = {"players": ["random", "random", "greedy"]} if what == "players" else \
-        {"rules": Rules.default().replace(start_coins=9)} if what == "rules" else {}
+        {"rules": Rules.default().replace(start_coins=9)} if what == "rules" else \
+        {"n_games": N + CHUNK}
     src = other_run(tmp_path, "src", **kw)
     run = copy_of(reference, tmp_path)
     for name in ("chunk-00001.done", "games/part-00001.parquet", "players/part-00001.parquet"):

@@ -12,8 +12,8 @@ is written under a temporary name in the same folder and renamed into place
 never leaves a half-written file under a final name. Memory stays flat: only
 one chunk's tables are held at a time.
 
-``manifest.json`` (written first) records the configuration: a random run id,
-game count, players, seed, chunk size, the rules' digest and full TOML, and the
+``manifest.json`` (written first) records the configuration: the run id (a
+hash of what defines the run, so the same request writes the same bytes), game count, players, seed, chunk size, the rules' digest and full TOML, and the
 library version. Each marker repeats the run id, seed, players and rules digest
 (``folder.binding``) and is checked against the manifest on load and resume: a
 chunk of another run is never read as this run's games. ``run_to_dir(..., resume=True)`` on the same folder skips the chunks

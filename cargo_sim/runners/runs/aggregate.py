@@ -10,7 +10,7 @@ from pathlib import Path
 from ...core.checks import check_games
 from ...core.contract import counters_of, game_of_manifest, get_game
 from ...core.progress import Progress
-from .folder import binding, read_manifest, temp_tag, write_marker
+from .folder import binding, read_manifest, run_id_of, temp_tag, write_marker
 from .layout import (AGG, AGG_FILE, AGG_FORMAT, agg_chunk_file, agg_done_file, chunk_range,
                      games_done_in, manifest_rules, verified)
 from .plan import check_folder_game, open_run_folder, plan
@@ -37,6 +37,7 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     manifest, rules = plan(n_games, players, seed, rules, chunk_games, game)
     check_games(start, n_games)
     manifest.update(format=AGG_FORMAT, start=int(start), layout=counters.layout)
+    manifest["run_id"] = run_id_of(manifest)            # start and layout define the run too
     lock = open_run_folder(folder, manifest, resume, extra_keys=("start", "layout"))
     try:
         n_chunks, cg = manifest["n_chunks"], manifest["chunk_games"]

@@ -113,6 +113,11 @@ def load_several(paths, columns=None, verify: bool = True, mixed_rules: bool = F
         raise ConfigError("load_results: give at least one run folder")
     if len(set(p.resolve() for p in paths)) < len(paths):
         raise ConfigError("load_results: a run folder is given twice (its games would count twice)")
+    ids = [read_manifest(p).get("run_id") for p in paths]
+    same = next((i for i in ids if i is not None and ids.count(i) > 1), None)
+    if same is not None:                  # the id derives from the request: equal games
+        raise ConfigError(f"load_results: two of these run folders hold the same run (run id "
+                          f"{same}: same request, so the same games): its games would count twice")
     results = [load_results(p, columns=columns, verify=verify) for p in paths]
     games = {game_of_manifest(r.config, p).name for p, r in zip(paths, results)}
     if len(games) > 1:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
 import warnings
 from pathlib import Path
 
@@ -14,7 +13,8 @@ from ...core.checks import check_number, check_seed
 from ...core.contract import game_of_manifest, get_game
 from ...core.errors import ConfigError
 from ...core.fileio import claim_folder, is_temp_name
-from .folder import LOCK, MANIFEST, RunLock, atomic_text, clean_temps, read_manifest, temp_tag
+from .folder import (LOCK, MANIFEST, RunLock, atomic_text, clean_temps, read_manifest, run_id_of,
+                     temp_tag)
 from .layout import FORMAT, ROW_FORMATS, TABLES, check_table_folders, manifest_rules
 from .tablefiles import CODEC
 
@@ -51,17 +51,21 @@ def check_n_chunks(n_games: int, chunk_games: int) -> int:
 
 def plan(n_games: int, players, seed, rules, chunk_games, game=None) -> dict:
     """Check a request and return the manifest it would write (its game by name:
-    a folder is reloaded with that game's rules)."""
+    a folder is reloaded with that game's rules); its run id is derived from what
+    defines the run (``folder.run_id_of``: a caller adding a defining field
+    derives it again)."""
     from ...core.runner import seat_players
     game = get_game(game)
     seated, rules = seat_players(game, n_games, players, rules)
     seed = check_seed(seed)
     chunk_games = check_chunk_games(chunk_games)
     n_chunks = check_n_chunks(n_games, chunk_games)
-    return {"format": FORMAT, "game": game.name, "run_id": uuid.uuid4().hex, "n_games": int(n_games), "players": [p.label for p in seated],
-            "seed": int(seed), "chunk_games": chunk_games, "n_chunks": n_chunks,
-            "rules_digest": rules.digest, "rules_toml": rules.to_toml(), "codec": CODEC,
-            "version": _version(), "engine_source": _engine_source()}, rules
+    manifest = {"format": FORMAT, "game": game.name, "run_id": None, "n_games": int(n_games),
+                "players": [p.label for p in seated], "seed": int(seed), "chunk_games": chunk_games,
+                "n_chunks": n_chunks, "rules_digest": rules.digest, "rules_toml": rules.to_toml(),
+                "codec": CODEC, "version": _version(), "engine_source": _engine_source()}
+    manifest["run_id"] = run_id_of(manifest)
+    return manifest, rules
 
 
 _COMPARED = ("n_games", "players", "seed", "rules_digest", "chunk_games")
