@@ -1,6 +1,6 @@
 """Run folders: the manifest, the writer's lock and the chunk markers.
 
-A run folder (``cargo_sim.runs``) holds ``manifest.json``, per-chunk data files
+A run folder (``cargo_sim.runners.runs``) holds ``manifest.json``, per-chunk data files
 and one marker per finished chunk. The manifest names the run (its
 ``run_id``, a hash of what defines the run: ``run_id_of``); a marker binds its chunk to the run (run id, seed, players, rules
 digest, game range) and records the size and SHA-256 of each of its files; a
