@@ -57,6 +57,16 @@ def test_chunked_run_equals_one_simulate(reference):
     assert not res.interrupted
 
 
+def test_the_old_module_name_gives_the_package_and_its_public_names():
+    import importlib
+    from cargo_sim.runners.runs import aggregate, load, write
+    assert importlib.import_module("cargo_sim.runs") is runs
+    from cargo_sim.runs import aggregate_to_dir, load_aggregate_dir, load_results as lr, run_to_dir as rtd
+    assert (rtd, lr) == (write.run_to_dir, load.load_results) == (run_to_dir, load_results)
+    assert (aggregate_to_dir, load_aggregate_dir) == (aggregate.aggregate_to_dir,
+                                                      aggregate.load_aggregate_dir)
+
+
 def test_files_and_no_temps(reference):
     folder, data = reference
     names = set(data)
