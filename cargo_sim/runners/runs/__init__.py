@@ -13,12 +13,14 @@ never leaves a half-written file under a final name. Memory stays flat: only
 one chunk's tables are held at a time.
 
 ``manifest.json`` (written first) records the configuration: the run id (a
-hash of what defines the run, so the same request writes the same bytes), game count, players, seed, chunk size, the rules' digest and full TOML, and the
+hash of what defines the run, so the same request writes the same bytes), game
+count, players, seed, chunk size, the rules' digest and full TOML, and the
 library version. Each marker repeats the run id, seed, players and rules digest
 (``folder.binding``) and is checked against the manifest on load and resume: a
-chunk of another run is never read as this run's games. ``run_to_dir(..., resume=True)`` on the same folder skips the chunks
-whose marker matches their files and plays the rest; since game i depends only on
-(seed, i), the folder ends up with exactly the files of an uninterrupted run.
+chunk of another run is never read as this run's games. ``run_to_dir(...,
+resume=True)`` on the same folder skips the chunks whose marker matches their
+files and plays the rest; since game i depends only on (seed, i) and the run id
+on the request, the folder ends up with exactly the files of an uninterrupted run.
 
 ``load_results(out)`` reads a folder back as a ``SimResults`` (tables equal
 to one ``simulate()`` call with the same arguments), or as pyarrow datasets

@@ -1,10 +1,11 @@
 """Run folders: the manifest, the writer's lock and the chunk markers.
 
-A run folder (``cargo_sim.runners.runs``) holds ``manifest.json``, per-chunk data files
-and one marker per finished chunk. The manifest names the run (its
-``run_id``, a hash of what defines the run: ``run_id_of``); a marker binds its chunk to the run (run id, seed, players, rules
-digest, game range) and records the size and SHA-256 of each of its files; a
-chunk counts as done only when its marker matches the manifest and its files,
+A run folder (``cargo_sim.runners.runs``) holds ``manifest.json``, per-chunk data
+files and one marker per finished chunk. The manifest names the run (its
+``run_id``, a hash of what defines the run: ``run_id_of``); a marker binds its
+chunk to the run (run id, seed, players, rules digest, game range) and records
+the size and SHA-256 of each of its files; a chunk counts as done only when its
+marker matches the manifest and its files,
 so a truncated, damaged, swapped or foreign file is never read as data.
 ``run.lock`` (pid, host) keeps a second writer out. Every file is read as a
 regular file with a size cap (core.fileio). docs/runs.md describes the format.

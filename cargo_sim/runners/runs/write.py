@@ -18,8 +18,7 @@ from ...core.errors import ConfigError
 from ...core.fileio import atomic_write
 from ...core.progress import Progress
 from .folder import TMP_SUFFIX, binding, read_manifest, temp_tag, write_marker
-from .layout import (FORMAT, ROWS, chunk_file, chunk_range, done_file, games_done_in,
-                     verified)
+from .layout import FORMAT, ROWS, chunk_file, chunk_range, done_file, games_done_in, verified
 from .load import load_results
 from .plan import check_folder_game, open_run_folder, plan
 from .tablefiles import CODEC, LEGACY_CODEC, check_codec, parquet_options, run_table
@@ -31,7 +30,6 @@ def _write_parquet(path: Path, table, codec: str = CODEC, tag: str = "") -> None
     import pyarrow.parquet as pq
     atomic_write(path, lambda tmp: pq.write_table(table, tmp, **parquet_options(table.schema, codec)),
                  suffix=TMP_SUFFIX, tag=tag)
-
 
 
 def sub_calls(workers):
