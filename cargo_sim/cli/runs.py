@@ -23,11 +23,12 @@ from .common import (EXIT_INTERRUPTED, PROG, format_summary_of, jsonable, load_r
                          parse_players, run_headline, versions)
 from ..core.contract import counters_of, get_game
 from ..core.errors import ConfigError
-from ..core.fileio import (atomic_write, atomic_write_text, claim_folder, own_output,
-                          publish)
+from ..core.fileio import (TMP_SUFFIX, atomic_write, atomic_write_text, claim_folder,
+                          own_output, publish)
 from ..core.progress import Progress
-from ..runners.tablefiles import canonical, parquet_options, run_table, with_run_columns
 from ..runners import runs
+from ..runners.runs.tablefiles import canonical, parquet_options, run_table, with_run_columns
+from ..runners.runs.write import run_of, stream_chunks
 
 DEFAULT_CHUNK_GAMES = 100_000
 
@@ -179,10 +180,10 @@ class _FilesSink:
 
     def __init__(self, out_dir: Path, fmt: str, game=None, run: dict | None = None):
         import tempfile
-        self.out_dir, self.fmt, self.run = out_dir, fmt, run     # run: runs.run_of
+        self.out_dir, self.fmt, self.run = out_dir, fmt, run     # run: run_of
         self.tmp = {}
         for t in runs.TABLES:                    # fresh names of our own, never a user's file
-            fd, name = tempfile.mkstemp(dir=out_dir, prefix=f".{t}.{fmt}.", suffix=runs.TMP_SUFFIX)
+            fd, name = tempfile.mkstemp(dir=out_dir, prefix=f".{t}.{fmt}.", suffix=TMP_SUFFIX)
             os.close(fd)
             self.tmp[t] = Path(name)
         self.writers = {}
@@ -239,11 +240,11 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
     claim_files_folder(out_dir)
     with contextlib.suppress(FileNotFoundError):
         (out_dir / "run.json").unlink()         # ours (claimed); written last: present = complete
-    sink = _FilesSink(out_dir, fmt, args.game_name, runs.run_of(manifest))
+    sink = _FilesSink(out_dir, fmt, args.game_name, run_of(manifest))
     bar = Progress(args.games, label=f"simulate to {out_dir.name}: {len(manifest['players'])} players",
                    enabled=_progress(args) and args.games > 0)
     try:
-        _, _, interrupted = runs.stream_chunks(range(manifest["n_chunks"]), manifest, rules,
+        _, _, interrupted = stream_chunks(range(manifest["n_chunks"]), manifest, rules,
                                                workers, bar, sink)
         files = sink.finish()
     except BaseException:

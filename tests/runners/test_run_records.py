@@ -97,3 +97,22 @@ def test_tune_out_is_a_folder_checked_before_the_search(tmp_path, capsys):
     assert len(err) == 1 and err[0].startswith("cargo-sim: error: ")
     assert "not a cargo_sim tune output" in err[0] and "mine.txt" in err[0]
     assert (d / "mine.txt").read_text() == "mine" and sorted(p.name for p in d.iterdir()) == ["mine.txt"]
+
+
+def test_the_same_command_twice_writes_the_same_files_but_run_json(two_runs, tmp_path):
+    """The run id derives from the settings (docs/runs.md "Run ids"): only run.json,
+    the record of the call (time, seconds), differs between two calls."""
+    def data(folder):
+        return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*"))
+                if p.is_file() and p.name != "run.json"}
+    again = tmp_path / "again"
+    assert main(["simulate", "-n", "30", "-p", P3, "--out", str(again), "--no-progress",
+                 "--chunk-games", "20", "--seed", "1", "-j", "1"]) == 0
+    assert data(again) == data(two_runs[0]) and len(data(again)) == 7
+    files = [tmp_path / f"files{i}" for i in (1, 2)]
+    for out in files:
+        assert main(["simulate", "-n", "30", "-p", P3, "--out", str(out), "--no-progress",
+                     "--layout", "files", "--seed", "1"]) == 0
+    assert data(files[0]) == data(files[1]) and len(data(files[0])) == 2
+    ids = [json.loads((f / "run.json").read_text())["run_id"] for f in files]
+    assert ids[0] == ids[1]

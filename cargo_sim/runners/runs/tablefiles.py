@@ -1,8 +1,8 @@
 """The ``games`` and ``players`` tables as Parquet files: fixed column widths and
 the codec (how the columns are encoded and compressed).
 
-Run-folder chunks (cargo_sim.runs) and the one-file-per-table layout
-(cargo_sim.cli_runs) are written through ``arrow_table`` + ``parquet_options``:
+Run-folder chunks (``write``) and the one-file-per-table layout
+(``cargo_sim.cli.runs``) are written through ``arrow_table`` + ``parquet_options``:
 the pyarrow table is built straight from the chunk's numpy columns (no pandas
 conversion) and every integer column is stored at the engine's width (games
 int64, players int32; docs/output_files.md), whatever its values.
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.errors import ConfigError
+from ...core.errors import ConfigError
 
 FILE_INT = {"games": np.int64, "players": np.int32}
 CODEC = "zstd-delta-required"
