@@ -31,11 +31,9 @@ MIN_N = 30
 
 
 # ---- proportions ------------------------------------------------------------
-def wilson_ci(successes, n, z: float = Z):
-    """95% Wilson score interval for ``successes`` out of ``n`` (arrays or scalars):
-    ``cargo_sim.core.stats.wilson_interval`` (the formula is there). Returns (lo, hi);
-    NaN where n == 0."""
-    return wilson_interval(successes, n, z)
+# 95% Wilson score interval (lo, hi) of ``successes`` out of ``n``: the library's one
+# formula, under the pipelines' name
+wilson_ci = wilson_interval
 
 
 def half_width(p, n) -> float:

@@ -32,7 +32,7 @@ try:  # Ctrl-C while the command still imports (a loaded machine): one line, sta
     from .grammar import note_old_spellings, show_progress
     from .common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USER_ERROR, PROG,  # noqa: F401
                              format_summary, format_summary_of, jsonable, load_rules,
-                             parse_players, parse_set, run_headline, seat_table, versions, wilson)
+                             parse_players, parse_set, run_headline, seat_table, versions)
 except KeyboardInterrupt:
     sys.stderr.write("\ncargo-sim: interrupted\n")
     raise SystemExit(130) from None
