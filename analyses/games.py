@@ -6,36 +6,23 @@ from __future__ import annotations
 
 import importlib
 
-from cargo_sim.core.contract import get_game
+from cargo_sim.core.contract import optional, require
 from cargo_sim.core.errors import ConfigError
 
 DEFAULT_GAME = "cargo_noir"
 
 
-def game_with(name, needs: str, what: str):
-    """The registered game ``name`` (default Cargo Noir) when its ``Game.analyses`` names
-    the module ``needs``; otherwise one ConfigError saying ``what`` it lacks."""
-    game = get_game(name if name is not None else DEFAULT_GAME)
-    if needs not in tuple(getattr(game, "analyses", ()) or ()):
-        raise ConfigError(f"{what} is not available for {game.title} ({game.name}): its game "
-                          f"object does not offer {needs} (Game.analyses)")
-    return game
-
-
 def pipelines(game, reads: str) -> list:
     """The game's pipeline modules (``Game.analyses``, in order) whose ``READS`` is
     ``reads`` ("results": a Tables / SimResults; "aggregates": an Aggregates)."""
-    mods = [importlib.import_module(name) for name in getattr(game, "analyses", ()) or ()]
+    mods = [importlib.import_module(name) for name in optional(game, "analyses")]
     return [m for m in mods if getattr(m, "READS", None) == reads and hasattr(m, "run_all")]
 
 
 def report_sections(game) -> list:
     """The report's sections for ``game``: the lists named by ``Game.report_sections``
-    ("module.NAME"), concatenated; a ConfigError when the game names none."""
-    names = tuple(getattr(game, "report_sections", ()) or ())
-    if not names:
-        raise ConfigError(f"there is no report for {game.title} ({game.name}): its game object "
-                          "names no report sections (Game.report_sections)")
+    ("module.NAME"), concatenated; a ConfigError when the game offers no report."""
+    names = require(game, "report")
     out = []
     for dotted in names:
         module, _, attr = dotted.rpartition(".")
