@@ -19,6 +19,12 @@ def pipelines(game, reads: str) -> list:
     return [m for m in mods if getattr(m, "READS", None) == reads and hasattr(m, "run_all")]
 
 
+def pipeline_names(game) -> dict:
+    """``game``'s pipelines (``Game.analyses``) by their last name: short -> dotted name."""
+    from cargo_sim.core.contract import get_game
+    return {name.rpartition(".")[2]: name for name in optional(get_game(game), "analyses")}
+
+
 def report_sections(game) -> list:
     """The report's sections for ``game``: the lists named by ``Game.report_sections``
     ("module.NAME"), concatenated; a ConfigError when the game offers no report."""

@@ -32,8 +32,19 @@ def test_cargo_noir_offers_both():
     from analyses import games, report
     cn = get_game("cargo_noir")
     assert games.report_sections(cn) == report.SECTIONS           # from Game.report_sections
+    own = "cargo_sim.games.cargo_noir.analyses."         # its pipelines live in its package
     assert [m.__name__ for m in games.pipelines(cn, "results")] == [
-        "analyses.balance", "analyses.bidding", "analyses.casino", "analyses.trade"]
-    assert [m.__name__ for m in games.pipelines(cn, "aggregates")] == ["analyses.aggregates"]
+        own + "balance", own + "bidding", own + "casino", own + "trade"]
+    assert [m.__name__ for m in games.pipelines(cn, "aggregates")] == [own + "aggregates"]
     from analyses.robustness import study_game, study_hooks
     assert study_game("cargo_noir") is cn and study_hooks(cn) is None     # the study's own headlines
+
+
+def test_the_old_names_of_the_default_games_pipelines_still_import():
+    import analyses
+    import analyses.balance
+    from analyses import aggregates
+    from cargo_sim.games.cargo_noir.analyses import aggregates as own, balance
+    assert analyses.balance is balance and aggregates is own
+    with pytest.raises(ImportError):
+        import analyses.no_such_pipeline  # noqa: F401

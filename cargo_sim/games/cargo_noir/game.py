@@ -55,10 +55,10 @@ class CargoNoir(GameBase):
     counters = lazy_member(".aggregates", "COUNTERS")
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
-    analyses = ("analyses.balance", "analyses.bidding", "analyses.casino", "analyses.trade",
-                "analyses.aggregates")
+    analyses = tuple(f"cargo_sim.games.cargo_noir.analyses.{m}"          # its pipelines
+                     for m in ("balance", "bidding", "casino", "trade", "aggregates"))
     report_sections = ("analyses.report.SECTIONS",)
-    robustness = "analyses.aggregates"       # the study's own headlines, on the counters
+    robustness = "cargo_sim.games.cargo_noir.analyses.aggregates"     # the study's own headlines
     bench = lazy_member(".bench")
 
     class replay:

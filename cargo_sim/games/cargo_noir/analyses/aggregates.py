@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import plots
-from .stats import mean_from_sums, proportion_frame
+from analyses import plots
+from analyses.stats import mean_from_sums, proportion_frame
 
 # what run_all reads (an Aggregates): the report runs the pipelines of a game's
 # Game.analyses that read results (analyses.games.pipelines)
