@@ -57,7 +57,7 @@ class CargoNoir(GameBase):
     sweep_units = lazy_function(".measures", "sweep_units")
     analyses = tuple(f"cargo_sim.games.cargo_noir.analyses.{m}"          # its pipelines
                      for m in ("balance", "bidding", "casino", "trade", "aggregates"))
-    report_sections = ("analyses.report.SECTIONS",)
+    report_sections = ("cargo_sim.games.cargo_noir.report.SECTIONS",)
     robustness = "cargo_sim.games.cargo_noir.analyses.aggregates"     # the study's own headlines
     bench = lazy_member(".bench")
 
