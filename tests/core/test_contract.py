@@ -1,5 +1,5 @@
 """The contract test suite: every registered game, and a toy game registered only
-here, must pass it through the same core runner (docs/contract.md, section 5).
+here, must pass it through the same core runner (docs/contract.md, section 4).
 
 Determinism for any worker count and chunk size; prefix stability; illegal answers
 as one-line errors naming bot, decision and game; random-bot fuzzing with the game's
