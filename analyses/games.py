@@ -43,20 +43,23 @@ def report_parts(game) -> dict:
     """What the report needs of ``game`` beside its sections, read from the module(s) that
     hold them (``Game.report_sections`` names "module.SECTIONS"): ``FIGURES`` (name ->
     (function, source table, caption)), ``EVENT_FIGURES`` (the names drawn from the event
-    log's subsample), ``notes(event_games) -> [str]``, ``highlights(tables) -> [str]`` and
+    log's subsample), ``notes(event_games) -> [str]``, ``highlights(tables) -> [str]``,
+    ``table_note(name, df)``/``figure_note(name, df)`` (its sentences under a table or
+    figure, after the shared ones of analyses.explain) and
     ``ROBUSTNESS_MARKS`` (the committed robustness report the highlights cite and which of
     its headlines each highlight states: analyses.robustness_marks); a module without one
     offers none (no figures, notes, highlights or marks of its own)."""
     report_sections(game)                         # one clear line when the game has none
     parts = {"FIGURES": {}, "EVENT_FIGURES": set(), "notes": lambda event_games: [],
-             "highlights": lambda tables: [], "ROBUSTNESS_MARKS": None}
+             "highlights": lambda tables: [], "ROBUSTNESS_MARKS": None,
+             "table_note": lambda name, df: "", "figure_note": lambda name, df: ""}
     for dotted in game.report_sections:
         mod = importlib.import_module(dotted.rpartition(".")[0])
         for name in ("FIGURES", "EVENT_FIGURES"):
             if hasattr(mod, name):
                 parts[name] = {**parts[name], **getattr(mod, name)} if name == "FIGURES" \
                     else parts[name] | set(getattr(mod, name))
-        for name in ("notes", "highlights"):
+        for name in ("notes", "highlights", "table_note", "figure_note"):
             if callable(getattr(mod, name, None)):
                 parts[name] = getattr(mod, name)
         if getattr(mod, "ROBUSTNESS_MARKS", None) is not None:

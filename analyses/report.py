@@ -414,13 +414,12 @@ def build_report(out_dir, results=None, n_games=None, player_counts=None,
         meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
     basis = ({int(n): int(c) for n, c in games_per.items()}, {int(n): int(c) for n, c in ev_per.items()})
     md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title, basis,
-                     parts["FIGURES"], parts["EVENT_FIGURES"])
+                     parts)
     atomic_write_text(out / "index.html", ht)
     return atomic_write_text(out / "index.md", md)
 
 
-def _render(meta, players_df, notes, tables, made, rules, heads, sections, title, basis,
-            figures, event_figures):
+def _render(meta, players_df, notes, tables, made, rules, heads, sections, title, basis, parts):
     """index.md, and index.html rendered from it by Python-Markdown (tables,
     heading anchors) inside a page of its own style."""
     md = [f"# {title} simulation report", ""]
@@ -437,16 +436,17 @@ def _render(meta, players_df, notes, tables, made, rules, heads, sections, title
             df = tables.get(name)
             if df is None:
                 continue
-            note = explain.table_note(name, df)
+            note = explain.table_note(name, df) or parts["table_note"](name, df)
             if cols is not None:
                 df = df[[c for c in cols if c in df.columns]]
             md += [f"### {table_title(name)}", "", caption + (f" {note}" if note else ""), "",
                    markdown_table(readable(df, name)), ""]
         for f in figs:
             if f in made:
+                shown = tables.get(parts["FIGURES"][f][1])
                 note = " ".join(x for x in (
-                    explain.figure_basis(f, *basis, event_figures),
-                    explain.figure_note(f, tables.get(figures[f][1]))) if x)
+                    explain.figure_basis(f, *basis, parts["EVENT_FIGURES"]),
+                    explain.figure_note(f, shown) or parts["figure_note"](f, shown)) if x)
                 md += [f"![{made[f]}](figures/{f}.png)", "",
                        f"*{made[f]}*" + (f" {note}" if note else ""), ""]
     rt = _rules_table(rules)
@@ -477,6 +477,7 @@ def __getattr__(name):
     # EVENT_FIGURES, notes, highlights, ROBUSTNESS_MARKS), found through its Game object
     if name == "SECTIONS":
         return report_sections(get_game(DEFAULT_GAME))
-    if name in ("FIGURES", "EVENT_FIGURES", "notes", "highlights", "ROBUSTNESS_MARKS"):
+    if name in ("FIGURES", "EVENT_FIGURES", "notes", "highlights", "ROBUSTNESS_MARKS", "table_note",
+                "figure_note"):
         return report_parts(get_game(DEFAULT_GAME))[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
