@@ -33,7 +33,7 @@ from cargo_sim.core.contract import get_game
 from . import explain, plots
 from .games import DEFAULT_GAME, pipelines, report_parts, report_sections
 from .markdown import markdown_table, slug, to_html  # noqa: F401 (markdown_table, to_html: public here too)
-from .present import TOO_SMALL, format_p, readable, title as table_title
+from .present import TOO_SMALL, readable, title as table_title
 from .stats import MIN_N
 from .data import Tables, combine
 
@@ -190,109 +190,6 @@ def parse_players_arg(items) -> dict[int, list[str]]:
 
 # ---------------------------------------------------------------------------
 # the report
-# Cargo Noir's sections (its Game.report_sections names this list; a game names its own)
-SECTIONS = [
-    # (title, intro, [(table, columns or None, caption)], [figures])
-    ("Balance: seats and bots",
-     "From `games`/`players` (all games). A shared win counts 1/k; 95% Wilson intervals; the "
-     "chi-square test asks whether every seat wins equally often.",
-     [("win_rate_by_seat", ["n_players", "seat", "bot", "n", "win_rate", "ci_lo", "ci_hi", "expected"],
-       "Win rate by seat (n = games)."),
-      ("seat_chi2", None, "Chi-square test of equal win chances per player count (n = games)."),
-      ("win_rate_by_bot", ["n_players", "bot", "n", "win_rate", "ci_lo", "ci_hi"],
-       "Win rate by bot over all its seats (n = player-games)."),
-      ("vp_by_seat", ["n_players", "seat", "bot", "n", "mean", "ci_lo", "ci_hi", "sd", "p10", "median", "p90"],
-       "Final VP by seat (n = player-games; 95% t interval of the mean)."),
-      ("margin_summary", None, "Margin of victory (n = games; median with bootstrap CI; share of games won by <= 3 VP)."),
-      ("tie_rate", ["n_players", "n", "tie_rate", "ci_lo", "ci_hi", "top_vp_tie_rate"],
-       "Shared wins after the highest-card tie-break, and top-VP ties before it (n = games)."),
-      ("edge_card_effect", ["card", "n_players", "held", "n", "win_rate", "ci_lo", "ci_hi", "mean_vp",
-                            "vp_ci_lo", "vp_ci_hi"],
-       "Smuggler's Edge cards: players holding 0/1/2 copies at the end (n = player-games). Observational: "
-       "holding a card goes with having traded, so this is not the card's causal effect.")],
-     ["win_rate_by_seat", "vp_by_seat", "vp_distribution", "margin_distribution", "edge_card_effect"]),
-    ("Bidding for ports",
-     "From the event log (subsample). An auction runs from the first ship sent to a port until a "
-     "ship takes its cargo; the value of the cargo is its exact smuggling value (`cargo_sim.trade_value`).",
-     [("price_by_players", ["n_players", "n", "mean", "ci_lo", "ci_hi", "per_token", "per_token_ci_lo",
-                            "per_token_ci_hi", "per_value", "per_value_ci_lo", "per_value_ci_hi"],
-       "Winning price (coins), price per token and per point of smuggling value (n = port wins)."),
-      ("price_by_slots", ["n_players", "slots", "n", "mean", "ci_lo", "ci_hi", "per_value", "per_value_ci_lo",
-                          "per_value_ci_hi", "mean_value"],
-       "Winning price by port size (n = port wins)."),
-      ("price_by_port", ["n_players", "port", "slots", "n", "mean", "ci_lo", "ci_hi", "per_token",
-                         "per_value"], "Winning price by port (n = port wins)."),
-      ("port_popularity", ["n_players", "port", "slots", "sends", "n", "share", "ci_lo", "ci_hi",
-                           "sends_per_game"], "Ships sent to each port (n = port sends)."),
-      ("bidding_rates", ["n_players", "n", "contest_rate", "contest_ci_lo", "contest_ci_hi", "outbid",
-                         "raise_rate", "raise_ci_lo", "raise_ci_hi", "abandon_rate", "win_per_send",
-                         "win_ci_lo", "win_ci_hi"],
-       "Contest rate (share of port sends that met another ship; n = port sends), raise and abandon "
-       "rates of outbid decisions (n = outbid), share of sends that won."),
-      ("overpayment", None, "Overpayment of contested wins: price minus the runner-up's last stack (n = such wins)."),
-      ("syndicate_income", ["n_players", "held", "n", "mean", "ci_lo", "ci_hi", "mean_abandons"],
-       "Syndicate coins per player-game by Syndicate cards held (n = player-games; all games).")],
-     ["price_by_turn", "price_by_slots", "port_popularity", "bidding_rates", "overpay_distribution"]),
-    ("Casino and coins",
-     "Casino use from the event log (subsample) and from `players` (all games).",
-     [("casino_share_by_bot", ["n_players", "bot", "count", "n", "share", "ci_lo", "ci_hi"],
-       "Share of ships sent to the Casino (n = ships sent)."),
-      ("casino_income", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi", "mean_coins", "coins_ci_lo",
-                         "coins_ci_hi"], "Casino ships (mean) and coins per player-game (n = player-games)."),
-      ("casino_use_vs_win", ["n_players", "casino_bin", "n", "win_rate", "ci_lo", "ci_hi", "mean_vp"],
-       "Win rate by Casino ships in the game (n = player-games)."),
-      ("bank_shortfall", ["n_players", "n", "successes", "shortfall_rate", "ci_lo", "ci_hi",
-                          "mean_coins_short", "mean_bank_end"],
-       "Games where the bank could not pay in full (n = games).")],
-     ["destinations_by_turn", "casino_share_by_bot", "coins_by_turn", "casino_use_vs_win"]),
-    ("Trade and victory cards",
-     "Trades from the event log (subsample); value lost and card holdings from `players` (all games).",
-     [("trade_summary", ["n_players", "n", "value", "value_ci_lo", "value_ci_hi", "tokens", "vp",
-                         "vp_per_token", "vp_per_token_ci_lo", "vp_per_token_ci_hi", "lost", "lost_ci_lo",
-                         "lost_ci_hi", "wild_share", "lossy_share"],
-       "Per trade (n = trades): smuggling value, tokens, VP bought, VP per token, value lost to no change, "
-       "share using a Wild, share losing value."),
-      ("combination_mix", None,
-       "Optimal splits (`cargo_sim.best_split`) of a sample of trades (n = trades): share of value from "
-       "same-type combinations, combinations per trade, Wilds placed in same-type combinations."),
-      ("value_lost", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi", "mean_trade_value", "lost_share"],
-       "Value lost to no change per player-game (n = player-games)."),
-      ("vp_per_token_players", ["n_players", "bot", "n", "mean", "ci_lo", "ci_hi"],
-       "Final VP per cargo token sold, players who sold (n = such player-games)."),
-      ("purchases_by_card", ["n_players", "card", "n", "copies", "per_game", "ci_lo", "ci_hi"],
-       "Copies of each card bought per game (n = games with events)."),
-      ("holder_win_rates", ["n_players", "card", "n_holders", "holder_win_rate", "holder_ci_lo",
-                            "holder_ci_hi", "n_others", "other_win_rate", "diff", "diff_ci_lo", "diff_ci_hi"],
-       "Win rate of holders of each card vs the others (Newcombe interval for the difference).")],
-     ["trade_value_distribution", "combo_sizes", "purchases_by_turn", "holder_win_rates"]),
-]
-
-
-# Cargo Noir's figures, notes and highlights beside its SECTIONS (analyses.games.report_parts)
-FIGURES = plots.FIGURES
-EVENT_FIGURES = explain.EVENT_FIGURES
-
-
-def notes(event_games: int | None) -> list[str]:
-    """Cargo Noir's notes under the report's run (after the shared one on intervals)."""
-    return [
-        (f"Event logs are recorded only for the first {event_games:,} games "
-         "of each player count to keep memory small; tables and figures built from events "
-         "(bidding, Casino share by turn, coins by turn, trades, card purchases, port popularity) use "
-         "that subsample, all others use every game." if event_games else
-         "These games kept no event log (a run folder stores games and players only), so the "
-         "tables and figures built from events (bidding, Casino share by turn, coins by turn, "
-         "trades, card purchases, port popularity) are omitted."),
-        "Rules values marked ESTIMATED are our estimates, not printed values (card costs/VP, port "
-        "slots, turns): conclusions that depend on them are provisional.",
-        "With different bots in the seats, seat and bot effects are confounded (seat s always plays "
-        "the same bot); use identical bots per table to measure the seat advantage, or a "
-        "seat-rotating tournament to compare bots.",
-        "Relations between holding a card (or using the Casino) and winning are observational: "
-        "they describe these bots' games, not causal effects.",
-    ]
-
-
 def run_pipelines(t: Tables, seed: int = 0, game=DEFAULT_GAME) -> dict[str, pd.DataFrame]:
     """Every table of the game's result pipelines (its ``Game.analyses`` that read results,
     in order; ``seed`` goes to those that sample)."""
@@ -337,9 +234,9 @@ def results_from_runs(folders) -> list:
     return out
 
 
-def _render_figures(tables, fig_dir: Path, formats, figures=None) -> tuple[dict, list[str]]:
+def _render_figures(tables, fig_dir: Path, formats, figures) -> tuple[dict, list[str]]:
     made, problems = {}, []
-    for name, (fn, source, caption) in (plots.FIGURES if figures is None else figures).items():
+    for name, (fn, source, caption) in figures.items():
         df = tables.get(source)
         if df is None or len(df) == 0:
             continue
@@ -368,70 +265,6 @@ def source_state(game: str = DEFAULT_GAME) -> str:
     if not head:
         return ""
     return f"git {head}" + (f" + uncommitted changes in cargo_sim/games/{game}/" if dirty else "")
-
-
-def _and(items) -> str:
-    items = list(items)
-    return " and ".join(items) if len(items) <= 2 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-# The committed robustness report the highlights cite (a folder of the source tree) and the
-# highlight lines that state its headlines: (pattern at the line's start, headline prefix);
-# analyses.robustness_marks.headline_keys reads them
-ROBUSTNESS_MARKS = {"report": "reports/robustness",
-                    "lines": ((r"(\d) players: best seat", "seat"), (r"Games with a bank shortfall", "bank"))}
-
-
-def highlights(tables: dict) -> list[str]:
-    """A few headline numbers, each with its interval and sample size."""
-    out = []
-
-    def pct(x):
-        # 0.9996 is not "100.0%": only all or nothing prints as 100% or 0%
-        if 0.999 <= x < 1:
-            return "> 99.9%"
-        if 0 < x <= 0.001:
-            return "< 0.1%"
-        return f"{100 * x:.1f}%"
-
-    w, c = tables.get("win_rate_by_seat"), tables.get("seat_chi2")
-    if w is not None and len(w):
-        for n, d in w.groupby("n_players"):
-            top = d.sort_values("win_rate").iloc[-1]
-            same_bot = d["bot"].astype(str).nunique() == 1
-            if not same_bot:              # each bot in a fixed seat: compares bots, not seats
-                share = ("every one" if top["win_rate"] == 1 else pct(top["win_rate"]))
-                rivals = [f"{r.bot} (seat {int(r.seat)})" for r in d.sort_values("seat").itertuples()
-                          if int(r.seat) != int(top["seat"])]
-                out.append(f"{n} players, different bots (this ranks bots, not seats): "
-                           f"{top['bot']} in seat {int(top['seat'])} won {share} of "
-                           f"{int(top['n']):,} games against {_and(rivals)} (95% CI {pct(top['ci_lo'])} to "
-                           f"{pct(top['ci_hi'])}; an equal share would be {pct(1 / n)})")
-                continue
-            line = (f"{n} players: best seat {int(top['seat'])} ({top['bot']}) wins {pct(top['win_rate'])} "
-                    f"[{pct(top['ci_lo'])}, {pct(top['ci_hi'])}] of {int(top['n']):,} games (equal share "
-                    f"{pct(1 / n)})")
-            if c is not None and len(c[c["n_players"] == n]):
-                p = c[c["n_players"] == n].iloc[0]["p_value"]
-                shown = format_p([p])[0]          # the tables' rule: three decimals, or < 0.001
-                line += "; chi-square test of equal seats p " + (shown if shown.startswith("<") else f"= {shown}")
-            out.append(line)
-    s = tables.get("bank_shortfall")
-    if s is not None and len(s):
-        out.append("Games with a bank shortfall: " + ", ".join(
-            f"{int(r.n_players)}p {pct(r.shortfall_rate)} [{pct(r.ci_lo)}, {pct(r.ci_hi)}]"
-            for r in s.itertuples()) + f" (n = {int(s['n'].iloc[0]):,} games per count)")
-    b = tables.get("bidding_rates")
-    if b is not None and len(b):
-        out.append("Port sends that met another ship: " + ", ".join(
-            f"{int(r.n_players)}p {pct(r.contest_rate)} [{pct(r.contest_ci_lo)}, {pct(r.contest_ci_hi)}]"
-            for r in b.itertuples()) + " (event subsample)")
-    t = tables.get("trade_summary")
-    if t is not None and len(t):
-        out.append("Mean value lost to no change per trade: " + ", ".join(
-            f"{int(r.n_players)}p {r.lost:.2f} [{r.lost_ci_lo:.2f}, {r.lost_ci_hi:.2f}] points (n = {int(r.n):,})"
-            for r in t.itertuples()))
-    return out
 
 
 def _rules_table(rules) -> pd.DataFrame:
@@ -581,13 +414,12 @@ def build_report(out_dir, results=None, n_games=None, player_counts=None,
         meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
     basis = ({int(n): int(c) for n, c in games_per.items()}, {int(n): int(c) for n, c in ev_per.items()})
     md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title, basis,
-                     parts["FIGURES"], parts["EVENT_FIGURES"])
+                     parts)
     atomic_write_text(out / "index.html", ht)
     return atomic_write_text(out / "index.md", md)
 
 
-def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SECTIONS,
-            title="Cargo Noir", basis=({}, {}), figures=None, event_figures=None):
+def _render(meta, players_df, notes, tables, made, rules, heads, sections, title, basis, parts):
     """index.md, and index.html rendered from it by Python-Markdown (tables,
     heading anchors) inside a page of its own style."""
     md = [f"# {title} simulation report", ""]
@@ -604,18 +436,17 @@ def _render(meta, players_df, notes, tables, made, rules, heads=(), sections=SEC
             df = tables.get(name)
             if df is None:
                 continue
-            note = explain.table_note(name, df)
+            note = explain.table_note(name, df) or parts["table_note"](name, df)
             if cols is not None:
                 df = df[[c for c in cols if c in df.columns]]
             md += [f"### {table_title(name)}", "", caption + (f" {note}" if note else ""), "",
                    markdown_table(readable(df, name)), ""]
         for f in figs:
             if f in made:
-                figs_of = plots.FIGURES if figures is None else figures
+                shown = tables.get(parts["FIGURES"][f][1])
                 note = " ".join(x for x in (
-                    explain.figure_basis(f, *basis, explain.EVENT_FIGURES if event_figures is None
-                                         else event_figures),
-                    explain.figure_note(f, tables.get(figs_of[f][1]))) if x)
+                    explain.figure_basis(f, *basis, parts["EVENT_FIGURES"]),
+                    explain.figure_note(f, shown) or parts["figure_note"](f, shown)) if x)
                 md += [f"![{made[f]}](figures/{f}.png)", "",
                        f"*{made[f]}*" + (f" {note}" if note else ""), ""]
     rt = _rules_table(rules)
@@ -639,3 +470,14 @@ def claim_report_folder(out) -> Path:
         return "index.md" in names and all(n in REPORT_NAMES or (n.startswith(".") and n.endswith(".tmp"))
                                            for n in names)
     return claim_folder(out, "report", own)[0]
+
+
+def __getattr__(name):
+    # the default game's report parts under their old names here (SECTIONS, FIGURES,
+    # EVENT_FIGURES, notes, highlights, ROBUSTNESS_MARKS), found through its Game object
+    if name == "SECTIONS":
+        return report_sections(get_game(DEFAULT_GAME))
+    if name in ("FIGURES", "EVENT_FIGURES", "notes", "highlights", "ROBUSTNESS_MARKS", "table_note",
+                "figure_note"):
+        return report_parts(get_game(DEFAULT_GAME))[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,14 +34,12 @@ from cargo_sim.core.errors import ConfigError, RulesError
 from cargo_sim.core.fileio import read_json
 from cargo_sim.core.rules import RulesBase as Rules      # any game's rules (annotations)
 
-from .games import game_with
 from .robustness_marks import (REPORT_DIR, VERDICTS_FILE, load_marks, mark_highlights,  # noqa: F401
                                robustness_link)
 from .stats import half_width
 
-# The study measures its headlines on the game's aggregate counters (cargo_sim.aggregate)
-# and names Cargo Noir's bots: a game offers it by naming this pipeline in Game.analyses.
-NEEDS = "analyses.aggregates"
+# Without headlines of its own, the study measures these on the game's aggregate counters
+# (cargo_sim.aggregate) and names Cargo Noir's bots.
 MIRROR_BOT = "expert"
 FIELD = ("expert", "greedy", "collector", "sniper")      # the ranked strategies (4 players)
 BANK_BANDS = ((0.05, "rare (< 5 %)"), (0.5, "some (5-50 %)"), (1.01, "most (> 50 %)"))
@@ -73,27 +71,27 @@ class Design:
 
 
 def study_hooks(game) -> dict | None:
-    """A game's own headlines: the ``ROBUSTNESS`` dict of one of its ``Game.analyses``
-    modules — ``measure(rules, games, design)`` (headline -> (conclusion, values,
-    half-widths), as ``measure`` below), ``field`` (the ranked strategies), ``mirror`` (the
-    bot of the seat headlines) and ``headlines`` (their description) — or None: the study's
-    own headlines, on the aggregate counters (NEEDS)."""
+    """A game's own headlines: the ``ROBUSTNESS`` dict of the module its
+    ``Game.robustness`` names — ``measure(rules, games, design)`` (headline -> (conclusion,
+    values, half-widths), as ``measure`` below), ``field`` (the ranked strategies),
+    ``mirror`` (the bot of the seat headlines) and ``headlines`` (their description) — or
+    None: the study's own headlines, on the aggregate counters."""
     import importlib
-    for name in tuple(getattr(game, "analyses", ()) or ()):
-        hooks = getattr(importlib.import_module(name), "ROBUSTNESS", None)
-        if hooks is not None:
-            return hooks
-    return None
+
+    from cargo_sim.core.contract import optional
+    name = optional(game, "robustness")
+    return None if name is None else getattr(importlib.import_module(name), "ROBUSTNESS", None)
 
 
 def study_game(name=None):
-    """The registered game ``name`` if it offers the robustness study (its own headlines,
-    ``study_hooks``, or the aggregate counters' ones), else one ConfigError."""
-    from cargo_sim.core.contract import get_game
+    """The registered game ``name`` if it offers the robustness study (``Game.robustness``),
+    else one ConfigError."""
+    from cargo_sim.core.contract import get_game, require
     game = get_game(name if name is not None else Design.game)
-    if study_hooks(game) is not None:
-        return game
-    return game_with(name, NEEDS, "the robustness study")
+    require(game, "robustness")
+    if study_hooks(game) is None:
+        require(game, "counters")          # the study's own headlines read the counters
+    return game
 
 
 # ---------------------------------------------------------------------------
@@ -493,7 +491,7 @@ def verdict_changes(previous: pd.DataFrame | None, current: pd.DataFrame) -> pd.
 def run(rules: Rules | None = None, design: Design | None = None, log=print, game=None) -> dict:
     """Base measures, the one-at-a-time table, Morris and the verdicts. ``game``: a
     registered game name (default ``design.game``, ``"cargo_noir"``); a game that does not
-    offer the study (``NEEDS`` in its ``Game.analyses``) is a ConfigError."""
+    offer the study (``Game.robustness``) is a ConfigError."""
     design = design or Design()
     the_game = study_game(game or design.game)
     design.game = the_game.name

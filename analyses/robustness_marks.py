@@ -27,7 +27,7 @@ def load_marks(folder) -> dict:
 
 
 SOURCE_ROOT = Path(__file__).resolve().parents[1]
-REPORT_DIR = SOURCE_ROOT / "reports" / "robustness"      # Cargo Noir's (analyses.report.ROBUSTNESS_MARKS)
+REPORT_DIR = SOURCE_ROOT / "reports" / "robustness"      # Cargo Noir's (its report.ROBUSTNESS_MARKS)
 
 
 def report_folder(spec: dict | None) -> Path | None:

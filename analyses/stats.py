@@ -31,11 +31,9 @@ MIN_N = 30
 
 
 # ---- proportions ------------------------------------------------------------
-def wilson_ci(successes, n, z: float = Z):
-    """95% Wilson score interval for ``successes`` out of ``n`` (arrays or scalars):
-    ``cargo_sim.core.stats.wilson_interval`` (the formula is there). Returns (lo, hi);
-    NaN where n == 0."""
-    return wilson_interval(successes, n, z)
+# 95% Wilson score interval (lo, hi) of ``successes`` out of ``n``: the library's one
+# formula, under the pipelines' name
+wilson_ci = wilson_interval
 
 
 def half_width(p, n) -> float:
@@ -62,9 +60,9 @@ def proportion_frame(successes, n, name: str = "p") -> pd.DataFrame:
 def grouped_proportion(df: pd.DataFrame, by, col: str, name: str = "p") -> pd.DataFrame:
     """Proportion of ``col`` (0/1 or a fractional share such as win_share) per
     group: n = rows in the group, successes = sum(col)."""
-    by = _as_list(by)
+    by = as_list(by)
     if len(df) == 0:
-        return _empty(by, ["n", "successes", name, "se", "ci_lo", "ci_hi"])
+        return empty_frame(by, ["n", "successes", name, "se", "ci_lo", "ci_hi"])
     g = df.groupby(by, observed=True, sort=True)[col].agg(["size", "sum"])
     out = proportion_frame(g["sum"].to_numpy(), g["size"].to_numpy(), name)
     out.index = g.index
@@ -74,10 +72,10 @@ def grouped_proportion(df: pd.DataFrame, by, col: str, name: str = "p") -> pd.Da
 # ---- means -----------------------------------------------------------------
 def grouped_mean(df: pd.DataFrame, by, col: str) -> pd.DataFrame:
     """Per group: n, mean, sd, se, ci_lo, ci_hi of ``col`` (NaN values dropped)."""
-    by = _as_list(by)
+    by = as_list(by)
     d = df[by + [col]].dropna(subset=[col])
     if len(d) == 0:
-        return _empty(by, ["n", "mean", "sd", "se", "ci_lo", "ci_hi"])
+        return empty_frame(by, ["n", "mean", "sd", "se", "ci_lo", "ci_hi"])
     vals = d[col].astype(float)
     g = vals.groupby([d[b] for b in by], observed=True, sort=True).agg(["count", "mean", "std"])
     row = mean_row(g["count"].to_numpy(), g["mean"].to_numpy(), g["std"].to_numpy())
@@ -119,7 +117,7 @@ def grouped_median(df: pd.DataFrame, by, col: str, n_boot: int = 1000, seed: int
     """Per group: n, median and its bootstrap 95% interval (groups larger than
     ``max_n`` are bootstrapped from a random subsample of ``max_n`` rows, which
     only widens the interval)."""
-    by = _as_list(by)
+    by = as_list(by)
     rows = []
     for key, d in df.dropna(subset=[col]).groupby(by, observed=True, sort=True):
         v = d[col].to_numpy(float)
@@ -130,7 +128,7 @@ def grouped_median(df: pd.DataFrame, by, col: str, n_boot: int = 1000, seed: int
         key = key if isinstance(key, tuple) else (key,)
         rows.append(dict(zip(by, key), n=len(v), median=float(np.median(v)), ci_lo=lo, ci_hi=hi))
     if not rows:
-        return _empty(by, ["n", "median", "ci_lo", "ci_hi"])
+        return empty_frame(by, ["n", "median", "ci_lo", "ci_hi"])
     return pd.DataFrame(rows)
 
 
@@ -138,9 +136,9 @@ def grouped_median(df: pd.DataFrame, by, col: str, n_boot: int = 1000, seed: int
 def value_counts_frame(df: pd.DataFrame, by, col: str, name: str = "share") -> pd.DataFrame:
     """Distribution of the values of ``col`` per group: count, n (group size),
     share = count/n with its Wilson interval."""
-    by = _as_list(by)
+    by = as_list(by)
     if len(df) == 0:
-        return _empty(by + [col], ["count", "n", name, "ci_lo", "ci_hi"])
+        return empty_frame(by + [col], ["count", "n", name, "ci_lo", "ci_hi"])
     counts = df.groupby(by + [col], observed=True, sort=True).size().rename("count").reset_index()
     totals = df.groupby(by, observed=True).size().rename("n").reset_index()
     out = counts.merge(totals, on=by)
@@ -150,11 +148,11 @@ def value_counts_frame(df: pd.DataFrame, by, col: str, name: str = "share") -> p
 
 
 # ---- small helpers ----------------------------------------------------------
-def _as_list(by) -> list:
+def as_list(by) -> list:
     if by is None:
         return []
     return [by] if isinstance(by, str) else list(by)
 
 
-def _empty(by, cols) -> pd.DataFrame:
+def empty_frame(by, cols) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=float) for c in list(by) + list(cols)})

@@ -47,11 +47,6 @@ def band(share: float) -> tuple[float, float, str]:
     raise ValueError(f"share {share} outside [0, 1]")
 
 
-def _wilson(successes: float, n: int) -> tuple[float, float]:
-    lo, hi = wilson_ci(successes, n)
-    return float(lo), float(hi)
-
-
 def _paired_hw(w: pd.DataFrame, a: int, b: int) -> float:
     """95 % t half-width of the mean per-game difference of seats a and b's win
     shares (``w``: game x seat; the seats of one game are not independent: at 2
@@ -74,7 +69,7 @@ def headlines(players: pd.DataFrame, games: pd.DataFrame) -> dict:
     for n, d in p.groupby("n_players", sort=True):
         n_games = d["game"].nunique()
         wr = d.groupby("seat")["win_share"].agg(["sum", "mean"]).sort_index()
-        ci = {f"seat {s}": _wilson(r["sum"], n_games) for s, r in wr.iterrows()}
+        ci = {f"seat {s}": wilson_ci(r["sum"], n_games) for s, r in wr.iterrows()}
         w = d.pivot(index="game", columns="seat", values="win_share")
         pair = {(f"seat {a}", f"seat {b}"): _paired_hw(w, a, b) for a in wr.index for b in wr.index if a != b}
         out[f"seat.{n}"] = (f"seat {int(wr['mean'].idxmax())}",
@@ -82,13 +77,13 @@ def headlines(players: pd.DataFrame, games: pd.DataFrame) -> dict:
         gg = games[games["n_players"] == n]
         k = int((gg["shortfalls"] > 0).sum())
         share = k / len(gg)
-        out[f"bank.{n}"] = (band(share)[2], {"share": share}, {"share": _wilson(k, len(gg))}, len(gg), {})
+        out[f"bank.{n}"] = (band(share)[2], {"share": share}, {"share": wilson_ci(k, len(gg))}, len(gg), {})
         rate, ci = {}, {}
         for col in (c for c in d.columns if c.startswith("card_")):
             held = d[d[col] >= 1]
             if len(held) >= max(MIN_HOLDERS, 0.02 * len(d)):
                 rate[col[5:]] = float(held["win_share"].mean())
-                ci[col[5:]] = _wilson(held["win_share"].sum(), len(held))
+                ci[col[5:]] = wilson_ci(held["win_share"].sum(), len(held))
         hw = {c: (hi - lo) / 2 for c, (lo, hi) in ci.items()}
         pair = {(a, b): float(np.hypot(hw[a], hw[b])) for a in rate for b in rate if a != b}
         out[f"card.{n}"] = (max(rate, key=rate.get) if rate else "none", rate, ci, n_games, pair)

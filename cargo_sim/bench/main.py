@@ -42,13 +42,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from ..games import DEFAULT as DEFAULT_GAME        # the game the library's own measurements play
+
 PLAYER_COUNTS = (2, 3, 4, 5)
 CHUNK = 2048
 
 
 # ---------------------------------------------------------------------------
 # in-process measurements
-def _prepare(n_players: int, bot: str = "random", game: str = "cargo_noir"):
+def _prepare(n_players: int, bot: str = "random", game: str = DEFAULT_GAME):
     """A core.runner.Table of ``n_players`` copies of ``bot`` under the game's default rules."""
     from ..core.contract import get_game
     from ..core.runner import Table
@@ -58,7 +60,7 @@ def _prepare(n_players: int, bot: str = "random", game: str = "cargo_noir"):
 
 
 def kernel_rate(n_players: int, n_games: int, workers: int, seed: int = 1,
-                bot: str = "random", game: str = "cargo_noir") -> float:
+                bot: str = "random", game: str = DEFAULT_GAME) -> float:
     """games/s of the kernel alone: chunks of ``CHUNK`` games on ``workers`` threads."""
     from ..core.seeds_nb import game_seeds
     table = _prepare(n_players, bot, game)
@@ -78,7 +80,7 @@ def simulate_rate(n_players: int, n_games: int, workers: int, seed: int = 1) -> 
     from ..runners.api import simulate
     t0 = time.perf_counter()
     res = simulate(n_games, ["random"] * n_players, seed=seed, workers=workers, progress=False,
-                   game="cargo_noir")
+                   game=DEFAULT_GAME)
     dt = time.perf_counter() - t0
     assert len(res.games) == n_games
     return n_games / dt
@@ -382,10 +384,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
 
     say("  (target: expert >= 40 % of random's rate)")
     say("")
-    macao = game_rates("macao", repeat, seconds)
-    for line in macao["lines"]:
-        say(line)
-    say("")
+    own_games = games_rates(repeat, seconds, say)
     from . import reference as bench_ref
     ref = bench_ref.engine_vs_reference(kernel_rate, rounds=max(3, repeat), seconds=seconds)
     if ref is None:
@@ -424,7 +423,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
         f"({m['maxrss_before_mb']:,.0f} MB after import and warm-up)")
     say("")
     from ..core.contract import get_game
-    mix = get_game("cargo_noir").bots.default_players(4, builtin_only=True)
+    mix = get_game(DEFAULT_GAME).bots.default_players(4, builtin_only=True)
     say(f"runs to disk (run_to_dir: play + one Parquet file per chunk of {stream_chunk:,} games, "
         f"{cores} worker(s), fresh process):")
     scale = {}
@@ -446,22 +445,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     targets = bench_targets.run(cli_out_games, target_memory_games, cores, sys.modules[__name__],
                                 stream_chunk, say=say, repeat=min(repeat, 3))
     say("")
-    say("forward model in numba (1 thread; targets: clone < 2 us, playout within 1.2x of the kernel):")
-    fwd = {}
-    for n in (2, 4):
-        f = fwd[n] = forward_rates(n)
-        say(f"  {n} players: clone of the game part {f['clone_ns']:,.0f} ns; whole games through "
-            f"begin_nb + playout_nb {f['playout_games_s']:,.0f} games/s = "
-            f"{100 * f['playout_share']:.0f} % of the kernel's {f['kernel_games_s']:,.0f}")
-    say("public forward model (cargo_sim.GameState, random bots, 1 thread; targets: clone and "
-        "determinize <= 5 us at 2 players, <= 10 us at 5; a whole game's clone().playout() "
-        "<= 1.5x its time in simulate):")
-    for n in (2, 5):
-        f = fwd[f"public_{n}"] = public_rates(n)
-        say(f"  {n} players: clone {f['clone_us']:.1f} us, determinize {f['determinize_us']:.1f} us; "
-            f"clone().playout() {f['playout_us']:.1f} us a game = {f['playout_ratio']:.2f}x the "
-            f"kernel's {f['kernel_us']:.1f} us (best / best; median of the "
-            f"{f['rounds']} alternated rounds' ratios {f['playout_ratio_median']:.2f}x)")
+    fwd = {name: forward_section(name, say) for name in games_with("forward_rates")}
     say("search bots (1 and 2 threads on one decision):")
     from . import search as bench_search
     search = bench_search.run(child, say)
@@ -471,7 +455,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     say(f"\nbenchmark time: {total:.0f} s (warm-up {t_warm:.0f} s, start-up subprocesses "
         f"{t_startup:.0f} s, measurements {total - t_warm - t_startup:.0f} s)")
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
-            "macao": {k: v for k, v in macao.items() if k != "lines"},
+            "games": own_games,
             "reference": ref, "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd, "search": search,
             "bench_maxrss_mb": own, "seconds": total}
 
@@ -539,33 +523,73 @@ def main(argv=None) -> int:
 # ---------------------------------------------------------------------------
 # the forward model and each game's own benchmarks
 def game_bench(game):
-    """The game's own benchmarks: the module ``bench`` of its package (``cargo_sim.games.
-    <name>.bench``, found through the Game object, as the registry finds the game), or None."""
-    import importlib
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        return importlib.import_module(package + ".bench")
-    except ModuleNotFoundError:
-        return None
+    """The game's own benchmarks (its optional member ``bench``, a module), or None."""
+    from ..core.contract import optional
+    return optional(game, "bench")
+
+
+def games_with(function: str) -> list:
+    """The registered games whose benchmark module has ``function``, in registry order."""
+    from ..core.contract import game_names, get_game
+    return [n for n in game_names() if hasattr(game_bench(get_game(n)) or object(), function)]
+
+
+def games_rates(repeat: int, seconds: float, say) -> dict:
+    """Every registered game's own kernel rates (its bench's ``kernel_rates``), printed."""
+    out = {}
+    for name in games_with("kernel_rates"):
+        got = game_rates(name, repeat, seconds)
+        for line in got["lines"]:
+            say(line)
+        say("")
+        out[name] = {k: v for k, v in got.items() if k != "lines"}
+    return out
+
+
+def forward_section(name: str, say) -> dict:
+    """A game's forward model in numba and through its public GameState (its bench's
+    ``forward_rates`` and ``public_rates``), printed."""
+    from ..core.contract import get_game
+    title = get_game(name).title
+    say(f"{title}: forward model in numba (1 thread; targets: clone < 2 us, playout within 1.2x "
+        "of the kernel):")
+    fwd = {}
+    for n in (2, 4):
+        f = fwd[n] = forward_rates(n, game=name)
+        say(f"  {n} players: clone of the game part {f['clone_ns']:,.0f} ns; whole games through "
+            f"begin_nb + playout_nb {f['playout_games_s']:,.0f} games/s = "
+            f"{100 * f['playout_share']:.0f} % of the kernel's {f['kernel_games_s']:,.0f}")
+    if not hasattr(game_bench(get_game(name)), "public_rates"):
+        return fwd
+    say(f"{title}: public forward model (GameState, random bots, 1 thread; targets: clone and "
+        "determinize <= 5 us at 2 players, <= 10 us at 5; a whole game's clone().playout() "
+        "<= 1.5x its time in simulate):")
+    for n in (2, 5):
+        f = fwd[f"public_{n}"] = public_rates(n, game=name)
+        say(f"  {n} players: clone {f['clone_us']:.1f} us, determinize {f['determinize_us']:.1f} us; "
+            f"clone().playout() {f['playout_us']:.1f} us a game = {f['playout_ratio']:.2f}x the "
+            f"kernel's {f['kernel_us']:.1f} us (best / best; median of the "
+            f"{f['rounds']} alternated rounds' ratios {f['playout_ratio_median']:.2f}x)")
+    return fwd
 
 
 def forward_rates(n_players: int = 4, n_games: int = 4096, clones: int = 200_000,
-                  game: str = "cargo_noir") -> dict:
+                  game: str = DEFAULT_GAME) -> dict:
     """ns per clone of the game part, and whole games played through the forward
     model as a share of the kernel's rate on the same games (1 thread): the game's
     ``bench.forward_rates`` on a prepared table."""
-    from ..core.contract import get_game
-    own = game_bench(get_game(game))
-    return own.forward_rates(_prepare(n_players), lambda n: kernel_rate(n_players, n, 1),
-                             n_games, clones)
+    from ..core.contract import get_game, require
+    own = require(get_game(game), "bench")
+    return own.forward_rates(_prepare(n_players, game=game),
+                             lambda n: kernel_rate(n_players, n, 1, game=game), n_games, clones)
 
 
-def public_rates(n_players: int = 2, game: str = "cargo_noir") -> dict:
+def public_rates(n_players: int = 2, game: str = DEFAULT_GAME) -> dict:
     """The public forward model's clone, determinize and whole-game playout in µs,
     against the kernel's µs per game (1 thread): the game's ``bench.public_rates``."""
-    from ..core.contract import get_game
-    own = game_bench(get_game(game))
-    return own.public_rates(n_players, lambda n: kernel_rate(n_players, n, 1))
+    from ..core.contract import get_game, require
+    own = require(get_game(game), "bench")
+    return own.public_rates(n_players, lambda n: kernel_rate(n_players, n, 1, game=game))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 
+from ..games import DEFAULT          # the search bots timed are the default game's
+
 _FIRST_USE_CODE = """
 import json, time
 t0 = time.perf_counter()
@@ -32,7 +34,7 @@ def decision_rate(iterations: int, n_players: int, decisions: int = 20, seed: in
     """ismcts decisions per second (seat 0 of a game against greedy bots)."""
     from ..core.contract import get_game
     bot = f"ismcts?iterations={iterations}" + (f"&threads={threads}" if threads > 1 else "")
-    st = get_game("cargo_noir").GameState([bot] + ["greedy"] * (n_players - 1), seed=seed)
+    st = get_game(DEFAULT).GameState([bot] + ["greedy"] * (n_players - 1), seed=seed)
     spent, done = 0.0, 0
     while not st.is_over and done < decisions:
         if st.decision.seat == 0:
@@ -54,7 +56,7 @@ def paired_rates(iterations: int, n_players: int, decisions: int = 20, seed: int
     from ..core.contract import get_game
     from ..core.layout import PARAMS, PARAM_SCALE
     from ..core.search.params import SP_THREADS
-    st = get_game("cargo_noir").GameState([f"ismcts?iterations={iterations}"]
+    st = get_game(DEFAULT).GameState([f"ismcts?iterations={iterations}"]
                                           + ["greedy"] * (n_players - 1), seed=seed)
     spent = {t: 0.0 for t in threads}
 

@@ -24,11 +24,12 @@ import cargo_sim
 from cargo_sim.bench.main import peak_rss_mb
 from cargo_sim.cli import main
 import cargo_sim.core.contract
+import cargo_sim.games
 n, chunk, workers = sys.argv[1], sys.argv[2], sys.argv[3]
 cargo_sim.simulate(10, ["random"] * 4, seed=1, progress=False)           # load the cache first
 base = peak_rss_mb()
 kernel_cpu = []                                  # CPU seconds of each kernel call, on its thread
-game = cargo_sim.core.contract.get_game("cargo_noir")
+game = cargo_sim.core.contract.get_game(cargo_sim.games.DEFAULT)
 real = game.chunk_kernel                          # a property of the game's class: wrap it there
 def timed(*a, **kw):
     t = time.thread_time()

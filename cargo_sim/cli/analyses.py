@@ -8,6 +8,7 @@ from __future__ import annotations
 import shlex
 import sys
 
+from ..games import DEFAULT
 from .common import load_rules, versions
 from .grammar import seats_list, show_progress
 from ..core.errors import ConfigError
@@ -59,7 +60,7 @@ def report_from_runs(a, argv) -> int:
                           f"{', '.join(given)} would need a new simulation (drop --from to simulate)")
     results = results_from_runs(a.from_runs)     # first: a bad folder leaves no empty --out behind
     claim_report_folder(a.out)
-    game = results[0].config.get("game") or "cargo_noir"
+    game = results[0].config.get("game") or DEFAULT
     if a.game_name and a.game_name != game:
         raise ConfigError(f"--game {a.game_name}: the run folders hold games of {game}")
     path = build_report(a.out, results=results, seed=a.seed, command=shlex.join(["cargo-sim"] + list(argv)),

@@ -63,10 +63,6 @@ def parse_players(text: str) -> list[str]:
     return players
 
 
-def wilson(p: float, n: int) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``p`` observed over ``n`` trials."""
-    from ..core.stats import wilson_interval
-    return wilson_interval(p * n, n) if n > 0 else (float("nan"), float("nan"))
 
 
 def jsonable(v):
@@ -157,6 +153,7 @@ def format_summary_of(summ, n: int, counts: dict, cfg: dict, interrupted: bool, 
     finished), the games and the game's own counts (``Game.summary_counts``, in
     memory or summed chunk by chunk), which its ``summary_lines`` print."""
     from ..core.contract import get_game
+    from ..core.stats import wilson_interval
     lines = [run_headline(n, cfg, interrupted, len(cfg.get("players", [])), rules,
                           elapsed, workers, played=played)]
     if n == 0:
@@ -164,7 +161,7 @@ def format_summary_of(summ, n: int, counts: dict, cfg: dict, interrupted: bool, 
         return "\n".join(lines)
     rows = [("seat", "bot", "win rate", "95% CI", "mean VP", "mean rank")]
     for seat, r in summ.iterrows():
-        lo, hi = wilson(float(r["win_rate"]), int(r["games"]))
+        lo, hi = wilson_interval(float(r["win_rate"]) * int(r["games"]), int(r["games"]))
         rows.append((str(seat), str(r["bot"]), f"{100 * r['win_rate']:.1f}%",
                      f"[{100 * lo:.1f}%, {100 * hi:.1f}%]", f"{r['mean_vp']:.2f}",
                      f"{r['mean_rank']:.3f}"))

@@ -16,7 +16,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..games import BUILTIN, DEFAULT
+
 PROG = "cargo-sim"
+# the games the library ships (the catalogue: names only, no game imported)
+GAME_HELP = (f"the game: {', '.join(BUILTIN)} or one registered since (default {DEFAULT})")
 
 # option -> the one thing it means, in every command that has it
 MEANINGS = {
@@ -31,7 +35,7 @@ MEANINGS = {
     "--no-progress": "no progress lines on stderr (shown by default on a terminal)",
     "--rules": "rules file (TOML) replacing the default rules",
     "--set": "override one rules parameter, NAME=VALUE (repeatable)",
-    "--game": "the game (default cargo_noir)",
+    "--game": GAME_HELP,
     "--check-bots": "run user bots with bounds checking (slower)",
     "--verbose": "more detail",
     "--format": "table file format",
@@ -171,7 +175,7 @@ def rules(p, sets: bool = True):
 
 def game(p):
     add(p, "--game", dest="game_name", default=None, metavar="NAME",
-        help="the game (default cargo_noir)")
+        help=GAME_HELP)
 
 
 def out(p, writes: str, default=None):
@@ -204,8 +208,7 @@ def sweep_options(p):
         help="a rules parameter and the values to compare (repeatable; a..b is an integer "
              "range); the grid is every combination")
     rules(p)
-    players(p, "bots, one per seat, comma-separated (default greedy,syndicate,fleet,expert "
-               "for cargo_noir)")
+    players(p, "bots, one per seat, comma-separated (default: the game's default table)")
     add(p, "--games", type=int, default=4000, metavar="N", help="games per variant (default 4000)")
     seed(p, what="run seed, the same for every variant")
     workers(p)
@@ -321,8 +324,7 @@ def report_options(p):
 
 
 def robustness_options(p):
-    out(p, "index.md, figures and tables (default: the folder of the game's committed report, "
-           "reports/robustness for Cargo Noir, reports/macao_robustness for Macao)")
+    out(p, "index.md, figures and tables (default: the folder of the game's committed report)")
     add(p, "--games", type=int, default=ROBUSTNESS_GAMES, metavar="N",
         help=f"games per table and variant in the sweeps (default {ROBUSTNESS_GAMES})")
     add(p, "--morris-games", type=int, default=ROBUSTNESS_MORRIS_GAMES, metavar="N",

@@ -4,7 +4,7 @@
     cargo-sim play --seed 1 --index 0 --players random,random,random
     cargo-sim rules --estimated
     cargo-sim bots
-    cargo-sim simulate --game NAME ...      (any registered game; default cargo_noir)
+    cargo-sim simulate --game NAME ...      (any registered game; cargo_sim.games.DEFAULT)
 
 Every mistake the user can make (unknown bot, bad ``--set``, unreadable rules
 file, impossible output folder...) ends with ONE line on stderr,
@@ -32,14 +32,14 @@ try:  # Ctrl-C while the command still imports (a loaded machine): one line, sta
     from .grammar import note_old_spellings, show_progress
     from .common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USER_ERROR, PROG,  # noqa: F401
                              format_summary, format_summary_of, jsonable, load_rules,
-                             parse_players, parse_set, run_headline, seat_table, versions, wilson)
+                             parse_players, parse_set, run_headline, seat_table, versions)
 except KeyboardInterrupt:
     sys.stderr.write("\ncargo-sim: interrupted\n")
     raise SystemExit(130) from None
 
 
 def _game(args):
-    """The game a command plays (``--game NAME``; default cargo_noir)."""
+    """The game a command plays (``--game NAME``; default ``cargo_sim.games.DEFAULT``)."""
     from ..core.contract import get_game
     return get_game(args.game_name)
 
@@ -80,11 +80,12 @@ def play_game_and_index(args) -> tuple[str | None, int | None]:
     the game of a run; ``--game I`` (a number: never a game's name) is the old
     spelling of ``--index I`` and still works, with a note on stderr."""
     from ..core.errors import ConfigError
+    from ..games import DEFAULT
     name, index = args.game_name, args.index
     if name is not None and name.strip().lstrip("-").isdigit():
         if index is not None:
             raise ConfigError(f"play --game {name} and --index {index}: the game index is "
-                              f"--index (--game names the game, e.g. --game cargo_noir)")
+                              f"--index (--game names the game, e.g. --game {DEFAULT})")
         name, index = args.global_game, int(name)
         args.old_index = True          # cmd_play says so once the game is played
     return name, index
@@ -93,8 +94,7 @@ def play_game_and_index(args) -> tuple[str | None, int | None]:
 def cmd_play(args, argv) -> int:
     import numpy as np
     from ..core.runner import play_one
-    from ..core.contract import get_game
-    from ..core.errors import ConfigError
+    from ..core.contract import get_game, require
     name, index = play_game_and_index(args)
     game = get_game(name)
     rules = load_rules(args.rules, args.set, game)
@@ -111,9 +111,7 @@ def cmd_play(args, argv) -> int:
     else:
         check_seed(seed, "--seed")
     if args.html:           # refuse a file we did not write before playing anything
-        if game.replay is None:
-            raise ConfigError(f"--html: game {game.name} has no replay page")
-        game.replay.check(args.html)
+        require(game, "replay").check(args.html)
     events, text, _, _ = play_one(game, seed, players, rules=rules, check_bots=args.check_bots)
     what = f"game {index} of run seed {args.seed} (game seed {seed})" if index is not None \
         else f"game seed {seed}"
@@ -324,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}",
                         help="print the version and exit")
     parser.add_argument("--game", dest="global_game", default=None, metavar="NAME",
-                        help="the game (default cargo_noir); also accepted after the COMMAND")
+                        help=G.GAME_HELP + "; also accepted after the COMMAND")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("simulate", help="play many games and summarise or save them",

@@ -1,7 +1,9 @@
 """The game contract: what the core asks of a game, and the registry of games.
 
-A game is one object satisfying ``Game`` (checked by the contract test suite,
-not by inheritance). The core runners (``core.runner``) see only its template,
+A game is one object with the required members of ``Game`` (checked on registration
+and by the contract test suite), usually a ``GameBase`` subclass, plus the optional
+capabilities it declares (``CAPABILITIES``: ``require`` gives one or a one-line
+ConfigError). The core runners (``core.runner``) see only its template,
 decide function, seeds, typed output buffers and the members below; everything
 that names a piece of a particular game lives behind them. See docs/contract.md.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
@@ -44,7 +47,9 @@ class Fields:
 
 @runtime_checkable
 class Game(Protocol):
-    """A game as the core sees it (docs/contract.md, section 2).
+    """The members every runner needs of a game (docs/contract.md, section 2).
+    ``GameBase`` gives the defaults of ``rules_type_name``, ``table_bytes`` and the
+    summary members, and the optional capabilities (``CAPABILITIES``) absent.
 
     ``chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool``
     plays ``len(seeds)`` games from a copy of ``template``: game i from its own seed
@@ -57,18 +62,11 @@ class Game(Protocol):
     name: str
     title: str                     # the game's name for people
     Rules: type                    # .default(), .check_players(n), .digest
+    rules_type_name: str           # how errors name the Rules class
     bots: Any                      # a core.bots.BotRegistry
     chunk_kernel: Callable
     event_fields: tuple            # columns of the int64 event log
-    event_rows_per_seat: int           # first guess of event rows per game and seat
-    forward: Any                   # a core.forward.ForwardModel (the game's kernels), or None
-    GameState: Any                 # core.forward.GameState bound to the game (GAME), or None
-    rules_type_name: str           # how errors name the Rules class
-    analyses: tuple                # dotted names in analyses/ (strings: never imported here)
-    report_sections: tuple
-    sweep_measures: dict           # the game's own sweep measures: name -> (description, "t"/"wilson")
-    counters: Any                  # aggregate counters (docs/contract.md), or None: no --aggregate
-    replay: Any                    # an HTML replay page writer, or None: no play --html
+    event_rows_per_seat: int       # first guess of event rows per game and seat
 
     def game_fields(self, rules) -> Fields: ...
 
@@ -93,20 +91,109 @@ class Game(Protocol):
 
     def summary_lines(self, counts: dict, n_games: int, rules) -> list: ...
 
-    def sweep_units(self, grid) -> dict: ...
-
     def invariants(self, state, rules) -> list: ...
 
 
-# every member of the contract: its attributes and its methods
+# every required member of the contract: its attributes and its methods
 GAME_MEMBERS = tuple(Game.__annotations__) + tuple(
     n for n, v in vars(Game).items() if not n.startswith("_") and callable(v))
+
+# The optional capabilities a game declares: name -> (its members, what a game without
+# it lacks, what needs it). A game offers one when its first member is set (not None,
+# not empty); ``require`` gives it or one ConfigError naming the game and what it lacks.
+CAPABILITIES = {
+    "forward": (("GameState", "forward"), "forward model (Game.forward, Game.GameState)",
+                "GameState, the ladder's timing and the search bots step games with it"),
+    "counters": (("counters",), "aggregate counters (Game.counters)",
+                 "aggregate(), --aggregate and aggregate_to_dir fold games into them"),
+    "replay": (("replay",), "replay page (Game.replay)", "play --html writes it"),
+    "report": (("report_sections", "analyses"), "report (Game.report_sections)",
+               "cargo-sim report builds its sections"),
+    "sweep": (("sweep_measures", "sweep_units"), "sweep measures of its own (Game.sweep_measures)",
+              "sweep --measures names them"),
+    "robustness": (("robustness",), "robustness study (Game.robustness)",
+                   "cargo-sim robustness measures its headlines"),
+    "bench": (("bench",), "benchmarks of its own (Game.bench)",
+              "python -m cargo_sim.bench runs them"),
+}
+OPTIONAL_MEMBERS = tuple(m for members, _, _ in CAPABILITIES.values() for m in members)
+
+
+class GameBase:
+    """The defaults of a game object: subclass it and write only what is the game's own.
+
+    Every optional capability is absent (None, or empty); ``table_bytes`` is estimated
+    from the result fields of the default rules; a game adds nothing to the run summary.
+    A member that needs the engine (numba, pandas) is best a ``core.lazy.lazy_function`` or
+    ``lazy_member``, so registering the game stays light."""
+    forward = None                 # a core.forward.ForwardModel of the game's kernels
+    GameState = None               # core.forward.GameState bound to the game (GAME)
+    counters = None                # aggregate counters (docs/contract.md)
+    replay = None                  # .check(path), .write(path, seed, players, rules, check_bots)
+    analyses: tuple = ()           # dotted names of its pipelines (strings: imported by analyses/)
+    report_sections: tuple = ()    # dotted names of its report's section lists
+    robustness = None              # dotted name of the module the robustness study measures with
+    bench = None                   # the game's benchmark module
+    sweep_measures: dict = MappingProxyType({})     # name -> (description, "t"/"wilson")
+
+    @property
+    def rules_type_name(self) -> str:
+        return self.Rules.__name__
+
+    def sweep_units(self, grid) -> dict:
+        return {}
+
+    def summary_counts(self, games) -> dict:
+        return {}
+
+    def summary_lines(self, counts: dict, n_games: int, rules) -> list:
+        return []
+
+    def table_bytes(self, n_games: int, n_players: int) -> int:
+        """The result tables' size: the raw fields at their dtypes, plus the core columns
+        the runner adds (game and seed a game; game, seat, bot, vp, rank, win_share: at
+        most 24 bytes a seat beyond its fields)."""
+        rules = self.Rules.default()
+        g, p = self.game_fields(rules), self.player_fields(rules)
+        row = 16 + np.dtype(g.dtype).itemsize * len(g.names)
+        seat = 24 + np.dtype(p.dtype).itemsize * len(p.names)
+        return int(n_games) * (row + int(n_players) * seat)
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
+
+
+def offers(game, capability: str) -> bool:
+    """Whether ``game`` offers the optional ``capability`` (a key of CAPABILITIES)."""
+    first = CAPABILITIES[capability][0][0]
+    value = getattr(game, first, None)
+    return value is not None and not (isinstance(value, (tuple, list, dict, MappingProxyType, str))
+                                      and len(value) == 0)
+
+
+def require(game, capability: str):
+    """The first member of the game's optional ``capability``, or one ConfigError naming
+    the game and what it lacks (every command a game cannot serve says so this way)."""
+    members, what, needs = CAPABILITIES[capability]
+    if not offers(game, capability):
+        raise ConfigError(f"game {game.name} offers no {what}: {needs}")
+    return getattr(game, members[0])
+
+
+def optional(game, member: str):
+    """An optional member's value, or its absent default (GameBase's) for a game object
+    that is not a GameBase."""
+    return getattr(game, member, getattr(_ABSENT, member))
+
+
+_ABSENT = GameBase()       # the defaults, bound (an absent method takes no game state)
+
 
 _GAMES: dict[str, Game] = {}
 
 
 def missing_members(game) -> list:
-    """The contract's members ``game`` lacks. Looked up on its class, not read: a
+    """The contract's required members ``game`` lacks. Looked up on its class, not read: a
     game may load its heavy members (the engine, numba) on first use, so that
     registering or naming it (and the commands that only print) stay light."""
     if not hasattr(game, "__dict__"):
@@ -141,10 +228,7 @@ def check_columns(game: Game, games, players) -> None:
 
 def counters_of(game: Game):
     """The game's aggregate counters, or one clear ConfigError when it has none."""
-    if getattr(game, "counters", None) is None:
-        raise ConfigError(f"game {game.name} offers no aggregate counters (--aggregate, "
-                          f"aggregate()); simulate plays it and keeps its tables")
-    return game.counters
+    return require(game, "counters")
 
 
 def game_of_manifest(manifest: dict, where) -> Game:

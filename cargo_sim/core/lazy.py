@@ -27,13 +27,29 @@ def lazy_names(package: str, names: dict):
     return __getattr__, __dir__
 
 
-def lazy_member(module: str, name: str):
+def _home(obj, module: str):
+    return importlib.import_module(module, type(obj).__module__.rpartition(".")[0])
+
+
+def lazy_member(module: str, name: str | None = None):
     """A read-only property of a game object: ``name`` of ``module`` (relative to the
-    object's package), imported on first use (a game's kernels load only when used)."""
+    object's package; None: the module itself), imported on first use (a game's kernels
+    load only when used)."""
     def get(self):
-        package = type(self).__module__.rpartition(".")[0]
-        return getattr(importlib.import_module(module, package), name)
-    return property(get, doc=f"{module}.{name} (imported on first use)")
+        mod = _home(self, module)
+        return mod if name is None else getattr(mod, name)
+    return property(get, doc=f"{module}.{name or ''} (imported on first use)")
+
+
+def lazy_function(module: str, name: str):
+    """A method of a game object that calls ``name`` of ``module`` (relative to the
+    object's package; a function or a class) with the method's arguments, the module
+    imported on first call: ``table_template = lazy_function(".simulate", "table_template")``."""
+    def method(self, *args, **kwargs):
+        return getattr(_home(self, module), name)(*args, **kwargs)
+    method.__name__ = name
+    method.__doc__ = f"{module}.{name} (imported on first call)"
+    return method
 
 
 class MovedModules:

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..core.bots import short_repr
 from ..core.checks import check_seed, whole
-from ..core.contract import get_game
+from ..core.contract import get_game, require
 from ..core.errors import ConfigError
 from ..core.fileio import (atomic_write, atomic_write_text, claim_folder, decode_text, own_output,
                           read_bytes, read_json)
@@ -121,10 +121,7 @@ def search_rate(yardstick: str, n_players: int, decisions: int = 30, seed: int =
     over at most ``decisions`` decisions or ``max_seconds``; its first
     decision is answered once untimed (first use: loading or compiling).
     ``game``: whose forward model (the contract's ``GameState``; default Cargo Noir)."""
-    GameState = get_game(game).GameState
-    if GameState is None:
-        raise ConfigError(f"game {get_game(game).name} has no forward model (GameState): "
-                          "the ladder times its yardstick with one")
+    GameState = require(get_game(game), "forward")
     players = [yardstick] + [opponent] * (n_players - 1)
     spent = 0.0
     n = 0

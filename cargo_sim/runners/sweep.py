@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..core.contract import get_game
+from ..core.contract import get_game, optional
 from ..core.runner import check_fits, simulate
 from ..core.stats import chi2_equal, mean_ci, wilson_interval
 from ..core.checks import whole
@@ -82,7 +82,7 @@ GAME_MEASURES = {
 
 def measures_of(game=None) -> dict:
     """Every sweep measure of ``game`` (default Cargo Noir), in table order."""
-    return {**SEAT_MEASURES, **get_game(game).sweep_measures, **GAME_MEASURES}
+    return {**SEAT_MEASURES, **optional(get_game(game), "sweep_measures"), **GAME_MEASURES}
 
 
 def __getattr__(name):
@@ -148,7 +148,7 @@ def variant_measures(res, game=None) -> tuple[dict, dict, dict]:
     units["winner_vp"] = vp.max(axis=1)
     units["mean_vp"] = vp.mean(axis=1)
     units["game_value"] = vp.sum(axis=1)
-    units.update(game.sweep_units(grid))
+    units.update(optional(game, "sweep_units")(grid))
     units["tie_rate"] = (share.max(axis=1) < 1).astype(float)     # a win shared: 1/k < 1 each
     # win rate of each bot label over its seats
     labels = p["bot"].astype(str).to_numpy().reshape(n, seats)[0]
@@ -206,7 +206,7 @@ class SweepResults:
     def summary(self, measures=None) -> pd.DataFrame:
         """A compact table: per variant the parameter values and, for each
         measure, ``value [lo, hi]`` and ``diff [lo, hi]`` as text."""
-        own = list(get_game(self.config.get("game")).sweep_measures)
+        own = list(optional(get_game(self.config.get("game")), "sweep_measures"))
         measures = list(measures or ["seat0_win", "seat_spread", "winner_vp", *own, "tie_rate"])
         check_measures(measures, self.measures)
         out = self.table[["variant"] + self.params + ["games"]].copy()

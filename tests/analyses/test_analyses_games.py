@@ -17,14 +17,14 @@ def toy():
 
 def test_report_of_a_game_without_sections_is_one_error(tmp_path):
     from analyses import report
-    with pytest.raises(ConfigError, match="no report for Race to N .*Game.report_sections"):
+    with pytest.raises(ConfigError, match=r"game toy_race offers no report \(Game.report_sections\)"):
         report.build_report(tmp_path / "r", n_games=10, game="toy_race")
     assert not (tmp_path / "r" / "index.md").exists()
 
 
 def test_robustness_of_a_game_without_the_pipeline_is_one_error():
     from analyses import robustness
-    with pytest.raises(ConfigError, match="robustness study is not available for Race to N"):
+    with pytest.raises(ConfigError, match=r"game toy_race offers no robustness study \(Game.robustness\)"):
         robustness.run(design=robustness.Design(games=20, morris_games=20), game="toy_race")
 
 
@@ -32,7 +32,19 @@ def test_cargo_noir_offers_both():
     from analyses import games, report
     cn = get_game("cargo_noir")
     assert games.report_sections(cn) == report.SECTIONS           # from Game.report_sections
+    own = "cargo_sim.games.cargo_noir.analyses."         # its pipelines live in its package
     assert [m.__name__ for m in games.pipelines(cn, "results")] == [
-        "analyses.balance", "analyses.bidding", "analyses.casino", "analyses.trade"]
-    assert [m.__name__ for m in games.pipelines(cn, "aggregates")] == ["analyses.aggregates"]
-    assert games.game_with("cargo_noir", "analyses.aggregates", "x") is cn
+        own + "balance", own + "bidding", own + "casino", own + "trade"]
+    assert [m.__name__ for m in games.pipelines(cn, "aggregates")] == [own + "aggregates"]
+    from analyses.robustness import study_game, study_hooks
+    assert study_game("cargo_noir") is cn and study_hooks(cn) is None     # the study's own headlines
+
+
+def test_the_old_names_of_the_default_games_pipelines_still_import():
+    import analyses
+    import analyses.balance
+    from analyses import aggregates
+    from cargo_sim.games.cargo_noir.analyses import aggregates as own, balance
+    assert analyses.balance is balance and aggregates is own
+    with pytest.raises(ImportError):
+        import analyses.no_such_pipeline  # noqa: F401

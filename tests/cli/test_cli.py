@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import cargo_sim
-from cargo_sim.cli.main import atomic_write_text, main, parse_set, wilson
+from cargo_sim.cli.main import atomic_write_text, main, parse_set
 
 PLAYERS = "random,random,random"
 
@@ -315,10 +315,21 @@ def test_parse_set_values():
 
 
 def test_wilson_interval():
-    lo, hi = wilson(0.5, 100)
+    from cargo_sim.core.stats import wilson_interval
+    lo, hi = wilson_interval(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
-    lo, hi = wilson(0.0, 10)
+    lo, hi = wilson_interval(0, 10)
     assert lo == 0.0 and 0.25 < hi < 0.35
+    assert all(x != x for x in wilson_interval(0, 0))          # NaN: no games
+
+
+def test_one_wilson_formula():
+    """The CLI's, the analyses' and the core's intervals are one function."""
+    import analyses.stats
+    import cargo_sim.cli.common
+    from cargo_sim.core.stats import wilson_interval
+    assert analyses.stats.wilson_ci is wilson_interval
+    assert not hasattr(cargo_sim.cli.common, "wilson")
 
 
 def test_tournament_command_writes_standings(tmp_path, capsys):

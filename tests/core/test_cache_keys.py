@@ -83,7 +83,7 @@ def test_kernels_go_to_their_units_folder():
     assert _cache.unit_of("games/cargo_noir/bots/random_nb.py") == "cargo_noir"
     assert _cache.unit_of("core/rng_nb.py") == "core"
     assert _cache.unit_folder_name("cargo_noir") == f"cargo_noir-{_cache.HASHES['cargo_noir']}{_cache.opt_tag()}"
-    import cargo_sim.games.cargo_noir.engine_nb as eng
+    import cargo_sim.games.cargo_noir.chunk_nb as eng
     import cargo_sim.core.rng_nb as rng
     path = lambda f: f._cache._cache_path            # noqa: E731
     assert os.path.basename(os.path.dirname(path(eng.run_games_nb))) == _cache.unit_folder_name("cargo_noir")

@@ -1,5 +1,5 @@
 """The contract test suite: every registered game, and a toy game registered only
-here, must pass it through the same core runner (docs/contract.md, section 5).
+here, must pass it through the same core runner (docs/contract.md, section 4).
 
 Determinism for any worker count and chunk size; prefix stability; illegal answers
 as one-line errors naming bot, decision and game; random-bot fuzzing with the game's
@@ -19,8 +19,9 @@ from cargo_sim import CargoSimError, ConfigError
 from cargo_sim.botkit import D_SEND, random_decide_nb
 from cargo_sim.cli import main
 from cargo_sim.core import runner
-from cargo_sim.core.contract import (Game, check_columns, game_names, get_game, register_game,
-                                     unregister_game)
+from cargo_sim.core.contract import (CAPABILITIES, Game, GameBase, check_columns, game_names,
+                                     get_game, missing_members, offers, optional, register_game,
+                                     require, unregister_game)
 
 from . import toy_game
 
@@ -297,3 +298,67 @@ def test_api_game_argument():
         cargo_sim.simulate(1, ["random"] * 2, game="nope")
     with pytest.raises(ConfigError, match="toy_race offers no aggregate counters"):
         cargo_sim.aggregate(10, ["random"] * 2, game="toy_race")
+
+
+# ---------------------------------------------------------------------------
+# optional capabilities: one mechanism (core.contract.require), one line each
+class Bare(toy_game.Toy):
+    """The toy without any optional capability: GameBase's defaults."""
+    name = "toy_bare"
+    forward = None
+    GameState = None
+    sweep_measures = GameBase.sweep_measures
+    sweep_units = GameBase.sweep_units
+
+
+def test_gamebase_gives_every_optional_capability_absent():
+    bare = Bare()
+    assert not missing_members(bare) and isinstance(bare, Game)
+    for cap in CAPABILITIES:
+        assert not offers(bare, cap), cap
+    assert optional(bare, "sweep_units")(None) == {} and GameBase.summary_counts(bare, None) == {}
+    assert GameBase.summary_lines(bare, {}, 1, None) == []
+    assert bare.rules_type_name == "ToyRules" and repr(bare) == "<game toy_bare>"
+    # the default size: 2 core + 3 int64 game fields; 24 core bytes + 4 int32 fields a seat
+    assert bare.table_bytes(10, 3) == 10 * (16 + 24 + 3 * (24 + 16))
+
+
+@pytest.mark.parametrize("cap", sorted(CAPABILITIES))
+def test_a_missing_capability_is_one_line_naming_the_game_and_what_it_lacks(cap):
+    members, what, _ = CAPABILITIES[cap]
+    with pytest.raises(ConfigError) as e:
+        require(Bare(), cap)
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith(f"game toy_bare offers no {what}: ")
+    # a game object that is not a GameBase: the same line, read with the absent defaults
+    plain = type("Plain", (), {"name": "plain", "title": "Plain"})()
+    with pytest.raises(ConfigError, match=f"game plain offers no {re.escape(what)}"):
+        require(plain, cap)
+    assert optional(plain, members[0]) == getattr(GameBase, members[0])
+
+
+@pytest.mark.parametrize("name", ["cargo_noir", "macao"])
+def test_the_library_games_offer_what_their_commands_need(name):
+    game = get_game(name)
+    want = {"cargo_noir": set(CAPABILITIES), "macao": set(CAPABILITIES) - {"counters", "replay"}}
+    assert {c for c in CAPABILITIES if offers(game, c)} == want[name]
+
+
+def test_commands_the_toy_cannot_serve_say_so_in_one_line(tmp_path, capsys):
+    """The toy lacks counters, replay, report, robustness study and benchmarks (each one
+    command's error is in tests/runners/test_toy_everywhere.py and tests/analyses); here
+    the ladder without a forward model and the benchmark without its own module."""
+    from cargo_sim.bench.main import forward_rates
+    from cargo_sim.runners.ladder import search_rate
+    with pytest.raises(ConfigError, match="game toy_race offers no benchmarks of its own"):
+        forward_rates(game="toy_race")
+    register_game(Bare())
+    try:
+        with pytest.raises(ConfigError, match="game toy_bare offers no forward model"):
+            search_rate("random", 2, decisions=1, game="toy_bare")
+        code = main(["--game", "toy_bare", "play", "--seed", "1", "--html", str(tmp_path / "x.html")])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and "toy_bare offers no replay page" in err
+        assert not (tmp_path / "x.html").exists()
+    finally:
+        unregister_game("toy_bare")

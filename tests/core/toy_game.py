@@ -20,7 +20,7 @@ from numba import njit
 from cargo_sim.core import userbots
 from cargo_sim.core.borrow_nb import LazyAddress, state_ptr_nb
 from cargo_sim.core.bots import BotRegistry, BotSpec
-from cargo_sim.core.contract import ERR_EVENTS, ERR_GAME, Fields
+from cargo_sim.core.contract import ERR_EVENTS, ERR_GAME, Fields, GameBase
 from cargo_sim.core.dispatch_nb import NOT_PLUMBED, ask_nb, plumbed_nb
 from cargo_sim.core.errors import ConfigError, IllegalDecisionError
 from cargo_sim.core.forward import ForwardModel, GameState
@@ -474,22 +474,19 @@ class ToyState(GameState):
 
 
 # ---- the Game object -------------------------------------------------------------------
-class Toy:
+class Toy(GameBase):
+    """Its own members only: no aggregate counters, replay page, report, robustness study
+    or benchmarks (GameBase's defaults: each is one clear ConfigError)."""
     name = "toy_race"
     title = "Race to N (test game)"
     Rules = ToyRules
-    rules_type_name = "ToyRules"
     bots = BOTS_REGISTRY
     chunk_kernel = staticmethod(run_games_nb)
     event_fields = EVENT_FIELDS
     event_rows_per_seat = 1            # small on purpose: the runner's log regrowth is exercised
     forward = FORWARD
     GameState = ToyState
-    analyses = ()
-    report_sections = ()
     sweep_measures = {"picks": ("mean steps picked in a game (all seats)", "t")}
-    counters = None          # no aggregate counters: --aggregate is one clear error
-    replay = None
 
     def game_fields(self, rules) -> Fields:
         return Fields(("n_players", "turns", "winner"), np.int64)
@@ -534,9 +531,6 @@ class Toy:
         p["win_share"] = flat[:, 3].astype(np.float32)
         return g, p
 
-    def table_bytes(self, n_games, n_players):
-        return n_games * (40 + 24 * n_players)
-
     def results(self, games, players, rules, config, interrupted, events):
         return ToyResults(games, players, rules, config, interrupted, events)
 
@@ -564,9 +558,6 @@ class Toy:
             if state[ASK] >= 0 and state[POS + q] >= state[TARGET]:
                 bad.append(f"seat {q} reached the target but the game goes on")
         return bad
-
-    def __repr__(self) -> str:
-        return "<game toy_race>"
 
 
 TOY = Toy()

@@ -108,7 +108,7 @@ def test_bots_and_play(capsys, tmp_path):
             == want.drop(columns=["game"]).to_numpy()).all()
     code, _, err = cli(capsys, "play", "--game", TOY, "--html", tmp_path / "r.html")
     assert code == 2
-    one_error_line(err, "no replay page")
+    one_error_line(err, "offers no replay page")
 
 
 def test_unknown_game_is_one_line(capsys):

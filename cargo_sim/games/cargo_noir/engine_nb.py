@@ -2,7 +2,7 @@
 
 Layers: ``Rules.compile(n)`` -> a template state array (the rules' numbers in
 its header, the layout in ``enums``) -> the phase kernels below ->
-``play_game_nb`` -> ``run_games_nb`` (a chunk of games, nogil). The whole
+``play_game_nb`` -> ``chunk_nb.run_games_nb`` (a chunk of games, nogil). The whole
 game, with the table's bots, their parameters and the trade-value tables,
 lives in ONE int64 array. Inside the kernels it travels as a raw pointer
 ``s`` (``state_ptr_nb``), and the event log as a pointer ``log`` to rows of
@@ -1062,25 +1062,3 @@ def game_rows_nb(s, g, out_games, out_players, err):
     out_games[g, G.minted_coins] = s[M_MINTED]
     out_games[g, G.bank_end] = s[M_BANK]
     return True
-
-
-@njit(types.boolean(types.int64[::1], DecideType, types.int64, types.uint64[::1], types.int64[:, ::1],
-                    types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]),
-      cache=True, nogil=True)
-def run_games_nb(template, decide, exact_fn, seeds, out_games, out_players, log, err):
-    """Play len(seeds) games from the template (rules, table and trade tables
-    filled); write one row per game and one per (game, seat): the statistics
-    (enums.PLAYER_FIELDS), then cards held. Stops at the first illegal decision:
-    err = [game, decision, seat, value, aux, turn] and returns False.
-    Events are appended to `log` (give it 0 rows to log nothing)."""
-    own = template.copy()       # `own` keeps the memory alive while `s` points into it
-    work = own_workspace_nb(own)
-    s, plog = start_state_nb(own, log, exact_fn)
-    n_events = np.int64(0)     # not the literal 0: one compiled play_game_nb, not two
-    for g in range(seeds.shape[0]):
-        play_game_nb(s, plog, decide, np.int64(seeds[g]), g, n_events)
-        n_events = s[M_N_EVENTS]
-        if not game_rows_nb(s, g, out_games, out_players, err):
-            return own[0] != own[0]
-    err[6] = n_events
-    return own[0] == own[0] and work[0] == work[0]   # uses after the loop keep both alive until here

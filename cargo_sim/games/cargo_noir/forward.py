@@ -31,7 +31,8 @@ from ...core.borrow_nb import decide_addresses
 from ...core.layout import R_DECIDE_C, R_DECIDE_JIT
 from .engine_nb import DECIDE_SIG
 from .simulate import illegal_error, load_solver, solver_address
-from .bots.dispatch_nb import random_playout_nb, random_table_decide_nb
+from .bots.dispatch_nb import random_table_decide_nb
+from .chunk_nb import random_playout_nb
 
 
 # answers and counts given to step: far beyond any legal one, far inside int64

@@ -55,7 +55,11 @@ def aggregate_lines(agg) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# sweep measures (named with their CI kind in game.py: CargoNoir.sweep_measures)
+# sweep measures: name -> (description, the kind of interval), and their per-game units
+SWEEP_MEASURES = {
+    "win_price": ("mean winning price (coins per port won)", "t"),
+    "casino_share": ("share of ship placements at the Casino", "t"),
+}
 
 def _ratio_units(num, den):
     """Per-game linearisation of sum(num)/sum(den): u_i = R + (num_i - R den_i)/mean(den)

@@ -23,9 +23,8 @@ from ...core.runner import (DEFAULT_CHUNK, Table, first_compile,  # noqa: F401  
 from ...core.seeds_nb import game_seeds_nb  # noqa: F401  (its old home)
 from .bots.registry import (BUILTIN_ORDER, REGISTRY, Player, decision_table, model_rows,  # noqa: F401
                             parse_player, search_mask)
-from .bots.dispatch_nb import (builtin_fn, random_table_decide_nb,
-                               run_random_games_nb)
-from .engine_nb import run_games_nb
+from .bots.dispatch_nb import builtin_fn, random_table_decide_nb
+from .chunk_nb import run_games_nb, run_random_games_nb
 from .trade.packed_nb import exact_value_fn
 from .slots import slot_name
 from .enums import (FAULT_BUDGET, FAULT_INDEX, FAULT_KIND, FAULT_PARAM, FAULT_RAND, FAULT_TABLES,
@@ -225,7 +224,7 @@ def load_solver() -> None:
 
 
 def direct_kernel(template, decide):
-    """The chunk kernel that calls the table's bots directly (bots.dispatch_nb: the same
+    """The chunk kernel that calls the table's bots directly (chunk_nb: the same
     games, without a first-class call per decision: tables of `random` only), or None
     for run_games_nb (every other table)."""
     if decide is random_table_decide_nb:

@@ -204,26 +204,28 @@ def test_every_report_table_has_a_title():
 
 def test_notes_explain_the_odd_features_from_the_data():
     from analyses import explain
+    from cargo_sim.games.cargo_noir import report as own      # its own notes
     syn = pd.DataFrame({"n_players": [3, 3], "held": [0, 1], "n": [998, 2], "mean": [0.0, 0.0]})
-    assert "All zero" in explain.table_note("syndicate_income", syn)
-    assert "All zero" not in explain.table_note("syndicate_income", syn.assign(mean=[0.0, 2.0]))
-    assert "only 2 player-games held" in explain.table_note("syndicate_income", syn)
-    assert "only 1 player-game held" in explain.table_note("syndicate_income", syn.assign(n=[999, 1]))
+    assert "All zero" in own.table_note("syndicate_income", syn)
+    assert "All zero" not in own.table_note("syndicate_income", syn.assign(mean=[0.0, 2.0]))
+    assert "only 2 player-games held" in own.table_note("syndicate_income", syn)
+    assert "only 1 player-game held" in own.table_note("syndicate_income", syn.assign(n=[999, 1]))
     val = pd.DataFrame({"n_players": [3, 3], "value": [0, 12], "share": [0.07, 0.93]})
-    assert "7.0% of trades at 3 players" in explain.figure_note("trade_value_distribution", val)
-    assert explain.figure_note("trade_value_distribution", val[val.value > 0]) == ""
+    assert "7.0% of trades at 3 players" in own.figure_note("trade_value_distribution", val)
+    assert own.figure_note("trade_value_distribution", val[val.value > 0]) == ""
     # the last turn is per player count (11 at 3 players, 10 at 4)
     buys = pd.DataFrame({"n_players": [3, 3, 4, 4], "turn": [5, 11, 5, 10], "card": "Villa",
                          "per_game": [0.25, 0.75, 0.4, 0.6]})
-    note = explain.figure_note("purchases_by_turn", buys)
+    note = own.figure_note("purchases_by_turn", buys)
     assert "turn 11 at 3 players: 75.0%" in note and "turn 10 at 4 players: 60.0%" in note
-    assert explain.figure_note("purchases_by_turn", buys.assign(per_game=[0.75, 0.25, 0.6, 0.4])) == ""
+    assert own.figure_note("purchases_by_turn", buys.assign(per_game=[0.75, 0.25, 0.6, 0.4])) == ""
     coins = pd.DataFrame({"n_players": [3, 3, 3], "turn": [9, 10, 11], "mean": [16.7, 17.3, 1.7]})
-    assert "17.3 to 1.7 at 3 players" in explain.figure_note("coins_by_turn", coins)
-    assert explain.figure_note("coins_by_turn", coins.assign(mean=[5.0, 6.0, 7.0])) == ""
+    assert "17.3 to 1.7 at 3 players" in own.figure_note("coins_by_turn", coins)
+    assert own.figure_note("coins_by_turn", coins.assign(mean=[5.0, 6.0, 7.0])) == ""
     w = SEATS.assign(win_rate=[1.0, 0.0, 0.4, 0.3, 0.3])
     note = explain.table_note("win_rate_by_seat", w)
     assert "compares bots" in note and "expert won 100.0% at 2 players" in note
+    assert own.table_note("win_rate_by_seat", w) == "" and explain.table_note("syndicate_income", syn) == ""
 
 
 def test_each_figure_says_how_many_games_it_rests_on():

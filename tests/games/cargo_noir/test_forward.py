@@ -38,7 +38,7 @@ def test_stepped_game_equals_simulated_game(mix):
         assert len(rows) == n
 
 
-# an all-random table plays out through simulate's own loop (dispatch_nb.random_playout_nb),
+# an all-random table plays out through simulate's own loop (chunk_nb.random_playout_nb),
 # stepping asks through the generic one: the two must play the same game
 @pytest.mark.parametrize("mix", [["expert", "random", "greedy"], ["random"] * 2, ["random"] * 5])
 def test_playout_equals_stepping_and_clone_is_independent(mix):

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import stats
-from .data import SEND_ACTIONS, as_tables
+from analyses import stats
+from analyses.data import as_tables
+from .data import SEND_ACTIONS
 
 # what run_all reads (a Tables / SimResults): the report runs the pipelines of a game's
 # Game.analyses that read results (analyses.games.pipelines)
@@ -25,7 +26,7 @@ def destination_shares(events: pd.DataFrame, by=("n_players", "turn")) -> pd.Dat
     d = d.assign(dest=np.asarray(d["action"].astype(object).map(DEST)))
     by = list(by)
     if len(d) == 0:
-        return stats._empty(by + ["dest"], ["count", "n", "share", "ci_lo", "ci_hi"])
+        return stats.empty_frame(by + ["dest"], ["count", "n", "share", "ci_lo", "ci_hi"])
     out = stats.value_counts_frame(d, by, "dest")
     # keep destinations that never occur in a group as explicit zeros
     full = out.set_index(by + ["dest"])["count"].unstack("dest", fill_value=0).stack().rename("count")

@@ -21,8 +21,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import stats
-from .data import PORT_ACTIONS, as_tables, event_order, port_slots, token_columns
+from analyses import stats
+from analyses.data import as_tables
+from .data import PORT_ACTIONS, event_order, port_slots, token_columns
 
 # what run_all reads (a Tables / SimResults): the report runs the pipelines of a game's
 # Game.analyses that read results (analyses.games.pipelines)
@@ -32,7 +33,7 @@ READS = "results"
 def cargo_values(events: pd.DataFrame, rules, cols: list[str] | None = None) -> np.ndarray:
     """Smuggling value (cargo_sim.trade_value with the rules' tables) of the
     tokens in each row; computed once per distinct cargo vector."""
-    from cargo_sim import trade_value
+    from ..trade.api import trade_value
     cols = cols or token_columns(rules, events)
     if len(events) == 0:
         return np.zeros(0, dtype=np.int64)
@@ -114,7 +115,7 @@ def winning_price(ep: pd.DataFrame, by) -> pd.DataFrame:
     ratios) and their t CIs; n = port wins."""
     w = ep[ep["complete"]]
     out = stats.grouped_mean(w, by, "price")
-    by = stats._as_list(by)
+    by = stats.as_list(by)
     for col, pre in (("price_per_token", "per_token"), ("price_per_value", "per_value")):
         m = stats.grouped_mean(w, by, col)[by + ["mean", "ci_lo", "ci_hi"]]
         m = m.rename(columns={"mean": f"{pre}", "ci_lo": f"{pre}_ci_lo", "ci_hi": f"{pre}_ci_hi"})

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import stats
-from .data import as_tables, edge_cards, port_slots, with_n_players
+from analyses import stats
+from analyses.data import as_tables, with_n_players
+from .data import edge_cards, port_slots
 
 # what run_all reads (a Tables / SimResults): the report runs the pipelines of a game's
 # Game.analyses that read results (analyses.games.pipelines)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import stats
-from .data import as_tables, card_cost, token_columns
+from analyses import stats
+from analyses.data import as_tables
+from .data import card_cost, token_columns
 
 # what run_all reads (a Tables / SimResults): the report runs the pipelines of a game's
 # Game.analyses that read results (analyses.games.pipelines)
@@ -83,7 +84,7 @@ def combination_mix(tr: pd.DataFrame, rules, sample: int = 1000, seed: int = 0) 
     summary per player count: n trades, share of value from same-type
     combinations (t CI over trades of the per-trade share), mean combinations
     per trade, share of Wilds used in same-type combinations."""
-    from cargo_sim import best_split
+    from ..trade.api import best_split
     tok = token_columns(rules, tr)
     d = tr[tr["tokens"] > 0]
     d = d.sample(frac=1.0, random_state=seed).groupby("n_players", sort=False).head(sample)

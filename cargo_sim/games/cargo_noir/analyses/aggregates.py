@@ -20,8 +20,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import plots
-from .stats import mean_from_sums, proportion_frame
+from analyses import plots
+
+from .. import figures
+from analyses.stats import mean_from_sums, proportion_frame
 
 # what run_all reads (an Aggregates): the report runs the pipelines of a game's
 # Game.analyses that read results (analyses.games.pipelines)
@@ -145,11 +147,11 @@ def write_figures(agg, out_dir, tables: dict | None = None) -> list[Path]:
     out = Path(out_dir)
     if not t:
         return []
-    figs = [("win_rate_by_seat", plots.win_rate_by_seat, "win_rate_by_seat"),
-            ("vp_distribution", plots.vp_distribution, "vp_distribution"),
-            ("price_by_turn", plots.price_by_turn, "price_by_turn"),
-            ("destinations_by_turn", plots.destinations_by_turn, "destinations_by_turn"),
-            ("purchases_by_turn", plots.purchases_by_turn, "purchases_by_turn"),
+    figs = [("win_rate_by_seat", figures.win_rate_by_seat, "win_rate_by_seat"),
+            ("vp_distribution", figures.vp_distribution, "vp_distribution"),
+            ("price_by_turn", figures.price_by_turn, "price_by_turn"),
+            ("destinations_by_turn", figures.destinations_by_turn, "destinations_by_turn"),
+            ("purchases_by_turn", figures.purchases_by_turn, "purchases_by_turn"),
             ("price_by_port_turn", price_by_port_turn, "price_by_port_turn"),
             ("card_copies_win_rate", card_copies_win_rate, "card_effect")]
     enough = {"price_by_port_turn": (t["price_by_port_turn"]["n"] >= 30).any(),
