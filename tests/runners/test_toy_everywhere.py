@@ -29,7 +29,10 @@ from ..core import toy_game
 
 TOY = toy_game.TOY.name
 PLAYERS = ["random", "cautious", "random"]
-TOY_DIR = Path(toy_game.__file__).resolve().parent   # for the subprocess below
+# the subprocess below imports the toy as this process does (tests.core.toy_game): numba's
+# cache of its kernels records the module by name, and a second name for the same file
+# would make the cached entries fail to load in the other process
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -217,7 +220,7 @@ def test_run_folder_round_trip_and_wrong_game(tmp_path):
 KILLED_RUN = """
 import sys, time
 sys.path.insert(0, {here!r})
-import toy_game
+from tests.core import toy_game
 from cargo_sim.runners import runs
 from cargo_sim.core.contract import register_game
 register_game(toy_game.TOY)
@@ -228,7 +231,7 @@ runs.run_to_dir({folder!r}, 2000, {players!r}, seed=9, chunk_games=200, workers=
 
 def test_run_folder_killed_and_resumed(tmp_path, capsys):
     run = tmp_path / "run"
-    code = KILLED_RUN.format(here=str(TOY_DIR), folder=str(run), players=PLAYERS)
+    code = KILLED_RUN.format(here=str(ROOT), folder=str(run), players=PLAYERS)
     proc = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
     t0 = time.time()
     while len(list(run.glob("chunk-*.done"))) < 2:
