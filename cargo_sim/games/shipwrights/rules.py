@@ -48,7 +48,7 @@ BACK_FIELDS = {"copies": int, "goods": GOODS3}
 TABLE_FIELDS = {"ship": SHIP_FIELDS, "craftsman": CRAFTSMAN_FIELDS, "tool": TOOL_FIELDS,
                 "building": BUILDING_FIELDS, "townsfolk": TOWNSFOLK_FIELDS, "back": BACK_FIELDS}
 
-OPTIONS = {"tie_break": ("gold", "shared", "first_player"), "military_tie": ("all", "none", "first")}
+OPTIONS = {"tie_break": ("gold", "shared"), "military_tie": ("all", "none")}
 TOOL_EFFECTS = ("ignore", "cart")
 BUILDING_EFFECTS = ("points", "per_gold", "per_civil_ship", "mill_over")
 # townsfolk effect -> number of integer args (docs/rules_shipwrights.md has each one)
