@@ -31,6 +31,7 @@ from ..enums import (A_DISCARD, A_END, A_GOODS, BLD_MILL_OVER, BLD_PER_CIVIL, BL
 # the parameters' slots (registry.HEURISTIC_PARAMS has them in this order)
 (W_GOLD, W_WORKER, W_GOODS, W_CRAFT, W_YARD, W_MIL, W_CIVIL, W_ATTACK, W_TREASURY, W_TOKEN,
  W_HAND, W_DRAFT_SHIP) = range(12)
+REGROW = 0.3
 
 
 @njit(cache=True)
@@ -39,17 +40,9 @@ def w_nb(s, seat, i):
 
 
 @njit(cache=True)
-def yard_fraction_nb(s, q, x):
-    """How much of ship x's cost the seat holds (0..1, the mean over gold, workers,
-    goods and craftsmen)."""
+def crafts_for_nb(s, q, x):
+    """Craftsmen (board and hand) of the seat that build ship x."""
     b = pb(q)
-    f, parts = 0.0, 0.0
-    for need, have in ((ship_nb(s, x, S_GOLD), s[b + P_GOLD]), (ship_nb(s, x, S_WORK), s[b + P_WORKERS]),
-                       (ship_nb(s, x, S_GOODS), s[b + P_GOODS]), (ship_nb(s, x, S_GOODS + 1), s[b + P_GOODS + 1]),
-                       (ship_nb(s, x, S_GOODS + 2), s[b + P_GOODS + 2])):
-        if need > 0:
-            f += min(1.0, have / need)
-            parts += 1.0
     crafts = 0
     for i in range(s[b + P_CRAFT_N]):
         if builds_nb(s, s[b + P_CRAFT + i], x):
@@ -58,8 +51,52 @@ def yard_fraction_nb(s, q, x):
         c = s[b + P_HAND + i]
         if kind_nb(s, c) == KIND_CRAFT and builds_nb(s, c, x):
             crafts += 1
-    f += min(1.0, crafts / ship_nb(s, x, S_CRAFT))
-    return f / (parts + 1.0)
+    return crafts
+
+
+@njit(cache=True)
+def yard_fraction_nb(s, q, x):
+    """How much of ship x's cost the seat holds (0..1: the units held of gold, workers,
+    goods and craftsmen over the units needed)."""
+    b = pb(q)
+    total = ship_nb(s, x, S_GOLD) + ship_nb(s, x, S_WORK) + ship_nb(s, x, S_CRAFT)
+    miss = max(0, ship_nb(s, x, S_GOLD) - s[b + P_GOLD]) + max(0, ship_nb(s, x, S_WORK) - s[b + P_WORKERS])
+    for g in range(NG):
+        total += ship_nb(s, x, S_GOODS + g)
+        miss += max(0, ship_nb(s, x, S_GOODS + g) - s[b + P_GOODS + g])
+    miss += max(0, ship_nb(s, x, S_CRAFT) - crafts_for_nb(s, q, x))
+    return 1.0 - miss / max(1, total)
+
+
+@njit(cache=True)
+def yards_value_nb(s, q):
+    """The ships in the yards: their points times how much of their joint cost is at
+    hand (the yards share one mill, one village and one purse)."""
+    b = pb(q)
+    gold, work, crafts_miss, total, pts = 0, 0, 0, 0.0, 0
+    goods = np.zeros(NG, np.int64)
+    for y in range(s[K_YARDS]):
+        c = s[b + P_YARD + y]
+        if c < 0:
+            continue
+        x = idx_nb(s, c)
+        gold += ship_nb(s, x, S_GOLD)
+        work += ship_nb(s, x, S_WORK)
+        for g in range(NG):
+            goods[g] += ship_nb(s, x, S_GOODS + g)
+        crafts_miss += max(0, ship_nb(s, x, S_CRAFT) - crafts_for_nb(s, q, x))
+        total += ship_nb(s, x, S_GOLD) + ship_nb(s, x, S_WORK) + ship_nb(s, x, S_CRAFT)
+        pts += ship_nb(s, x, S_PTS)
+    if pts == 0:
+        return 0.0, 0, 0, goods
+    # gold and workers come back every evening, goods and craftsmen must be bought or drafted:
+    # a missing unit of gold or a worker weighs REGROW of a missing goods
+    total = REGROW * (gold + work) + 2.0 * (total - gold - work)
+    miss = REGROW * (max(0, gold - s[b + P_GOLD]) + max(0, work - s[b + P_WORKERS])) + 2.0 * crafts_miss
+    for g in range(NG):
+        total += goods[g]
+        miss += max(0, goods[g] - s[b + P_GOODS + g])
+    return pts * (0.2 + 0.8 * (1.0 - miss / max(1, total))), gold, work, goods
 
 
 @njit(cache=True)
@@ -87,24 +124,22 @@ def value_nb(s, q, seat):
     if s[b + P_MIL] > top:
         v += w_nb(s, seat, W_TOKEN) * s[K_MIL_PTS]
     v += w_nb(s, seat, W_MIL) * s[b + P_MIL] + w_nb(s, seat, W_CIVIL) * s[b + P_CIVIL]
-    late = 0.2 if s[G_ENDING] else 1.0          # resources are worth little on the last day
-    v += late * (w_nb(s, seat, W_GOLD) * s[b + P_GOLD] + w_nb(s, seat, W_WORKER) * s[b + P_WORKERS]
-                 + w_nb(s, seat, W_GOODS) * min(goods_total_nb(s, q), mill_cap_nb(s, q)))
-    v += late * w_nb(s, seat, W_TREASURY) * s[b + P_GOLD] / max(1, s[K_GOLD_MAX])
-    for y in range(s[K_YARDS]):
-        c = s[b + P_YARD + y]
-        if c >= 0:
-            x = idx_nb(s, c)
-            v += late * w_nb(s, seat, W_YARD) * ship_nb(s, x, S_PTS) * (0.3 + 0.7 * yard_fraction_nb(s, q, x))
+    if s[G_ENDING]:                              # the last day: only points count
+        return v
+    yv, gold, work, goods = yards_value_nb(s, q)
+    v += w_nb(s, seat, W_YARD) * yv
+    # what the yards do not need is worth a little (workers bring gold every evening)
+    v += w_nb(s, seat, W_GOLD) * max(0, s[b + P_GOLD] - gold)
+    v += w_nb(s, seat, W_WORKER) * max(0, s[b + P_WORKERS] - work)
+    spare = 0
+    for g in range(NG):
+        spare += max(0, s[b + P_GOODS + g] - goods[g])
+    v += w_nb(s, seat, W_GOODS) * min(spare, mill_cap_nb(s, q))
+    v += w_nb(s, seat, W_TREASURY) * s[b + P_GOLD] / max(1, s[K_GOLD_MAX])
     for i in range(s[b + P_CRAFT_N]):
-        useful = 0.3
-        for y in range(s[K_YARDS]):
-            c = s[b + P_YARD + y]
-            if c >= 0 and builds_nb(s, s[b + P_CRAFT + i], idx_nb(s, c)):
-                useful = 1.0
-        v += late * w_nb(s, seat, W_CRAFT) * useful
+        v += w_nb(s, seat, W_CRAFT)
     if s[b + P_TOOL] >= 0:
-        v += late * w_nb(s, seat, W_GOLD) * 2.0
+        v += 0.3
     v += w_nb(s, seat, W_HAND) * s[b + P_HAND_N]
     if w_nb(s, seat, W_ATTACK) > 0 and n > 1:
         opp = 0.0
@@ -142,7 +177,7 @@ def card_value_nb(s, q, c):
             ys = s[b + P_YARD + y]
             if ys >= 0 and builds_nb(s, c, idx_nb(s, ys)):
                 v = 1.5
-        return v * w_nb(s, q, W_CRAFT) * 2.0
+        return v
     if k == KIND_TOOL:
         if s[b + P_GOLD] < tool_nb(s, c, T_PRICE) or s[b + P_TOOL] >= 0:
             return 0.1

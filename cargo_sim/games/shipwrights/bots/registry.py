@@ -10,8 +10,8 @@ REGISTRY = BotRegistry("shipwrights", N_PARAMS)
 _K = "cargo_sim.games.shipwrights.bots."
 
 # the heuristic family's parameters, in their slot order (heuristic_nb.W_*)
-HEURISTIC_PARAMS = {"gold_weight": 0.25, "worker_weight": 0.2, "goods_weight": 0.3,
-                    "craft_weight": 0.5, "yard_weight": 0.4, "military_weight": 0.3,
+HEURISTIC_PARAMS = {"gold_weight": 0.04, "worker_weight": 0.08, "goods_weight": 0.05,
+                    "craft_weight": 0.15, "yard_weight": 0.6, "military_weight": 0.3,
                     "civil_weight": 0.0, "attack_weight": 0.0, "treasury_weight": 0.0,
                     "token_weight": 0.5, "hand_weight": 0.05, "draft_ship": 1.0}
 HEURISTIC_RANGES = {k: (0.0, 4.0, False) for k in HEURISTIC_PARAMS}
@@ -25,7 +25,7 @@ STRATEGIES = {
     "attacker": ({"attack_weight": 0.6},
                  "attacker: plays the take-that townsfolk (Assassin, Barbarian, Conspirator, Raider, "
                  "Thief, Mercenary, Berserker) against the leaders' progress"),
-    "economy": ({"treasury_weight": 3.0, "gold_weight": 0.35},
+    "economy": ({"treasury_weight": 0.5, "gold_weight": 0.08},
                 "economy player: gold and the Treasury"),
 }
 REGISTRY.tune_opponents = tuple(STRATEGIES)
