@@ -70,3 +70,141 @@ def copies_in_play(s) -> list[int]:
         if s[b + E.P_TOOL] >= 0:
             out.append(s[b + E.P_TOOL])
     return [int(c) for c in out]
+
+
+# ---- explicit states for rule tests ----------------------------------------------------------
+def new_state(n_players: int = 2, seed: int = 0, rules=None, players=None):
+    """A game of ``n_players`` random bots at its first decision (the start goods) and
+    its table's decide function: (state, decide)."""
+    from .forward_nb import begin_nb
+    from .rules import Rules
+    from .simulate import table_template
+    from ...core.contract import get_game
+    rules = rules or Rules.default()
+    bots = get_game("shipwrights").bots
+    template, decide = table_template(rules, [bots.parse(p) for p in (players or ["random"] * n_players)])
+    s = template.copy()
+    begin_nb(s, np.uint64(seed), 0)
+    return s, decide
+
+
+def face_id(rules, name: str) -> int:
+    return rules.card_names.index(name)
+
+
+def take_copy(s, rules, name: str) -> int:
+    """A copy of card ``name`` taken out of the deck (or the discard pile)."""
+    f = face_id(rules, name)
+    for top, base in ((E.G_DECK_N, E.G_DECK), (E.G_DISC_N, E.G_DISC)):
+        for i in range(int(s[top])):
+            c = int(s[base + i])
+            if s[E.K_BOX + c] == f:
+                s[base + i:base + s[top] - 1] = s[base + i + 1:base + s[top]].copy()
+                s[top] -= 1
+                s[E.G_TOP_BACK] = s[E.K_BOX_BACK + s[E.G_DECK + s[E.G_DECK_N] - 1]] if s[E.G_DECK_N] else -1
+                return c
+    raise ValueError(f"no copy of {name} left in the deck or the discard pile")
+
+
+def give_back(s, c: int) -> None:
+    """A copy back onto the discard pile (cards stay conserved)."""
+    s[E.G_DISC + s[E.G_DISC_N]] = c
+    s[E.G_DISC_N] += 1
+
+
+def afternoon(s, rules, seat: int, hand=(), gold=None, workers=None, goods=None, craftsmen=(),
+              yards=(), tool=None, buildings=(), ships=()):
+    """Set the state to ``seat``'s afternoon (its action decision) with the cards named
+    (taken from the deck) and the resources given; other seats' hands emptied."""
+    n = int(s[R_N_PLAYERS])
+    for q in range(n):                                   # empty every hand, packet, face-down card
+        b = pb(q)
+        for i in range(int(s[b + E.P_HAND_N])):
+            give_back(s, int(s[b + E.P_HAND + i]))
+        s[b + E.P_HAND_N] = 0
+    for i in range(int(s[E.G_PACKET_N])):
+        give_back(s, int(s[E.G_PACKET + i]))
+    for i in range(int(s[E.G_FD_N])):
+        give_back(s, int(s[E.G_FD + i]))
+    s[E.G_PACKET_N], s[E.G_FD_N] = 0, 0
+    b = pb(seat)
+    for name in hand:
+        c = take_copy(s, rules, name)
+        s[b + E.P_HAND + s[b + E.P_HAND_N]] = c
+        s[b + E.P_SRC + s[b + E.P_HAND_N]] = E.ROUND_DRAWN
+        s[b + E.P_HAND_N] += 1
+    if gold is not None:
+        set_gold(s, seat, gold)
+    if workers is not None:
+        s[b + E.P_WORKERS] = workers
+    if goods is not None:
+        s[b + E.P_GOODS:b + E.P_GOODS + E.NG] = goods
+    for name in craftsmen:
+        s[b + E.P_CRAFT + s[b + E.P_CRAFT_N]] = take_copy(s, rules, name)
+        s[b + E.P_CRAFT_N] += 1
+    for y, name in enumerate(yards):
+        if name:
+            s[b + E.P_YARD + y] = take_copy(s, rules, name)
+    if tool is not None:
+        c = take_copy(s, rules, tool)
+        s[b + E.P_TOOL] = c
+        t = rules.arrays()["tool"][rules.names("tool").index(tool)]
+        s[b + E.P_CART:b + E.P_CART + E.NG] = t[2:5] if t[1] == 1 else 0
+    for name in buildings:
+        s[b + E.P_BLD + rules.names("building").index(name)] = take_copy(s, rules, name)
+        s[b + E.P_N_BLD] += 1
+    for name in ships:
+        complete_for_test(s, rules, seat, take_copy(s, rules, name))
+    s[E.G_PHASE], s[E.G_ASK], s[E.G_SEAT] = E.PH_AFTERNOON, E.D_ACTION, seat
+    s[E.G_IDX] = (seat - s[E.G_FIRST]) % n
+    s[E.G_ROUND] = s[E.K_ROUNDS]
+    return s
+
+
+def set_gold(s, q: int, gold: int) -> None:
+    """Gold set through the ledger (gained - paid stays the gold held)."""
+    b = pb(q)
+    s[b + E.P_GOLD_IN] += gold - s[b + E.P_GOLD]
+    s[b + E.P_GOLD] = gold
+
+
+def complete_for_test(s, rules, q: int, c: int) -> None:
+    """A completed ship put in front of seat q (its icons and flags counted)."""
+    b = pb(q)
+    x = rules.names("ship").index(rules.card_names[int(s[E.K_BOX + c])])
+    row = rules.arrays()["ship"][x]
+    s[b + E.P_SHIPS + s[b + E.P_N_DONE]] = c
+    s[b + E.P_N_DONE] += 1
+    s[b + E.P_DONE + x] += 1
+    s[b + E.P_MIL] += row[E.S_MIL]
+    s[b + E.P_CIVIL] += 1 if row[E.S_MIL] == 0 else 0
+    s[b + E.P_GICON] += row[E.S_GICON]
+    s[b + E.P_WICON] += row[E.S_WICON]
+    s[b + E.P_MICON] += row[E.S_MICON]
+
+
+def complete_code(yard: int, i: int, j: int = E.NO_REF, tool: int = 0) -> int:
+    """The action completing the ship in ``yard`` with craftsmen refs i (and j): 0..7
+    the board's, E.HAND_REF + slot a hand card."""
+    return E.A_COMPLETE + ((yard * 2 + tool) * 32 + i) * 32 + j
+
+
+def town_code(slot: int, arg: int = 0) -> int:
+    return E.A_TOWN + slot * 256 + arg
+
+
+def step(s, answer: int) -> None:
+    """Apply a legal answer (AssertionError if the engine refuses it)."""
+    from .forward_nb import step_nb
+    step_nb(s, answer)
+    assert not s[E.G_STOP], f"answer {answer} refused"
+
+
+def legal(s) -> list[int]:
+    from .forward_nb import legal_nb
+    out = np.zeros(E.MAX_LEGAL, np.int64)
+    return [int(a) for a in out[:legal_nb(s, out)]]
+
+
+def seat_word(s, q: int, word: int) -> int:
+    return int(s[pb(q) + word])
