@@ -127,34 +127,7 @@ def afternoon(s, rules, seat: int, hand=(), gold=None, workers=None, goods=None,
     for i in range(int(s[E.G_FD_N])):
         give_back(s, int(s[E.G_FD + i]))
     s[E.G_PACKET_N], s[E.G_FD_N] = 0, 0
-    b = pb(seat)
-    for name in hand:
-        c = take_copy(s, rules, name)
-        s[b + E.P_HAND + s[b + E.P_HAND_N]] = c
-        s[b + E.P_SRC + s[b + E.P_HAND_N]] = E.ROUND_DRAWN
-        s[b + E.P_HAND_N] += 1
-    if gold is not None:
-        set_gold(s, seat, gold)
-    if workers is not None:
-        s[b + E.P_WORKERS] = workers
-    if goods is not None:
-        s[b + E.P_GOODS:b + E.P_GOODS + E.NG] = goods
-    for name in craftsmen:
-        s[b + E.P_CRAFT + s[b + E.P_CRAFT_N]] = take_copy(s, rules, name)
-        s[b + E.P_CRAFT_N] += 1
-    for y, name in enumerate(yards):
-        if name:
-            s[b + E.P_YARD + y] = take_copy(s, rules, name)
-    if tool is not None:
-        c = take_copy(s, rules, tool)
-        s[b + E.P_TOOL] = c
-        t = rules.arrays()["tool"][rules.names("tool").index(tool)]
-        s[b + E.P_CART:b + E.P_CART + E.NG] = t[2:5] if t[1] == 1 else 0
-    for name in buildings:
-        s[b + E.P_BLD + rules.names("building").index(name)] = take_copy(s, rules, name)
-        s[b + E.P_N_BLD] += 1
-    for name in ships:
-        complete_for_test(s, rules, seat, take_copy(s, rules, name))
+    dress(s, rules, seat, hand, gold, workers, goods, craftsmen, yards, tool, buildings, ships)
     s[E.G_PHASE], s[E.G_ASK], s[E.G_SEAT] = E.PH_AFTERNOON, E.D_ACTION, seat
     s[E.G_IDX] = (seat - s[E.G_FIRST]) % n
     s[E.G_ROUND] = s[E.K_ROUNDS]
@@ -208,3 +181,37 @@ def legal(s) -> list[int]:
 
 def seat_word(s, q: int, word: int) -> int:
     return int(s[pb(q) + word])
+
+
+def dress(s, rules, q: int, hand=(), gold=None, workers=None, goods=None, craftsmen=(), yards=(),
+          tool=None, buildings=(), ships=()):
+    """Give seat q the cards named (taken from the deck) and the resources given."""
+    seat = q
+    b = pb(seat)
+    for name in hand:
+        c = take_copy(s, rules, name)
+        s[b + E.P_HAND + s[b + E.P_HAND_N]] = c
+        s[b + E.P_SRC + s[b + E.P_HAND_N]] = E.ROUND_DRAWN
+        s[b + E.P_HAND_N] += 1
+    if gold is not None:
+        set_gold(s, seat, gold)
+    if workers is not None:
+        s[b + E.P_WORKERS] = workers
+    if goods is not None:
+        s[b + E.P_GOODS:b + E.P_GOODS + E.NG] = goods
+    for name in craftsmen:
+        s[b + E.P_CRAFT + s[b + E.P_CRAFT_N]] = take_copy(s, rules, name)
+        s[b + E.P_CRAFT_N] += 1
+    for y, name in enumerate(yards):
+        if name:
+            s[b + E.P_YARD + y] = take_copy(s, rules, name)
+    if tool is not None:
+        c = take_copy(s, rules, tool)
+        s[b + E.P_TOOL] = c
+        t = rules.arrays()["tool"][rules.names("tool").index(tool)]
+        s[b + E.P_CART:b + E.P_CART + E.NG] = t[2:5] if t[1] == 1 else 0
+    for name in buildings:
+        s[b + E.P_BLD + rules.names("building").index(name)] = take_copy(s, rules, name)
+        s[b + E.P_N_BLD] += 1
+    for name in ships:
+        complete_for_test(s, rules, seat, take_copy(s, rules, name))
