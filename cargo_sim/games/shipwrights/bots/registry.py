@@ -43,8 +43,26 @@ REGISTRY.register_builtin(BotSpec(
     "the heuristic family's strongest parameters found against its named strategies",
     ranges=HEURISTIC_RANGES))
 
-# the core's search bots, registered after every other built-in (those are their models)
-MODELS = tuple(REGISTRY.builtin_order)
+
+def register_search_bots(registry: BotRegistry) -> tuple:
+    """The core's search bots, registered after every other built-in (those are their
+    models, in table order); returns the models' names."""
+    models = tuple(registry.builtin_order)
+    for name, kind in SEARCH_KINDS.items():
+        params, bot_params = {}, []
+        for k, (default, _) in SEARCH_PARAMS[name].items():
+            if isinstance(default, str):
+                default = float(models.index(default))
+                bot_params.append(k)
+            params[k] = float(default)
+        registry.register_builtin(BotSpec(
+            name, _K + "dispatch_nb:table_decide_nb", params, SEARCH_DOCS[name], search=kind,
+            bot_params=tuple(bot_params), models=models,
+            ranges={**{k: r for k, r in SEARCH_RANGES.items() if k in params},
+                    "max_options": (0, 2048, True)}))
+    return models
+
+
 SEARCH_PARAMS = search_params(
     {"max_options": (0.0, "options tried per decision: every legal answer (0), or the model "
                           "bot's answer and the first max_options - 1 others")},
@@ -52,18 +70,7 @@ SEARCH_PARAMS = search_params(
 SEARCH_DOCS = search_docs(options="its legal answers",
                           hidden="the deck's order, the other seats' hands (less the cards it passed "
                                  "them in the draft), the face-down discards and the other seats' streams")
-for _name, _kind in SEARCH_KINDS.items():
-    _params, _bot_params = {}, []
-    for _k, (_default, _) in SEARCH_PARAMS[_name].items():
-        if isinstance(_default, str):
-            _default = float(MODELS.index(_default))
-            _bot_params.append(_k)
-        _params[_k] = float(_default)
-    REGISTRY.register_builtin(BotSpec(
-        _name, _K + "dispatch_nb:table_decide_nb", _params, SEARCH_DOCS[_name], search=_kind,
-        bot_params=tuple(_bot_params), models=MODELS,
-        ranges={**{k: r for k, r in SEARCH_RANGES.items() if k in _params},
-                "max_options": (0, 2048, True)}))
+MODELS = register_search_bots(REGISTRY)
 
 REGISTRY.plumbing = userbots.Plumbing(
     table_decide=_K + "dispatch_nb:table_decide_nb",
