@@ -28,7 +28,7 @@ from .enums import (
     K_EVE_WORKERS, K_GOAL, K_GOLD_MAX, K_GOODS_GOLD, K_GOODS_WORK, K_IDX, K_KIND, K_MAX_CRAFT,
     K_MAX_DAYS, K_MILL_CAP, K_MIL_PTS, K_MIL_TIE, K_MIN_EVE, K_N_CARDS, K_N_SHIPS, K_ROUNDS,
     K_SHIP, K_START_GOLD, K_START_GOODS, K_START_WORK, K_TAKE_CART, K_TIE, K_TOOL, K_TOWN,
-    K_VILLAGE_CAP, K_YARDS, MAX_BLD, MAX_BOARD, MAX_DONE, MAX_HAND, MAX_SHIPS, MAX_YARDS, MIL_ALL, NG,
+    K_VILLAGE_CAP, K_YARDS, MAX_BLD, MAX_BOARD, MAX_DONE, MAX_HAND, MAX_LEGAL, REFS, MAX_SHIPS, MAX_YARDS, MIL_ALL, NG,
     NO_REF, PH_AFTERNOON, PH_DRAFT, PH_EVENING, PH_OVER, PH_START, PL, PW, P_ATTACKED, P_ATTACKS,
     P_BLD, P_BLD_PTS, P_BOUGHT, P_CART, P_CIVIL, P_CRAFT, P_CRAFT_N, P_DISCARDED, P_DONE, P_SHIPS,
     P_FRONT, P_FRONT_N, P_GICON, P_GOLD, P_GOLD_CAPPED, P_GOLD_IN, P_GOLD_OUT, P_GOODS, P_HAND,
@@ -943,7 +943,7 @@ def town_args_nb(s, q, c):
 @njit(cache=True)
 def legal_complete_nb(s, q, out, n):
     b = pb(q)
-    refs = np.empty(MAX_BOARD + MAX_HAND, np.int64)
+    refs = out[MAX_LEGAL - REFS:]               # the tail of out: no allocation (n stays below it)
     for y in range(s[K_YARDS]):
         c = s[b + P_YARD + y]
         if c < 0 or s[b + P_N_DONE] >= MAX_DONE:
@@ -969,6 +969,8 @@ def legal_complete_nb(s, q, out, n):
             for u in range(m):
                 if dup_nb(s, q, refs, u, u):
                     continue
+                if n >= MAX_LEGAL - REFS:
+                    return n
                 if not two:
                     out[n] = base + refs[u] * 32 + NO_REF
                     n += 1
@@ -977,6 +979,8 @@ def legal_complete_nb(s, q, out, n):
                     # each pair of kinds once: w the first of its kind, or u's first twin
                     if dup_nb(s, q, refs, w, 0) and not first_twin_nb(s, q, refs, u, w):
                         continue
+                    if n >= MAX_LEGAL - REFS:
+                        return n
                     out[n] = base + refs[u] * 32 + refs[w]
                     n += 1
     return n

@@ -21,6 +21,7 @@ MAX_DONE = 32               # completed ships of a seat (the game ends the day o
 MAX_PACKET = MAX_SEATS + 1
 MAX_ROUNDS = 6
 MAX_LEGAL = 2048
+REFS = MAX_BOARD + MAX_HAND     # legal_nb keeps a ship's craftsmen refs at the end of its buffer
 MAX_MODELS = 8
 SHIP_W, TOOL_W, BLD_W, TOWN_W = 11, 5, 4, 5
 # a ship's words (K_SHIP + ship * SHIP_W + ...)
@@ -111,6 +112,9 @@ P_SHIP_PTS, P_BLD_PTS, P_MIL_PTS, P_DISCARDED, P_STARTED, P_LOST_SHIPS, P_RETURN
 P_HIRED, P_N_BLD, P_TOOLS, P_VP, P_RANK, P_WON = _p(), _p(), _p(), _p(), _p(), _p()
 PW = _p.at
 STATE_SIZE = PL + MAX_SEATS * PW
+# after the game: a built-in bot's scratch for the legal answers (never copied by a clone)
+SCRATCH = STATE_SIZE
+STATE_LEN = SCRATCH + MAX_LEGAL
 ROUND_DRAWN = MAX_ROUNDS                     # P_SRC of a card drawn in the afternoon
 
 # ---- phases of the resumable machine ----------------------------------------------------------

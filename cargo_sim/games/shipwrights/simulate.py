@@ -20,8 +20,8 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     """A state array with the rules' words filled (enums.K_*), for n players."""
     rules.check_players(n_players)
     d, a = rules._data, rules.arrays()
-    s = np.zeros(E.STATE_SIZE, np.int64)
-    s[R_N_PLAYERS], s[R_LEN] = n_players, E.STATE_SIZE
+    s = np.zeros(E.STATE_LEN, np.int64)
+    s[R_N_PLAYERS], s[R_LEN] = n_players, E.STATE_LEN
     words = {E.K_GOLD_MAX: "gold_max", E.K_MILL_CAP: "mill_capacity", E.K_VILLAGE_CAP: "village_capacity",
              E.K_EVE_WORKERS: "evening_workers", E.K_MIN_EVE: "min_evening_workers",
              E.K_MAX_CRAFT: "max_craftsmen", E.K_YARDS: "shipyards", E.K_ROUNDS: "draft_rounds",

@@ -1,18 +1,17 @@
 """Shipwrights' `random` bot: a uniformly random legal answer, from the seat's own stream."""
-import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.layout import M_BOT_RNG
 from ....core.rng_nb import rand_below_at_nb
 from ..engine_nb import legal_nb
-from ..enums import MAX_LEGAL
+from ..enums import MAX_LEGAL, SCRATCH
 
 
 @njit(cache=True)
 def random_at_nb(kind, s, seat, at):
     """A uniformly random legal answer drawn from the stream in word ``at``."""
-    out = np.empty(MAX_LEGAL, np.int64)
+    out = s[SCRATCH:SCRATCH + MAX_LEGAL]      # the state's scratch: no allocation a decision
     n = legal_nb(s, out)
     if n == 0:
         return -1
