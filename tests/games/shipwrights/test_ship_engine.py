@@ -1,7 +1,6 @@
 """Shipwrights' rules, scenario by scenario: an explicit state (testing.afternoon/dress),
 one rule applied through the engine, the numbers checked by hand from the seed's rules
 (docs/rules_shipwrights.md, each rule with its line of the seed)."""
-import numpy as np
 import pytest
 
 from cargo_sim.games.shipwrights import enums as E

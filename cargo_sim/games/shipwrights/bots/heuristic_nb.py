@@ -20,10 +20,9 @@ from ..engine_nb import (answer_nb, building_points_nb, builds_nb, goods_total_n
                          legal_nb, mill_cap_nb, pb, ship_nb, ship_points_nb, town_nb, tool_nb, bld_nb)
 from ..enums import (A_DISCARD, A_END, A_GOODS, BLD_MILL_OVER, BLD_PER_CIVIL, BLD_PER_GOLD, B_ARG,
                      B_EFFECT, B_GOLD, D_ACTION, D_DRAFT, D_RETURN, D_START, G_ENDING, G_PACKET,
-                     G_SUB, KIND_BLD, KIND_CRAFT, KIND_SHIP, KIND_TOOL, K_GOLD_MAX, K_MAX_CRAFT,
+                     KIND_BLD, KIND_CRAFT, KIND_SHIP, KIND_TOOL, K_GOLD_MAX, K_MAX_CRAFT,
                      K_MIL_PTS, K_N_SHIPS, K_YARDS, MAX_LEGAL, N_EVENT_FIELDS, NG, P_BLD, P_CIVIL,
-                     P_CRAFT, P_CRAFT_N, P_GOLD, P_GOODS, P_HAND, P_HAND_N, P_MIL, P_N_DONE,
-                     P_TOOL, P_WORKERS, P_YARD, RULES_END, STATE_SIZE, S_CRAFT, S_GOLD, S_GOODS,
+                     P_CRAFT, P_CRAFT_N, P_GOLD, P_GOODS, P_HAND, P_HAND_N, P_MIL, P_TOOL, P_WORKERS, P_YARD, RULES_END, STATE_SIZE, S_CRAFT, S_GOLD, S_GOODS,
                      S_MIL, S_PTS, S_WORK, TF_EFFECT, TF_GAIN_GOLD, TF_GAIN_WORKERS, TF_GOLD_ALL,
                      TF_NAVIGATE, TF_RAID, TF_REMOVE_CRAFT, TF_REMOVE_SHIP, TF_STEAL_CRAFT,
                      TF_STEAL_GOODS, TF_DESTROY_TOOL, TOOL_CART, T_EFFECT, T_GOODS, T_PRICE)
@@ -291,4 +290,3 @@ def heuristic_decide_nb(kind, s, seat):
     return -1
 
 
-_ = (G_SUB, P_N_DONE, BLD_PER_GOLD)
