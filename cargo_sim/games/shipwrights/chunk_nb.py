@@ -1,10 +1,11 @@
 """Shipwrights' chunk kernel: every game of a chunk, asking the table's bots (the
 runner's loop). The table kernel is the core's first-class function type
 (core.dispatch_nb.DecideType): one cached kernel for every table."""
+import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
-from ...core.dispatch_nb import DecideType, ask_nb
+from ...core.dispatch_nb import DecideType, ask_keyed_nb, seat_oneway_nb
 from ...core.layout import BOT_FAULT, M_DECISIONS, R_N_PLAYERS
 from . import enums as E
 from .engine_nb import answer_nb, begin_nb, goods_total_nb, ok_nb, pb
@@ -41,14 +42,17 @@ def stats_nb(s, out_games, out_players, g):
 def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
     """Every game of the chunk in a copy of the table's template, asking the table's bots."""
     s = template.copy()
+    oneway = np.zeros(8, np.int64)                 # each seat's key, once a game (ask_keyed_nb)
     rows = log.shape[0]
     n_events = 0
     ok = True
     for g in range(seeds.shape[0]):
         begin_nb(s, seeds[g], g, log, n_events, rows)
+        for q in range(s[R_N_PLAYERS]):
+            oneway[q] = seat_oneway_nb(s, q)
         while s[E.G_ASK] >= 0:
             seat = s[E.G_SEAT]
-            a = ask_nb(decide, s[E.G_ASK], s, seat)
+            a = ask_keyed_nb(decide, s[E.G_ASK], s, seat, oneway[seat])
             if not ok_nb(s, a):
                 err[ERR_GAME], err[1], err[2], err[3], err[4] = g, s[E.G_ASK], seat, a, s[E.G_DAY]
                 err[5] = 1 if a == BOT_FAULT else 0
