@@ -770,10 +770,9 @@ def town_nb_(s, q, slot, arg, log):
         s[pb(t) + P_GOODS + k] -= m
         s[b + P_GOODS + k] += m
         attack_nb(s, q, t)
-    elif e == TF_DRAW:
-        draw_to_hand_nb(s, q, a0, log)
-    elif e == TF_DISCARD_DRAW:
-        draw_to_hand_nb(s, q, (1 if arg % 16 == 15 else 2) + a2, log)
+    elif e == TF_DRAW or e == TF_DISCARD_DRAW:      # told first: the draws' events follow it
+        event_nb(s, log, q, EV_TOWNSFOLK, face_nb(s, c), arg, 0, 0, 0)
+        draw_to_hand_nb(s, q, a0 if e == TF_DRAW else (1 if arg % 16 == 15 else 2) + a2, log)
     elif e == TF_GAIN_WORKERS:
         s[b + P_WORKERS] += a0
     elif e == TF_GAIN_GOODS:
@@ -793,7 +792,8 @@ def town_nb_(s, q, slot, arg, log):
         s[b + P_FRONT_N] += 1
     else:
         discard_nb(s, c)
-    event_nb(s, log, q, EV_TOWNSFOLK, face_nb(s, c), arg, 0, 0, gold)
+    if e != TF_DRAW and e != TF_DISCARD_DRAW:
+        event_nb(s, log, q, EV_TOWNSFOLK, face_nb(s, c), arg, 0, 0, gold)
 
 
 @njit(cache=True)
