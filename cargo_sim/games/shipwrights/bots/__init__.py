@@ -1,0 +1,1 @@
+"""Shipwrights' bots: the registry (``registry.REGISTRY``) and their kernels."""

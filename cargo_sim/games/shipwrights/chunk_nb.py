@@ -1,0 +1,67 @@
+"""Shipwrights' chunk kernel: every game of a chunk, asking the table's bots (the
+runner's loop). The table kernel is the core's first-class function type
+(core.dispatch_nb.DecideType): one cached kernel for every table."""
+import numpy as np
+from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
+from numba import njit, types
+
+from ...core.dispatch_nb import DecideType, ask_keyed_nb, seat_oneway_nb
+from ...core.layout import BOT_FAULT, M_DECISIONS, R_N_PLAYERS
+from . import enums as E
+from .engine_nb import answer_nb, begin_nb, goods_total_nb, ok_nb, pb
+from .enums import ERR_EVENTS, ERR_GAME
+
+
+@njit(cache=True)
+def stats_nb(s, out_games, out_players, g):
+    """A finished game's row and its seats' rows (enums.GAME_FIELDS, PLAYER_FIELDS)."""
+    n = s[R_N_PLAYERS]
+    capped = 0
+    for q in range(n):
+        capped += s[pb(q) + E.P_GOLD_CAPPED]
+    out_games[g, 0], out_games[g, 1], out_games[g, 3] = n, s[E.G_DAY], s[E.G_WINNERS]
+    out_games[g, 4], out_games[g, 5], out_games[g, 6] = s[M_DECISIONS], s[E.G_RESHUFFLES], capped
+    out_games[g, 2] = -1
+    for q in range(n):
+        if s[pb(q) + E.P_WON] and s[E.G_WINNERS] == 1:
+            out_games[g, 2] = q
+    for q in range(n):
+        b = pb(q)
+        row = (s[b + E.P_VP], s[b + E.P_RANK], s[b + E.P_WON], s[b + E.P_GOLD], s[b + E.P_WORKERS],
+               goods_total_nb(s, q), s[b + E.P_N_DONE], s[b + E.P_MIL], s[b + E.P_CIVIL],
+               s[b + E.P_SHIP_PTS], s[b + E.P_BLD_PTS], s[b + E.P_MIL_PTS], s[b + E.P_N_BLD],
+               s[b + E.P_CRAFT_N], s[b + E.P_BOUGHT], s[b + E.P_TOWN_PLAYED], s[b + E.P_ATTACKS],
+               s[b + E.P_ATTACKED], s[b + E.P_DISCARDED], s[b + E.P_STARTED], s[b + E.P_LOST_SHIPS],
+               s[b + E.P_RETURNED], s[b + E.P_HIRED], s[b + E.P_TOOLS], s[b + E.P_GOLD_CAPPED])
+        for k in range(len(row)):
+            out_players[g, q, k] = row[k]
+
+
+@njit(types.boolean(types.int64[::1], DecideType, types.uint64[::1], types.int64[:, ::1],
+                    types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]), cache=True, nogil=True)
+def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
+    """Every game of the chunk in a copy of the table's template, asking the table's bots."""
+    s = template.copy()
+    oneway = np.zeros(8, np.int64)                 # each seat's key, once a game (ask_keyed_nb)
+    rows = log.shape[0]
+    n_events = 0
+    ok = True
+    for g in range(seeds.shape[0]):
+        begin_nb(s, seeds[g], g, log, n_events, rows)
+        for q in range(s[R_N_PLAYERS]):
+            oneway[q] = seat_oneway_nb(s, q)
+        while s[E.G_ASK] >= 0:
+            seat = s[E.G_SEAT]
+            a = ask_keyed_nb(decide, s[E.G_ASK], s, seat, oneway[seat])
+            if not ok_nb(s, a):
+                err[ERR_GAME], err[1], err[2], err[3], err[4] = g, s[E.G_ASK], seat, a, s[E.G_DAY]
+                err[5] = 1 if a == BOT_FAULT else 0
+                ok = False
+                break
+            answer_nb(s, a, log)
+        if not ok:
+            break
+        stats_nb(s, out_games, out_players, g)
+        n_events = s[E.G_NEV]
+    err[ERR_EVENTS] = s[E.G_NEV] if not ok else n_events
+    return ok
