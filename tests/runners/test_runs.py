@@ -257,7 +257,7 @@ def test_chunk_columns_at_file_widths():
         assert small.players["vp"].dtype == np.int8                   # in memory: narrowed
 
 
-# written by cargo_sim at commit 151cc32, before the manifest named a codec; its chunks were
+# written by an earlier cargo_sim, before the manifest named a codec; its chunks were
 # played again in that codec when the random bot got its own stream (the manifest is the original)
 V0 = Path(__file__).parent / "data" / "run_folder_v0"
 
@@ -282,7 +282,7 @@ def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_p
     run = tmp_path / "run"
     shutil.copytree(V0, run)
     assert "codec" not in json.loads((run / "manifest.json").read_text())
-    saved = saved_rules(run)          # a Cargo Ship at 12: the defaults before issue 27
+    saved = saved_rules(run)          # a Cargo Ship at 12: the defaults then
     one = cargo_sim.simulate(30, ["random", "random"], seed=5, progress=False, rules=saved)
     res = load_results(run)
     assert_frame_equal(res.games, one.games)
@@ -300,7 +300,7 @@ def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_p
         assert encodings(new) == encodings(old)
 
 
-# written by cargo_sim at commit 52f9787 (codec zstd-delta); its chunks were played again
+# written by an earlier cargo_sim (codec zstd-delta); its chunks were played again
 # in that codec when the random bot got its own stream (the manifest is the original)
 V1 = Path(__file__).parent / "data" / "run_folder_v1"
 

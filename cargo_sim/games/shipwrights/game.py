@@ -1,44 +1,37 @@
-"""Shipwrights of the North Sea's Game object (docs/contract.md): every member points at
-its one home in this package; registered on import (``cargo_sim.games.BUILTIN``)."""
+"""Shipwrights of the North Sea's Game object (docs/contract.md): what is the game's own;
+every member points at its one home in this package, the defaults are
+core.contract.GameBase's. Registered on import (``cargo_sim.games.BUILTIN`` names this
+module); the engine loads on first use."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.contract import Fields, register_game
-from ...core.lazy import lazy_member
+from ...core.contract import Fields, GameBase, register_game
+from ...core.lazy import lazy_function, lazy_member
 from . import enums as E
-from . import measures
 from .bots.registry import REGISTRY
+from .measures import SWEEP_MEASURES
 from .rules import Rules
 
 
-def _sim():
-    """simulate.py on first use (it imports pandas and numba)."""
-    from . import simulate
-    return simulate
-
-
-class Shipwrights:
+class Shipwrights(GameBase):
     name = "shipwrights"
     title = "Shipwrights of the North Sea"
     Rules = Rules
-    rules_type_name = "Rules"
     bots = REGISTRY
     event_fields = E.EVENT_FIELDS
     event_rows_per_seat = 300
-    analyses = ()
-    report_sections = ()
-    sweep_measures = measures.SWEEP_MEASURES
-    counters = None
-    replay = None
 
-    forward = lazy_member(".forward", "FORWARD")
-    GameState = lazy_member(".forward", "GameState")
-
-    @staticmethod
-    def chunk_kernel(template, decide, seeds, out_games, out_players, log, err):
-        from .simulate import chunk_kernel
-        return chunk_kernel(template, decide, seeds, out_games, out_players, log, err)
+    chunk_kernel = lazy_member(".simulate", "chunk_kernel")
+    table_template = lazy_function(".simulate", "table_template")
+    describe_error = lazy_function(".simulate", "describe_error")
+    table_columns = lazy_function(".simulate", "table_columns")
+    results = lazy_function(".simulate", "ShipwrightsResults")
+    events_frame = lazy_function(".simulate", "events_frame")
+    render_events = lazy_function(".narrate", "render")
+    invariants = lazy_function(".testing", "invariants")
+    summary_counts = lazy_function(".measures", "summary_counts")
+    summary_lines = lazy_function(".measures", "summary_lines")
 
     def game_fields(self, rules) -> Fields:
         return Fields(E.GAME_FIELDS, np.int64)
@@ -46,43 +39,11 @@ class Shipwrights:
     def player_fields(self, rules) -> Fields:
         return Fields(E.PLAYER_FIELDS, np.int32)
 
-    def table_template(self, rules, players, check_bots: bool = False):
-        return _sim().table_template(rules, players, check_bots)
-
-    def describe_error(self, players, err, game, game_seed, rules):
-        return _sim().describe_error(players, err, game, game_seed, rules)
-
-    def table_columns(self, games, players_arr, seeds, start, players, rules, narrow=True):
-        return _sim().table_columns(games, players_arr, seeds, start, players, rules, narrow)
-
-    def table_bytes(self, n_games, n_players):
-        return n_games * (8 * (2 + len(E.GAME_FIELDS)) + n_players * (4 * len(E.PLAYER_FIELDS) + 24))
-
-    def results(self, games, players, rules, config, interrupted, events):
-        return _sim().ShipwrightsResults(games, players, rules, config, interrupted, events)
-
-    def events_frame(self, log, rules, n_players, labels=None):
-        return _sim().events_frame(log, rules, n_players, labels)
-
-    def render_events(self, events, rules) -> str:
-        from .narrate import render
-        return render(events, rules)
-
-    def summary_counts(self, games) -> dict:
-        return measures.summary_counts(games)
-
-    def summary_lines(self, counts, n_games, rules) -> list:
-        return measures.summary_lines(counts, n_games, rules)
-
-    def sweep_units(self, grid) -> dict:
-        return measures.sweep_units(grid)
-
-    def invariants(self, state, rules) -> list:
-        from .testing import invariants
-        return invariants(state, rules)
-
-    def __repr__(self) -> str:
-        return "<game shipwrights>"
+    # ---- optional capabilities (core.contract.CAPABILITIES) -------------------------------
+    forward = lazy_member(".forward", "FORWARD")
+    GameState = lazy_member(".forward", "GameState")
+    sweep_measures = SWEEP_MEASURES
+    sweep_units = lazy_function(".measures", "sweep_units")
 
 
 GAME = Shipwrights()
