@@ -33,7 +33,7 @@ from .card_effects_nb import (
     open_options_nb,
 )
 from .enums import (
-    A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
+    A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_DELIVER, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
     A_SAIL_BACK, A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
     D_DISCARD, EV_ACTIVATE, EV_ARRIVE, EV_CITY, EV_DELIVER, EV_DISCARD, EV_DRAFT, EV_END_CARD,
     EV_GOODS, EV_JOKER, EV_LOT, EV_MARKERS, EV_OFFER, EV_RANK, EV_ROLL, EV_SAIL, EV_START_CUBES,
@@ -43,9 +43,9 @@ from .enums import (
     G_DECK, G_DECK_TOP, G_DELIV, G_DICE, G_DISCARDED, G_GAME, G_IDX, G_LOG_CAP, G_LOT, G_NEV,
     G_N_OFFER, G_OFFER, G_OFFICES, G_OFF_TOP, G_ORDER, G_PHASE, G_PORT_DELIV, G_Q_OWNER, G_Q_TILE,
     G_ROUND, G_SEAT, G_STAMP, G_SUB, G_SUPPLY, G_TRIB_PRICE, G_TRIB_REWARD, G_WINNERS, K_CUBES_PER,
-    K_C_COST, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_DECK_BOX, K_DECK_ROUND,
+    K_C_COST, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_CHOSEN, K_DECK_BOX, K_DECK_ROUND,
     K_DICE_SIDES, K_DP, K_GROUP_PTS, K_JOKER_COINS, K_JOKER_CUBES, K_LATE_DIE, K_LIMIT_CUBES,
-    K_MARK_PEN, K_NQ, K_N_DECK, K_N_DP, K_N_GOODS, K_N_OFFICE, K_N_PORTS, K_N_START, K_OFFICE_BOX,
+    K_MARK_PEN, K_ONES_ROLLED, K_NQ, K_N_DECK, K_N_DP, K_N_GOODS, K_N_OFFICE, K_N_PORTS, K_N_START, K_OFFICE_BOX,
     K_OFFICE_ROUND, K_PASSING, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ, K_Q_COST, K_Q_DARK,
     K_REMOVED, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END, K_START, K_START_COINS, K_START_EXTRA,
     K_TAB_PEN, K_TAB_SPACES, K_TIE, K_TILES_PER_GOOD, K_TOTAL_COINS, K_TRIB_MAX, K_WALL_COST1,
@@ -62,41 +62,66 @@ from .enums import (
 
 # ---- the ship ----------------------------------------------------------------------------
 @njit(cache=True)
-def deliver_nb(s, q, log):
-    """The ship is at a port: deliver every goods tile the port takes."""
-    b = pb(q)
-    space = s[b + P_SHIP]
+def port_here_nb(s, q):
+    """The port at the seat's ship's space, or -1."""
+    space = s[pb(q) + P_SHIP]
     port = -1
     for i in range(s[K_N_PORTS]):
         if s[K_PORT_SPACE + i] == space:
             port = i
+    return port
+
+
+@njit(cache=True)
+def deliver_one_nb(s, q, port, g, log):
+    """One goods tile of good g delivered at ``port`` (which takes it)."""
+    b = pb(q)
+    k = s[G_DELIV + port * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + port]
+    pts = s[K_DP + k] if k < s[K_N_DP] else 0
+    s[G_DELIV + port * MAX_GOODS + g] += 1
+    s[G_PORT_DELIV + port] += 1
+    s[b + P_GOODS + g] -= 1
+    s[b + P_DELIVERED_TILES] += 1
+    pts, coins = delivery_effects_nb(s, q, g, pts)
+    score_nb(s, q, pts)
+    s[b + P_DELIV] += 1
+    s[b + P_DELIV_PTS] += pts
+    event_nb(s, log, q, EV_DELIVER, port, g, k, pts, coins)
+
+
+@njit(cache=True)
+def deliver_nb(s, q, log):
+    """The ship is at a port: deliver every goods tile the port takes (deliveries "all")."""
+    b = pb(q)
+    port = port_here_nb(s, q)
     if port < 0:
         return
     for g in range(s[K_N_GOODS]):
         if s[K_PORT_GOODS + port * MAX_GOODS + g] == 0:
             continue
         while s[b + P_GOODS + g] > 0:
-            k = s[G_DELIV + port * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + port]
-            pts = s[K_DP + k] if k < s[K_N_DP] else 0
-            s[G_DELIV + port * MAX_GOODS + g] += 1
-            s[G_PORT_DELIV + port] += 1
-            s[b + P_GOODS + g] -= 1
-            s[b + P_DELIVERED_TILES] += 1
-            pts, coins = delivery_effects_nb(s, q, g, pts)
-            score_nb(s, q, pts)
-            s[b + P_DELIV] += 1
-            s[b + P_DELIV_PTS] += pts
-            event_nb(s, log, q, EV_DELIVER, port, g, k, pts, coins)
+            deliver_one_nb(s, q, port, g, log)
+
+
+@njit(cache=True)
+def deliver_ok_nb(s, q, g):
+    """A_DELIVER + g (deliveries "chosen"): the ship is at a port that takes good g and the
+    seat holds a tile of it."""
+    if not s[K_CHOSEN] or g >= s[K_N_GOODS] or s[pb(q) + P_GOODS + g] < 1:
+        return False
+    port = port_here_nb(s, q)
+    return port >= 0 and s[K_PORT_GOODS + port * MAX_GOODS + g] != 0
 
 
 @njit(cache=True)
 def sail_nb(s, q, spaces, direction, log):
-    """Move the ship; deliver at the last space, and at ports passed if deliver_passing."""
+    """Move the ship; deliver at the last space, and at ports passed if deliver_passing
+    (deliveries "all"; "chosen": the seat's answers deliver where the ship is)."""
     b = pb(q)
     for i in range(spaces):
         s[b + P_SHIP] += direction
         s[b + P_SAILED] += 1
-        if i == spaces - 1 or s[K_PASSING]:
+        if (i == spaces - 1 or s[K_PASSING]) and not s[K_CHOSEN]:
             deliver_nb(s, q, log)
 
 
@@ -239,8 +264,8 @@ def begin_round_nb(s, log):
             s[G_N_OFFER] -= 1
             s[G_DISCARDED] += 1
             s[G_OFFER + s[G_N_OFFER]] = -1
-    for i in range(s[G_N_OFFER]):
-        event_nb(s, log, -1, EV_OFFER, s[G_OFFER + i], price, reward, 0, 0)
+    for i in range(s[G_N_OFFER]):               # the tribute as paid: capped
+        event_nb(s, log, -1, EV_OFFER, s[G_OFFER + i], s[G_TRIB_PRICE], s[G_TRIB_REWARD], 0, 0)
     s[G_PHASE], s[G_IDX], s[G_SUB] = PH_CARDS, 0, 0
 
 
@@ -432,6 +457,8 @@ def action_ok_nb(s, q, a):
         return s[K_RETURN] != 0 and s[b + P_SHIP] > 0 and avail_nb(s, q, a - A_SAIL_BACK) >= 1
     if A_JOKER <= a <= A_JOKER + NC:
         return s[b + P_JOKERS] > 0
+    if A_DELIVER <= a < A_DELIVER + MAX_GOODS:
+        return deliver_ok_nb(s, q, a - A_DELIVER)
     if A_GOODS <= a < A_GOODS + s[K_NQ] or A_GOODS_COINS <= a < A_GOODS_COINS + s[K_NQ]:
         by_coins = a >= A_GOODS_COINS
         quarter = a - (A_GOODS_COINS if by_coins else A_GOODS)
@@ -499,10 +526,12 @@ def answer_nb(s, a, log):
         for lot in range(2):
             die = a // NC if lot == 0 else a % NC
             v = s[G_DICE + die]
-            if v == 1:
+            if v == 1 and s[K_ONES_ROLLED]:
                 ones += 1
             if s[G_ROUND] + v - 1 > s[K_ROUNDS]:
                 v = s[K_LATE_DIE]           # no cubes beyond the last round
+            if v == 1 and not s[K_ONES_ROLLED]:
+                ones += 1                   # the die as it shows (a late die turned to 1)
             s[G_LOT + lot * 3], s[G_LOT + lot * 3 + 1], s[G_LOT + lot * 3 + 2] = die, v, v
         per_one = effect_sum_nb(s, q, E_DICE_COINS_PER_ONE, -1, 0, 0)
         if ones > 0 and per_one > 0:
@@ -578,6 +607,8 @@ def act_nb(s, q, a, log):
             s[b + P_JOKERS] -= 1
             s[b + P_JOKER_USED] = 0
         event_nb(s, log, q, EV_JOKER, a - A_JOKER, 0, 0, 0, got)
+    elif A_DELIVER <= a < A_DELIVER + MAX_GOODS:
+        deliver_one_nb(s, q, port_here_nb(s, q), a - A_DELIVER, log)
     elif A_GOODS <= a < A_GOODS + MAX_Q or A_GOODS_COINS <= a < A_GOODS_COINS + MAX_Q:
         by_coins = a >= A_GOODS_COINS
         quarter = a - (A_GOODS_COINS if by_coins else A_GOODS)
@@ -810,6 +841,11 @@ def legal_actions_nb(s, q, out):
         for a in range(A_JOKER, A_JOKER + NC + 1):
             out[n] = a
             n += 1
+    if s[K_CHOSEN]:
+        for g in range(s[K_N_GOODS]):
+            if deliver_ok_nb(s, q, g):
+                out[n] = A_DELIVER + g
+                n += 1
     return legal_cards_nb(s, q, out, n)
 
 

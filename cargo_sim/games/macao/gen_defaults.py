@@ -222,7 +222,7 @@ def main() -> str:
     w("total_coins = 36")
     w("unlimited_coins = true")
     w("cubes_per_colour = 50")
-    w("unlimited_cubes = true")
+    w("unlimited_cubes = false      # a colour that runs out gives what is left")
     w("markers_per_player = 12")
     w("")
     w("rose_sides = 6              # numbered sides 1-6 (plus the arrow)")
@@ -244,6 +244,7 @@ def main() -> str:
     w("marker_penalty = 3          # per penalty marker")
     w("")
     w("# Rulings and estimates that are options (docs/rules_macao.md):")
+    w('deliveries = "chosen"           # the player picks the tiles to deliver where its ship is ("all": every one, forced)')
     w('delivery_scoring = "per_port"   # 5/3/2 count deliveries to a port ("per_good": of one good to a port)')
     w("zero_cube_penalty = true        # a player who gains no cubes in phase 2 takes a penalty marker")
     w('tie_break = "wall"              # equal points: further on the wall wins ("coins", "shared")')
@@ -252,6 +253,9 @@ def main() -> str:
     w("deliver_passing = true          # a ship passing a port may deliver there (false: only where it stops)")
     w("ship_can_return = false         # ships sail forward along the route only")
     w("penalty_without_marker = true   # a penalty counts even when the player has no marker left")
+    w('ones_counted = "as_shown"       # Professor: a late die turned to 1 counts as a 1 ("as_rolled")')
+    w('palace_counts = "scoring_cards" # Palast: end cards that score points ("end_cards": every one)')
+    w('wall_rank = "order"             # first/last on the wall: the turn order ("space": the space alone)')
     w("city_diagonals = true           # the map's diagonal links count (false: only row/column neighbours)")
     w("dark_quarters = " + v(DARK))
     w("")
@@ -324,7 +328,7 @@ def main() -> str:
         "total_coins": "rulebook: seed 003 line 25 (36 one-coin tokens)",
         "unlimited_coins": "decision: the texts never say what happens when the 36 coins run out; most of them are in players' hands, a shortfall is rare. Alternative: a finite bank of total_coins",
         "cubes_per_colour": "rulebook: seed 003 line 27 (300 cubes, 50 a colour)",
-        "unlimited_cubes": "decision: the texts are silent on running out of cubes (50 a colour; a player holds at most 12 a round). Alternative: a finite supply",
+        "unlimited_cubes": "decision: seed 003 line 27 has 300 cubes, 50 a colour, so the supply is finite by default; the texts are silent on a colour running out: a seat takes what is left of it (the physical reading: no cube can be taken that is not there, and no other colour replaces it; seats take in turn order). Alternative: an unlimited supply",
         "markers_per_player": "rulebook: seed 003 line 21 (12 a player; the back a -3 penalty)",
         "rose_sides": "rulebook: seed 003 lines 18, 64-67, 110-125 (7 sides: the arrow and 1-6)",
         "dice_sides": "rulebook: seed 003 line 23",
@@ -340,14 +344,18 @@ def main() -> str:
         "group_points": "rulebook: seed 003 lines 146-147; R-BGG",
         "tableau_penalty": "rulebook: seed 003 lines 180-182",
         "marker_penalty": "rulebook: seed 003 lines 101-103, 127-129",
+        "deliveries": "rulebook: seed 003 lines 159-162 (a player whose ship reaches a port 'may' put the tiles the port takes there to score): each tile is the player's choice, one answer a tile, while the ship is at the port (it stays there until it sails on); passing a port delivers nothing, a card's move chooses where to stop. Alternative (decision): every matching tile delivered on arrival, forced, where the ship stops (and at ports passed: deliver_passing)",
         "delivery_scoring": "decision: seed 003 lines 163-164 ('the first goods delivered to a port 5, the second 3, the third 2') can be read per port or per good at a port. Per port by default: 8 ports x 3 scoring places = the 24 goods tiles, and the delivered tile is put on the port (line 166). Alternative: per_good",
         "zero_cube_penalty": "decision: seed 003 lines 127-129 give the penalty (R-SJ's text breaks off at 'If ever you collect zero'); medium. Alternative: no penalty",
         "tie_break": "decision: no source gives the tie-break. Further on the wall (the game's own order) by default. Alternatives: more coins left, a shared win",
         "set_scoring": "decision: each Baronesa's text (seed 003 lines 230-236) says '3 points; 4 if you have 2 Baronesas, 5 if 3', per card or for the set is unclear. Each card by default (the text is on each card). Alternative: per_set",
         "refund_scope": "decision: Handwerker (seed 003 line 317) 'take back the cubes paid when completing cards'; literally every completion would be free, so once a round (one card) by default. Alternative: every_card",
-        "deliver_passing": "decision: seed 003 lines 157-162 say a port counts as a space and a ship 'reaching' it delivers; passing through counts as reaching by default. Alternative: only where the ship stops",
+        "deliver_passing": "decision: with deliveries = all, seed 003 lines 157-162 say a port counts as a space and a ship 'reaching' it delivers; passing through counts as reaching by default. Alternative: only where the ship stops",
         "ship_can_return": "decision: the route is sailed 'along its marks' (seed 003 line 157); forward only by default. Alternative: ships may sail back",
         "penalty_without_marker": "decision: penalty markers are the city markers' backs (seed 003 line 21), the texts do not say what a player with none left does; the -3 counts anyway by default. Alternative: no marker, no penalty",
+        "ones_counted": "decision: Professor (seed 003 line 410) pays a coin per chosen die 'showing 1'; from round 8 the dice whose cubes would arrive after round 12 are turned to 1 (lines 186-193), so they count by default. Alternative: as rolled",
+        "palace_counts": "decision: Palast (seed 003 line 395) scores 2 per card 'that gives points at this time': the other end cards that score more than 0 by default (Palast itself excluded). Alternative: every other end card but Abt",
+        "wall_rank": "decision: Tor (seed 003 line 479: 'first in the wall order') and Kanonier (line 338: 'the only one last in the wall order') both name the wall's order, the turn order (further on, then on top), by default. Alternative: by space alone (Tor: no disc further on; Kanonier: every other disc further on)",
         "city_diagonals": "estimated: the map's shape is unknown; our map's diagonal links (three quarters meeting at a corner) count by default. Alternative: a plain grid (row/column neighbours only), the least connected plausible city",
         "dark_quarters": "estimated: which 6 quarters are dark is unknown (seed 003 line 53: 'the black districts on the right' of the board, i.e. in the city); spread out, none touching, by default. Alternatives: the right edge, a dark centre",
         "removed_cards.*": "rulebook: seed 003 lines 93-97; R-BO, R-KK, R-PK",
@@ -379,7 +387,8 @@ def main() -> str:
     # ---- ranges --------------------------------------------------------------------
     w("[range]")
     R_ = {
-        "unlimited_coins": [False], "unlimited_cubes": [False],
+        "unlimited_coins": [False], "unlimited_cubes": [True],
+        "ones_counted": ["as_rolled"], "deliveries": ["all"], "palace_counts": ["end_cards"], "wall_rank": ["space"],
         "delivery_scoring": ["per_good"], "zero_cube_penalty": [False],
         "tie_break": ["coins", "shared"], "set_scoring": ["per_set"], "refund_scope": ["every_card"],
         "deliver_passing": [False], "ship_can_return": [True], "penalty_without_marker": [False],

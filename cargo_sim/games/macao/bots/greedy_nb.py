@@ -22,10 +22,10 @@ from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..card_effects_nb import (activate_ok_nb, activation_open_nb, coin_completer_nb,
                                open_options_nb, options_nb)
-from ..engine_nb import act_nb, action_ok_nb, end_card_points_nb, pb, wall_pair_ok_nb
+from ..engine_nb import act_nb, action_ok_nb, deliver_ok_nb, end_card_points_nb, pb, port_here_nb, wall_pair_ok_nb
 from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb,
                         stack_words_nb)
-from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
+from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_DELIVER, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
                      A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
                      D_DICE_SHIFT, D_DISCARD, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
                      E_COMPLETE_DISCOUNT, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
@@ -35,7 +35,7 @@ from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOOD
                      E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
                      G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
                      G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_PACK,
-                     K_C_KIND, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
+                     K_C_KIND, K_C_TIMING, K_CHOSEN, K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
                      K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
                      K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
                      K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
@@ -97,9 +97,10 @@ def best_port_nb(s, g, ship, reach):
     """The port ahead within ``reach`` spaces that takes good g for the most points a space
     to go (the first such): (its points, its distance), or (0, 0)."""
     best, pts, dist = 0.0, 0, 0
+    here = 0 if s[K_CHOSEN] else 1             # "chosen": the port where the ship is counts
     for i in range(s[K_N_PORTS]):
         d = s[K_PORT_SPACE + i] - ship
-        if d <= 0 or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
+        if d < here or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
             continue
         k = s[G_DELIV + i * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + i]
         if k < s[K_N_DP] and s[K_DP + k] / (1.0 + d) > best:
@@ -135,8 +136,7 @@ def deliver_value_nb(s, q, left, memo, at):
                 pts, dist = best_port_nb(s, g, ship, reach)
         else:
             pts, dist = best_port_nb(s, g, ship, reach)
-        best = pts / (1.0 + dist) if dist > 0 else 0.0
-        v += held * best
+        v += held * (pts / (1.0 + dist))       # (none: 0 points)
     return v
 
 
@@ -700,6 +700,22 @@ def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
 
 
 @njit(cache=True)
+def scoring_delivery_nb(s, q):
+    """Deliveries "chosen": the first tile that scores where the ship is (A_DELIVER + its
+    good), else -1. The heuristic delivers every tile that scores and keeps those that
+    would score nothing, for a port ahead."""
+    port = port_here_nb(s, q)
+    if port < 0:
+        return -1
+    for g in range(s[K_N_GOODS]):
+        if deliver_ok_nb(s, q, g):
+            k = s[G_DELIV + port * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + port]
+            if k < s[K_N_DP] and s[K_DP + k] > 0:
+                return A_DELIVER + g
+    return -1
+
+
+@njit(cache=True)
 def best_action_nb(s, q):
     """Each legal action (one of each colour group: tries_nb) is tried on the state itself
     and undone (undo_nb: act_nb writes only the seat's block and a few shared words,
@@ -710,6 +726,11 @@ def best_action_nb(s, q):
     on the kernel's stack: no allocation."""
     out = stack_words_nb(N_BUF)
     p = state_ptr_nb(s)
+    if p[K_CHOSEN]:
+        d = scoring_delivery_nb(p, q)
+        if d >= 0:
+            keep_nb(s)
+            return d
     at = MAX_LEGAL                             # the saved words
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
     need = comp + 3 * MAX_Q                    # need_nb's
@@ -727,7 +748,7 @@ def best_action_nb(s, q):
     group = components_nb(p, q, out, comp)
     city = p[b + P_CITY]
     memo_nb(p, q, out, memo)
-    sail_light = goods_held_nb(p, q) == 0 or not port_at_nb(p, p[b + P_SHIP] + 1)
+    sail_light = goods_held_nb(p, q) == 0 or not port_at_nb(p, p[b + P_SHIP] + 1) or p[K_CHOSEN] != 0
     plain_goods = p[b + P_GOODS_N] < p[b + P_GOODS_MAX] and plain_goods_nb(p, q)
     best, best_v = A_END, value_nb(p, q, group, w, out, memo) + 1e-9
     for k in range(n):
