@@ -24,7 +24,7 @@ from ...core.layout import MARKS, MARKS_END, M_BOT_SEED, M_DECISIONS, M_RNG, R_N
 from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
 from .table_nb import (
     arg_nb, avail_nb, before_nb, card_cost_nb, cost_ok_nb, effect_sum_nb, event_nb, gain_coins_nb,
-    gain_cubes_nb, markers_left_nb, order_nb, pay_coins_nb, pay_cubes_nb, pb, penalty_nb,
+    gain_cubes_nb, markers_left_nb, names_colour_nb, off_colour_nb, off_ok_nb, order_nb, pay_coins_nb, pay_cubes_nb, pb, penalty_nb,
     quarter_cost_nb, score_nb, stack_words_nb, wall_step_nb,
 )
 from .card_effects_nb import (
@@ -33,7 +33,7 @@ from .card_effects_nb import (
     open_options_nb,
 )
 from .enums import (
-    A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_DELIVER, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
+    A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELIVER, A_END, A_GOODS_OFF, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
     A_SAIL_BACK, A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
     D_DISCARD, EV_ACTIVATE, EV_ARRIVE, EV_CITY, EV_DELIVER, EV_DISCARD, EV_DRAFT, EV_END_CARD,
     EV_GOODS, EV_JOKER, EV_LOT, EV_MARKERS, EV_OFFER, EV_RANK, EV_ROLL, EV_SAIL, EV_START_CUBES,
@@ -43,7 +43,7 @@ from .enums import (
     G_DECK, G_DECK_TOP, G_DELIV, G_DICE, G_DISCARDED, G_GAME, G_IDX, G_LOG_CAP, G_LOT, G_NEV,
     G_N_OFFER, G_OFFER, G_OFFICES, G_OFF_TOP, G_ORDER, G_PHASE, G_PORT_DELIV, G_Q_OWNER, G_Q_TILE,
     G_ROUND, G_SEAT, G_STAMP, G_SUB, G_SUPPLY, G_TRIB_PRICE, G_TRIB_REWARD, G_WINNERS, K_CUBES_PER,
-    K_C_COST, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_CHOSEN, K_DECK_BOX, K_DECK_ROUND,
+    K_C_COST, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_CHOSEN, K_DECK_BOX, K_OFF_CHOSEN, K_DECK_ROUND,
     K_DICE_SIDES, K_DP, K_GROUP_PTS, K_JOKER_COINS, K_JOKER_CUBES, K_LATE_DIE, K_LIMIT_CUBES,
     K_MARK_PEN, K_ONES_ROLLED, K_NQ, K_N_DECK, K_N_DP, K_N_GOODS, K_N_OFFICE, K_N_PORTS, K_N_START, K_OFFICE_BOX,
     K_OFFICE_ROUND, K_PASSING, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ, K_Q_COST, K_Q_DARK,
@@ -467,11 +467,25 @@ def action_ok_nb(s, q, a):
         if by_coins:
             price = effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, 0)
             return effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, -1) > 0 and s[b + P_COINS] >= price
-        return cost_ok_nb(s, q, K_Q_COST + quarter * NC, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0))
+        disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
+        at = K_Q_COST + quarter * NC
+        return not names_colour_nb(s, at, disc) and cost_ok_nb(s, q, at, disc)
     if A_COMPLETE <= a < A_COMPLETE + s[b + P_N_TAB]:
         card = s[b + P_TAB + a - A_COMPLETE]
-        return s[b + P_N_DONE] < MAX_DONE and cost_ok_nb(
-            s, q, K_C_COST + card * NC, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1))
+        disc = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+        return s[b + P_N_DONE] < MAX_DONE and not names_colour_nb(s, K_C_COST + card * NC, disc) and cost_ok_nb(
+            s, q, K_C_COST + card * NC, disc)
+    if A_COMPLETE_OFF <= a < A_COMPLETE_OFF + s[b + P_N_TAB] * NC:
+        card = s[b + P_TAB + (a - A_COMPLETE_OFF) // NC]
+        return s[b + P_N_DONE] < MAX_DONE and off_ok_nb(
+            s, q, K_C_COST + card * NC, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1),
+            (a - A_COMPLETE_OFF) % NC)
+    if A_GOODS_OFF <= a < A_GOODS_OFF + s[K_NQ] * NC:
+        quarter = (a - A_GOODS_OFF) // NC
+        if s[G_Q_OWNER + quarter] >= 0 or s[b + P_GOODS_N] >= s[b + P_GOODS_MAX] or markers_left_nb(s, q) <= 0:
+            return False
+        return off_ok_nb(s, q, K_Q_COST + quarter * NC, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0),
+                         (a - A_GOODS_OFF) % NC)
     if A_COMPLETE_COINS <= a < A_COMPLETE_COINS + s[b + P_N_TAB]:
         return s[b + P_N_DONE] < MAX_DONE and coin_completer_nb(s, q) >= 0
     if a >= A_ACT:
@@ -609,8 +623,9 @@ def act_nb(s, q, a, log):
         event_nb(s, log, q, EV_JOKER, a - A_JOKER, 0, 0, 0, got)
     elif A_DELIVER <= a < A_DELIVER + MAX_GOODS:
         deliver_one_nb(s, q, port_here_nb(s, q), a - A_DELIVER, log)
-    elif A_GOODS <= a < A_GOODS + MAX_Q or A_GOODS_COINS <= a < A_GOODS_COINS + MAX_Q:
-        by_coins = a >= A_GOODS_COINS
+    elif A_GOODS <= a < A_GOODS + MAX_Q or A_GOODS_COINS <= a < A_GOODS_COINS + MAX_Q \
+            or A_GOODS_OFF <= a < A_GOODS_OFF + MAX_Q * NC:
+        by_coins = A_GOODS_COINS <= a < A_GOODS_COINS + MAX_Q
         quarter = a - (A_GOODS_COINS if by_coins else A_GOODS)
         paid = 0
         if by_coins:
@@ -618,7 +633,13 @@ def act_nb(s, q, a, log):
             pay_coins_nb(s, q, paid)
         else:
             cost = stack_words_nb(NC)
-            quarter_cost_nb(s, q, quarter, cost)
+            if a >= A_GOODS_OFF:
+                quarter = (a - A_GOODS_OFF) // NC
+                for c in range(NC):
+                    cost[c] = s[K_Q_COST + quarter * NC + c]
+                off_colour_nb(cost, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0), (a - A_GOODS_OFF) % NC)
+            else:
+                quarter_cost_nb(s, q, quarter, cost)
             for c in range(NC):
                 if cost[c] > 0:
                     pay_cubes_nb(s, q, c, cost[c])
@@ -632,10 +653,18 @@ def act_nb(s, q, a, log):
             s[b + P_JOKERS] += 1
         event_nb(s, log, q, EV_GOODS, quarter, tile, 0, 0, -paid)
         on_goods_nb(s, q, log)
-    elif A_COMPLETE <= a < A_COMPLETE + 8:
+    elif A_COMPLETE <= a < A_COMPLETE + 8 or A_COMPLETE_OFF <= a < A_COMPLETE_OFF + 8 * NC:
         cost = stack_words_nb(NC)
         slot = a - A_COMPLETE
-        card_cost_nb(s, q, s[b + P_TAB + slot], cost)
+        if a >= A_COMPLETE_OFF:
+            slot = (a - A_COMPLETE_OFF) // NC
+            card = s[b + P_TAB + slot]
+            for c in range(NC):
+                cost[c] = s[K_C_COST + card * NC + c]
+            off_colour_nb(cost, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1),
+                          (a - A_COMPLETE_OFF) % NC)
+        else:
+            card_cost_nb(s, q, s[b + P_TAB + slot], cost)
         for c in range(NC):
             if cost[c] > 0:
                 pay_cubes_nb(s, q, c, cost[c])
@@ -856,10 +885,12 @@ def legal_cards_nb(s, q, out, n):
     lists the colour choices its own way: bots/greedy_nb.tries_nb). Inlined: the random
     bot's listing compiles as one function, as before the split."""
     b = pb(q)
-    if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
-        disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
+    goods = s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0
+    disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if goods else 0
+    if goods:
         for quarter in range(s[K_NQ]):
-            if s[G_Q_OWNER + quarter] < 0 and cost_ok_nb(s, q, K_Q_COST + quarter * NC, disc):
+            at = K_Q_COST + quarter * NC
+            if s[G_Q_OWNER + quarter] < 0 and not names_colour_nb(s, at, disc) and cost_ok_nb(s, q, at, disc):
                 out[n] = A_GOODS + quarter
                 n += 1
         if effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, -1) > 0:
@@ -870,14 +901,29 @@ def legal_cards_nb(s, q, out, n):
     if s[b + P_N_DONE] < MAX_DONE:
         for t in range(s[b + P_N_TAB]):
             card = s[b + P_TAB + t]
-            if cost_ok_nb(s, q, K_C_COST + card * NC,
-                          effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)):
+            d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+            if not names_colour_nb(s, K_C_COST + card * NC, d) and cost_ok_nb(s, q, K_C_COST + card * NC, d):
                 out[n] = A_COMPLETE + t
                 n += 1
         if coin_completer_nb(s, q) >= 0:
             for t in range(s[b + P_N_TAB]):
                 out[n] = A_COMPLETE_COINS + t
                 n += 1
+        if s[K_OFF_CHOSEN] and effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, -1, 0, -1) > 0:
+            for t in range(s[b + P_N_TAB]):
+                card = s[b + P_TAB + t]
+                d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+                for c in range(NC):
+                    if off_ok_nb(s, q, K_C_COST + card * NC, d, c):
+                        out[n] = A_COMPLETE_OFF + t * NC + c
+                        n += 1
+    if goods and s[K_OFF_CHOSEN] and disc > 0:
+        for quarter in range(s[K_NQ]):
+            if s[G_Q_OWNER + quarter] < 0:
+                for c in range(NC):
+                    if off_ok_nb(s, q, K_Q_COST + quarter * NC, disc, c):
+                        out[n] = A_GOODS_OFF + quarter * NC + c
+                        n += 1
     for i in range(s[b + P_N_DONE]):
         if activation_open_nb(s, q, i):       # the option-free checks once a card
             n = open_options_nb(s, q, i, out, n)

@@ -255,6 +255,7 @@ def main() -> str:
     w("penalty_without_marker = true   # a penalty counts even when the player has no marker left")
     w('ones_counted = "as_shown"       # Professor: a late die turned to 1 counts as a 1 ("as_rolled")')
     w('palace_counts = "scoring_cards" # Palast: end cards that score points ("end_cards": every one)')
+    w('discount_colour = "chosen"      # "a cube less": the player names its colour ("largest": the colour the cost has most of)')
     w('wall_rank = "order"             # first/last on the wall: the turn order ("space": the space alone)')
     w("city_diagonals = true           # the map's diagonal links count (false: only row/column neighbours)")
     w("dark_quarters = " + v(DARK))
@@ -355,6 +356,7 @@ def main() -> str:
         "penalty_without_marker": "decision: penalty markers are the city markers' backs (seed 003 line 21), the texts do not say what a player with none left does; the -3 counts anyway by default. Alternative: no marker, no penalty",
         "ones_counted": "decision: Professor (seed 003 line 410) pays a coin per chosen die 'showing 1'; from round 8 the dice whose cubes would arrive after round 12 are turned to 1 (lines 186-193), so they count by default. Alternative: as rolled",
         "palace_counts": "decision: Palast (seed 003 line 395) scores 2 per card 'that gives points at this time': the other end cards that score more than 0 by default (Palast itself excluded). Alternative: every other end card but Abt",
+        "discount_colour": "rulebook: Archiv, Heiler, Kran (seed 003 lines 224, 323, 353: 'may pay 1 cube less') and Spekulant (line 461) leave the cube to the player: the answer names the colour it comes off. Alternative (decision): always off the colour the cost has most of",
         "wall_rank": "decision: Tor (seed 003 line 479: 'first in the wall order') and Kanonier (line 338: 'the only one last in the wall order') both name the wall's order, the turn order (further on, then on top), by default. Alternative: by space alone (Tor: no disc further on; Kanonier: every other disc further on)",
         "city_diagonals": "estimated: the map's shape is unknown; our map's diagonal links (three quarters meeting at a corner) count by default. Alternative: a plain grid (row/column neighbours only), the least connected plausible city",
         "dark_quarters": "estimated: which 6 quarters are dark is unknown (seed 003 line 53: 'the black districts on the right' of the board, i.e. in the city); spread out, none touching, by default. Alternatives: the right edge, a dark centre",
@@ -388,7 +390,7 @@ def main() -> str:
     w("[range]")
     R_ = {
         "unlimited_coins": [False], "unlimited_cubes": [True],
-        "ones_counted": ["as_rolled"], "deliveries": ["all"], "palace_counts": ["end_cards"], "wall_rank": ["space"],
+        "ones_counted": ["as_rolled"], "deliveries": ["all"], "discount_colour": ["largest"], "palace_counts": ["end_cards"], "wall_rank": ["space"],
         "delivery_scoring": ["per_good"], "zero_cube_penalty": [False],
         "tie_break": ["coins", "shared"], "set_scoring": ["per_set"], "refund_scope": ["every_card"],
         "deliver_passing": [False], "ship_can_return": [True], "penalty_without_marker": [False],

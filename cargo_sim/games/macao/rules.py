@@ -57,6 +57,7 @@ SCALARS = {
     "set_scoring": str, "refund_scope": str, "deliver_passing": bool,
     "ship_can_return": bool, "penalty_without_marker": bool, "city_diagonals": bool,
     "ones_counted": str, "palace_counts": str, "wall_rank": str, "deliveries": str,
+    "discount_colour": str,
     "dark_quarters": IntList(max_len=MAX_QUARTERS, lo=1, hi=MAX_QUARTERS),
 }
 PORT_FIELDS = {"space": int, "goods": list}
@@ -74,6 +75,7 @@ OPTIONS = {                 # the rulings' alternatives (docs/rules_macao.md)
     "palace_counts": ("scoring_cards", "end_cards"),
     "wall_rank": ("order", "space"),
     "deliveries": ("chosen", "all"),
+    "discount_colour": ("chosen", "largest"),
 }
 TIMING_CODE = {"activate": 0, "trigger": 1, "end": 2}
 EFFECT_CODES = {code: i for i, code in enumerate(EFFECTS)}   # effect code -> integer id (arrays)

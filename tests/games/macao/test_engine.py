@@ -314,7 +314,7 @@ def test_goods_pay_the_quarters_cubes_once_a_round_and_mark_it():
 
 
 def test_nachtwaechter_takes_a_second_tile_and_spekulant_pays_one_cube_less():
-    s = at_actions(new(2))
+    s = at_actions(new(2, rules=R.replace(discount_colour="largest")))
     i = done(s, 0, "Nachtwächter")
     done(s, 0, "Spekulant")
     cubes(s, 0, GREEN, 1)

@@ -17,7 +17,7 @@ from cargo_sim.games.macao.narrate import render
 from cargo_sim.games.macao.testing import invariants
 
 from .test_engine import (
-    BLACK, CARDS, FINAL, GREEN, GREY, LEGAL, R, RED, act, activation, at_actions, avail, begin, call, cubes,
+    BLACK, BLUE, CARDS, FINAL, GREEN, GREY, LEGAL, PURPLE, R, RED, act, activation, at_actions, avail, begin, call, cubes,
     dice_state, done, ok, p,
 )
 
@@ -211,3 +211,79 @@ def test_the_heuristic_delivers_what_scores_and_keeps_what_does_not():
         s[E.G_PORT_DELIV + 0] = filled
         got = int(greedy_nb.scoring_delivery_nb(s, 0))
         assert got == (want if want is not None else -1)
+
+
+# ---- "one cube less": the colour the player names ---------------------------------------
+def test_spekulant_takes_the_cube_off_the_colour_named():
+    s = at_actions(table(R))
+    done(s, 0, "Spekulant")                       # quarters cost one cube less
+    cost = [int(x) for x in R.arrays()["quarter_cost"][0]]   # quarter 1: [1, 0, 1, 0, 0, 0]
+    assert cost[GREEN] == 1 and cost[BLUE] == 1 and sum(cost) == 2
+    cubes(s, 0, GREEN, 1)
+    assert not ok(s, E.A_GOODS + 0)               # the plain answer: the colour must be named
+    assert ok(s, E.A_GOODS_OFF + 0 * 6 + BLUE)    # off blue: pay the green cube
+    assert not ok(s, E.A_GOODS_OFF + 0 * 6 + GREEN)   # off green: a blue cube it has not
+    assert not ok(s, E.A_GOODS_OFF + 0 * 6 + RED)     # the cost has no red cube
+    act(s, E.A_GOODS_OFF + 0 * 6 + BLUE)
+    assert avail(s, 0)[GREEN] == 0 and s[E.G_Q_OWNER + 0] == 0
+    assert invariants(s, R) == []
+
+
+@pytest.mark.parametrize("reading", ["chosen", "largest"])
+def test_archiv_discount_colour_reading(reading):
+    """An office costing cubes of one colour: one less either way; the largest reading
+    takes it off by itself, the chosen one names it (only that colour can be named)."""
+    s = at_actions(table(R.replace(discount_colour=reading)))
+    done(s, 0, "Archiv")                          # offices cost one cube less
+    b = eng.pb(0)
+    s[b + E.P_TAB] = CARDS.index("Bau")
+    s[b + E.P_N_TAB] = 1
+    s[E.G_DISCARDED] -= 1
+    cost = [int(x) for x in R.arrays()["card_cost"][CARDS.index("Bau")]]
+    colour = int(np.argmax(cost))
+    cubes(s, 0, colour, cost[colour] - 1)
+    off = E.A_COMPLETE_OFF + 0 * 6 + colour
+    if reading == "largest":
+        assert ok(s, E.A_COMPLETE + 0) and not ok(s, off)
+        act(s, E.A_COMPLETE + 0)
+    else:
+        assert not ok(s, E.A_COMPLETE + 0) and ok(s, off)
+        assert not any(ok(s, E.A_COMPLETE_OFF + c) for c in range(6) if c != colour)
+        act(s, off)
+    assert p(s, 0, E.P_N_TAB) == 0 and avail(s, 0)[colour] == 0
+    assert invariants(s, R) == []
+
+
+def test_the_heuristic_names_a_colour_that_pays():
+    from cargo_sim.games.macao.bots import greedy_nb
+    s = at_actions(table(R))
+    done(s, 0, "Spekulant")
+    cubes(s, 0, GREEN, 1)
+    assert int(greedy_nb.named_colour_nb(s, 0, E.A_GOODS + 0)) == E.A_GOODS_OFF + 0 * 6 + BLUE
+    assert int(greedy_nb.named_colour_nb(s, 0, E.A_SAIL + GREEN)) == E.A_SAIL + GREEN
+
+
+def test_legal_answers_with_discounts_and_a_port_are_the_codes_the_engine_accepts():
+    """legal_nb against ok_nb for every code below the activations, with the four discount
+    cards, tableau cards of every kind and the ship at a port with goods aboard."""
+    port = R.port_names[0]
+    takes = R[f"port.{port}.goods"]
+    s, _ = at_port(R, {takes[0]: 1, takes[2]: 2})
+    act(s, E.A_SAIL + GREEN)
+    for name in ("Spekulant", "Archiv", "Kran", "Heiler"):
+        done(s, 0, name)
+    b = eng.pb(0)
+    for t, name in enumerate(("Bau", "Tor", "Kanonier", "Zoll")):
+        s[b + E.P_TAB + t] = CARDS.index(name)
+    s[b + E.P_N_TAB] = 4
+    s[E.G_DISCARDED] -= 4
+    out = np.empty(E.MAX_LEGAL, np.int64)
+    for colour, k in [(None, 0), (GREEN, 2), (BLUE, 1), (RED, 2), (GREY, 1), (PURPLE, 3), (BLACK, 2)]:
+        if colour is not None:
+            cubes(s, 0, colour, k)
+        n = call(s, LEGAL, out=out)
+        got = out[:n].tolist()
+        assert got == sorted(got) and got == [a for a in range(E.A_ACT) if ok(s, a)]
+    assert any(E.A_COMPLETE_OFF <= a < E.A_GOODS_OFF for a in got)
+    assert any(E.A_GOODS_OFF <= a < E.A_ACT for a in got)
+    assert any(E.A_DELIVER <= a < E.A_DELIVER + 16 for a in got)

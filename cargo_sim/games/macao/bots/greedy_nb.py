@@ -23,9 +23,9 @@ from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..card_effects_nb import (activate_ok_nb, activation_open_nb, coin_completer_nb,
                                open_options_nb, options_nb)
 from ..engine_nb import act_nb, action_ok_nb, deliver_ok_nb, end_card_points_nb, pb, port_here_nb, wall_pair_ok_nb
-from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb,
+from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb, names_colour_nb, off_ok_nb,
                         stack_words_nb)
-from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_DELIVER, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
+from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELIVER, A_END, A_GOODS, A_GOODS_COINS, A_GOODS_OFF, A_JOKER, A_SAIL, A_SAIL_BACK,
                      A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
                      D_DICE_SHIFT, D_DISCARD, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
                      E_COMPLETE_DISCOUNT, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
@@ -35,11 +35,11 @@ from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_DELIVER, A_END, A_GO
                      E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
                      G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
                      G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_PACK,
-                     K_C_KIND, K_C_TIMING, K_CHOSEN, K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
+                     K_C_KIND, K_C_TIMING, K_CHOSEN, K_DP, K_OFF_CHOSEN, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
                      K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
                      K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
                      K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
-                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PACK_HIGH, PW, P_CITY, P_COINS,
+                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, MAX_TAB, NC, PACK_HIGH, PW, P_CITY, P_COINS,
                      P_DELIVERED_TILES, P_DONE, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_JOKERS, P_N_DONE,
                      P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
                      P_WALL_N, COST_CAP, T_ACTIVATE, T_END)
@@ -700,6 +700,37 @@ def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
 
 
 @njit(cache=True)
+def named_colour_nb(s, q, a):
+    """discount_colour "chosen": the heuristic's plain answer to complete a card or take a
+    quarter (its try paid the cost less the discount off the colour the cost has most of)
+    as the answer naming that colour; another colour that pays if that one does not."""
+    if not s[K_OFF_CHOSEN]:
+        return a
+    b = pb(q)
+    if A_COMPLETE <= a < A_COMPLETE + MAX_TAB:
+        card = s[b + P_TAB + a - A_COMPLETE]
+        at, base = K_C_COST + card * NC, A_COMPLETE_OFF + (a - A_COMPLETE) * NC
+        d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+    elif A_GOODS <= a < A_GOODS + MAX_Q:
+        at, base = K_Q_COST + (a - A_GOODS) * NC, A_GOODS_OFF + (a - A_GOODS) * NC
+        d = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
+    else:
+        return a
+    if not names_colour_nb(s, at, d):
+        return a
+    most = 0
+    for c in range(NC):
+        if s[at + c] > s[at + most]:
+            most = c
+    if off_ok_nb(s, q, at, d, most):
+        return base + most
+    for c in range(NC):
+        if off_ok_nb(s, q, at, d, c):
+            return base + c
+    return A_END
+
+
+@njit(cache=True)
 def scoring_delivery_nb(s, q):
     """Deliveries "chosen": the first tile that scores where the ship is (A_DELIVER + its
     good), else -1. The heuristic delivers every tile that scores and keeps those that
@@ -769,6 +800,7 @@ def best_action_nb(s, q):
         if v > best_v:
             best, best_v = a, v
     p[G_LOG_CAP] = cap
+    best = named_colour_nb(p, q, best)
     keep_nb(s)                                 # s outlives its pointer
     return best
 
