@@ -1,5 +1,5 @@
 """Macao's heuristic family (bots/greedy_nb.py): a tried action is undone word for word,
-and each rule the family gained in session 14 (``fade``, ``delivery_weight``, ``keep``,
+and each rule the family has beyond the first weights (``fade``, ``delivery_weight``, ``keep``,
 ``need_weight``, ``draft_fit``) changes the answer in a scripted state the way its
 docstring says, against the same bot without it (0: the old behaviour)."""
 import numpy as np
