@@ -1,7 +1,7 @@
 """Macao's benchmark (part of ``make bench``, through ``cargo_sim.bench.game_bench``):
 4-player games of the compiled kernel on one thread, `random` in every seat and
 `expert` in every seat, timed in turn (best of the repeats, as the rest of the bench),
-against issue 26's targets."""
+against the targets (expert at least a quarter of random's rate)."""
 from __future__ import annotations
 
 RANDOM_TARGET = 10_000          # 4-player random games/s on one thread (quiet machine)

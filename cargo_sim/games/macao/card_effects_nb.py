@@ -31,7 +31,7 @@ from .enums import (
     E_POINTS_IF_GOODS_HELD, E_POINTS_IF_OFFICE_ACTIVATED, E_POINTS_IF_SAILED, E_POINTS_IF_SCORED,
     E_POINTS_ON_TRIBUTE, E_POINTS_PER_OFFICE, E_SAIL, E_WALL_STEPS_ON_GOODS,
     E_WALL_STEP_IF_NOT_FIRST, E_WALL_TO_TOP, G_DISCARDED, G_Q_OWNER, G_STAMP, K_C_COLOUR,
-    K_C_EFFECT, K_C_KIND, K_C_TIMING, K_NQ, K_N_GOODS, K_OFFICE_KIND, K_PERSON_KIND, K_PER_SET,
+    K_C_EFFECT, K_C_KIND, K_C_TIMING, K_NQ, K_PALACE_ALL, K_N_GOODS, K_OFFICE_KIND, K_PERSON_KIND, K_PER_SET,
     K_Q_DARK, K_REFUND_ALL, K_ROUTE_END, K_TAB_SPACES, K_WALL_SPACES, NC, P_CARD_PTS, P_CITY,
     P_COINS, P_COMPLETED, P_DONE, P_GOODS, P_GOODS_MAX, P_GOT_COINS, P_N_DONE, P_N_REF, P_N_TAB,
     P_OFF_EXTRA, P_OFF_MASK, P_REF, P_SAILED, P_SCORED, P_SHIP, P_STAMP, P_TAB, P_TRIB_MAX,
@@ -378,7 +378,8 @@ def options_nb(s, q, card):
 
 
 @njit(cache=True)
-def end_card_points_nb(s, q, i):
+def plain_end_points_nb(s, q, i):
+    """An end card's points, Palast's (which counts the others) aside: 0."""
     b = pb(q)
     card = s[b + P_DONE + i]
     e = s[K_C_EFFECT + card]
@@ -398,14 +399,6 @@ def end_card_points_nb(s, q, i):
         return a0 if n <= 1 else (a1 if n == 2 else a2)
     if e == E_END_POINTS_PER_COMPLETED:
         return a1 * count_kind_nb(s, q, a0)
-    if e == E_END_POINTS_PER_SCORING_CARD:
-        n = 0
-        for j in range(s[b + P_N_DONE]):
-            other = s[b + P_DONE + j]
-            if (j != i and s[K_C_TIMING + other] == T_END
-                    and s[K_C_EFFECT + other] != E_END_NO_TABLEAU_PENALTY):
-                n += 1
-        return a0 * n
     if e == E_END_POINTS_PER_OFFICE_SET:
         tot = 0
         for c in range(NC):
@@ -426,6 +419,28 @@ def end_card_points_nb(s, q, i):
                 n += 1
         return a0 * n
     return 0
+
+
+@njit(cache=True)
+def end_card_points_nb(s, q, i):
+    """Completed end card i's points at the game's end."""
+    b = pb(q)
+    card = s[b + P_DONE + i]
+    e = s[K_C_EFFECT + card]
+    a0 = arg_nb(s, card, 0)
+    if e == E_END_POINTS_PER_SCORING_CARD:
+        n = 0
+        for j in range(s[b + P_N_DONE]):
+            other = s[b + P_DONE + j]
+            if j == i or s[K_C_TIMING + other] != T_END:
+                continue
+            if s[K_PALACE_ALL]:                 # every other end card but Abt
+                if s[K_C_EFFECT + other] != E_END_NO_TABLEAU_PENALTY:
+                    n += 1
+            elif s[K_C_EFFECT + other] != E_END_POINTS_PER_SCORING_CARD and plain_end_points_nb(s, q, j) > 0:
+                n += 1                          # the cards that score (another Palast: never)
+        return a0 * n
+    return plain_end_points_nb(s, q, i)
 
 
 # ---- triggers: effects the owner's actions set off ------------------------------------

@@ -24,7 +24,7 @@ from ...core.layout import MARKS, MARKS_END, M_BOT_SEED, M_DECISIONS, M_RNG, R_N
 from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
 from .table_nb import (
     arg_nb, avail_nb, before_nb, card_cost_nb, cost_ok_nb, effect_sum_nb, event_nb, gain_coins_nb,
-    gain_cubes_nb, markers_left_nb, order_nb, pay_coins_nb, pay_cubes_nb, pb, penalty_nb,
+    gain_cubes_nb, markers_left_nb, names_colour_nb, off_colour_nb, off_ok_nb, order_nb, pay_coins_nb, pay_cubes_nb, pb, penalty_nb,
     quarter_cost_nb, score_nb, stack_words_nb, wall_step_nb,
 )
 from .card_effects_nb import (
@@ -33,7 +33,7 @@ from .card_effects_nb import (
     open_options_nb,
 )
 from .enums import (
-    A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
+    A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELIVER, A_END, A_GOODS_OFF, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
     A_SAIL_BACK, A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
     D_DISCARD, EV_ACTIVATE, EV_ARRIVE, EV_CITY, EV_DELIVER, EV_DISCARD, EV_DRAFT, EV_END_CARD,
     EV_GOODS, EV_JOKER, EV_LOT, EV_MARKERS, EV_OFFER, EV_RANK, EV_ROLL, EV_SAIL, EV_START_CUBES,
@@ -43,9 +43,9 @@ from .enums import (
     G_DECK, G_DECK_TOP, G_DELIV, G_DICE, G_DISCARDED, G_GAME, G_IDX, G_LOG_CAP, G_LOT, G_NEV,
     G_N_OFFER, G_OFFER, G_OFFICES, G_OFF_TOP, G_ORDER, G_PHASE, G_PORT_DELIV, G_Q_OWNER, G_Q_TILE,
     G_ROUND, G_SEAT, G_STAMP, G_SUB, G_SUPPLY, G_TRIB_PRICE, G_TRIB_REWARD, G_WINNERS, K_CUBES_PER,
-    K_C_COST, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_DECK_BOX, K_DECK_ROUND,
+    K_C_COST, K_C_KIND, K_C_TIMING, K_C_TRIB_COINS, K_C_TRIB_POINTS, K_CHOSEN, K_DECK_BOX, K_OFF_CHOSEN, K_DECK_ROUND,
     K_DICE_SIDES, K_DP, K_GROUP_PTS, K_JOKER_COINS, K_JOKER_CUBES, K_LATE_DIE, K_LIMIT_CUBES,
-    K_MARK_PEN, K_NQ, K_N_DECK, K_N_DP, K_N_GOODS, K_N_OFFICE, K_N_PORTS, K_N_START, K_OFFICE_BOX,
+    K_MARK_PEN, K_ONES_ROLLED, K_NQ, K_N_DECK, K_N_DP, K_N_GOODS, K_N_OFFICE, K_N_PORTS, K_N_START, K_OFFICE_BOX,
     K_OFFICE_ROUND, K_PASSING, K_PER_GOOD, K_PORT_GOODS, K_PORT_SPACE, K_Q_ADJ, K_Q_COST, K_Q_DARK,
     K_REMOVED, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END, K_START, K_START_COINS, K_START_EXTRA,
     K_TAB_PEN, K_TAB_SPACES, K_TIE, K_TILES_PER_GOOD, K_TOTAL_COINS, K_TRIB_MAX, K_WALL_COST1,
@@ -62,41 +62,66 @@ from .enums import (
 
 # ---- the ship ----------------------------------------------------------------------------
 @njit(cache=True)
-def deliver_nb(s, q, log):
-    """The ship is at a port: deliver every goods tile the port takes."""
-    b = pb(q)
-    space = s[b + P_SHIP]
+def port_here_nb(s, q):
+    """The port at the seat's ship's space, or -1."""
+    space = s[pb(q) + P_SHIP]
     port = -1
     for i in range(s[K_N_PORTS]):
         if s[K_PORT_SPACE + i] == space:
             port = i
+    return port
+
+
+@njit(cache=True)
+def deliver_one_nb(s, q, port, g, log):
+    """One goods tile of good g delivered at ``port`` (which takes it)."""
+    b = pb(q)
+    k = s[G_DELIV + port * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + port]
+    pts = s[K_DP + k] if k < s[K_N_DP] else 0
+    s[G_DELIV + port * MAX_GOODS + g] += 1
+    s[G_PORT_DELIV + port] += 1
+    s[b + P_GOODS + g] -= 1
+    s[b + P_DELIVERED_TILES] += 1
+    pts, coins = delivery_effects_nb(s, q, g, pts)
+    score_nb(s, q, pts)
+    s[b + P_DELIV] += 1
+    s[b + P_DELIV_PTS] += pts
+    event_nb(s, log, q, EV_DELIVER, port, g, k, pts, coins)
+
+
+@njit(cache=True)
+def deliver_nb(s, q, log):
+    """The ship is at a port: deliver every goods tile the port takes (deliveries "all")."""
+    b = pb(q)
+    port = port_here_nb(s, q)
     if port < 0:
         return
     for g in range(s[K_N_GOODS]):
         if s[K_PORT_GOODS + port * MAX_GOODS + g] == 0:
             continue
         while s[b + P_GOODS + g] > 0:
-            k = s[G_DELIV + port * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + port]
-            pts = s[K_DP + k] if k < s[K_N_DP] else 0
-            s[G_DELIV + port * MAX_GOODS + g] += 1
-            s[G_PORT_DELIV + port] += 1
-            s[b + P_GOODS + g] -= 1
-            s[b + P_DELIVERED_TILES] += 1
-            pts, coins = delivery_effects_nb(s, q, g, pts)
-            score_nb(s, q, pts)
-            s[b + P_DELIV] += 1
-            s[b + P_DELIV_PTS] += pts
-            event_nb(s, log, q, EV_DELIVER, port, g, k, pts, coins)
+            deliver_one_nb(s, q, port, g, log)
+
+
+@njit(cache=True)
+def deliver_ok_nb(s, q, g):
+    """A_DELIVER + g (deliveries "chosen"): the ship is at a port that takes good g and the
+    seat holds a tile of it."""
+    if not s[K_CHOSEN] or g >= s[K_N_GOODS] or s[pb(q) + P_GOODS + g] < 1:
+        return False
+    port = port_here_nb(s, q)
+    return port >= 0 and s[K_PORT_GOODS + port * MAX_GOODS + g] != 0
 
 
 @njit(cache=True)
 def sail_nb(s, q, spaces, direction, log):
-    """Move the ship; deliver at the last space, and at ports passed if deliver_passing."""
+    """Move the ship; deliver at the last space, and at ports passed if deliver_passing
+    (deliveries "all"; "chosen": the seat's answers deliver where the ship is)."""
     b = pb(q)
     for i in range(spaces):
         s[b + P_SHIP] += direction
         s[b + P_SAILED] += 1
-        if i == spaces - 1 or s[K_PASSING]:
+        if (i == spaces - 1 or s[K_PASSING]) and not s[K_CHOSEN]:
             deliver_nb(s, q, log)
 
 
@@ -239,8 +264,8 @@ def begin_round_nb(s, log):
             s[G_N_OFFER] -= 1
             s[G_DISCARDED] += 1
             s[G_OFFER + s[G_N_OFFER]] = -1
-    for i in range(s[G_N_OFFER]):
-        event_nb(s, log, -1, EV_OFFER, s[G_OFFER + i], price, reward, 0, 0)
+    for i in range(s[G_N_OFFER]):               # the tribute as paid: capped
+        event_nb(s, log, -1, EV_OFFER, s[G_OFFER + i], s[G_TRIB_PRICE], s[G_TRIB_REWARD], 0, 0)
     s[G_PHASE], s[G_IDX], s[G_SUB] = PH_CARDS, 0, 0
 
 
@@ -432,6 +457,8 @@ def action_ok_nb(s, q, a):
         return s[K_RETURN] != 0 and s[b + P_SHIP] > 0 and avail_nb(s, q, a - A_SAIL_BACK) >= 1
     if A_JOKER <= a <= A_JOKER + NC:
         return s[b + P_JOKERS] > 0
+    if A_DELIVER <= a < A_DELIVER + MAX_GOODS:
+        return deliver_ok_nb(s, q, a - A_DELIVER)
     if A_GOODS <= a < A_GOODS + s[K_NQ] or A_GOODS_COINS <= a < A_GOODS_COINS + s[K_NQ]:
         by_coins = a >= A_GOODS_COINS
         quarter = a - (A_GOODS_COINS if by_coins else A_GOODS)
@@ -440,11 +467,25 @@ def action_ok_nb(s, q, a):
         if by_coins:
             price = effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, 0)
             return effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, -1) > 0 and s[b + P_COINS] >= price
-        return cost_ok_nb(s, q, K_Q_COST + quarter * NC, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0))
+        disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
+        at = K_Q_COST + quarter * NC
+        return not names_colour_nb(s, at, disc) and cost_ok_nb(s, q, at, disc)
     if A_COMPLETE <= a < A_COMPLETE + s[b + P_N_TAB]:
         card = s[b + P_TAB + a - A_COMPLETE]
-        return s[b + P_N_DONE] < MAX_DONE and cost_ok_nb(
-            s, q, K_C_COST + card * NC, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1))
+        disc = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+        return s[b + P_N_DONE] < MAX_DONE and not names_colour_nb(s, K_C_COST + card * NC, disc) and cost_ok_nb(
+            s, q, K_C_COST + card * NC, disc)
+    if A_COMPLETE_OFF <= a < A_COMPLETE_OFF + s[b + P_N_TAB] * NC:
+        card = s[b + P_TAB + (a - A_COMPLETE_OFF) // NC]
+        return s[b + P_N_DONE] < MAX_DONE and off_ok_nb(
+            s, q, K_C_COST + card * NC, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1),
+            (a - A_COMPLETE_OFF) % NC)
+    if A_GOODS_OFF <= a < A_GOODS_OFF + s[K_NQ] * NC:
+        quarter = (a - A_GOODS_OFF) // NC
+        if s[G_Q_OWNER + quarter] >= 0 or s[b + P_GOODS_N] >= s[b + P_GOODS_MAX] or markers_left_nb(s, q) <= 0:
+            return False
+        return off_ok_nb(s, q, K_Q_COST + quarter * NC, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0),
+                         (a - A_GOODS_OFF) % NC)
     if A_COMPLETE_COINS <= a < A_COMPLETE_COINS + s[b + P_N_TAB]:
         return s[b + P_N_DONE] < MAX_DONE and coin_completer_nb(s, q) >= 0
     if a >= A_ACT:
@@ -499,10 +540,12 @@ def answer_nb(s, a, log):
         for lot in range(2):
             die = a // NC if lot == 0 else a % NC
             v = s[G_DICE + die]
-            if v == 1:
+            if v == 1 and s[K_ONES_ROLLED]:
                 ones += 1
             if s[G_ROUND] + v - 1 > s[K_ROUNDS]:
                 v = s[K_LATE_DIE]           # no cubes beyond the last round
+            if v == 1 and not s[K_ONES_ROLLED]:
+                ones += 1                   # the die as it shows (a late die turned to 1)
             s[G_LOT + lot * 3], s[G_LOT + lot * 3 + 1], s[G_LOT + lot * 3 + 2] = die, v, v
         per_one = effect_sum_nb(s, q, E_DICE_COINS_PER_ONE, -1, 0, 0)
         if ones > 0 and per_one > 0:
@@ -578,8 +621,11 @@ def act_nb(s, q, a, log):
             s[b + P_JOKERS] -= 1
             s[b + P_JOKER_USED] = 0
         event_nb(s, log, q, EV_JOKER, a - A_JOKER, 0, 0, 0, got)
-    elif A_GOODS <= a < A_GOODS + MAX_Q or A_GOODS_COINS <= a < A_GOODS_COINS + MAX_Q:
-        by_coins = a >= A_GOODS_COINS
+    elif A_DELIVER <= a < A_DELIVER + MAX_GOODS:
+        deliver_one_nb(s, q, port_here_nb(s, q), a - A_DELIVER, log)
+    elif A_GOODS <= a < A_GOODS + MAX_Q or A_GOODS_COINS <= a < A_GOODS_COINS + MAX_Q \
+            or A_GOODS_OFF <= a < A_GOODS_OFF + MAX_Q * NC:
+        by_coins = A_GOODS_COINS <= a < A_GOODS_COINS + MAX_Q
         quarter = a - (A_GOODS_COINS if by_coins else A_GOODS)
         paid = 0
         if by_coins:
@@ -587,7 +633,13 @@ def act_nb(s, q, a, log):
             pay_coins_nb(s, q, paid)
         else:
             cost = stack_words_nb(NC)
-            quarter_cost_nb(s, q, quarter, cost)
+            if a >= A_GOODS_OFF:
+                quarter = (a - A_GOODS_OFF) // NC
+                for c in range(NC):
+                    cost[c] = s[K_Q_COST + quarter * NC + c]
+                off_colour_nb(cost, effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0), (a - A_GOODS_OFF) % NC)
+            else:
+                quarter_cost_nb(s, q, quarter, cost)
             for c in range(NC):
                 if cost[c] > 0:
                     pay_cubes_nb(s, q, c, cost[c])
@@ -601,10 +653,18 @@ def act_nb(s, q, a, log):
             s[b + P_JOKERS] += 1
         event_nb(s, log, q, EV_GOODS, quarter, tile, 0, 0, -paid)
         on_goods_nb(s, q, log)
-    elif A_COMPLETE <= a < A_COMPLETE + 8:
+    elif A_COMPLETE <= a < A_COMPLETE + 8 or A_COMPLETE_OFF <= a < A_COMPLETE_OFF + 8 * NC:
         cost = stack_words_nb(NC)
         slot = a - A_COMPLETE
-        card_cost_nb(s, q, s[b + P_TAB + slot], cost)
+        if a >= A_COMPLETE_OFF:
+            slot = (a - A_COMPLETE_OFF) // NC
+            card = s[b + P_TAB + slot]
+            for c in range(NC):
+                cost[c] = s[K_C_COST + card * NC + c]
+            off_colour_nb(cost, effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1),
+                          (a - A_COMPLETE_OFF) % NC)
+        else:
+            card_cost_nb(s, q, s[b + P_TAB + slot], cost)
         for c in range(NC):
             if cost[c] > 0:
                 pay_cubes_nb(s, q, c, cost[c])
@@ -810,6 +870,11 @@ def legal_actions_nb(s, q, out):
         for a in range(A_JOKER, A_JOKER + NC + 1):
             out[n] = a
             n += 1
+    if s[K_CHOSEN]:
+        for g in range(s[K_N_GOODS]):
+            if deliver_ok_nb(s, q, g):
+                out[n] = A_DELIVER + g
+                n += 1
     return legal_cards_nb(s, q, out, n)
 
 
@@ -820,10 +885,12 @@ def legal_cards_nb(s, q, out, n):
     lists the colour choices its own way: bots/greedy_nb.tries_nb). Inlined: the random
     bot's listing compiles as one function, as before the split."""
     b = pb(q)
-    if s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0:
-        disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
+    goods = s[b + P_GOODS_N] < s[b + P_GOODS_MAX] and markers_left_nb(s, q) > 0
+    disc = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0) if goods else 0
+    if goods:
         for quarter in range(s[K_NQ]):
-            if s[G_Q_OWNER + quarter] < 0 and cost_ok_nb(s, q, K_Q_COST + quarter * NC, disc):
+            at = K_Q_COST + quarter * NC
+            if s[G_Q_OWNER + quarter] < 0 and not names_colour_nb(s, at, disc) and cost_ok_nb(s, q, at, disc):
                 out[n] = A_GOODS + quarter
                 n += 1
         if effect_sum_nb(s, q, E_GOODS_FOR_COINS, -1, 0, -1) > 0:
@@ -834,14 +901,29 @@ def legal_cards_nb(s, q, out, n):
     if s[b + P_N_DONE] < MAX_DONE:
         for t in range(s[b + P_N_TAB]):
             card = s[b + P_TAB + t]
-            if cost_ok_nb(s, q, K_C_COST + card * NC,
-                          effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)):
+            d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+            if not names_colour_nb(s, K_C_COST + card * NC, d) and cost_ok_nb(s, q, K_C_COST + card * NC, d):
                 out[n] = A_COMPLETE + t
                 n += 1
         if coin_completer_nb(s, q) >= 0:
             for t in range(s[b + P_N_TAB]):
                 out[n] = A_COMPLETE_COINS + t
                 n += 1
+        if s[K_OFF_CHOSEN] and effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, -1, 0, -1) > 0:
+            for t in range(s[b + P_N_TAB]):
+                card = s[b + P_TAB + t]
+                d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+                for c in range(NC):
+                    if off_ok_nb(s, q, K_C_COST + card * NC, d, c):
+                        out[n] = A_COMPLETE_OFF + t * NC + c
+                        n += 1
+    if goods and s[K_OFF_CHOSEN] and disc > 0:
+        for quarter in range(s[K_NQ]):
+            if s[G_Q_OWNER + quarter] < 0:
+                for c in range(NC):
+                    if off_ok_nb(s, q, K_Q_COST + quarter * NC, disc, c):
+                        out[n] = A_GOODS_OFF + quarter * NC + c
+                        n += 1
     for i in range(s[b + P_N_DONE]):
         if activation_open_nb(s, q, i):       # the option-free checks once a card
             n = open_options_nb(s, q, i, out, n)

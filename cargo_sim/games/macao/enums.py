@@ -51,6 +51,7 @@ K_DP = _k(MAX_DP)
 K_GROUP_PTS, K_TAB_PEN, K_MARK_PEN, K_MARKERS = _k(), _k(), _k(), _k()
 K_PER_GOOD, K_ZERO_PEN, K_TIE, K_PER_SET, K_REFUND_ALL = _k(), _k(), _k(), _k(), _k()
 K_PASSING, K_RETURN, K_PEN_NO_MARKER = _k(), _k(), _k()
+K_ONES_ROLLED, K_PALACE_ALL, K_WALL_BY_SPACE, K_CHOSEN, K_OFF_CHOSEN = _k(), _k(), _k(), _k(), _k()
 K_JOKER_CUBES, K_JOKER_COINS, K_TRIB_MAX = _k(), _k(), _k()
 K_LIMIT_COINS, K_TOTAL_COINS, K_LIMIT_CUBES, K_CUBES_PER = _k(), _k(), _k(), _k()
 K_NQ, K_N_PORTS, K_N_GOODS, K_TILES_PER_GOOD, K_N_JOKERS = _k(), _k(), _k(), _k(), _k()
@@ -147,10 +148,14 @@ A_WALL = 20         # + a * 6 + b: pay the step's cubes, colours a and b (one cu
 A_SAIL = 60         # + colour: one cube, one space on
 A_SAIL_BACK = 66    # + colour: one space back (ship_can_return)
 A_JOKER = 72        # + colour: a joker tile for a cube; A_JOKER + 6: for coins
+A_DELIVER = 80      # + good: deliver one tile of it where the ship is (deliveries "chosen")
 A_GOODS = 100       # + quarter index: pay its cubes, take its tile
 A_GOODS_COINS = 200  # + quarter index: GOODS_FOR_COINS
 A_COMPLETE = 300    # + tableau slot: pay the card's cubes
 A_COMPLETE_COINS = 310  # + tableau slot: PAY_COINS_COMPLETE_CARD
+# discount_colour "chosen": a cost "n cubes less" names the colour they come off
+A_COMPLETE_OFF = 400    # + tableau slot * 6 + colour: complete, the discount off that colour
+A_GOODS_OFF = 500       # + quarter * 6 + colour: take the quarter's tile, the discount off that colour
 A_ACT = 1000        # + completed index * 64 + option
 
 # ---- the event log ------------------------------------------------------------------

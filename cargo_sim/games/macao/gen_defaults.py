@@ -1,5 +1,6 @@
-"""Writes ``rules_default.toml``: the rulebook values plus every estimate, each
-made by a stated rule (docs/rules_macao.md), so the estimates are reproducible.
+"""Writes ``rules_default.toml`` from the data here (``HEADER``, ``SCALARS``, ``PROVENANCE``,
+the board's rules, ``CARDS``): the rulebook values plus every estimate, each made by a
+stated rule (docs/rules_macao.md), so the estimates are reproducible.
 
     python -m cargo_sim.games.macao.gen_defaults > cargo_sim/games/macao/rules_default.toml
 
@@ -190,71 +191,160 @@ def key(name: str) -> str:
     return name if name.replace("_", "").replace("-", "").isalnum() and name.isascii() else v(name)
 
 
+HEADER = """\
+# Macao (Stefan Feld, alea 2009): the default rules data for cargo_sim.
+#
+# Written by gen_defaults.py (python -m cargo_sim.games.macao.gen_defaults): the
+# estimates are made by stated rules there, so change them there. [provenance]
+# says where each value comes from (rulebook = the rule texts: seed 003, the
+# Chinese summary of the German rules, by line, or a source of macao_data.md;
+# review; estimated; decision); [range] gives the plausible values of every
+# estimate and decision. The rules as implemented: docs/rules_macao.md.
+"""
+
+SCALARS = [     # the top-level values: (name, value, comment), None a blank line, a str a comment line
+    ('game', 'macao', ''),
+    ('name', 'Macao (default rules)', ''),
+    None,
+    ('min_players', 2, ''),
+    ('max_players', 4, ''),
+    ('rounds', 12, ''),
+    None,
+    ("colours", COLOURS, "cube, die and office colours"),
+    ("goods", GOODS, ""),
+    ('tiles_per_good', 3, ''),
+    ('jokers', 6, "'any cube or 3 coins' tiles, on the dark quarters"),
+    ('joker_cubes', 1, ''),
+    ('joker_coins', 3, ''),
+    None,
+    ('start_coins', 5, ''),
+    ('start_cubes', [1, 2], 'cubes on rose side 1 (any colour) and side 2 (one colour)'),
+    ('start_extra_cards', 2, 'players + 2 cards offered at setup'),
+    ('total_coins', 36, ''),
+    ('unlimited_coins', True, ''),
+    ('cubes_per_colour', 50, ''),
+    ('unlimited_cubes', False, 'a colour that runs out gives what is left'),
+    ('markers_per_player', 12, ''),
+    None,
+    ('rose_sides', 6, 'numbered sides 1-6 (plus the arrow)'),
+    ('dice_sides', 6, ''),
+    ('dice_chosen', 2, 'different dice per player per round'),
+    ('late_die_value', 1, 'a die whose cubes would land after the last round counts as this'),
+    None,
+    ('tableau_spaces', 5, ''),
+    ('office_per_round', 2, ''),
+    ('deck_per_round', 4, ''),
+    ('tribute_track_max', 12, "the tribute's price and reward are each at most this"),
+    None,
+    ('wall_spaces', 16, ''),
+    ('wall_step_costs', [1, 2], "cubes: the round's first step, each further step"),
+    None,
+    ('delivery_points', [5, 3, 2], '1st, 2nd, 3rd delivery (see delivery_scoring)'),
+    ('group_points', 2, 'per quarter of the largest connected group'),
+    ('tableau_penalty', 3, 'per card still on the tableau at the end'),
+    ('marker_penalty', 3, 'per penalty marker'),
+    None,
+    '# Rulings and estimates that are options (docs/rules_macao.md):',
+    ('deliveries', 'chosen', 'the player picks the tiles it delivers ("all": every one, forced)'),
+    ('delivery_scoring', 'per_port', '5/3/2 count deliveries to a port ("per_good": of one good to a port)'),
+    ('zero_cube_penalty', True, 'a player who gains no cubes in phase 2 takes a penalty marker'),
+    ('tie_break', 'wall', 'equal points: further on the wall wins ("coins", "shared")'),
+    ('set_scoring', 'each_card', 'Baronesas: each card scores 3/4/5 ("per_set": the set once)'),
+    ('refund_scope', 'one_card', 'Handwerker: refund one completion a round ("every_card")'),
+    ('deliver_passing', True, 'a ship passing a port may deliver there (false: only where it stops)'),
+    ('ship_can_return', False, 'ships sail forward along the route only'),
+    ('penalty_without_marker', True, 'a penalty counts even when the player has no marker left'),
+    ('ones_counted', 'as_shown', 'Professor: a late die turned to 1 counts as a 1 ("as_rolled")'),
+    ('palace_counts', 'scoring_cards', 'Palast: end cards that score points ("end_cards": every one)'),
+    ('discount_colour', 'chosen', '"a cube less": off the colour named ("largest": the one the cost has most of)'),
+    ('wall_rank', 'order', 'first/last on the wall: the turn order ("space": the space alone)'),
+    ('city_diagonals', True, "the map's diagonal links count (false: only row/column neighbours)"),
+    ("dark_quarters", DARK, ""),
+    None,
+]
+
+
+PROVENANCE = {     # where each top-level value comes from ([provenance])
+    "min_players": "rulebook: macao_data.md R-BO, R-SK, S-GR (2-4 players)",
+    "max_players": "rulebook: macao_data.md R-BO, R-SK, S-GR (2-4 players)",
+    "rounds": "rulebook: seed 003 line 40; S-EN, R-SK, R-BO",
+    "colours": "rulebook: seed 003 line 27 (6 colours); the office colours, seed 003 lines 239-512",
+    "goods": "rulebook: seed 003 line 24; S-EN, R-CH (8 goods)",
+    "tiles_per_good": "rulebook: seed 003 line 24 (8 goods x 3)",
+    "jokers": "rulebook: seed 003 line 24 (6 'any cube / 3 coins' tiles)",
+    "joker_cubes": "rulebook: seed 003 lines 143-145",
+    "joker_coins": "rulebook: seed 003 lines 143-145",
+    "start_coins": "rulebook: seed 003 line 68; R-SF, S-GR, R-BO",
+    "start_cubes": "rulebook: seed 003 lines 64-67 (medium: the seed only)",
+    "start_extra_cards": "rulebook: seed 003 line 69; R-CE",
+    "total_coins": "rulebook: seed 003 line 25 (36 one-coin tokens)",
+    "unlimited_coins": "decision: the texts never say what happens when the 36 coins run out; most of them are in players' hands, a shortfall is rare. Alternative: a finite bank of total_coins",
+    "cubes_per_colour": "rulebook: seed 003 line 27 (300 cubes, 50 a colour)",
+    "unlimited_cubes": "decision: seed 003 line 27 has 300 cubes, 50 a colour, so the supply is finite by default; the texts are silent on a colour running out: a seat takes what is left of it (the physical reading: no cube can be taken that is not there, and no other colour replaces it; seats take in turn order). Alternative: an unlimited supply",
+    "markers_per_player": "rulebook: seed 003 line 21 (12 a player; the back a -3 penalty)",
+    "rose_sides": "rulebook: seed 003 lines 18, 64-67, 110-125 (7 sides: the arrow and 1-6)",
+    "dice_sides": "rulebook: seed 003 line 23",
+    "dice_chosen": "rulebook: seed 003 lines 107-109",
+    "late_die_value": "rulebook: seed 003 lines 186-193 (from round 8, dice that would land after round 12 count as 1)",
+    "tableau_spaces": "rulebook: seed 003 line 100; R-BO, R-KE",
+    "office_per_round": "rulebook: seed 003 lines 49-50, 86",
+    "deck_per_round": "rulebook: seed 003 line 87",
+    "tribute_track_max": "review: S-ES, S-FR, R-SF, S-GR (the tribute track runs 0-12); capping a larger sum at 12 is our reading",
+    "wall_spaces": "review: S-FR, S-ES (16 spaces)",
+    "wall_step_costs": "rulebook: seed 003 lines 149-154 (medium: the seed only)",
+    "delivery_points": "rulebook: seed 003 lines 163-164 (medium: the seed only)",
+    "group_points": "rulebook: seed 003 lines 146-147; R-BGG",
+    "tableau_penalty": "rulebook: seed 003 lines 180-182",
+    "marker_penalty": "rulebook: seed 003 lines 101-103, 127-129",
+    "deliveries": "rulebook: seed 003 lines 159-162 (a player whose ship reaches a port 'may' put the tiles the port takes there to score): each tile is the player's choice, one answer a tile, while the ship is at the port (it stays there until it sails on); passing a port delivers nothing, a card's move chooses where to stop. Alternative (decision): every matching tile delivered on arrival, forced, where the ship stops (and at ports passed: deliver_passing)",
+    "delivery_scoring": "decision: seed 003 lines 163-164 ('the first goods delivered to a port 5, the second 3, the third 2') can be read per port or per good at a port. Per port by default: 8 ports x 3 scoring places = the 24 goods tiles, and the delivered tile is put on the port (line 166). Alternative: per_good",
+    "zero_cube_penalty": "decision: seed 003 lines 127-129 give the penalty (R-SJ's text breaks off at 'If ever you collect zero'); medium. Alternative: no penalty",
+    "tie_break": "decision: no source gives the tie-break. Further on the wall (the game's own order) by default. Alternatives: more coins left, a shared win",
+    "set_scoring": "decision: each Baronesa's text (seed 003 lines 230-236) says '3 points; 4 if you have 2 Baronesas, 5 if 3', per card or for the set is unclear. Each card by default (the text is on each card). Alternative: per_set",
+    "refund_scope": "decision: Handwerker (seed 003 line 317) 'take back the cubes paid when completing cards'; literally every completion would be free, so once a round (one card) by default. Alternative: every_card",
+    "deliver_passing": "decision: with deliveries = all, seed 003 lines 157-162 say a port counts as a space and a ship 'reaching' it delivers; passing through counts as reaching by default. Alternative: only where the ship stops",
+    "ship_can_return": "decision: the route is sailed 'along its marks' (seed 003 line 157); forward only by default. Alternative: ships may sail back",
+    "penalty_without_marker": "decision: penalty markers are the city markers' backs (seed 003 line 21), the texts do not say what a player with none left does; the -3 counts anyway by default. Alternative: no marker, no penalty",
+    "ones_counted": "decision: Professor (seed 003 line 410) pays a coin per chosen die 'showing 1'; from round 8 the dice whose cubes would arrive after round 12 are turned to 1 (lines 186-193), so they count by default. Alternative: as rolled",
+    "palace_counts": "decision: Palast (seed 003 line 395) scores 2 per card 'that gives points at this time': the other end cards that score more than 0 by default (Palast itself excluded). Alternative: every other end card but Abt",
+    "discount_colour": "rulebook: Archiv, Heiler, Kran (seed 003 lines 224, 323, 353: 'may pay 1 cube less') and Spekulant (line 461) leave the cube to the player: the answer names the colour it comes off. Alternative (decision): always off the colour the cost has most of",
+    "wall_rank": "decision: Tor (seed 003 line 479: 'first in the wall order') and Kanonier (line 338: 'the only one last in the wall order') both name the wall's order, the turn order (further on, then on top), by default. Alternative: by space alone (Tor: no disc further on; Kanonier: every other disc further on)",
+    "city_diagonals": "estimated: the map's shape is unknown; our map's diagonal links (three quarters meeting at a corner) count by default. Alternative: a plain grid (row/column neighbours only), the least connected plausible city",
+    "dark_quarters": "estimated: which 6 quarters are dark is unknown (seed 003 line 53: 'the black districts on the right' of the board, i.e. in the city); spread out, none touching, by default. Alternatives: the right edge, a dark centre",
+    "removed_cards.*": "rulebook: seed 003 lines 93-97; R-BO, R-KK, R-PK",
+    "port.*.space": "estimated: the route's length and the ports' places are unknown (macao_data.md); one line with a port every 3 spaces (2 sea spaces, then the port): the last port costs 24 cubes of sailing. Range: +-1 space each",
+    "port.*.goods": "estimated: which goods each port takes is unknown; 3 goods a port, each good at 3 ports (port i: goods i, i+1, i+3 mod 8), so every good has 3 ports and each port's 3 scoring places can fill. Range: the third good replaced by the next one",
+    "quarter.*.row": "decision: the drawing of our map (a 5 x 6 grid); not a rule, used to check the map is planar",
+    "quarter.*.col": "decision: the drawing of our map (a 5 x 6 grid); not a rule, used to check the map is planar",
+    "quarter.*.adjacent": "estimated: the city's map is unknown; a 5 x 6 grid with each cell's '\\' diagonal (three quarters meet at a corner, as in a map of irregular quarters), 6 diagonals left out (four-way corners). The map varies as a whole (city_diagonals): one quarter's list cannot vary alone (adjacency is symmetric)",
+    "quarter.*.cost": "estimated: each quarter's cost is unknown (only that it is cubes of several colours, R-LU, seed 003 line 139); light quarters 2, 3, 3, 4 cubes in turn, dark 3; half (rounded up) in one colour, the rest in the colour two further on. Range: one cube less or more",
+    "card.*.kind": "estimated: building or person inferred from the German name (macao_data.md: gives exactly 44 buildings and 52 persons, the rulebook's counts). Range: the other kind",
+    "card.*.copies": "review: 96 other card names for the rulebook's 96 building and person cards, so one copy each (macao_data.md, inference, medium)",
+    "card.*.cost": "estimated: no card's cost is transcribed; 1 cube plus half the effect's estimated worth in points (rounded up), 2-6 cubes (effects.py); half (rounded up) in one colour, the rest two colours on; offices in their own colour. Range: one cube less or more",
+    "card.*.tribute_coins": "estimated: not transcribed (one photo shows 0, 0, 1, 2, 1: R-KK); 0, 1, 2 in turn over the card list. Range: 0-2",
+    "card.*.tribute_points": "estimated: not transcribed; the card's tribute coins, plus 1 on every other card (a tribute returns about 1.5 points a coin). Range: 0-3",
+    "card.*.effect": "rulebook: seed 003 lines 210-515, each card's text (the line is in its args row)",
+}
+
+
+def scalar_lines(items) -> list[str]:
+    """SCALARS as TOML lines, the comments lined up."""
+    out = []
+    for item in items:
+        if item is None:
+            out.append("")
+        elif isinstance(item, str):
+            out.append(item)
+        else:
+            name, value, comment = item
+            text = f"{name} = {v(value)}"
+            out.append(f"{text:<31} # {comment}" if comment else text)
+    return out
+
+
 def main() -> str:
-    L = []
+    L = HEADER.split("\n") + scalar_lines(SCALARS)
     w = L.append
-    w("# Macao (Stefan Feld, alea 2009): the default rules data for cargo_sim.")
-    w("#")
-    w("# Written by gen_defaults.py (python -m cargo_sim.games.macao.gen_defaults): the")
-    w("# estimates are made by stated rules there, so change them there. [provenance]")
-    w("# says where each value comes from (rulebook = the rule texts: seed 003, the")
-    w("# Chinese summary of the German rules, by line, or a source of macao_data.md;")
-    w("# review; estimated; decision); [range] gives the plausible values of every")
-    w("# estimate and decision. The rules as implemented: docs/rules_macao.md.")
-    w("")
-    w('game = "macao"')
-    w('name = "Macao (default rules)"')
-    w("")
-    w("min_players = 2")
-    w("max_players = 4")
-    w("rounds = 12")
-    w("")
-    w("colours = " + v(COLOURS) + "   # cube, die and office colours")
-    w("goods = " + v(GOODS))
-    w("tiles_per_good = 3")
-    w("jokers = 6                  # 'any cube or 3 coins' tiles, on the dark quarters")
-    w("joker_cubes = 1")
-    w("joker_coins = 3")
-    w("")
-    w("start_coins = 5")
-    w("start_cubes = [1, 2]        # cubes on rose side 1 (any colour) and side 2 (one colour)")
-    w("start_extra_cards = 2       # players + 2 cards offered at setup")
-    w("total_coins = 36")
-    w("unlimited_coins = true")
-    w("cubes_per_colour = 50")
-    w("unlimited_cubes = true")
-    w("markers_per_player = 12")
-    w("")
-    w("rose_sides = 6              # numbered sides 1-6 (plus the arrow)")
-    w("dice_sides = 6")
-    w("dice_chosen = 2             # different dice per player per round")
-    w("late_die_value = 1          # a die whose cubes would land after the last round counts as this")
-    w("")
-    w("tableau_spaces = 5")
-    w("office_per_round = 2")
-    w("deck_per_round = 4")
-    w("tribute_track_max = 12      # the tribute's price and reward are each at most this")
-    w("")
-    w("wall_spaces = 16")
-    w("wall_step_costs = [1, 2]    # cubes: the round's first step, each further step")
-    w("")
-    w("delivery_points = [5, 3, 2] # 1st, 2nd, 3rd delivery (see delivery_scoring)")
-    w("group_points = 2            # per quarter of the largest connected group")
-    w("tableau_penalty = 3         # per card still on the tableau at the end")
-    w("marker_penalty = 3          # per penalty marker")
-    w("")
-    w("# Rulings and estimates that are options (docs/rules_macao.md):")
-    w('delivery_scoring = "per_port"   # 5/3/2 count deliveries to a port ("per_good": of one good to a port)')
-    w("zero_cube_penalty = true        # a player who gains no cubes in phase 2 takes a penalty marker")
-    w('tie_break = "wall"              # equal points: further on the wall wins ("coins", "shared")')
-    w('set_scoring = "each_card"       # Baronesas: each card scores 3/4/5 ("per_set": the set once)')
-    w('refund_scope = "one_card"       # Handwerker: refund one completion a round ("every_card")')
-    w("deliver_passing = true          # a ship passing a port may deliver there (false: only where it stops)")
-    w("ship_can_return = false         # ships sail forward along the route only")
-    w("penalty_without_marker = true   # a penalty counts even when the player has no marker left")
-    w("city_diagonals = true           # the map's diagonal links count (false: only row/column neighbours)")
-    w("dark_quarters = " + v(DARK))
-    w("")
     w("# Cards revealed in phase 1 that are removed before the draft, per player count.")
     w("[removed_cards]")
     w("2 = 2")
@@ -308,62 +398,7 @@ def main() -> str:
         w("")
     # ---- provenance --------------------------------------------------------------
     w("[provenance]")
-    P = {
-        "min_players": "rulebook: macao_data.md R-BO, R-SK, S-GR (2-4 players)",
-        "max_players": "rulebook: macao_data.md R-BO, R-SK, S-GR (2-4 players)",
-        "rounds": "rulebook: seed 003 line 40; S-EN, R-SK, R-BO",
-        "colours": "rulebook: seed 003 line 27 (6 colours); the office colours, seed 003 lines 239-512",
-        "goods": "rulebook: seed 003 line 24; S-EN, R-CH (8 goods)",
-        "tiles_per_good": "rulebook: seed 003 line 24 (8 goods x 3)",
-        "jokers": "rulebook: seed 003 line 24 (6 'any cube / 3 coins' tiles)",
-        "joker_cubes": "rulebook: seed 003 lines 143-145",
-        "joker_coins": "rulebook: seed 003 lines 143-145",
-        "start_coins": "rulebook: seed 003 line 68; R-SF, S-GR, R-BO",
-        "start_cubes": "rulebook: seed 003 lines 64-67 (medium: the seed only)",
-        "start_extra_cards": "rulebook: seed 003 line 69; R-CE",
-        "total_coins": "rulebook: seed 003 line 25 (36 one-coin tokens)",
-        "unlimited_coins": "decision: the texts never say what happens when the 36 coins run out; most of them are in players' hands, a shortfall is rare. Alternative: a finite bank of total_coins",
-        "cubes_per_colour": "rulebook: seed 003 line 27 (300 cubes, 50 a colour)",
-        "unlimited_cubes": "decision: the texts are silent on running out of cubes (50 a colour; a player holds at most 12 a round). Alternative: a finite supply",
-        "markers_per_player": "rulebook: seed 003 line 21 (12 a player; the back a -3 penalty)",
-        "rose_sides": "rulebook: seed 003 lines 18, 64-67, 110-125 (7 sides: the arrow and 1-6)",
-        "dice_sides": "rulebook: seed 003 line 23",
-        "dice_chosen": "rulebook: seed 003 lines 107-109",
-        "late_die_value": "rulebook: seed 003 lines 186-193 (from round 8, dice that would land after round 12 count as 1)",
-        "tableau_spaces": "rulebook: seed 003 line 100; R-BO, R-KE",
-        "office_per_round": "rulebook: seed 003 lines 49-50, 86",
-        "deck_per_round": "rulebook: seed 003 line 87",
-        "tribute_track_max": "review: S-ES, S-FR, R-SF, S-GR (the tribute track runs 0-12); capping a larger sum at 12 is our reading",
-        "wall_spaces": "review: S-FR, S-ES (16 spaces)",
-        "wall_step_costs": "rulebook: seed 003 lines 149-154 (medium: the seed only)",
-        "delivery_points": "rulebook: seed 003 lines 163-164 (medium: the seed only)",
-        "group_points": "rulebook: seed 003 lines 146-147; R-BGG",
-        "tableau_penalty": "rulebook: seed 003 lines 180-182",
-        "marker_penalty": "rulebook: seed 003 lines 101-103, 127-129",
-        "delivery_scoring": "decision: seed 003 lines 163-164 ('the first goods delivered to a port 5, the second 3, the third 2') can be read per port or per good at a port. Per port by default: 8 ports x 3 scoring places = the 24 goods tiles, and the delivered tile is put on the port (line 166). Alternative: per_good",
-        "zero_cube_penalty": "decision: seed 003 lines 127-129 give the penalty (R-SJ's text breaks off at 'If ever you collect zero'); medium. Alternative: no penalty",
-        "tie_break": "decision: no source gives the tie-break. Further on the wall (the game's own order) by default. Alternatives: more coins left, a shared win",
-        "set_scoring": "decision: each Baronesa's text (seed 003 lines 230-236) says '3 points; 4 if you have 2 Baronesas, 5 if 3', per card or for the set is unclear. Each card by default (the text is on each card). Alternative: per_set",
-        "refund_scope": "decision: Handwerker (seed 003 line 317) 'take back the cubes paid when completing cards'; literally every completion would be free, so once a round (one card) by default. Alternative: every_card",
-        "deliver_passing": "decision: seed 003 lines 157-162 say a port counts as a space and a ship 'reaching' it delivers; passing through counts as reaching by default. Alternative: only where the ship stops",
-        "ship_can_return": "decision: the route is sailed 'along its marks' (seed 003 line 157); forward only by default. Alternative: ships may sail back",
-        "penalty_without_marker": "decision: penalty markers are the city markers' backs (seed 003 line 21), the texts do not say what a player with none left does; the -3 counts anyway by default. Alternative: no marker, no penalty",
-        "city_diagonals": "estimated: the map's shape is unknown; our map's diagonal links (three quarters meeting at a corner) count by default. Alternative: a plain grid (row/column neighbours only), the least connected plausible city",
-        "dark_quarters": "estimated: which 6 quarters are dark is unknown (seed 003 line 53: 'the black districts on the right' of the board, i.e. in the city); spread out, none touching, by default. Alternatives: the right edge, a dark centre",
-        "removed_cards.*": "rulebook: seed 003 lines 93-97; R-BO, R-KK, R-PK",
-        "port.*.space": "estimated: the route's length and the ports' places are unknown (macao_data.md); one line with a port every 3 spaces (2 sea spaces, then the port): the last port costs 24 cubes of sailing. Range: +-1 space each",
-        "port.*.goods": "estimated: which goods each port takes is unknown; 3 goods a port, each good at 3 ports (port i: goods i, i+1, i+3 mod 8), so every good has 3 ports and each port's 3 scoring places can fill. Range: the third good replaced by the next one",
-        "quarter.*.row": "decision: the drawing of our map (a 5 x 6 grid); not a rule, used to check the map is planar",
-        "quarter.*.col": "decision: the drawing of our map (a 5 x 6 grid); not a rule, used to check the map is planar",
-        "quarter.*.adjacent": "estimated: the city's map is unknown; a 5 x 6 grid with each cell's '\\' diagonal (three quarters meet at a corner, as in a map of irregular quarters), 6 diagonals left out (four-way corners). The map varies as a whole (city_diagonals): one quarter's list cannot vary alone (adjacency is symmetric)",
-        "quarter.*.cost": "estimated: each quarter's cost is unknown (only that it is cubes of several colours, R-LU, seed 003 line 139); light quarters 2, 3, 3, 4 cubes in turn, dark 3; half (rounded up) in one colour, the rest in the colour two further on. Range: one cube less or more",
-        "card.*.kind": "estimated: building or person inferred from the German name (macao_data.md: gives exactly 44 buildings and 52 persons, the rulebook's counts). Range: the other kind",
-        "card.*.copies": "review: 96 other card names for the rulebook's 96 building and person cards, so one copy each (macao_data.md, inference, medium)",
-        "card.*.cost": "estimated: no card's cost is transcribed; 1 cube plus half the effect's estimated worth in points (rounded up), 2-6 cubes (effects.py); half (rounded up) in one colour, the rest two colours on; offices in their own colour. Range: one cube less or more",
-        "card.*.tribute_coins": "estimated: not transcribed (one photo shows 0, 0, 1, 2, 1: R-KK); 0, 1, 2 in turn over the card list. Range: 0-2",
-        "card.*.tribute_points": "estimated: not transcribed; the card's tribute coins, plus 1 on every other card (a tribute returns about 1.5 points a coin). Range: 0-3",
-        "card.*.effect": "rulebook: seed 003 lines 210-515, each card's text (the line is in its args row)",
-    }
+    P = dict(PROVENANCE)
     for code in ("Bau", "Finanzen", "Justiz", "Militärwesen", "Verwaltung", "Zoll"):
         P[f"card.{code}.copies"] = ("estimated: 24 office cards in 6 kinds (rulebook: seed 003 line 26); "
                                     "4 of each assumes an even split (macao_data.md: low). Range: 4-5 (one kind alone with 3 would leave "
@@ -379,7 +414,8 @@ def main() -> str:
     # ---- ranges --------------------------------------------------------------------
     w("[range]")
     R_ = {
-        "unlimited_coins": [False], "unlimited_cubes": [False],
+        "unlimited_coins": [False], "unlimited_cubes": [True],
+        "ones_counted": ["as_rolled"], "deliveries": ["all"], "discount_colour": ["largest"], "palace_counts": ["end_cards"], "wall_rank": ["space"],
         "delivery_scoring": ["per_good"], "zero_cube_penalty": [False],
         "tie_break": ["coins", "shared"], "set_scoring": ["per_set"], "refund_scope": ["every_card"],
         "deliver_passing": [False], "ship_can_return": [True], "penalty_without_marker": [False],

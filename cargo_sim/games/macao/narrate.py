@@ -53,6 +53,8 @@ def render(events, rules) -> str:
             text = f"completes {card(a)} ({b} cube(s))"
         elif act == "activate":
             text = f"activates {card(a)}" + (f" (option {b})" if b else "")
+            if rules[f"card.{card(a)}.effect"] == "DISCARD_PERSON_FOR_COINS":
+                text = f"activates {card(a)}, discarding {card(c)}"
         elif act == "trigger":
             text = f"{card(a)} acts" if a >= 0 else "a card acts"
         elif act == "joker":

@@ -120,6 +120,16 @@ def highlights(tables: dict) -> list[str]:
             top = d.sort_values("mean").iloc[-1]
             parts.append(f"{int(n)}p {top['source']} {top['mean']:.1f} [{top['ci_lo']:.1f}, {top['ci_hi']:.1f}]")
         out.append("Winners' largest source of points (mean per game): " + ", ".join(parts))
+        share = []                            # every player: the winners' and the others' means
+        for n, d in s[s["source"].isin(["tribute", "total"])].groupby("n_players"):
+            m = {src: (x["mean"] * x["n"]).sum() / x["n"].sum() for src, x in d.groupby("source")} \
+                if "n" in d else {}
+            if "tribute" in m and "total" in m:
+                share.append(f"{int(n)}p {m['tribute']:.1f} of {m['total']:.1f}")
+        if share:
+            out.append("Points from the tribute, whose numbers (every card's tribute coins and points) are "
+                       "estimates, per player and game: " + ", ".join(share) + " (the rest of the score from "
+                       "every other source, penalties included)")
     g = tables.get("wall_rank_win")
     if g is not None and len(g):
         first = g[g["wall_place"] == 1]

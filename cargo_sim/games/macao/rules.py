@@ -56,6 +56,8 @@ SCALARS = {
     "delivery_scoring": str, "zero_cube_penalty": bool, "tie_break": str,
     "set_scoring": str, "refund_scope": str, "deliver_passing": bool,
     "ship_can_return": bool, "penalty_without_marker": bool, "city_diagonals": bool,
+    "ones_counted": str, "palace_counts": str, "wall_rank": str, "deliveries": str,
+    "discount_colour": str,
     "dark_quarters": IntList(max_len=MAX_QUARTERS, lo=1, hi=MAX_QUARTERS),
 }
 PORT_FIELDS = {"space": int, "goods": list}
@@ -69,6 +71,11 @@ OPTIONS = {                 # the rulings' alternatives (docs/rules_macao.md)
     "tie_break": ("wall", "coins", "shared"),
     "set_scoring": ("each_card", "per_set"),
     "refund_scope": ("one_card", "every_card"),
+    "ones_counted": ("as_shown", "as_rolled"),
+    "palace_counts": ("scoring_cards", "end_cards"),
+    "wall_rank": ("order", "space"),
+    "deliveries": ("chosen", "all"),
+    "discount_colour": ("chosen", "largest"),
 }
 TIMING_CODE = {"activate": 0, "trigger": 1, "end": 2}
 EFFECT_CODES = {code: i for i, code in enumerate(EFFECTS)}   # effect code -> integer id (arrays)

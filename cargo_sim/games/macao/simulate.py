@@ -64,6 +64,11 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     s[E.K_REFUND_ALL] = d["refund_scope"] == "every_card"
     s[E.K_PASSING], s[E.K_RETURN] = d["deliver_passing"], d["ship_can_return"]
     s[E.K_PEN_NO_MARKER] = d["penalty_without_marker"]
+    s[E.K_ONES_ROLLED] = d["ones_counted"] == "as_rolled"
+    s[E.K_PALACE_ALL] = d["palace_counts"] == "end_cards"
+    s[E.K_WALL_BY_SPACE] = d["wall_rank"] == "space"
+    s[E.K_CHOSEN] = d["deliveries"] == "chosen"
+    s[E.K_OFF_CHOSEN] = d["discount_colour"] == "chosen"
     s[E.K_JOKER_CUBES], s[E.K_JOKER_COINS] = d["joker_cubes"], d["joker_coins"]
     s[E.K_TRIB_MAX] = d["tribute_track_max"]
     s[E.K_LIMIT_COINS], s[E.K_TOTAL_COINS] = not d["unlimited_coins"], d["total_coins"]

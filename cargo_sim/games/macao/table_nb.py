@@ -12,7 +12,7 @@ from ...core.layout import R_N_PLAYERS
 from .enums import (
     E_COMPLETE_DISCOUNT, E_GOODS_DISCOUNT, G_BANK, G_GAME, G_LOG_CAP, G_NEV, G_ORDER, G_ROUND,
     G_STAMP, G_SUPPLY, K_C_ARGS, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_KIND, K_LIMIT_COINS,
-    K_LIMIT_CUBES, K_MARKERS, K_OFFICE_KIND, K_PEN_NO_MARKER, K_Q_COST, K_WALL_SPACES, NC,
+    K_LIMIT_CUBES, K_MARKERS, K_OFF_CHOSEN, K_WALL_BY_SPACE, K_OFFICE_KIND, K_PEN_NO_MARKER, K_Q_COST, K_WALL_SPACES, NC,
     N_EVENT_FIELDS, PL, PW, P_CITY, P_COINS, P_COINS_IN, P_COINS_OUT, P_CUBES_IN, P_CUBES_OUT,
     P_DONE, P_GOT_COINS, P_MARK_PEN, P_N_DONE, P_PEN_MARKERS, P_ROSE, P_SCORED, P_STAMP, P_VP,
     P_WALL,
@@ -196,6 +196,40 @@ def reduced_cost_nb(cost, n):
 
 
 @njit(cache=True)
+def off_colour_nb(cost, n, c):
+    """A cost n cubes cheaper, the cubes off colour c (as many as it has; any left over off
+    the colour with the most: reduced_cost_nb) -- discount_colour "chosen"."""
+    k = min(n, cost[c])
+    cost[c] -= k
+    reduced_cost_nb(cost, n - k)
+
+
+@njit(cache=True)
+def names_colour_nb(s, at, discount):
+    """Does a discount on the cost at s[at:at+NC] name its colour (discount_colour
+    "chosen", a discount, a cube to take off)? Then the plain answer is not legal."""
+    if discount <= 0 or not s[K_OFF_CHOSEN]:
+        return False
+    for c in range(NC):
+        if s[at + c] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def off_ok_nb(s, q, at, discount, c):
+    """Can the seat pay the cost at s[at:at+NC] with the discount off colour c (named:
+    names_colour_nb, and the cost has a cube of c)?"""
+    if not names_colour_nb(s, at, discount) or s[at + c] < 1:
+        return False
+    cost = stack_words_nb(NC)
+    for k in range(NC):
+        cost[k] = s[at + k]
+    off_colour_nb(cost, discount, c)
+    return affordable_nb(s, q, cost)
+
+
+@njit(cache=True)
 def affordable_nb(s, q, cost):
     for c in range(NC):
         if avail_nb(s, q, c) < cost[c]:
@@ -265,16 +299,23 @@ def order_nb(s):
 
 @njit(cache=True)
 def first_on_wall_nb(s, q):
+    """No disc ahead of the seat's: in the wall's order (wall_rank "order": further, or on
+    top), or by space alone ("space": no disc further on)."""
     for o in range(s[R_N_PLAYERS]):
-        if o != q and before_nb(s, o, q):
+        if o == q:
+            continue
+        if s[pb(o) + P_WALL] > s[pb(q) + P_WALL] if s[K_WALL_BY_SPACE] else before_nb(s, o, q):
             return False
     return True
 
 
 @njit(cache=True)
 def alone_last_on_wall_nb(s, q):
+    """Every other disc ahead of the seat's: in the wall's order, or by space alone."""
     for o in range(s[R_N_PLAYERS]):
-        if o != q and s[pb(o) + P_WALL] <= s[pb(q) + P_WALL]:
+        if o == q:
+            continue
+        if s[pb(o) + P_WALL] <= s[pb(q) + P_WALL] if s[K_WALL_BY_SPACE] else not before_nb(s, o, q):
             return False
     return True
 

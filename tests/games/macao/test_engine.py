@@ -261,8 +261,9 @@ def test_wall_first_step_one_cube_then_two_and_a_disc_lands_on_top():
     assert list(s[E.G_ORDER:E.G_ORDER + 2]) == [0, 1]
 
 
-def test_sailing_delivers_at_a_port_five_three_two_per_port():
-    s = at_actions(new(3))
+@pytest.mark.parametrize("deliveries", ["all", "chosen"])
+def test_sailing_delivers_at_a_port_five_three_two_per_port(deliveries):
+    s = at_actions(new(3, rules=R.replace(deliveries=deliveries)))
     lisboa = R.port_names[0]
     space = R[f"port.{lisboa}.space"]
     g0, g1 = (R.goods.index(g) for g in R[f"port.{lisboa}.goods"][:2])
@@ -274,7 +275,11 @@ def test_sailing_delivers_at_a_port_five_three_two_per_port():
     cubes(s, 0, GREEN, space)
     for _ in range(space):
         act(s, E.A_SAIL + GREEN)
-    # three tiles delivered on arrival: deliveries 1-3 to the port score 5, 3, 2
+    if deliveries == "chosen":                # nothing delivered until the seat says so
+        assert p(s, 0, E.P_DELIV) == 0
+        for g in (g0, g0, g1):
+            act(s, E.A_DELIVER + g)
+    # three tiles delivered: deliveries 1-3 to the port score 5, 3, 2
     assert p(s, 0, E.P_SHIP) == space and p(s, 0, E.P_DELIV) == 3
     assert p(s, 0, E.P_VP) == 10 and p(s, 0, E.P_DELIV_PTS) == 10
     assert s[E.G_PORT_DELIV] == 3 and invariants(s, R) == []
@@ -309,7 +314,7 @@ def test_goods_pay_the_quarters_cubes_once_a_round_and_mark_it():
 
 
 def test_nachtwaechter_takes_a_second_tile_and_spekulant_pays_one_cube_less():
-    s = at_actions(new(2))
+    s = at_actions(new(2, rules=R.replace(discount_colour="largest")))
     i = done(s, 0, "Nachtwächter")
     done(s, 0, "Spekulant")
     cubes(s, 0, GREEN, 1)

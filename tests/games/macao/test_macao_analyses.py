@@ -237,3 +237,14 @@ def test_the_wall_headline_says_how_many_share_the_furthest_place():
     line = [h for h in highlights({"wall_rank_win": g}) if "wall" in h]
     assert line == ["Win rate of the player furthest on the wall at the end: "
                     "2p 49.0% [48.0%, 50.0%] (n = 390; 97.5% of players share that place)"]
+
+
+def test_highlights_say_how_much_of_the_score_the_estimated_tribute_carries():
+    import pandas as pd
+    from cargo_sim.games.macao.report import highlights
+    rows = [dict(n_players=2, who=who, source=src, n=n, mean=m, ci_lo=m - 1, ci_hi=m + 1)
+            for who, n, tri, tot in (("winners", 100, 30.0, 40.0), ("others", 100, 20.0, 24.0))
+            for src, m in (("tribute", tri), ("deliveries", 5.0), ("total", tot))]
+    lines = highlights({"score_breakdown": pd.DataFrame(rows)})
+    line = next(x for x in lines if x.startswith("Points from the tribute"))
+    assert "2p 25.0 of 32.0" in line and "estimates" in line

@@ -22,10 +22,10 @@ from ....core.borrow_nb import keep_nb, state_ptr_nb
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..card_effects_nb import (activate_ok_nb, activation_open_nb, coin_completer_nb,
                                open_options_nb, options_nb)
-from ..engine_nb import act_nb, action_ok_nb, end_card_points_nb, pb, wall_pair_ok_nb
-from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb,
+from ..engine_nb import act_nb, action_ok_nb, deliver_ok_nb, end_card_points_nb, pb, port_here_nb, wall_pair_ok_nb
+from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb, names_colour_nb, off_ok_nb,
                         stack_words_nb)
-from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL, A_SAIL_BACK,
+from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELIVER, A_END, A_GOODS, A_GOODS_COINS, A_GOODS_OFF, A_JOKER, A_SAIL, A_SAIL_BACK,
                      A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
                      D_DICE_SHIFT, D_DISCARD, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
                      E_COMPLETE_DISCOUNT, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
@@ -35,11 +35,11 @@ from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_END, A_GOODS, A_GOOD
                      E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
                      G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
                      G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_PACK,
-                     K_C_KIND, K_C_TIMING, K_DP, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
+                     K_C_KIND, K_C_TIMING, K_CHOSEN, K_DP, K_OFF_CHOSEN, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
                      K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
                      K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
                      K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
-                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, NC, PACK_HIGH, PW, P_CITY, P_COINS,
+                     MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, MAX_TAB, NC, PACK_HIGH, PW, P_CITY, P_COINS,
                      P_DELIVERED_TILES, P_DONE, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_JOKERS, P_N_DONE,
                      P_N_TAB, P_REF, P_ROSE, P_SHIP, P_TAB, P_TRIB_N, P_USED, P_VP, P_WALL,
                      P_WALL_N, COST_CAP, T_ACTIVATE, T_END)
@@ -97,9 +97,10 @@ def best_port_nb(s, g, ship, reach):
     """The port ahead within ``reach`` spaces that takes good g for the most points a space
     to go (the first such): (its points, its distance), or (0, 0)."""
     best, pts, dist = 0.0, 0, 0
+    here = 0 if s[K_CHOSEN] else 1             # "chosen": the port where the ship is counts
     for i in range(s[K_N_PORTS]):
         d = s[K_PORT_SPACE + i] - ship
-        if d <= 0 or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
+        if d < here or d > reach or s[K_PORT_GOODS + i * MAX_GOODS + g] == 0:
             continue
         k = s[G_DELIV + i * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + i]
         if k < s[K_N_DP] and s[K_DP + k] / (1.0 + d) > best:
@@ -135,8 +136,7 @@ def deliver_value_nb(s, q, left, memo, at):
                 pts, dist = best_port_nb(s, g, ship, reach)
         else:
             pts, dist = best_port_nb(s, g, ship, reach)
-        best = pts / (1.0 + dist) if dist > 0 else 0.0
-        v += held * best
+        v += held * (pts / (1.0 + dist))       # (none: 0 points)
     return v
 
 
@@ -700,6 +700,53 @@ def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
 
 
 @njit(cache=True)
+def named_colour_nb(s, q, a):
+    """discount_colour "chosen": the heuristic's plain answer to complete a card or take a
+    quarter (its try paid the cost less the discount off the colour the cost has most of)
+    as the answer naming that colour; another colour that pays if that one does not."""
+    if not s[K_OFF_CHOSEN]:
+        return a
+    b = pb(q)
+    if A_COMPLETE <= a < A_COMPLETE + MAX_TAB:
+        card = s[b + P_TAB + a - A_COMPLETE]
+        at, base = K_C_COST + card * NC, A_COMPLETE_OFF + (a - A_COMPLETE) * NC
+        d = effect_sum_nb(s, q, E_COMPLETE_DISCOUNT, 0, s[K_C_KIND + card], 1)
+    elif A_GOODS <= a < A_GOODS + MAX_Q:
+        at, base = K_Q_COST + (a - A_GOODS) * NC, A_GOODS_OFF + (a - A_GOODS) * NC
+        d = effect_sum_nb(s, q, E_GOODS_DISCOUNT, -1, 0, 0)
+    else:
+        return a
+    if not names_colour_nb(s, at, d):
+        return a
+    most = 0
+    for c in range(NC):
+        if s[at + c] > s[at + most]:
+            most = c
+    if off_ok_nb(s, q, at, d, most):
+        return base + most
+    for c in range(NC):
+        if off_ok_nb(s, q, at, d, c):
+            return base + c
+    return A_END
+
+
+@njit(cache=True)
+def scoring_delivery_nb(s, q):
+    """Deliveries "chosen": the first tile that scores where the ship is (A_DELIVER + its
+    good), else -1. The heuristic delivers every tile that scores and keeps those that
+    would score nothing, for a port ahead."""
+    port = port_here_nb(s, q)
+    if port < 0:
+        return -1
+    for g in range(s[K_N_GOODS]):
+        if deliver_ok_nb(s, q, g):
+            k = s[G_DELIV + port * MAX_GOODS + g] if s[K_PER_GOOD] else s[G_PORT_DELIV + port]
+            if k < s[K_N_DP] and s[K_DP + k] > 0:
+                return A_DELIVER + g
+    return -1
+
+
+@njit(cache=True)
 def best_action_nb(s, q):
     """Each legal action (one of each colour group: tries_nb) is tried on the state itself
     and undone (undo_nb: act_nb writes only the seat's block and a few shared words,
@@ -710,6 +757,11 @@ def best_action_nb(s, q):
     on the kernel's stack: no allocation."""
     out = stack_words_nb(N_BUF)
     p = state_ptr_nb(s)
+    if p[K_CHOSEN]:
+        d = scoring_delivery_nb(p, q)
+        if d >= 0:
+            keep_nb(s)
+            return d
     at = MAX_LEGAL                             # the saved words
     comp = at + N_SAVE                         # then components_nb's comp, size, stack
     need = comp + 3 * MAX_Q                    # need_nb's
@@ -727,7 +779,7 @@ def best_action_nb(s, q):
     group = components_nb(p, q, out, comp)
     city = p[b + P_CITY]
     memo_nb(p, q, out, memo)
-    sail_light = goods_held_nb(p, q) == 0 or not port_at_nb(p, p[b + P_SHIP] + 1)
+    sail_light = goods_held_nb(p, q) == 0 or not port_at_nb(p, p[b + P_SHIP] + 1) or p[K_CHOSEN] != 0
     plain_goods = p[b + P_GOODS_N] < p[b + P_GOODS_MAX] and plain_goods_nb(p, q)
     best, best_v = A_END, value_nb(p, q, group, w, out, memo) + 1e-9
     for k in range(n):
@@ -748,6 +800,7 @@ def best_action_nb(s, q):
         if v > best_v:
             best, best_v = a, v
     p[G_LOG_CAP] = cap
+    best = named_colour_nb(p, q, best)
     keep_nb(s)                                 # s outlives its pointer
     return best
 

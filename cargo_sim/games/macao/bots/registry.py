@@ -38,10 +38,9 @@ for _name, (_over, _doc) in STRATEGIES.items():
     REGISTRY.register_builtin(BotSpec(_name, _K + "greedy_nb:greedy_decide_nb",
                                       {**GREEDY_PARAMS, **_over}, _doc, ranges=GREEDY_RANGES))
 
-# expert (docs/macao_study.md): the weights `tune` found in session 11 (random search against
+# expert (docs/macao_study.md): the weights a first `tune` search found (random search against
 # greedy: cargo-sim tune --game macao --bot greedy --opponents greedy --seats 2 --evals 40
-# --games-per-eval 400 --fresh-games 2000 --seed 11 --method random ...), and since session 14
-# the family's draft fit, dice for the tableau's needs, colours kept and delivery values; a
+# --games-per-eval 400 --fresh-games 2000 --seed 11 --method random ...), and the family's draft fit, dice for the tableau's needs, colours kept and delivery values; a
 # random search from this set over every weight (seed 41, 80 sets of 800 games) found nothing
 # stronger (3,000 fresh games against greedy: 81.1 % [79.7, 82.5]).
 EXPERT = {**GREEDY_PARAMS,            # (in the slot order)
