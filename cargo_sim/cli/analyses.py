@@ -142,7 +142,7 @@ def ladder_command(a, argv) -> int:
                  prune=a.prune, half_width=a.half_width, max_games=a.max_games,
                  extra={"command": line, "source": source_state(), "versions": versions(),
                         **({"note": a.note} if a.note else {})},
-                 game=a.game_name)
+                 game=a.game_name, check_bots=not a.fast_bots)
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(res.table().round(3).to_string() if not res.cells.empty else "no cell finished")
         if not res.rates.empty:

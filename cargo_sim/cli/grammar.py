@@ -32,7 +32,7 @@ MEANINGS = {
     "--rules": "rules file (TOML) replacing the default rules",
     "--set": "override one rules parameter, NAME=VALUE (repeatable)",
     "--game": "the game (default cargo_noir)",
-    "--check-bots": "run user bots with bounds checking (slower)",
+    "--fast-bots": "run user bots unchecked (faster; a faulty bot can crash the process or go unnoticed)",
     "--verbose": "more detail",
     "--format": "table file format",
     "--layout": "run folder layout",
@@ -134,6 +134,18 @@ def deprecated(p, old: str, new: str, dest: str, nargs=None, store=None):
     return action
 
 
+class Obsolete(argparse.Action):
+    """An option that is now the default: accepted, changes nothing, records a note."""
+
+    def __init__(self, option_strings, dest, why: str = "", **kw):
+        self.why = why
+        super().__init__(option_strings, dest, nargs=0, **kw)
+
+    def __call__(self, parser, ns, values, option_string=None):
+        ns.old_spellings = (getattr(ns, "old_spellings", None) or []) + [
+            f"{option_string} is no longer needed: {self.why}"]
+
+
 def note_old_spellings(args, stream=None) -> None:
     """One note per old spelling used (after the command worked: an error stays one line)."""
     for note in getattr(args, "old_spellings", None) or ():
@@ -180,6 +192,16 @@ def out(p, writes: str, default=None):
              f"before any game): {writes}")
 
 
+def fast_bots(p):
+    """``--fast-bots`` (user bots unchecked); the old ``--check-bots`` is the default now."""
+    add(p, "--fast-bots", action="store_true",
+        help="run user bots unchecked, for speed: a bot that indexes out of bounds can crash "
+             "the process, one that writes the game state or loops for ever goes unnoticed "
+             "(default: user bots are checked; built-in bots never are)")
+    p.add_argument("--check-bots", dest="old_check_bots", action=Obsolete, help=argparse.SUPPRESS,
+                   why="user bots are checked by default (--fast-bots turns it off)")
+
+
 def no_progress(p):
     add(p, "--no-progress", action="store_true",
         help="no progress lines on stderr (they are shown by default on a terminal)")
@@ -213,6 +235,7 @@ def sweep_options(p):
     add(p, "--measures", default=None, metavar="M1,M2",
         help="comma-separated measures to print (default: all)")
     no_progress(p)
+    fast_bots(p)
     deprecated(p, "--quiet", "--no-progress", "no_progress", nargs=0, store=lambda v: True)
     game(p)
 
@@ -245,6 +268,7 @@ def tune_options(p):
     out(p, "history.csv (every evaluation), finalists.csv and run.json (default: print only; "
            "an --out FILE.csv, the old form, writes the history to that new file)")
     no_progress(p)
+    fast_bots(p)
     game(p)
 
 
@@ -283,6 +307,7 @@ def ladder_options(p):
     add(p, "--report-only", action="store_true",
         help="redraw index.md and ladder.png from the results in --out, play nothing")
     no_progress(p)
+    fast_bots(p)
     game(p)
 
 

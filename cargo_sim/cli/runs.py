@@ -54,9 +54,6 @@ def check_run_options(args) -> None:
             raise ConfigError("--dask --out writes a run folder (--layout chunks)")
         if not args.dask.strip():
             raise ConfigError("--dask needs a scheduler address (tcp://host:8786) or 'local'")
-    if getattr(args, "check_bots", False) and (args.out or args.aggregate or args.dask):
-        raise ConfigError("--check-bots runs in memory only: drop --out, --aggregate and --dask "
-                          "(check the bots on a short run first)")
     if args.start and args.out and not args.aggregate:
         raise ConfigError("--start does not apply to --out runs (a run folder always starts at "
                           "game 0; use --start without --out, or --aggregate)")
@@ -285,7 +282,7 @@ def cli_out(args, argv) -> int:
             info = run_to_dir_dask(out_dir, args.games, players, seed=args.seed, rules=rules,
                                    scheduler=args.dask, resume=args.resume, progress=_progress(args),
                                    chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, quiet=True,
-                                   game=game)
+                                   game=game, check_bots=not args.fast_bots)
         else:
             info = runs.run_to_dir(out_dir, args.games, players, seed=args.seed, rules=rules,
                                    workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
@@ -360,11 +357,13 @@ def cli_aggregate(args, argv) -> int:
     elif args.dask:
         agg = aggregate(args.games, players, seed=args.seed, rules=rules, progress=progress,
                         start=args.start, backend="dask", scheduler=args.dask,
-                        chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, game=game)
+                        chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, game=game,
+                        check_bots=not args.fast_bots)
         interrupted = agg.interrupted
     else:
         agg = aggregate(args.games, players, seed=args.seed, rules=rules, workers=workers,
-                        progress=progress, start=args.start, game=game)
+                        progress=progress, start=args.start, game=game,
+                        check_bots=not args.fast_bots)
         interrupted = agg.interrupted
     elapsed = time.perf_counter() - t0
     print(format_aggregate_summary(agg, elapsed, workers, game))

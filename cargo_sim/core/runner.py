@@ -113,7 +113,7 @@ class Table:
     decide: object
 
     @classmethod
-    def build(cls, game, rules, players, check_bots: bool = False) -> "Table":
+    def build(cls, game, rules, players, check_bots: bool = True) -> "Table":
         template, decide = game.table_template(rules, players, bool(check_bots))
         return cls(game, rules, list(players), template, decide)
 
@@ -260,7 +260,7 @@ class Played:
 
 def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
                  progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
-                 events: bool = False, check_bots: bool = False, narrow: bool = True) -> Played:
+                 events: bool = False, check_bots: bool = True, narrow: bool = True) -> Played:
     """Play games ``start .. start + n_games - 1`` of run ``seed`` into the game's
     table columns: integers at their smallest width, or with ``narrow=False`` at
     the kernel's widths (what a chunk of a run folder is written at)."""
@@ -316,7 +316,7 @@ def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers
 
 def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
              progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
-             events: bool = False, check_bots: bool = False):
+             events: bool = False, check_bots: bool = True):
     """Play games ``start .. start + n_games - 1`` of run ``seed`` of ``game`` (a
     name or a Game) and return the game's results object (``game.results``).
     Arguments as ``cargo_sim.simulate`` (docs there)."""
@@ -336,7 +336,7 @@ def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: in
     return game.results(g, p, table.rules, config, run.interrupted, ev_frame)
 
 
-def play_one(game, seed: int, players, rules=None, check_bots: bool = False):
+def play_one(game, seed: int, players, rules=None, check_bots: bool = True):
     """One game of ``game`` from its game seed: ``(events, text, rules, labels)``,
     the game's events table and move-by-move text (``cargo-sim play`` of any game)."""
     game = get_game(game)

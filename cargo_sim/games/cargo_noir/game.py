@@ -44,7 +44,7 @@ class CargoNoir:
             check_page_path(path)
 
         @staticmethod
-        def write(path, seed, players, rules, check_bots=False):
+        def write(path, seed, players, rules, check_bots=True):
             """Write the page; returns (its path, the decisions it steps through)."""
             from .replay import replay_steps, write_page
             data, _ = replay_steps(seed, players, rules=rules, check_bots=check_bots)
@@ -76,7 +76,7 @@ class CargoNoir:
     def player_fields(self, rules) -> Fields:
         return Fields(tuple(PLAYER_FIELDS) + tuple(f"card_{c}" for c in rules.card_names), np.int32)
 
-    def table_template(self, rules, players, check_bots: bool = False):
+    def table_template(self, rules, players, check_bots: bool = True):
         from .simulate import table_template
         return table_template(rules, players, check_bots)
 

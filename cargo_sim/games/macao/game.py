@@ -46,7 +46,7 @@ class Macao:
     def player_fields(self, rules) -> Fields:
         return Fields(E.PLAYER_FIELDS, np.int32)
 
-    def table_template(self, rules, players, check_bots: bool = False):
+    def table_template(self, rules, players, check_bots: bool = True):
         return _sim().table_template(rules, players, check_bots)
 
     def describe_error(self, players, err, game, game_seed, rules):
