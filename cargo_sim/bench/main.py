@@ -262,7 +262,8 @@ def _machine() -> dict:
         here = os.path.dirname(os.path.abspath(__file__))
         commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
                                 capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
+        dirty = subprocess.run(["git", "-C", here, "--no-optional-locks", "status", "--porcelain",
+                                "--untracked-files=no"],
                                capture_output=True, text=True, timeout=10).stdout.strip()
         if commit and dirty:
             commit += "+uncommitted changes"

@@ -58,10 +58,10 @@ def report_from_runs(a, argv) -> int:
         raise ConfigError(f"--from reports on the games already in the run folders; "
                           f"{', '.join(given)} would need a new simulation (drop --from to simulate)")
     results = results_from_runs(a.from_runs)     # first: a bad folder leaves no empty --out behind
-    claim_report_folder(a.out)
     game = results[0].config.get("game") or "cargo_noir"
     if a.game_name and a.game_name != game:
         raise ConfigError(f"--game {a.game_name}: the run folders hold games of {game}")
+    claim_report_folder(a.out)
     path = build_report(a.out, results=results, seed=a.seed, command=shlex.join(["cargo-sim"] + list(argv)),
                         formats=("png",) if a.no_svg else ("png", "svg"),
                         game=game,

@@ -499,6 +499,28 @@ def merge_game_options(args) -> None:
         args.game_name = name
 
 
+def missing_folders(out) -> list[Path]:
+    """The folders a command creating ``--out`` would create (``out`` and its missing
+    parents, deepest first); [] when it exists or is not a path."""
+    if not isinstance(out, str) or not out:
+        return []
+    path, missing = Path(out).absolute(), []
+    while not os.path.lexists(path) and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    return missing
+
+
+def remove_if_empty(folders) -> None:
+    """A refused or failed command leaves no folder it created behind: each of
+    ``folders`` (deepest first) is removed if it is empty (rmdir never removes files)."""
+    for folder in folders:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            break
+
+
 def run(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -506,13 +528,30 @@ def run(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:                      # usage error (2) or --help/--version (0)
         return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
-    from ..core.errors import CargoSimError
+    return _dispatch_errors(lambda: _run_command(args, argv))
+
+
+def _run_command(args, argv) -> int:
+    created = missing_folders(getattr(args, "out", None))
     try:
         merge_game_options(args)
         rc = args.func(args, argv)
         if rc == 0:                  # after the work: an error stays one line
             note_old_spellings(args)
+        else:
+            remove_if_empty(created)
         return rc
+    except BaseException:
+        remove_if_empty(created)
+        raise
+
+
+def _dispatch_errors(run_command):
+    """Run ``run_command()`` with the CLI's handling of errors: one line and status 2
+    for a user's mistake, 130 for Ctrl-C, one line for an internal fault."""
+    from ..core.errors import CargoSimError
+    try:
+        return run_command()
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -436,3 +436,17 @@ def test_a_tiny_tournament_prints_no_raw_warning_nor_infinite_rating(capsys, rec
     greedy = next(ln for ln in cap.out.splitlines() if ln.startswith("greedy "))
     assert greedy.split()[1:3] == ["10", "10"]            # games, wins: integers
     assert "< 1e-16" in cap.out and not re.search(r"\de-(1[7-9]|[2-9]\d|\d{3})", cap.out)
+
+
+def test_a_refused_command_leaves_no_folder_it_created(tmp_path, capsys):
+    """sweep claims --out (creating it and its parents) before it checks its players: the
+    refusal removes what it created, and never a folder that was there before."""
+    out = tmp_path / "new" / "deeper" / "sweep"
+    args = ["sweep", "--vary", "start_coins=6,7", "-p", "nosuchbot,random", "--games", "4",
+            "--no-progress", "--out", str(out)]
+    assert main(args) == 2
+    assert "nosuchbot" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "mine").mkdir()                  # the user's own (empty) folder stays
+    assert main(args[:-1] + [str(tmp_path / "mine")]) == 2
+    assert (tmp_path / "mine").is_dir()
