@@ -23,11 +23,12 @@ from .common import (EXIT_INTERRUPTED, PROG, format_summary_of, jsonable, load_r
                          parse_players, run_headline, versions)
 from ..core.contract import counters_of, get_game
 from ..core.errors import ConfigError
-from ..core.fileio import (atomic_write, atomic_write_text, claim_folder, own_output,
-                          publish)
+from ..core.fileio import (atomic_write, atomic_write_text, claim_folder, is_temp_name,
+                          own_output, publish)
 from ..core.progress import Progress
 from ..runners.tablefiles import canonical, parquet_options, run_table, with_run_columns
 from ..runners import runs
+from ..runners.runfolder import LOCK, RunLock
 
 DEFAULT_CHUNK_GAMES = 100_000
 
@@ -150,7 +151,8 @@ def _write_run_json(path: Path, meta: dict) -> None:
 RUN_KIND = "cargo_sim.run_record/1"      # run.json of a run folder (beside its manifest)
 RUN_JSON = "run.json"
 FILES_KIND = "cargo_sim.files/1"          # run.json of a --layout files folder
-FILES_NAMES = ("games.parquet", "players.parquet", "games.csv", "players.csv", "run.json")
+FILES_NAMES = ("games.parquet", "players.parquet", "games.csv", "players.csv", "run.json",
+               LOCK)
 
 
 def _files_run_json(d: dict) -> bool:
@@ -161,12 +163,17 @@ def _files_run_json(d: dict) -> bool:
             and "n_games_requested" in d)
 
 
-def claim_files_folder(out_dir) -> Path:
+def claim_files_folder(out_dir):
     """The --layout files folder: new, empty, or an earlier --layout files run's
-    own (only its files and its run.json); anything else is refused before play."""
-    folder, _ = claim_folder(out_dir, "--layout files output",
-                             own_output(FILES_NAMES, "run.json", _files_run_json))
-    return folder
+    own (only its files and its run.json); anything else is refused before play.
+    Then locked (run.lock, as a run folder), so a second writer is refused while
+    this one runs. Returns the held lock."""
+    own = own_output(FILES_NAMES, "run.json", _files_run_json)
+
+    def owned(folder):          # or one a writer is just starting in (its lock alone)
+        return own(folder) or all(n == LOCK or is_temp_name(n) for n in os.listdir(folder))
+    folder, _ = claim_folder(out_dir, "--layout files output", owned)
+    return RunLock(folder).acquire()
 
 
 class _FilesSink:
@@ -227,13 +234,9 @@ class _FilesSink:
                 self.tmp[t].unlink()
 
 
-def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
-    """One file per table, streamed; returns (tally, files, interrupted, manifest)."""
-    if args.resume:
-        raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
-    manifest, rules = runs.plan(args.games, players, args.seed, rules,
-                                args.chunk_games or DEFAULT_CHUNK_GAMES, args.game_name)
-    claim_files_folder(out_dir)
+def _files_run(args, manifest, rules, workers, out_dir: Path, fmt: str):
+    """One file per table, streamed (the folder claimed and locked); returns
+    (tally, files, interrupted)."""
     with contextlib.suppress(FileNotFoundError):
         (out_dir / "run.json").unlink()         # ours (claimed); written last: present = complete
     sink = _FilesSink(out_dir, fmt, args.game_name, runs.run_of(manifest))
@@ -249,7 +252,7 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
     finally:
         if bar.enabled:
             bar.close()
-    return sink.tally, files, interrupted, manifest
+    return sink.tally, files, interrupted
 
 
 def cli_out(args, argv) -> int:
@@ -257,13 +260,25 @@ def cli_out(args, argv) -> int:
     game = get_game(args.game_name)
     rules = load_rules(args.rules, args.set, game)
     players = parse_players(args.players)
-    workers = args.workers or os.cpu_count() or 1
     out_dir = Path(args.out)
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError(f"--out {out_dir} exists and is not a folder")
     layout = _layout(args)
-    if layout == "files" and args.resume:
+    if layout == "chunks":
+        return _cli_out(args, argv, game, rules, players, out_dir, layout)
+    if args.resume:
         raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
+    plan = runs.plan(args.games, players, args.seed, rules,
+                     args.chunk_games or DEFAULT_CHUNK_GAMES, args.game_name)
+    lock = claim_files_folder(out_dir)           # after the common mistakes: no folder for them
+    try:
+        return _cli_out(args, argv, game, rules, players, out_dir, layout, plan)
+    finally:
+        lock.release()
+
+
+def _cli_out(args, argv, game, rules, players, out_dir, layout, plan=None) -> int:
+    workers = args.workers or os.cpu_count() or 1
     tally, tallied = Tally(game), set()
 
     def tally_chunk(k, games, players):       # the summary of a chunk played now, from memory
@@ -272,8 +287,8 @@ def cli_out(args, argv) -> int:
 
     t0 = time.perf_counter()
     if layout == "files":
-        tally, files, interrupted, manifest = _files_run(args, players, rules, workers, out_dir,
-                                                         args.format)
+        manifest, rules = plan
+        tally, files, interrupted = _files_run(args, manifest, rules, workers, out_dir, args.format)
         cfg_players = manifest["players"]
         played = None
     else:

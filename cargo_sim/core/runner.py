@@ -231,17 +231,18 @@ def available_memory() -> int | None:
     return None
 
 
-def check_fits(need_bytes: float, n_games: int) -> None:
+def check_fits(need_bytes: float, n_games: int, game=None) -> None:
     """Refuse up front a run whose tables cannot fit in the memory available
-    (with the ways to run it that keep memory flat)."""
+    (with the ways to run ``game`` that keep memory flat: counters only if it has them)."""
     need = need_bytes * 1.5 + n_games * 8
     avail = available_memory()
     if avail is not None and need > avail:
-        raise ConfigError(
-            f"{n_games:,} games need about {need / 2**30:.1f} GiB in memory and "
-            f"{avail / 2**30:.1f} GiB is available: write the games to disk chunk by chunk "
-            "(cargo-sim simulate --out DIR, or cargo_sim.runs.run_to_dir) or keep counters only "
-            "(--aggregate, cargo_sim.aggregate)")
+        ways = "write the games to disk chunk by chunk (cargo-sim simulate --out DIR, or " \
+               "cargo_sim.runs.run_to_dir)"
+        if game is None or getattr(game, "counters", None) is not None:
+            ways += " or keep counters only (--aggregate, cargo_sim.aggregate)"
+        raise ConfigError(f"{n_games:,} games need about {need / 2**30:.1f} GiB in memory and "
+                          f"{avail / 2**30:.1f} GiB is available: {ways}")
 
 
 # ---------------------------------------------------------------------------
@@ -271,7 +272,7 @@ def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers
     seed = check_seed(seed)
     check_games(start, n_games)
     check_number("chunk_size", chunk_size, 1)
-    check_fits(game.table_bytes(n_games, n), n_games)
+    check_fits(game.table_bytes(n_games, n), n_games, game)
     table = Table.build(game, rules, seated, check_bots)
     seeds = game_seeds(seed, start, n_games)
     if n_games > 0:

@@ -300,7 +300,7 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     seated, rules = seat_players(game, n_games, players, rules)
     labels = [p.label for p in seated]
     # the results come back into this process: refused up front if they cannot fit
-    check_fits(game.table_bytes(n_games, len(seated)), n_games)
+    check_fits(game.table_bytes(n_games, len(seated)), n_games, game)
     check_chunk_games(chunk_games)
     parts = {}
 

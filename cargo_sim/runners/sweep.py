@@ -307,7 +307,7 @@ def sweep(base_rules=None, grid: dict | None = None, players=None,
                           f"({', '.join(name for name, _, _ in variants[1:])}): it compares nothing")
     # every kept run stays in memory (its tables); refused up front if they cannot fit
     kept = len({r.digest for _, _, r in variants}) if keep_runs else 1
-    check_fits(game.table_bytes(games, len(players)) * kept, int(games) * kept)
+    check_fits(game.table_bytes(games, len(players)) * kept, int(games) * kept, game)
 
     rows, runs, base_units, played = [], {}, None, {}
     t0 = time.time()

@@ -122,6 +122,23 @@ def test_files_layout_rerun_into_its_own_folder_and_no_temps(tmp_path, capsys):
     assert (out / "notes.txt").read_text() == "mine"
 
 
+def test_a_second_writer_of_a_files_layout_folder_is_refused(tmp_path, capsys):
+    """--layout files takes run.lock as a run folder does: while another writer holds
+    it, a second one is refused and touches nothing; the lock goes with its writer."""
+    out = tmp_path / "f"
+    args = ["simulate", "-n", "20", "--out", str(out), "--layout", "files", "--no-progress"]
+    assert main(args) == 0
+    before = files(out)
+    lock = RunLock(out).acquire()                  # a writer at work (this live process)
+    try:
+        cli_error(capsys, args, "is in use by process")
+        assert files(out) == {**before, LOCK: (out / LOCK).read_bytes()}
+    finally:
+        lock.release()
+    assert main(args) == 0
+    assert sorted(os.listdir(out)) == ["games.parquet", "players.parquet", "run.json"]
+
+
 def test_tournament_out_keeps_a_users_files(tmp_path, capsys, no_games):
     d = user_folder(tmp_path)
     before = files(d)
@@ -686,7 +703,7 @@ def test_disk_full_in_the_files_layout_fault_injected(tmp_path, capsys, monkeypa
     out = tmp_path / "f"
     cli_error(capsys, ["simulate", "-n", 90, "--chunk-games", 30, "--out", out, "--layout", "files",
                        "--format", fmt, "--no-progress"], "No space left on device")
-    assert os.listdir(out) == []             # nothing final-named, no temp left
+    assert not out.exists()                  # nothing final-named, no temp: the folder it made goes too
 
 
 def test_disk_full_in_an_aggregate_run_fault_injected(tmp_path, capsys, monkeypatch):
@@ -714,7 +731,7 @@ def test_disk_full_for_the_tournament_fault_injected(tmp_path, capsys, monkeypat
     out = tmp_path / "t"
     cli_error(capsys, ["tournament", "-p", "random,greedy", "--seats", 2, "-n", 8, "--out", out,
                        "--no-progress"], "No space left on device")
-    assert os.listdir(out) == []             # the six files appear together or not at all
+    assert not out.exists()                  # the six files together or none (and no folder it made)
 
 
 @pytest.fixture
@@ -737,7 +754,7 @@ def test_disk_full_on_a_real_small_file_system(small_fs, capsys):
         cli_error(capsys, ["simulate", "-n", 20_000, "--chunk-games", 2000, "--out", out,
                            "--layout", layout, "--no-progress"], "No space left on device")
         if layout == "files":
-            assert os.listdir(out) == []
+            assert not out.exists()          # nothing written: the folder it made goes too
         else:                                # every final-named chunk is complete
             names = set(os.listdir(out))
             assert not list(out.rglob("*.tmp"))
@@ -746,7 +763,7 @@ def test_disk_full_on_a_real_small_file_system(small_fs, capsys):
             with pytest.warns(UserWarning, match="run not finished"):
                 res = cargo_sim.load_results(out)
             assert len(res.games) == 2000 * len(done)
-        shutil.rmtree(out)
+            shutil.rmtree(out)
     # fill what is free now (a fixed 298 KB once met a file system not yet given back its
     # space); a fill that itself runs out leaves the disk just as full, which is the point
     try:
