@@ -464,6 +464,8 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
             f"clone().playout() {f['playout_us']:.1f} us a game = {f['playout_ratio']:.2f}x the "
             f"kernel's {f['kernel_us']:.1f} us (best / best; median of the "
             f"{f['rounds']} alternated rounds' ratios {f['playout_ratio_median']:.2f}x)")
+    from .checked import check_cost
+    checked = check_cost(say, min(repeat, 7))
     say("search bots (1 and 2 threads on one decision):")
     from . import search as bench_search
     search = bench_search.run(child, say)
@@ -475,7 +477,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
             "macao": {k: v for k, v in macao.items() if k != "lines"},
             "reference": ref, "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd, "search": search,
-            "bench_maxrss_mb": own, "seconds": total}
+            "bench_maxrss_mb": own, "seconds": total, "check_bots": checked}
 
 
 def main(argv=None) -> int:

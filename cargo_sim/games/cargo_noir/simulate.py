@@ -30,7 +30,7 @@ from .trade.packed_nb import exact_value_fn
 from .slots import slot_name
 from .enums import (FAULT_BUDGET, FAULT_INDEX, FAULT_KIND, FAULT_PARAM, FAULT_RAND, FAULT_TABLES,
                     FAULT_WRITE)
-from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS,
+from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, M_TABLE_SUM, N_PARAMS, PARAM_SCALE, PARAMS,
                     R_BUILTIN_FN, R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, R_SHARED_LEN, R_USER_BASE,
                     R_USER_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
@@ -206,6 +206,11 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = True)
         # the built-ins as a kernel called by address (dispatch_nb.builtin_fn): the
         # search's models and user bots delegating to the heuristic call it
         template[R_BUILTIN_FN] = builtin_fn()
+    if check_bots and users is not None:
+        # the tables' checksum once per table, not at each game's first user call (its
+        # 6 MB pass is most of what checking costs); each game's end compares it
+        from .engine_nb import tables_sum_nb
+        template[M_TABLE_SUM] = tables_sum_nb(template)
     return template, decide
 
 

@@ -99,7 +99,7 @@ def test_checked_mode_stops_a_bot_writing_the_state(mode, what):
     with pytest.raises(BotError, match=rf"bot 't_cheat\?mode={mode}' \(seat 0\) {what} \(state word "
                                        r"\d+\) in its send ship decision: a bot may write only its "
                                        r"answer .*; turn 1 of game 0"):
-        cargo_sim.simulate(2, [label(mode), "greedy"], seed=1, progress=False, check_bots=True)
+        cargo_sim.simulate(2, [label(mode), "greedy"], seed=1, progress=False)     # checked by default
 
 
 def test_checked_mode_finds_a_write_to_the_trade_tables_at_the_games_end():
@@ -219,3 +219,11 @@ def test_a_tournament_with_a_user_bot_checks_it_by_default():
     res = cargo_sim.tournament([label(cheats.WRITE_COINS), "greedy"], 2, games=2, seed=1,
                                progress=False, check_bots=False)
     assert res.config["games_played"] == 2
+
+
+def test_game_state_checks_user_bots_by_default():
+    """The forward model plays a user bot checked unless told to trust it."""
+    with pytest.raises(BotError, match=r"wrote to coins of seat \d"):
+        GameState([label(cheats.WRITE_COINS), "greedy"], seed=1).playout()
+    trusted = GameState([label(cheats.WRITE_COINS), "greedy"], seed=1, check_bots=False).playout()
+    assert trusted.is_over
