@@ -134,18 +134,6 @@ def deprecated(p, old: str, new: str, dest: str, nargs=None, store=None):
     return action
 
 
-class Obsolete(argparse.Action):
-    """An option that is now the default: accepted, changes nothing, records a note."""
-
-    def __init__(self, option_strings, dest, why: str = "", **kw):
-        self.why = why
-        super().__init__(option_strings, dest, nargs=0, **kw)
-
-    def __call__(self, parser, ns, values, option_string=None):
-        ns.old_spellings = (getattr(ns, "old_spellings", None) or []) + [
-            f"{option_string} is no longer needed: {self.why}"]
-
-
 def note_old_spellings(args, stream=None) -> None:
     """One note per old spelling used (after the command worked: an error stays one line)."""
     for note in getattr(args, "old_spellings", None) or ():
@@ -198,8 +186,8 @@ def fast_bots(p):
         help="run user bots unchecked, for speed: a bot that indexes out of bounds can crash "
              "the process, one that writes the game state or loops for ever goes unnoticed "
              "(default: user bots are checked; built-in bots never are)")
-    p.add_argument("--check-bots", dest="old_check_bots", action=Obsolete, help=argparse.SUPPRESS,
-                   why="user bots are checked by default (--fast-bots turns it off)")
+    deprecated(p, "--check-bots", "the default (--fast-bots turns it off)", "fast_bots", nargs=0,
+               store=lambda v: False)
 
 
 def no_progress(p):
