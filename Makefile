@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast browser demo bench reports reports-macao robustness-macao ladder clean
+.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,14 @@ TEST_OPT ?= 1
 
 test: $(STAMP) browser
 	NUMBA_OPT=$(TEST_OPT) $(PY) -m pytest tests -n $(TEST_JOBS) --dist loadfile
+
+# The wheel installs every game: built from the tracked files, installed with
+# --no-deps into a folder of its own, then `cargo-sim rules` and a 100-game
+# `cargo-sim simulate` of every registered game from outside the source tree, with
+# this environment's interpreter (.ci/wheel_check.py). Same NUMBA_OPT as the tests:
+# the installed copy reuses their compiled kernels (the cache is keyed by source).
+wheel-check: $(STAMP)
+	NUMBA_OPT=$(TEST_OPT) $(PY) .ci/wheel_check.py
 
 # Headless Chromium for the replay page's test (tests/games/cargo_noir/test_replay.py):
 # installed from the system's packages when missing and apt-get is there (as root,

@@ -270,7 +270,7 @@ def claim_tournament_folder(out):
     tournament's own folder (only its files; run.json says so); then lock it,
     so a second tournament writing there is refused. Returns the held lock."""
     from ..core.fileio import claim_folder, is_temp_name, own_output
-    from ..runners.runfolder import RunLock
+    from ..runners.runs.folder import RunLock
     own = own_output(TOURNAMENT_FILES, "run.json", _tournament_run_json)
 
     def owned(folder):          # or one a tournament is just starting in (its lock alone)

@@ -23,12 +23,13 @@ from .common import (EXIT_INTERRUPTED, PROG, format_summary_of, jsonable, load_r
                          parse_players, run_headline, versions)
 from ..core.contract import counters_of, get_game
 from ..core.errors import ConfigError
-from ..core.fileio import (atomic_write, atomic_write_text, claim_folder, is_temp_name,
-                          own_output, publish)
+from ..core.fileio import (TMP_SUFFIX, atomic_write, atomic_write_text, claim_folder,
+                          is_temp_name, own_output, publish)
 from ..core.progress import Progress
-from ..runners.tablefiles import canonical, parquet_options, run_table, with_run_columns
 from ..runners import runs
-from ..runners.runfolder import LOCK, RunLock
+from ..runners.runs.folder import LOCK, RunLock
+from ..runners.runs.tablefiles import canonical, parquet_options, run_table, with_run_columns
+from ..runners.runs.write import run_of, stream_chunks
 
 DEFAULT_CHUNK_GAMES = 100_000
 
@@ -183,10 +184,10 @@ class _FilesSink:
 
     def __init__(self, out_dir: Path, fmt: str, game=None, run: dict | None = None):
         import tempfile
-        self.out_dir, self.fmt, self.run = out_dir, fmt, run     # run: runs.run_of
+        self.out_dir, self.fmt, self.run = out_dir, fmt, run     # run: run_of
         self.tmp = {}
         for t in runs.TABLES:                    # fresh names of our own, never a user's file
-            fd, name = tempfile.mkstemp(dir=out_dir, prefix=f".{t}.{fmt}.", suffix=runs.TMP_SUFFIX)
+            fd, name = tempfile.mkstemp(dir=out_dir, prefix=f".{t}.{fmt}.", suffix=TMP_SUFFIX)
             os.close(fd)
             self.tmp[t] = Path(name)
         self.writers = {}
@@ -239,12 +240,12 @@ def _files_run(args, manifest, rules, workers, out_dir: Path, fmt: str):
     (tally, files, interrupted)."""
     with contextlib.suppress(FileNotFoundError):
         (out_dir / "run.json").unlink()         # ours (claimed); written last: present = complete
-    sink = _FilesSink(out_dir, fmt, args.game_name, runs.run_of(manifest))
+    sink = _FilesSink(out_dir, fmt, args.game_name, run_of(manifest))
     bar = Progress(args.games, label=f"simulate to {out_dir.name}: {len(manifest['players'])} players",
                    enabled=_progress(args) and args.games > 0)
     try:
-        _, _, interrupted = runs.stream_chunks(range(manifest["n_chunks"]), manifest, rules,
-                                               workers, bar, sink)
+        _, _, interrupted = stream_chunks(range(manifest["n_chunks"]), manifest, rules,
+                                          workers, bar, sink, check_bots=not args.fast_bots)
         files = sink.finish()
     except BaseException:
         sink.discard()
@@ -302,7 +303,7 @@ def _cli_out(args, argv, game, rules, players, out_dir, layout, plan=None) -> in
             info = runs.run_to_dir(out_dir, args.games, players, seed=args.seed, rules=rules,
                                    workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
                                    resume=args.resume, progress=_progress(args), quiet=True,
-                                   on_chunk=tally_chunk, game=game)
+                                   on_chunk=tally_chunk, game=game, check_bots=not args.fast_bots)
         interrupted = info.interrupted
         tally = tally_dir(out_dir, tally, skip=tallied)     # chunks on disk before this call
         cfg_players = info.config["players"]
@@ -366,7 +367,7 @@ def cli_aggregate(args, argv) -> int:
         info = runs.aggregate_to_dir(args.out, args.games, players, seed=args.seed, rules=rules,
                                      workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
                                      resume=args.resume, progress=progress, start=args.start,
-                                     quiet=True, game=game)
+                                     quiet=True, game=game, check_bots=not args.fast_bots)
         agg = runs.load_aggregate_dir(args.out, warn=False)
         interrupted = info.interrupted
     elif args.dask:

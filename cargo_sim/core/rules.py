@@ -10,16 +10,17 @@ A game's rules are one data dict read from a TOML file beside the game's module
   schema): ``quarter.17.adjacent = [12, 16, 18, 22]``, overridden as a list or
   as text ``"12,16,18"`` (``IntList.parse``);
 * ``[provenance]``: flat name or pattern -> "rulebook: ..." / "estimated: ...";
-* ``[range]``: plausible values of estimates and decisions.
+* ``[range]``: plausible values of estimates and decisions;
+* ``[constraint]``: relations between parameters.
 
-A game subclasses it with its schema (``SCALARS``, ``KEYED``, ``TABLES``), its
+This module holds the data, its flat names and the TOML in and out; the three
+tables of metadata are read and checked by ``provenance.RulesMeta``, the value
+types are ``rule_types``. A game subclasses it with its schema (``SCALARS``, ``KEYED``, ``TABLES``), its
 checks (``validate``) and what it compiles the data into. See docs/contract.md.
 """
 from __future__ import annotations
 
 import copy
-import fnmatch
-import operator
 import hashlib
 import json
 import tomllib
@@ -32,70 +33,13 @@ import numpy as np
 from .checks import whole
 from .errors import RulesError
 from .fileio import read_text
+from .provenance import META, RulesMeta
+from .rule_types import IntList, check_type, is_int, short_repr, type_name
+
+__all__ = ["RulesBase", "IntList", "check_type", "check_top_level", "is_int", "short_repr",
+           "type_name", "parse_rules_toml", "copy_tree", "RULES_FILE_LIMIT"]
 
 RULES_FILE_LIMIT = 4 * 2**20      # bytes; the default rules file is ~10 KB
-
-META = ("provenance", "range", "constraint")
-STATUSES = ("rulebook", "review", "estimated", "decision")   # a [provenance] row's first word
-MAX_RANGE_VALUES = 1000       # values of one [range] row (each may be played: keep it finite)
-
-# [constraint] rows: "NAME" = "OP OTHER" (OP one of these) or "none" (a lifted constraint)
-CONSTRAINT_OPS = {"<=": operator.le, ">=": operator.ge, "=": operator.eq,
-                  "<": operator.lt, ">": operator.gt}
-LIFTED = "none"
-
-
-def parse_constraint(spec):
-    """A [constraint] row's value: (op, other parameter), or None when lifted
-    ("none"); ValueError when malformed."""
-    if not isinstance(spec, str):
-        raise ValueError
-    s = spec.strip()
-    if s == LIFTED:
-        return None
-    for op in CONSTRAINT_OPS:                 # two-character operators first
-        if s.startswith(op):
-            other = s[len(op):].strip()
-            if other and other[0] not in "<>=":
-                return op, other
-    raise ValueError
-
-
-def _range_ends(spec, current):
-    """(lo, hi) of a well-formed whole-number [range] row with the current value, else None."""
-    if spec is None:
-        return current, current
-    if isinstance(spec, list) and len(spec) == 2 and all(is_int(x) for x in spec) and spec[0] <= spec[1]:
-        return min(spec[0], current), max(spec[1], current)
-    return None
-
-
-def type_name(t) -> str:
-    if isinstance(t, IntList):
-        return t.describe()
-    return {int: "an integer", str: "a string", bool: "true/false", list: "a list"}[t]
-
-
-def is_int(v) -> bool:
-    return whole(v, numpy=False)
-
-
-def check_type(name, value, t, problems) -> bool:
-    """Is ``value`` of type ``t`` (bool is not an int)? Otherwise a problem is added."""
-    if isinstance(t, IntList):
-        why = t.problem(value)
-        if why:
-            problems.append(f"{name}: must be {t.describe()}, got {short_repr(value)} ({why})")
-        return not why
-    if t is int:
-        ok = is_int(value)
-    elif t is bool:
-        ok = isinstance(value, bool)
-    else:
-        ok = isinstance(value, t)
-    if not ok:
-        problems.append(f"{name}: must be {type_name(t)}, got {value!r}")
-    return ok
 
 
 def parse_rules_toml(text: str, what: str) -> dict:
@@ -124,105 +68,6 @@ def check_top_level(d: dict, scalars: dict, sections) -> list[str]:
     return p
 
 
-# ---- array-valued parameters ------------------------------------------------
-MAX_INT_LIST = 1000           # entries of one list parameter unless its schema says fewer
-
-
-def short_repr(value, limit: int = 60) -> str:
-    """repr() cut to ``limit`` characters (an error message stays one short line)."""
-    r = repr(value)
-    return r if len(r) <= limit else r[:limit - 3] + "..."
-
-
-class IntList:
-    """The type of an array-valued rules parameter: a flat list of integers.
-
-    Used in a schema like ``int`` or ``str`` (``SCALARS``, ``KEYED`` or a
-    ``TABLES`` field), e.g. ``{"adjacent": IntList(min_len=1, max_len=8, lo=1, hi=30)}``.
-    Its value is a TOML array of integers (``adjacent = [12, 16, 18, 22]``); its
-    flat name is the whole list's (``quarter.17.adjacent``, one [provenance] row,
-    one [range] row of alternative lists); an override gives a list, a tuple, a
-    1-d integer numpy array, or text (``--set quarter.17.adjacent=12,16,18``):
-    integers separated by commas, with or without brackets, ``""`` or ``[]`` for
-    the empty list (``parse``). Nested lists, non-integers (true/false and 1.5
-    included), lists too long or too short and entries outside [lo, hi] are each
-    refused with a one-line message.
-    """
-
-    def __init__(self, min_len: int = 0, max_len: int = MAX_INT_LIST, lo: int | None = None,
-                 hi: int | None = None):
-        self.min_len, self.max_len, self.lo, self.hi = min_len, max_len, lo, hi
-
-    def describe(self) -> str:
-        if self.min_len == self.max_len:
-            n = f"{self.min_len}"
-        elif self.min_len:
-            n = f"{self.min_len} to {self.max_len}"
-        else:
-            n = f"at most {self.max_len}"
-        bounds = ""
-        if self.lo is not None and self.hi is not None:
-            bounds = f" from {self.lo} to {self.hi}"
-        elif self.lo is not None:
-            bounds = f" >= {self.lo}"
-        elif self.hi is not None:
-            bounds = f" <= {self.hi}"
-        return f"a list of {n} integers{bounds}"
-
-    def problem(self, value) -> str:
-        """Why ``value`` is not such a list ("" when it is)."""
-        if isinstance(value, str):
-            return "text, not integers separated by commas"
-        if not isinstance(value, list):
-            return "not a list"
-        for i, x in enumerate(value):
-            if isinstance(x, (list, tuple, dict)):
-                return f"entry {i} is nested (a list parameter is one flat list)"
-            if not is_int(x):
-                return f"entry {i} is {short_repr(x, 20)}, not an integer"
-        if len(value) > self.max_len:
-            return f"{len(value)} entries, at most {self.max_len}"
-        if len(value) < self.min_len:
-            return f"{len(value)} entries, at least {self.min_len}"
-        for i, x in enumerate(value):
-            if (self.lo is not None and x < self.lo) or (self.hi is not None and x > self.hi):
-                return f"entry {i} is {x}, outside {self.lo}..{self.hi}"
-        return ""
-
-    def coerce(self, value):
-        """An override's value as a plain list where it unambiguously is one
-        (text, tuple, numpy array, numpy integers); anything else unchanged (for
-        ``problem`` to refuse)."""
-        if isinstance(value, str):
-            return self.parse(value)
-        if isinstance(value, np.ndarray):
-            value = value.tolist() if value.ndim == 1 and value.dtype.kind in "iu" else value
-        if isinstance(value, tuple):
-            value = list(value)
-        if isinstance(value, list):
-            value = [x.item() if isinstance(x, np.integer) else x for x in value]
-        return value
-
-    @staticmethod
-    def parse(text: str):
-        """``"12,16,18"``, ``"[12, 16, 18]"`` -> [12, 16, 18]; ``""``, ``"[]"`` -> [].
-        Text that is not integers separated by commas is returned unchanged (then
-        refused as "not a list", naming the parameter)."""
-        s = text.strip()
-        if s.startswith("[") and s.endswith("]"):
-            s = s[1:-1].strip()
-        if not s:
-            return []
-        out = []
-        for tok in s.split(","):
-            tok = tok.strip()
-            body = tok[1:] if tok[:1] in "+-" else tok
-            if not body.isdigit() or not body.isascii() or len(body) > 30:
-                return text
-            out.append(int(tok))
-        return out
-
-
 # tomllib's memory and time grow with the square of a dotted key's depth
 # (10^4 parts: 0.4 GB, 5 s; 10^5: killed), so dots are bounded before parsing.
 # Counting every dot of a line over-counts (values, prose): a rules file has a
@@ -243,7 +88,6 @@ def check_key_depth(text: str, what: str) -> None:
                          f"has {worst} dots; keys of a few parts are all a rules file needs)")
 
 
-
 def copy_tree(x):
     """A copy of rules data (dicts and lists of scalars): what ``copy.deepcopy`` gives,
     several times faster (every ``replace`` copies the whole tree)."""
@@ -253,8 +97,11 @@ def copy_tree(x):
         return [copy_tree(v) for v in x]
     return copy.deepcopy(x) if not isinstance(x, (str, int, float, bool, type(None))) else x
 
-class RulesBase:
-    """The rules of one variant of a game (immutable): data plus overrides."""
+
+class RulesBase(RulesMeta):
+    """The rules of one variant of a game (immutable): data plus overrides. Its
+    [provenance], [range] and [constraint] tables are read by ``RulesMeta``
+    (provenance.py)."""
 
     SCALARS: dict = {}       # name -> type
     KEYED: dict = {}         # section -> value type: flat "section.key"
@@ -450,231 +297,6 @@ class RulesBase:
         blob = json.dumps(self._data, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
-    # ---- provenance -----------------------------------------------------------
-    def source_of(self, name: str) -> str:
-        """Where a parameter's value comes from; 'override' if this variant changed it."""
-        if name in self.overrides or any(name.startswith(k + ".") for k in self.overrides):
-            return "override"
-        prov = self._data.get("provenance", {})
-        best, best_score = "unknown", None
-        for pattern, source in prov.items():
-            if fnmatch.fnmatchcase(name, pattern.replace("*", "[!.]*")) or name == pattern:
-                score = (-pattern.count("*"), len(pattern))     # fewest wildcards, then longest
-                if best_score is None or score > best_score:
-                    best, best_score = source, score
-        return best
-
-    def provenance_rows(self) -> list[dict]:
-        """``provenance`` as plain rows (what ``cargo-sim rules`` prints, without pandas)."""
-        rows = []
-        for name, value in self.flat().items():
-            if name in self.LABEL_KEYS:
-                continue
-            src = self.source_of(name)
-            status = src.split(":", 1)[0].strip()
-            rows.append({"parameter": name, "value": value, "status": status, "source": src})
-        return rows
-
-    @property
-    def provenance(self):
-        """DataFrame: parameter, value, status (rulebook/review/estimated/decision/override), source."""
-        import pandas as pd
-        return pd.DataFrame(self.provenance_rows())
-
-    @property
-    def ranges(self) -> dict:
-        """Plausible values of each estimate and decision (the rules data's
-        [range] table): name -> sorted list of values, the current one included
-        (every whole number of a [lo, hi] range; the alternatives otherwise).
-        A tied parameter has none: it moves with its leader (``tied``)."""
-        flat = self.flat()
-        tied = self.tied
-        out = {}
-        for name, spec in self._data.get("range", {}).items():
-            if name in tied:                  # it moves with its leader
-                continue
-            cur = flat[name]
-            if is_int(cur):
-                out[name] = sorted(set(range(spec[0], spec[1] + 1)) | {cur})
-            else:
-                out[name] = [cur] + [v for v in spec if v != cur]
-        return out
-
-    @classmethod
-    def range_problems(cls, d: dict) -> list[str]:
-        """[range]: known parameters; [lo, hi] with lo <= hi for whole numbers, a
-        list of alternatives of the parameter's type otherwise."""
-        ranges = d.get("range", {})
-        if not isinstance(ranges, dict):
-            return ["range: must be a table"]
-        flat = cls.flatten(d, drop_provenance=True)
-        p = []
-        for name, spec in ranges.items():
-            if name not in flat:
-                p.append(f"range: unknown rules parameter {name!r}")
-            elif not isinstance(spec, list) or not spec:
-                p.append(f"range.{name}: must be a non-empty list")
-            elif is_int(flat[name]):
-                if len(spec) != 2 or not all(is_int(x) for x in spec) or spec[0] > spec[1]:
-                    p.append(f"range.{name}: must be [lo, hi], whole numbers with lo <= hi, got {spec}")
-                elif spec[1] - spec[0] >= MAX_RANGE_VALUES:     # Rules.ranges lists every value
-                    p.append(f"range.{name}: at most {MAX_RANGE_VALUES} values, got {spec}")
-            elif not all(type(x) is type(flat[name]) for x in spec):
-                p.append(f"range.{name}: alternatives must be of the parameter's type, got {spec}")
-            elif len(spec) > MAX_RANGE_VALUES:
-                p.append(f"range.{name}: at most {MAX_RANGE_VALUES} alternatives, got {len(spec)}")
-        return p
-
-    # ---- constraints -------------------------------------------------------------
-    @staticmethod
-    def constraints_in(d: dict) -> dict:
-        """The active, well-formed rows of a data dict's [constraint] table:
-        name -> (op, other). Lifted ("none") and malformed rows are left out
-        (``constraint_problems`` reports the malformed ones)."""
-        rows = d.get("constraint", {})
-        out = {}
-        if isinstance(rows, dict):
-            for name, spec in rows.items():
-                try:
-                    rule = parse_constraint(spec)
-                except ValueError:
-                    continue
-                if rule is not None:
-                    out[name] = rule
-        return out
-
-    @classmethod
-    def tied_in(cls, d: dict) -> dict:
-        """follower -> leader for every tie ("A" = "= B": A always equals B)."""
-        return {a: b for a, (op, b) in cls.constraints_in(d).items() if op == "="}
-
-    @property
-    def constraints(self) -> dict:
-        """The rules' constraints between parameters: name -> (op, other), e.g.
-        ``{"table.Item.points": ("=", "table.Item.price")}`` (the [constraint] table)."""
-        return self.constraints_in(self._data)
-
-    @property
-    def tied(self) -> dict:
-        """follower -> leader: parameters that always equal another (no range of
-        their own; ``replace`` moves them with their leader)."""
-        return self.tied_in(self._data)
-
-    def allows(self, name: str, value, others: dict | None = None) -> bool:
-        """Would ``name = value`` keep every constraint that involves it, with the
-        other parameters at ``others`` (default: these rules' values)? A tie's
-        leader always may move (its follower moves with it); a follower may not
-        leave its leader's value."""
-        flat = self.flat()
-        if others:
-            flat.update(others)
-        for a, (op, b) in self.constraints.items():
-            if a == name and not CONSTRAINT_OPS[op](value, flat[b]):
-                return False
-            if b == name and op != "=" and not CONSTRAINT_OPS[op](flat[a], value):
-                return False
-        return True
-
-    @classmethod
-    def constraint_problems(cls, d: dict) -> list[str]:
-        """[constraint]: each row "NAME" = "OP OTHER" between two whole-number
-        parameters (OP one of = < > <= >=; "=" ties NAME to OTHER) or "none" (a
-        lifted constraint). No chains (OTHER is not itself constrained). The
-        values must obey every row; a tied parameter has no [range] row of its
-        own; the ranges of two parameters related by an inequality must leave
-        each value of either a legal value of the other."""
-        rows = d.get("constraint", {})
-        if not isinstance(rows, dict):
-            return ["constraint: must be a table"]
-        flat = cls.flatten(d, drop_provenance=True)
-        p, rules = [], {}
-        for name, spec in rows.items():
-            try:
-                rule = parse_constraint(spec)
-            except ValueError:
-                p.append(f"constraint.{name}: must be '= NAME', '< NAME', '> NAME', '<= NAME' or "
-                         f"'>= NAME' (NAME another rules parameter), or 'none' (lifted), got {spec!r}")
-                continue
-            if rule is None:
-                if name not in flat:
-                    p.append(f"constraint: unknown rules parameter {name!r}")
-                continue
-            op, other = rule
-            bad = next((n for n in (name, other) if n not in flat), None)
-            if bad is not None:
-                p.append(f"constraint.{name}: unknown rules parameter {bad!r}")
-            elif not all(is_int(flat[n]) for n in (name, other)):
-                p.append(f"constraint.{name}: both sides must be whole-number parameters, got "
-                         f"{name} = {flat[name]!r} and {other} = {flat[other]!r}")
-            elif other == name:
-                p.append(f"constraint.{name}: a parameter cannot be constrained by itself")
-            else:
-                rules[name] = (op, other)
-        for name, (op, other) in rules.items():
-            if other in rules:
-                p.append(f"constraint.{name}: {other} is itself constrained (constraint.{other}); "
-                         f"chains are not supported, relate both to the same parameter")
-        if p:
-            return p
-        for name, (op, other) in rules.items():
-            a, b = flat[name], flat[other]
-            if not CONSTRAINT_OPS[op](a, b):
-                hint = (f" (it follows {other}: change {other} instead, or lift the tie with "
-                        f"[constraint] \"{name}\" = \"none\" in a rules file)" if op == "=" else
-                        f" (lift it with [constraint] \"{name}\" = \"none\" in a rules file)")
-                p.append(f"{name} = {a} breaks the constraint {name} {op} {other} ({other} is {b}){hint}")
-        ranges = d.get("range", {})
-        if not isinstance(ranges, dict):
-            return p
-        for name, (op, other) in rules.items():
-            if op == "=":
-                # a tied parameter moves with its leader: a range of its own can only
-                # repeat the leader's (a saved rules file from before the tie has one)
-                if name in ranges and ranges[name] != ranges.get(other):
-                    p.append(f"range.{name}: {name} is tied to {other} (constraint {name} = {other}), "
-                             f"so it has no range of its own: give {other} the range "
-                             f"(got {ranges[name]}, {other} has {ranges.get(other)})")
-                continue
-            if name not in ranges and other not in ranges:
-                continue
-            ra, rb = _range_ends(ranges.get(name), flat[name]), _range_ends(ranges.get(other), flat[other])
-            if ra is None or rb is None:
-                continue                       # a malformed row: range_problems reports it
-            f = CONSTRAINT_OPS[op]
-            lone = ([(name, x) for x in ra if not any(f(x, y) for y in rb)]
-                    + [(other, y) for y in rb if not any(f(x, y) for x in ra)])
-            if lone:
-                n, v = lone[0]
-                p.append(f"range.{name} {list(ra)} and range.{other} {list(rb)} contradict the "
-                         f"constraint {name} {op} {other}: {n} = {v} leaves the other no legal value")
-        return p
-
-    @classmethod
-    def provenance_problems(cls, d: dict) -> list[str]:
-        """[provenance]: each row a flat name or pattern of a parameter (``*``
-        for one part of a name) -> "status" or "status: source", with status
-        one of ``STATUSES``."""
-        prov = d.get("provenance", {})
-        if not isinstance(prov, dict):
-            return ["provenance: must be a table"]
-        names = [n for n in cls.flatten(d, drop_provenance=True) if n not in cls.LABEL_KEYS]
-        exact = set(names)        # most rows name one parameter: no pattern matching for those
-        p = []
-        for pattern, source in prov.items():
-            status = source.split(":", 1)[0].strip() if isinstance(source, str) else None
-            if status not in STATUSES:
-                p.append(f"provenance.{pattern}: must be a string 'status' or 'status: source' with "
-                         f"status one of {', '.join(STATUSES)}, got {source!r}")
-            elif pattern not in exact and not (
-                    any(c in pattern for c in "*?[")
-                    and any(fnmatch.fnmatchcase(n, pattern.replace("*", "[!.]*")) for n in names)):
-                p.append(f"provenance: {pattern!r} names no rules parameter")
-        return p
-
-    @property
-    def estimated(self) -> list[str]:
-        """Names of the parameters whose value is an estimate, not a printed value."""
-        return [n for n in self.flat() if self.source_of(n).startswith("estimated")]
 
     # ---- output -------------------------------------------------------------------
     def to_toml(self) -> str:

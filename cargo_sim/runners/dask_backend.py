@@ -295,7 +295,8 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     """
     from ..core.contract import get_game
     from ..core.runner import check_fits, seat_players, simulate
-    from .runs import check_chunk_games, narrow
+    from ..core.columns import narrow
+    from .runs.plan import check_chunk_games
     game = get_game(game)
     seated, rules = seat_players(game, n_games, players, rules)
     labels = [p.label for p in seated]
@@ -372,17 +373,19 @@ def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, s
     import sys
     import time
     from pathlib import Path
-    from . import runs
     from ..core.contract import get_game
+    from .runs.layout import games_done_in, verified_chunks
+    from .runs.plan import check_folder_game, open_run_folder, plan
+    from .runs.write import RunInfo, interrupted_message, rows_chunk_writer
     folder = Path(out_dir)
     game = get_game(game)
-    runs.check_folder_game(folder, game, resume)
-    manifest, rules = runs.plan(n_games, players, seed, rules, chunk_games, game)
-    lock = runs.open_run_folder(folder, manifest, resume)
+    check_folder_game(folder, game, resume)
+    manifest, rules = plan(n_games, players, seed, rules, chunk_games, game)
+    lock = open_run_folder(folder, manifest, resume)
     try:
-        done = set(runs.verified_chunks(folder, manifest, "replay"))
+        done = set(verified_chunks(folder, manifest, "replay"))
         todo = [k for k in range(manifest["n_chunks"]) if k not in done]
-        write = runs.rows_chunk_writer(folder, manifest["seed"])
+        write = rows_chunk_writer(folder, manifest["seed"])
         written = []
 
         def save(i, lo, hi, result):
@@ -397,10 +400,10 @@ def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, s
         seconds = time.perf_counter() - t0
     finally:
         lock.release()
-    games_done = runs.games_done_in(done, manifest["chunk_games"], n_games) + sum(written)
+    games_done = games_done_in(done, manifest["chunk_games"], n_games) + sum(written)
     n_done = len(done) + len(written)
     if interrupted and not quiet:
-        print(runs.interrupted_message(folder, n_done, manifest["n_chunks"], games_done, n_games,
-                                       "run_to_dir_dask"), file=sys.stderr)
-    return runs.RunInfo(folder, n_games, games_done, n_done, manifest["n_chunks"], sum(written),
-                        seconds, interrupted, manifest)
+        print(interrupted_message(folder, n_done, manifest["n_chunks"], games_done, n_games,
+                                  "run_to_dir_dask"), file=sys.stderr)
+    return RunInfo(folder, n_games, games_done, n_done, manifest["n_chunks"], sum(written),
+                   seconds, interrupted, manifest)

@@ -171,7 +171,7 @@ def test_usage_error_exit_2(capsys):
 # Ctrl-C
 def test_interrupted_run_saves_finished_chunks_and_resumes(tmp_path, capsys, monkeypatch,
                                                            interrupt_on):
-    from cargo_sim.runners import runs
+    from cargo_sim.runners.runs import write as runs
     real = runs._play_chunk
     monkeypatch.setattr(runs, "_play_chunk", interrupt_on(real, 3))
     out = tmp_path / "part"

@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import time
@@ -24,7 +23,7 @@ from cargo_sim.runners import runs
 from cargo_sim.cli import main
 from cargo_sim.core.fileio import claim_folder, read_json, read_text
 from cargo_sim.core.runner import Table
-from cargo_sim.runners.runfolder import LOCK, RunLock
+from cargo_sim.runners.runs.folder import LOCK, RunLock, temp_tag
 
 PLAYERS = ["random", "random", "random"]
 N, CHUNK, SEED = 600, 200, 5
@@ -194,7 +193,7 @@ def test_resume_sweeps_only_its_own_temp_files(reference, tmp_path):
     run = copy_of(reference, tmp_path)
     for name in ("chunk-00002.done", "games/part-00002.parquet", "players/part-00002.parquet"):
         (run / name).unlink()
-    tag = runs.temp_tag(json.loads((run / "manifest.json").read_text()))
+    tag = temp_tag(json.loads((run / "manifest.json").read_text()))
     ours = run / "players" / f".part-00002.parquet.{tag}.ab_12c.tmp"
     ours.write_bytes(b"half")
     theirs = {".games-00002.parquet.999.tmp": b"x", ".notes.tmp": b"y",
@@ -210,7 +209,7 @@ def test_aggregate_resume_sweeps_its_own_temp_files(tmp_path):
     out = tmp_path / "agg"
     runs.aggregate_to_dir(out, 40, ["random"] * 3, seed=1, chunk_games=20, progress=False)
     (out / "agg-00001.done").unlink()
-    tag = runs.temp_tag(json.loads((out / "manifest.json").read_text()))
+    tag = temp_tag(json.loads((out / "manifest.json").read_text()))
     ours, theirs = out / f".agg-00001.npz.{tag}.x1y2z3.tmp", out / ".agg-00001.npz.x1y2z3.tmp"
     ours.write_bytes(b"PK half")
     theirs.write_bytes(b"not ours")
@@ -297,19 +296,21 @@ def test_manifest_and_markers_carry_the_run_binding(reference):
             "rules_digest": m["rules_digest"], "first_game": CHUNK, "n_games": CHUNK}
 
 
-def other_run(tmp_path, name, players=PLAYERS, rules=None):
+def other_run(tmp_path, name, players=PLAYERS, rules=None, n_games=N):
     folder = tmp_path / name
-    runs.run_to_dir(folder, N, players, seed=SEED, rules=rules, chunk_games=CHUNK, workers=2,
+    runs.run_to_dir(folder, n_games, players, seed=SEED, rules=rules, chunk_games=CHUNK, workers=2,
                     progress=False)
     return folder
 
 
-@pytest.mark.parametrize("what", ["players", "rules", "same settings"])
+@pytest.mark.parametrize("what", ["players", "rules", "games"])
 def test_chunk_of_another_run_refused_on_load_and_replayed_on_resume(reference, tmp_path, what):
     """A chunk (files and marker) copied from a run with the same seed and chunk
-    size but other players / rules -- or even the same settings: another run."""
+    size but other players / rules -- or only more games: its chunk 1 holds the
+    same games, but another run (another run id in its rows and marker)."""
     kw = {"players": ["random", "random", "greedy"]} if what == "players" else \
-        {"rules": Rules.default().replace(start_coins=9)} if what == "rules" else {}
+        {"rules": Rules.default().replace(start_coins=9)} if what == "rules" else \
+        {"n_games": N + CHUNK}
     src = other_run(tmp_path, "src", **kw)
     run = copy_of(reference, tmp_path)
     for name in ("chunk-00001.done", "games/part-00001.parquet", "players/part-00001.parquet"):

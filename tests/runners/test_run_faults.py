@@ -18,7 +18,7 @@ from pandas.testing import assert_frame_equal
 import cargo_sim
 from cargo_sim import ConfigError
 from cargo_sim.runners import runs
-from cargo_sim.runners.runfolder import LOCK, RunLock
+from cargo_sim.runners.runs.folder import LOCK, RunLock
 
 PLAYERS = ["random", "random", "random"]
 N, CHUNK, SEED = 900, 300, 5

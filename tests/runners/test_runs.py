@@ -2,7 +2,6 @@
 resume after a crash gives exactly the files of an uninterrupted run; a folder
 of another run is refused; writes are atomic."""
 import json
-import re
 import os
 import shutil
 import signal
@@ -15,6 +14,8 @@ import cargo_sim
 from cargo_sim import ConfigError, Rules
 from cargo_sim.runners import runs
 from cargo_sim.runners.runs import load_results, run_to_dir
+from cargo_sim.runners.runs import write as runs_write
+from cargo_sim.runners.runs.folder import RUN_ID_FIELDS, RUN_ID_RX, run_id_of, temp_tag
 
 PLAYERS = ["random", "random", "random"]
 N, CHUNK, SEED = 1000, 300, 7          # 4 chunks, the last one short
@@ -26,24 +27,14 @@ def files(folder: Path) -> dict:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def without_run_id(data: dict) -> dict:
-    """A folder's manifest and markers with the run id blanked, and the markers' file
-    sizes and checksums (the Parquet files carry the run id too: compare those with
-    ``twin``'s). Two runs with the same settings differ in nothing else."""
-    rx = re.compile(rb'"run_id": ?"[0-9a-f]{32}"|"bytes": ?\d+|"sha256": ?"[0-9a-f]{64}"')
-    return {k: rx.sub(b'-', v) for k, v in data.items() if k.endswith((".json", ".done"))}
-
-
 def twin(run: Path, dest: Path, **kw) -> dict:
-    """The files of an uninterrupted run of ``run``'s own run (its manifest, run id
-    and all): a new folder holding only that manifest, all of whose chunks are then
-    played in one call. An interrupted and resumed run must equal it byte for byte."""
-    dest.mkdir()
-    shutil.copy(run / "manifest.json", dest / "manifest.json")
+    """The files of ``run``'s request played uninterrupted into a new folder: its
+    run id derives from the request, so a run interrupted and resumed any number
+    of times, or played elsewhere (Dask), must equal it byte for byte."""
     m = json.loads((run / "manifest.json").read_text())
     info = run_to_dir(dest, m["n_games"], m["players"], seed=m["seed"], chunk_games=m["chunk_games"],
-                      resume=True, progress=False, **kw)
-    assert info.games_played == m["n_games"]
+                      progress=False, **kw)
+    assert info.games_played == m["n_games"] and info.config["run_id"] == m["run_id"]
     return files(dest)
 
 
@@ -83,7 +74,7 @@ def test_resume_after_deleting_last_chunk(reference, tmp_path):
     shutil.copytree(folder, run)
     for name in ("chunk-00003.done", "games/part-00003.parquet", "players/part-00003.parquet"):
         (run / name).unlink()
-    tag = runs.temp_tag(json.loads(data["manifest.json"]))
+    tag = temp_tag(json.loads(data["manifest.json"]))
     for half in (f".games-00003.parquet.{tag}.k2x_9q.tmp", f"games/.part-00003.parquet.{tag}.k2x.tmp"):
         (run / half).write_bytes(b"half a file")      # a crash mid-write (in either layout)
     users = {".games-00003.parquet.999.tmp": b"not ours", ".notes.tmp": b"the user's",
@@ -99,7 +90,7 @@ def test_resume_after_deleting_last_chunk(reference, tmp_path):
 def test_crash_then_resume(reference, tmp_path, monkeypatch):
     folder, data = reference
     run = tmp_path / "run"
-    real = runs._write_parquet
+    real = runs_write._write_parquet
     calls = {"n": 0}
 
     def crashing(path, *table):
@@ -108,19 +99,18 @@ def test_crash_then_resume(reference, tmp_path, monkeypatch):
             raise RuntimeError("disk full")
         real(path, *table)
 
-    monkeypatch.setattr(runs, "_write_parquet", crashing)
+    monkeypatch.setattr(runs_write, "_write_parquet", crashing)
     with pytest.raises(RuntimeError, match="disk full"):
         run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
     assert sorted(p.name for p in run.glob("chunk-*.done")) == ["chunk-00000.done"]
     assert not list(run.rglob(".*tmp"))
-    monkeypatch.setattr(runs, "_write_parquet", real)
+    monkeypatch.setattr(runs_write, "_write_parquet", real)
     res = load_results(run)                  # a partial run loads its finished chunks
     assert res.interrupted and len(res.games) == CHUNK
     info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True,
                       progress=False)
     assert info.games_played == N - CHUNK
-    assert files(run) == twin(run, tmp_path / "twin")
-    assert without_run_id(files(run)) == without_run_id(data)
+    assert files(run) == data                # the uninterrupted run's bytes, run id and all
 
 
 def raise_interrupt():
@@ -139,7 +129,7 @@ def test_interrupt_keeps_finished_chunks_then_resume(reference, tmp_path, monkey
                                                      at_call, action):
     folder, data = reference
     run = tmp_path / "run"
-    real = runs._play_chunk
+    real = runs_write._play_chunk
     calls = {"n": 0}
 
     def interrupted(*a, **kw):
@@ -148,17 +138,62 @@ def test_interrupt_keeps_finished_chunks_then_resume(reference, tmp_path, monkey
             action()
         return real(*a, **kw)
 
-    monkeypatch.setattr(runs, "_play_chunk", interrupted)
+    monkeypatch.setattr(runs_write, "_play_chunk", interrupted)
     before = signal.getsignal(signal.SIGINT)      # SIG_IGN when pytest runs in the background
     info = run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, progress=False)
     assert info.interrupted and info.chunks_done == 2 and info.games_done == 2 * CHUNK
     assert calls["n"] == at_call                              # no chunk started after it
     assert signal.getsignal(signal.SIGINT) is before                     # handler restored
     assert "resume" in capsys.readouterr().err
-    monkeypatch.setattr(runs, "_play_chunk", real)
+    monkeypatch.setattr(runs_write, "_play_chunk", real)
     run_to_dir(run, N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=2, resume=True, progress=False)
-    assert files(run) == twin(run, tmp_path / "twin")
-    assert without_run_id(files(run)) == without_run_id(data)
+    assert files(run) == data                # the uninterrupted run's bytes, run id and all
+
+
+# ---------------------------------------------------------------------------
+# run ids derive from the request: the same command writes the same bytes
+def test_same_request_twice_writes_the_same_bytes(reference, tmp_path):
+    folder, data = reference
+    run_to_dir(tmp_path / "again", N, PLAYERS, seed=SEED, chunk_games=CHUNK, workers=1,
+               progress=False)
+    assert files(tmp_path / "again") == data     # every file: manifest, markers, chunks
+
+
+def test_aggregate_run_twice_writes_the_same_bytes(tmp_path):
+    for name in ("a", "b"):
+        runs.aggregate_to_dir(tmp_path / name, 200, ["random"] * 4, seed=3, chunk_games=100,
+                              progress=False)
+    assert files(tmp_path / "a") == files(tmp_path / "b")
+
+
+@pytest.mark.parametrize("change", [{"seed": SEED + 1}, {"n_games": N + 1},
+                                    {"chunk_games": CHUNK + 1},
+                                    {"players": ["random", "random", "greedy"]},
+                                    {"rules": Rules.default().replace(start_coins=9)}],
+                         ids=["seed", "games", "chunk", "players", "rules"])
+def test_runs_that_differ_never_share_an_id(change):
+    request = {"n_games": N, "players": PLAYERS, "seed": SEED, "rules": None, "chunk_games": CHUNK}
+    m, _ = runs.plan(**request)
+    other, _ = runs.plan(**{**request, **change})
+    assert RUN_ID_RX.fullmatch(m["run_id"]) and RUN_ID_RX.fullmatch(other["run_id"])
+    assert other["run_id"] != m["run_id"]
+    assert runs.plan(**request)[0]["run_id"] == m["run_id"]       # the same request: the same id
+
+
+def test_every_defining_field_is_in_the_id():
+    m, _ = runs.plan(N, PLAYERS, SEED, None, CHUNK)
+    assert run_id_of(m) == m["run_id"]
+    for k in RUN_ID_FIELDS:                # (start and layout: aggregate runs')
+        assert run_id_of({**m, k: [m.get(k)]}) != m["run_id"], k
+    for k in ("version", "n_chunks", "rules_toml"):       # records, or implied by the fields
+        assert run_id_of({**m, k: "other"}) == m["run_id"], k
+
+
+def test_the_same_run_in_two_folders_is_not_loaded_twice(reference, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(reference[0], copy)
+    with pytest.raises(ConfigError, match="hold the same run.*count twice"):
+        load_results([reference[0], copy])
 
 
 def encodings(path: Path) -> dict:
@@ -222,6 +257,14 @@ def saved_rules(folder):
     return runs.manifest_rules(folder, json.loads((folder / "manifest.json").read_text()))
 
 
+def pandas_metadata(path) -> dict:
+    """A Parquet file's pandas metadata without the writer's pandas version."""
+    import pyarrow.parquet as pq
+    meta = json.loads(pq.read_schema(path).metadata[b"pandas"])
+    meta.pop("pandas_version")
+    return meta
+
+
 @pytest.mark.filterwarnings("ignore:.*another version of the engine source")
 def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_path):
     import pyarrow.parquet as pq
@@ -241,7 +284,8 @@ def test_folder_from_before_the_codec_field_loads_and_resumes_in_its_codec(tmp_p
     assert_frame_equal(load_results(run).players, one.players)
     for t in runs.TABLES:                # chunk 1 again in the old codec, schema and all
         old, new = (run / runs.chunk_file(t, k, runs.FLAT_FORMAT) for k in (0, 1))
-        assert pq.read_schema(new).equals(pq.read_schema(old), check_metadata=True)
+        assert pq.read_schema(new).equals(pq.read_schema(old))
+        assert pandas_metadata(new) == pandas_metadata(old)
         assert encodings(new) == encodings(old)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.errors import ConfigError
+from ...core.errors import ConfigError
 
 FILE_INT = {"games": np.int64, "players": np.int32}
 CODEC = "zstd-delta-required"

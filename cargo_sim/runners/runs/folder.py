@@ -1,8 +1,8 @@
 """Run folders: the manifest, the writer's lock and the chunk markers.
 
 A run folder (``cargo_sim.runs``) holds ``manifest.json``, per-chunk data files
-and one marker per finished chunk. The manifest names the run (a random
-``run_id``); a marker binds its chunk to the run (run id, seed, players, rules
+and one marker per finished chunk. The manifest names the run (its
+``run_id``, a hash of what defines the run: ``run_id_of``); a marker binds its chunk to the run (run id, seed, players, rules
 digest, game range) and records the size and SHA-256 of each of its files; a
 chunk counts as done only when its marker matches the manifest and its files,
 so a truncated, damaged, swapped or foreign file is never read as data.
@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..core.errors import ConfigError
-from ..core.checks import whole
-from ..core.fileio import MB, TMP_SUFFIX, atomic_write, read_json
+from ...core.errors import ConfigError
+from ...core.checks import whole
+from ...core.fileio import MB, TMP_SUFFIX, atomic_write, read_json
 
 MANIFEST = "manifest.json"
 LOCK = "run.lock"
@@ -219,6 +219,21 @@ class RunLock:
 def file_sha256(path: Path) -> str:
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+# what defines a run: its id is a hash of these manifest fields (those it has),
+# so the same request writes the same files (a rerun, a resumed run) and two
+# runs that differ in any of them never share an id; the rules by their digest,
+# the code that plays the games by its source hash (docs/runs.md "Run ids")
+RUN_ID_FIELDS = ("format", "game", "n_games", "players", "seed", "chunk_games", "rules_digest",
+                 "codec", "engine_source", "start", "layout")
+
+
+def run_id_of(manifest: dict) -> str:
+    """The run id of a new run: 32 hex digits of a SHA-256 of its defining fields."""
+    fields = {k: manifest[k] for k in RUN_ID_FIELDS if k in manifest}
+    blob = json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(b"cargo_sim run id\n" + blob).hexdigest()[:32]
 
 
 # what binds a chunk to its run: these manifest fields are copied into every
