@@ -852,3 +852,33 @@ def test_claim_folder_refusals(tmp_path):
         claim_folder(link)
     assert claim_folder(tmp_path / "new" / "deep") == (tmp_path / "new" / "deep", False)
     assert f.read_text() == "x" and link.is_symlink()
+
+
+def test_a_folder_in_place_of_a_run_file_is_refused_and_left_alone(tmp_path):
+    """A chunk's data file replaced by a folder: load and resume say so in one line
+    and leave the folder; a folder where a chunk still to play will be written is
+    refused when its file is written (never replaced); moved away, resume finishes."""
+    from cargo_sim.runners.runs import run_to_dir
+    out = tmp_path / "run"
+    run_to_dir(out, 40, ["random"] * 2, seed=1, chunk_games=20, progress=False)
+    victim = out / "games" / "part-00000.parquet"
+    victim.unlink()
+    victim.mkdir()
+    (victim / "mine.txt").write_text("mine")
+    for call in (lambda: cargo_sim.load_results(out),
+                 lambda: run_to_dir(out, 40, ["random"] * 2, seed=1, chunk_games=20, progress=False,
+                                    resume=True)):
+        with pytest.raises(ConfigError, match=r"games/part-00000.parquet is a folder.*move it away") as e:
+            call()
+        assert "\n" not in str(e.value) and (victim / "mine.txt").read_text() == "mine"
+    shutil.move(victim, tmp_path / "moved")
+    (out / "chunk-00001.done").unlink()              # chunk 1 to play again, its file a folder now
+    (out / "players" / "part-00001.parquet").unlink()
+    (out / "players" / "part-00001.parquet").mkdir()
+    with pytest.raises(ConfigError, match=r"part-00001.parquet: a folder is in its place"), \
+            pytest.warns(UserWarning, match="chunk 0 is damaged .*missing.*playing it again"):
+        run_to_dir(out, 40, ["random"] * 2, seed=1, chunk_games=20, progress=False, resume=True)
+    assert (out / "players" / "part-00001.parquet").is_dir()
+    (out / "players" / "part-00001.parquet").rmdir()
+    run_to_dir(out, 40, ["random"] * 2, seed=1, chunk_games=20, progress=False, resume=True)
+    assert len(cargo_sim.load_results(out).games) == 40

@@ -124,7 +124,9 @@ def verified(folder: Path, manifest: dict, kind: ChunkKind, on_bad: str,
     n, cg = manifest["n_games"], manifest["chunk_games"]
     bound = binding(manifest)
     good = []
-    for k in marked_chunks(folder, kind.marker_rx, manifest["n_chunks"], kind.marker):
+    marked = list(marked_chunks(folder, kind.marker_rx, manifest["n_chunks"], kind.marker))
+    in_place_of_files(folder, [f for k in marked for f in kind.files(k, manifest["format"])])
+    for k in marked:
         lo, hi = chunk_range(k, cg, n)
         bad = marker_problem(folder, kind.marker(k), k, lo, hi, bound,
                              kind.files(k, manifest["format"]), checksums)
@@ -137,6 +139,18 @@ def verified(folder: Path, manifest: dict, kind: ChunkKind, on_bad: str,
             warnings.warn(f"{folder}: chunk {k} is damaged ({bad}); playing it again", stacklevel=3)
             (folder / kind.marker(k)).unlink()
     return good
+
+
+def in_place_of_files(folder: Path, names) -> None:
+    """Refuse (load and resume alike) a run whose data file is a folder or another
+    non-file: it is not the run's, so neither read nor replaced."""
+    for name in names:
+        path = folder / name
+        if os.path.lexists(path) and not path.is_file():
+            what = "a folder" if path.is_dir() else "not a regular file"
+            raise ConfigError(f"run folder {folder}: {name} is {what}, so not a chunk this run "
+                              f"wrote; it is left alone: move it away, then resume the run "
+                              f"(--resume, resume=True) to play its chunk again")
 
 
 def verified_chunks(folder: Path, manifest: dict, on_bad: str) -> list[int]:
