@@ -116,7 +116,7 @@ def test_full_rules_text_round_trips_with_its_constraints():
 def test_a_saved_run_from_before_the_constraints_still_loads():
     # its rules file has a range row for each common VP (the same as its cost's) and no
     # [constraint]: read over today's defaults it gives its own values back
-    data = Path(__file__).parents[2] / "core" / "data" / "run_folder_v1" / "manifest.json"
+    data = Path(__file__).parents[2] / "runners" / "data" / "run_folder_v1" / "manifest.json"
     text = json.loads(data.read_text())["rules_toml"]
     r = Rules.from_toml(text)
     assert r["card.Cargo Ship.cost"] == 12 and r["card.Dive Bar.vp"] == 10
