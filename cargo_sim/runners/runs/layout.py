@@ -142,13 +142,11 @@ def verified(folder: Path, manifest: dict, kind: ChunkKind, on_bad: str,
 
 
 def in_place_of_files(folder: Path, names) -> None:
-    """Refuse (load and resume alike) a run whose data file is a folder or another
-    non-file: it is not the run's, so neither read nor replaced."""
+    """Refuse (load and resume alike) a run whose data file is a folder: it is not
+    the run's, so it is neither read nor replaced (a file would be replaced)."""
     for name in names:
-        path = folder / name
-        if os.path.lexists(path) and not path.is_file():
-            what = "a folder" if path.is_dir() else "not a regular file"
-            raise ConfigError(f"run folder {folder}: {name} is {what}, so not a chunk this run "
+        if (folder / name).is_dir():
+            raise ConfigError(f"run folder {folder}: {name} is a folder, so not a chunk this run "
                               f"wrote; it is left alone: move it away, then resume the run "
                               f"(--resume, resume=True) to play its chunk again")
 
