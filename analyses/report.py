@@ -252,13 +252,15 @@ def _render_figures(tables, fig_dir: Path, formats, figures) -> tuple[dict, list
 def source_state(game: str = DEFAULT_GAME) -> str:
     """The git commit of the working tree and whether the game's package
     cargo_sim/games/<game>/ (the engine, rules and bots: what results depend on) has
-    uncommitted changes; '' outside git."""
+    uncommitted changes; '' outside git. Read-only: ``git status`` takes no optional
+    lock (it would hold the checkout's index.lock while it refreshes the index)."""
     import subprocess
     root = Path(__file__).resolve().parent.parent
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                               text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", f"cargo_sim/games/{game}"], cwd=root,
+        dirty = subprocess.run(["git", "--no-optional-locks", "status", "--porcelain", "--",
+                                f"cargo_sim/games/{game}"], cwd=root,
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""

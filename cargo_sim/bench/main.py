@@ -263,7 +263,8 @@ def _machine() -> dict:
         here = os.path.dirname(os.path.abspath(__file__))
         commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
                                 capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
+        dirty = subprocess.run(["git", "-C", here, "--no-optional-locks", "status", "--porcelain",
+                                "--untracked-files=no"],
                                capture_output=True, text=True, timeout=10).stdout.strip()
         if commit and dirty:
             commit += "+uncommitted changes"
@@ -446,6 +447,8 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
                                 stream_chunk, say=say, repeat=min(repeat, 3))
     say("")
     fwd = {name: forward_section(name, say) for name in games_with("forward_rates")}
+    from .checked import check_cost
+    checked = check_cost(say, min(repeat, 7))
     say("search bots (1 and 2 threads on one decision):")
     from . import search as bench_search
     search = bench_search.run(child, say)
@@ -457,7 +460,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
             "games": own_games,
             "reference": ref, "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd, "search": search,
-            "bench_maxrss_mb": own, "seconds": total}
+            "bench_maxrss_mb": own, "seconds": total, "check_bots": checked}
 
 
 def main(argv=None) -> int:

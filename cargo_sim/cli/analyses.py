@@ -59,10 +59,10 @@ def report_from_runs(a, argv) -> int:
         raise ConfigError(f"--from reports on the games already in the run folders; "
                           f"{', '.join(given)} would need a new simulation (drop --from to simulate)")
     results = results_from_runs(a.from_runs)     # first: a bad folder leaves no empty --out behind
-    claim_report_folder(a.out)
     game = results[0].config.get("game") or DEFAULT
     if a.game_name and a.game_name != game:
         raise ConfigError(f"--game {a.game_name}: the run folders hold games of {game}")
+    claim_report_folder(a.out)
     path = build_report(a.out, results=results, seed=a.seed, command=shlex.join(["cargo-sim"] + list(argv)),
                         formats=("png",) if a.no_svg else ("png", "svg"),
                         game=game,
@@ -143,7 +143,7 @@ def ladder_command(a, argv) -> int:
                  prune=a.prune, half_width=a.half_width, max_games=a.max_games,
                  extra={"command": line, "source": source_state(), "versions": versions(),
                         **({"note": a.note} if a.note else {})},
-                 game=a.game_name)
+                 game=a.game_name, check_bots=not a.fast_bots)
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(res.table().round(3).to_string() if not res.cells.empty else "no cell finished")
         if not res.rates.empty:

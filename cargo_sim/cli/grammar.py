@@ -36,7 +36,7 @@ MEANINGS = {
     "--rules": "rules file (TOML) replacing the default rules",
     "--set": "override one rules parameter, NAME=VALUE (repeatable)",
     "--game": GAME_HELP,
-    "--check-bots": "run user bots with bounds checking (slower)",
+    "--fast-bots": "run user bots unchecked (faster; a faulty bot can crash the process or go unnoticed)",
     "--verbose": "more detail",
     "--format": "table file format",
     "--layout": "run folder layout",
@@ -184,6 +184,16 @@ def out(p, writes: str, default=None):
              f"before any game): {writes}")
 
 
+def fast_bots(p):
+    """``--fast-bots`` (user bots unchecked); the old ``--check-bots`` is the default now."""
+    add(p, "--fast-bots", action="store_true",
+        help="run user bots unchecked, for speed: a bot that indexes out of bounds can crash "
+             "the process, one that writes the game state or loops for ever goes unnoticed "
+             "(default: user bots are checked; built-in bots never are)")
+    deprecated(p, "--check-bots", "the default (--fast-bots turns it off)", "fast_bots", nargs=0,
+               store=lambda v: False)
+
+
 def no_progress(p):
     add(p, "--no-progress", action="store_true",
         help="no progress lines on stderr (they are shown by default on a terminal)")
@@ -216,6 +226,7 @@ def sweep_options(p):
     add(p, "--measures", default=None, metavar="M1,M2",
         help="comma-separated measures to print (default: all)")
     no_progress(p)
+    fast_bots(p)
     deprecated(p, "--quiet", "--no-progress", "no_progress", nargs=0, store=lambda v: True)
     game(p)
 
@@ -248,6 +259,7 @@ def tune_options(p):
     out(p, "history.csv (every evaluation), finalists.csv and run.json (default: print only; "
            "an --out FILE.csv, the old form, writes the history to that new file)")
     no_progress(p)
+    fast_bots(p)
     game(p)
 
 
@@ -286,6 +298,7 @@ def ladder_options(p):
     add(p, "--report-only", action="store_true",
         help="redraw index.md and ladder.png from the results in --out, play nothing")
     no_progress(p)
+    fast_bots(p)
     game(p)
 
 

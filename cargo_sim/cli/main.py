@@ -61,9 +61,9 @@ def cmd_simulate(args, argv) -> int:
     progress = show_progress(args)
     t0 = time.perf_counter()
     kw = ({"backend": "dask", "scheduler": args.dask, "chunk_games": args.chunk_games}
-          if args.dask else {"workers": workers, "check_bots": args.check_bots})
+          if args.dask else {"workers": workers})
     res = simulate(args.games, players, seed=args.seed, rules=rules, progress=progress,
-                   start=args.start, game=game, **kw)
+                   start=args.start, game=game, check_bots=not args.fast_bots, **kw)
     elapsed = time.perf_counter() - t0
     print(format_summary(res, elapsed, workers, game))
     if res.interrupted:
@@ -112,13 +112,13 @@ def cmd_play(args, argv) -> int:
         check_seed(seed, "--seed")
     if args.html:           # refuse a file we did not write before playing anything
         require(game, "replay").check(args.html)
-    events, text, _, _ = play_one(game, seed, players, rules=rules, check_bots=args.check_bots)
+    events, text, _, _ = play_one(game, seed, players, rules=rules, check_bots=not args.fast_bots)
     what = f"game {index} of run seed {args.seed} (game seed {seed})" if index is not None \
         else f"game seed {seed}"
     print(f"{game.title}, {len(players)} players, {what}, rules {rules.digest}")
     print(text)                              # ends with the final scores
     if args.html:
-        path, steps = game.replay.write(args.html, seed, players, rules, args.check_bots)
+        path, steps = game.replay.write(args.html, seed, players, rules, not args.fast_bots)
         print(f"wrote {path} (open it in a browser: {steps:,} decisions)")
     if args.events:
         path = Path(args.events)
@@ -284,7 +284,7 @@ def _tournament(args, argv, tournament, bots, rules, game) -> int:
         warnings.simplefilter("always")
         res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
                          workers=args.workers, progress=show_progress(args), design=args.design,
-                         game=game)
+                         game=game, check_bots=not args.fast_bots)
     if res.standings is None:
         failed = next((str(w.message) for w in caught if "analysis failed" in str(w.message)), "")
         raise ConfigError("the tournament was played but its analysis failed" + (f": {failed}" if failed else ""))
@@ -353,9 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
           help="with --out: games per saved chunk (default 100000); with --dask: per task")
     G.add(p, "--resume", action="store_true",
           help="with --out: continue an interrupted run in DIR (finished chunks are kept)")
-    G.add(p, "--check-bots", action="store_true",
-          help="run user bots with bounds checking: a bad index stops the run naming "
-               "bot, decision and game instead of crashing (slower)")
+    G.fast_bots(p)
     G.game(p)
     p.set_defaults(func=cmd_simulate)
 
@@ -374,8 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     G.add(p, "--html", metavar="FILE.html",
           help="also write a replay page: one self-contained HTML file that steps "
                "through the game (no server or network needed)")
-    G.add(p, "--check-bots", action="store_true",
-          help="run user bots with bounds checking (see simulate --check-bots)")
+    G.fast_bots(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("rules", help="show the rules' parameters and where each value comes from",
@@ -416,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     G.out(p, "standings.csv, head_to_head.csv, ratings.csv, significance.csv, win_rates.png "
              "and run.json (default: print only)")
     G.no_progress(p)
+    G.fast_bots(p)
     G.game(p)
     p.set_defaults(func=cmd_tournament)
 
@@ -499,6 +497,28 @@ def merge_game_options(args) -> None:
         args.game_name = name
 
 
+def missing_folders(out) -> list[Path]:
+    """The folders a command creating ``--out`` would create (``out`` and its missing
+    parents, deepest first); [] when it exists or is not a path."""
+    if not isinstance(out, str) or not out:
+        return []
+    path, missing = Path(out).absolute(), []
+    while not os.path.lexists(path) and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    return missing
+
+
+def remove_if_empty(folders) -> None:
+    """A refused or failed command leaves no folder it created behind: each of
+    ``folders`` (deepest first) is removed if it is empty (rmdir never removes files)."""
+    for folder in folders:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            break
+
+
 def run(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -506,13 +526,30 @@ def run(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:                      # usage error (2) or --help/--version (0)
         return e.code if isinstance(e.code, int) else EXIT_USER_ERROR
-    from ..core.errors import CargoSimError
+    return _dispatch_errors(lambda: _run_command(args, argv))
+
+
+def _run_command(args, argv) -> int:
+    created = missing_folders(getattr(args, "out", None))
     try:
         merge_game_options(args)
         rc = args.func(args, argv)
         if rc == 0:                  # after the work: an error stays one line
             note_old_spellings(args)
+        else:
+            remove_if_empty(created)
         return rc
+    except BaseException:
+        remove_if_empty(created)
+        raise
+
+
+def _dispatch_errors(run_command):
+    """Run ``run_command()`` with the CLI's handling of errors: one line and status 2
+    for a user's mistake, 130 for Ctrl-C, one line for an internal fault."""
+    from ..core.errors import CargoSimError
+    try:
+        return run_command()
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

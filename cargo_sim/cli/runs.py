@@ -24,9 +24,10 @@ from .common import (EXIT_INTERRUPTED, PROG, format_summary_of, jsonable, load_r
 from ..core.contract import counters_of, get_game
 from ..core.errors import ConfigError
 from ..core.fileio import (TMP_SUFFIX, atomic_write, atomic_write_text, claim_folder,
-                          own_output, publish)
+                          is_temp_name, own_output, publish)
 from ..core.progress import Progress
 from ..runners import runs
+from ..runners.runs.folder import LOCK, RunLock
 from ..runners.runs.tablefiles import canonical, parquet_options, run_table, with_run_columns
 from ..runners.runs.write import run_of, stream_chunks
 
@@ -55,9 +56,6 @@ def check_run_options(args) -> None:
             raise ConfigError("--dask --out writes a run folder (--layout chunks)")
         if not args.dask.strip():
             raise ConfigError("--dask needs a scheduler address (tcp://host:8786) or 'local'")
-    if getattr(args, "check_bots", False) and (args.out or args.aggregate or args.dask):
-        raise ConfigError("--check-bots runs in memory only: drop --out, --aggregate and --dask "
-                          "(check the bots on a short run first)")
     if args.start and args.out and not args.aggregate:
         raise ConfigError("--start does not apply to --out runs (a run folder always starts at "
                           "game 0; use --start without --out, or --aggregate)")
@@ -154,7 +152,8 @@ def _write_run_json(path: Path, meta: dict) -> None:
 RUN_KIND = "cargo_sim.run_record/1"      # run.json of a run folder (beside its manifest)
 RUN_JSON = "run.json"
 FILES_KIND = "cargo_sim.files/1"          # run.json of a --layout files folder
-FILES_NAMES = ("games.parquet", "players.parquet", "games.csv", "players.csv", "run.json")
+FILES_NAMES = ("games.parquet", "players.parquet", "games.csv", "players.csv", "run.json",
+               LOCK)
 
 
 def _files_run_json(d: dict) -> bool:
@@ -165,12 +164,17 @@ def _files_run_json(d: dict) -> bool:
             and "n_games_requested" in d)
 
 
-def claim_files_folder(out_dir) -> Path:
+def claim_files_folder(out_dir):
     """The --layout files folder: new, empty, or an earlier --layout files run's
-    own (only its files and its run.json); anything else is refused before play."""
-    folder, _ = claim_folder(out_dir, "--layout files output",
-                             own_output(FILES_NAMES, "run.json", _files_run_json))
-    return folder
+    own (only its files and its run.json); anything else is refused before play.
+    Then locked (run.lock, as a run folder), so a second writer is refused while
+    this one runs. Returns the held lock."""
+    own = own_output(FILES_NAMES, "run.json", _files_run_json)
+
+    def owned(folder):          # or one a writer is just starting in (its lock alone)
+        return own(folder) or all(n == LOCK or is_temp_name(n) for n in os.listdir(folder))
+    folder, _ = claim_folder(out_dir, "--layout files output", owned)
+    return RunLock(folder).acquire()
 
 
 class _FilesSink:
@@ -231,13 +235,9 @@ class _FilesSink:
                 self.tmp[t].unlink()
 
 
-def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
-    """One file per table, streamed; returns (tally, files, interrupted, manifest)."""
-    if args.resume:
-        raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
-    manifest, rules = runs.plan(args.games, players, args.seed, rules,
-                                args.chunk_games or DEFAULT_CHUNK_GAMES, args.game_name)
-    claim_files_folder(out_dir)
+def _files_run(args, manifest, rules, workers, out_dir: Path, fmt: str):
+    """One file per table, streamed (the folder claimed and locked); returns
+    (tally, files, interrupted)."""
     with contextlib.suppress(FileNotFoundError):
         (out_dir / "run.json").unlink()         # ours (claimed); written last: present = complete
     sink = _FilesSink(out_dir, fmt, args.game_name, run_of(manifest))
@@ -245,7 +245,7 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
                    enabled=_progress(args) and args.games > 0)
     try:
         _, _, interrupted = stream_chunks(range(manifest["n_chunks"]), manifest, rules,
-                                               workers, bar, sink)
+                                          workers, bar, sink, check_bots=not args.fast_bots)
         files = sink.finish()
     except BaseException:
         sink.discard()
@@ -253,7 +253,7 @@ def _files_run(args, players, rules, workers, out_dir: Path, fmt: str):
     finally:
         if bar.enabled:
             bar.close()
-    return sink.tally, files, interrupted, manifest
+    return sink.tally, files, interrupted
 
 
 def cli_out(args, argv) -> int:
@@ -261,13 +261,25 @@ def cli_out(args, argv) -> int:
     game = get_game(args.game_name)
     rules = load_rules(args.rules, args.set, game)
     players = parse_players(args.players)
-    workers = args.workers or os.cpu_count() or 1
     out_dir = Path(args.out)
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError(f"--out {out_dir} exists and is not a folder")
     layout = _layout(args)
-    if layout == "files" and args.resume:
+    if layout == "chunks":
+        return _cli_out(args, argv, game, rules, players, out_dir, layout)
+    if args.resume:
         raise ConfigError("--resume needs a run folder (--layout chunks, the default for Parquet)")
+    plan = runs.plan(args.games, players, args.seed, rules,
+                     args.chunk_games or DEFAULT_CHUNK_GAMES, args.game_name)
+    lock = claim_files_folder(out_dir)           # after the common mistakes: no folder for them
+    try:
+        return _cli_out(args, argv, game, rules, players, out_dir, layout, plan)
+    finally:
+        lock.release()
+
+
+def _cli_out(args, argv, game, rules, players, out_dir, layout, plan=None) -> int:
+    workers = args.workers or os.cpu_count() or 1
     tally, tallied = Tally(game), set()
 
     def tally_chunk(k, games, players):       # the summary of a chunk played now, from memory
@@ -276,8 +288,8 @@ def cli_out(args, argv) -> int:
 
     t0 = time.perf_counter()
     if layout == "files":
-        tally, files, interrupted, manifest = _files_run(args, players, rules, workers, out_dir,
-                                                         args.format)
+        manifest, rules = plan
+        tally, files, interrupted = _files_run(args, manifest, rules, workers, out_dir, args.format)
         cfg_players = manifest["players"]
         played = None
     else:
@@ -286,12 +298,12 @@ def cli_out(args, argv) -> int:
             info = run_to_dir_dask(out_dir, args.games, players, seed=args.seed, rules=rules,
                                    scheduler=args.dask, resume=args.resume, progress=_progress(args),
                                    chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, quiet=True,
-                                   game=game)
+                                   game=game, check_bots=not args.fast_bots)
         else:
             info = runs.run_to_dir(out_dir, args.games, players, seed=args.seed, rules=rules,
                                    workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
                                    resume=args.resume, progress=_progress(args), quiet=True,
-                                   on_chunk=tally_chunk, game=game)
+                                   on_chunk=tally_chunk, game=game, check_bots=not args.fast_bots)
         interrupted = info.interrupted
         tally = tally_dir(out_dir, tally, skip=tallied)     # chunks on disk before this call
         cfg_players = info.config["players"]
@@ -355,17 +367,19 @@ def cli_aggregate(args, argv) -> int:
         info = runs.aggregate_to_dir(args.out, args.games, players, seed=args.seed, rules=rules,
                                      workers=workers, chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES,
                                      resume=args.resume, progress=progress, start=args.start,
-                                     quiet=True, game=game)
+                                     quiet=True, game=game, check_bots=not args.fast_bots)
         agg = runs.load_aggregate_dir(args.out, warn=False)
         interrupted = info.interrupted
     elif args.dask:
         agg = aggregate(args.games, players, seed=args.seed, rules=rules, progress=progress,
                         start=args.start, backend="dask", scheduler=args.dask,
-                        chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, game=game)
+                        chunk_games=args.chunk_games or DEFAULT_CHUNK_GAMES, game=game,
+                        check_bots=not args.fast_bots)
         interrupted = agg.interrupted
     else:
         agg = aggregate(args.games, players, seed=args.seed, rules=rules, workers=workers,
-                        progress=progress, start=args.start, game=game)
+                        progress=progress, start=args.start, game=game,
+                        check_bots=not args.fast_bots)
         interrupted = agg.interrupted
     elapsed = time.perf_counter() - t0
     print(format_aggregate_summary(agg, elapsed, workers, game))

@@ -116,7 +116,7 @@ def sweep_command(a, argv) -> int:
         claim_folder(a.out, "sweep output", own_sweep_folder)
     players = None if a.players is None else [q for q in a.players.split(",") if q]
     res = sweep(base, grid, players, games=a.games, seed=a.seed, workers=a.workers,
-                progress=show_progress(a), keep_runs=False, game=game)
+                progress=show_progress(a), keep_runs=False, game=game, check_bots=not a.fast_bots)
     with pd.option_context("display.width", 250, "display.max_columns", 50):
         print(res.summary(measures).to_string(index=False))
     if a.out:

@@ -41,7 +41,7 @@ def tune_command(a, argv) -> int:
     rules = load_rules(a.rules, a.set, a.game_name)
     r = tune(a.bot, a.opponents, a.seats, a.evals, a.games_per_eval, a.seed, space, a.method,
              a.start_bot, rules=rules, fresh_games=a.fresh_games, workers=a.workers,
-             progress=show_progress(a), game=a.game_name)
+             progress=show_progress(a), game=a.game_name, check_bots=not a.fast_bots)
     print(r)
     print(r.finalists.to_string(index=False))
     from ..core.fileio import Staged, atomic_write

@@ -30,8 +30,20 @@ def publish(tmp, path) -> Path:
     its final name: flushed to disk, the usual permissions, renamed atomically."""
     _fsync_path(tmp)
     os.chmod(tmp, 0o666 & ~_umask())
-    os.replace(tmp, path)
+    rename_into_place(tmp, path)
     return Path(path)
+
+
+def rename_into_place(tmp, path) -> None:
+    """``os.replace(tmp, path)``, refusing (one ConfigError line) a folder in the
+    file's place: a folder is never a file cargo_sim wrote, so it is not replaced."""
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        os.replace(tmp, path)
+    except IsADirectoryError:
+        raise ConfigError(f"cannot write {path}: a folder is in its place (cargo_sim replaces only "
+                          f"files it wrote): move the folder away and run again") from None
 
 
 def _fsync_path(path) -> None:
@@ -66,7 +78,7 @@ def atomic_write(path, write, suffix: str = TMP_SUFFIX, tag: str = "") -> Path:
         write(tmp)
         _fsync_path(tmp)
         os.chmod(tmp, 0o666 & ~_umask())          # mkstemp makes 0600 files
-        os.replace(tmp, path)
+        rename_into_place(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

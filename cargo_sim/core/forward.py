@@ -64,7 +64,8 @@ class GameState:
     """One game of a table (rules, one bot per seat), from its first decision to its end."""
     GAME: Any = None            # the game's registered name or Game object (a subclass binds it)
 
-    def __init__(self, players, seed: int = 0, game: int = 0, rules=None, *, _copy_of=None):
+    def __init__(self, players, seed: int = 0, game: int = 0, rules=None, *,
+                 check_bots: bool = True, _copy_of=None):
         if _copy_of is not None:
             src = _copy_of
             self.players, self.rules, self.decide = src.players, src.rules, src.decide
@@ -81,7 +82,8 @@ class GameState:
             raise ConfigError(f"game must be a whole number >= 0, got {game!r}")
         self.seed, self.game = check_seed(seed), int(game)
         self.game_seed = int(game_seed_nb(np.uint64(seed), self.game))
-        self.s, self.decide = game_obj.table_template(self.rules, self.players)
+        # check_bots: user bots run checked (docs/safety.md); built-in bots never are
+        self.s, self.decide = game_obj.table_template(self.rules, self.players, bool(check_bots))
         # the table's template: its memory keeps the table's shared array alive
         # (core.shared_nb), which every copy of this state points at
         self._table = self.s

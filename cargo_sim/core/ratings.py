@@ -166,6 +166,43 @@ def _degenerate(w, names):
     return never_won, never_lost, "; ".join(parts)
 
 
+def _finite_count(what: str, x) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        v = float("nan")
+    if isinstance(x, bool) or not math.isfinite(v) or v < 0:
+        raise ConfigError(f"Bradley-Terry: {what} must be a finite number >= 0, got {x!r}")
+    return v
+
+
+def _wins_matrix(wins) -> tuple[np.ndarray, list]:
+    """``wins`` checked: a square DataFrame whose columns are its index (the same
+    entrants, each once), every entry a finite count >= 0 (the diagonal is ignored).
+    Returns (the float matrix in the index's order, diagonal 0; the names)."""
+    if not isinstance(wins, pd.DataFrame):
+        raise ConfigError(f"Bradley-Terry takes a DataFrame of wins (entrants x entrants), "
+                          f"got {type(wins).__name__}")
+    names = list(wins.index)
+    if len(names) < 2:
+        raise ConfigError("Bradley-Terry needs at least 2 entrants")
+    if wins.index.has_duplicates or wins.columns.has_duplicates or set(names) != set(wins.columns):
+        raise ConfigError(f"Bradley-Terry takes a square wins matrix whose columns are its rows "
+                          f"(the same entrants, each once); got {wins.shape[0]} rows and "
+                          f"{wins.shape[1]} columns")
+    try:
+        w = wins.loc[names, names].to_numpy(dtype=float).copy()
+    except (TypeError, ValueError):
+        raise ConfigError("Bradley-Terry: the wins matrix must hold numbers") from None
+    np.fill_diagonal(w, 0.0)
+    bad = ~np.isfinite(w) | (w < 0)
+    if bad.any():
+        i, j = (int(x[0]) for x in np.nonzero(bad))
+        raise ConfigError(f"Bradley-Terry: wins must be finite counts >= 0; wins[{names[i]!r}]"
+                          f"[{names[j]!r}] is {w[i, j]}")
+    return w, names
+
+
 def bradley_terry(wins: pd.DataFrame, pseudo: float | None = None,
                   meetings: pd.DataFrame | None = None) -> pd.DataFrame:
     """Bradley-Terry maximum-likelihood fit of a square ``wins`` matrix
@@ -184,14 +221,10 @@ def bradley_terry(wins: pd.DataFrame, pseudo: float | None = None,
     clustered by their ``cluster`` (sandwich), else they assume independent
     meetings (Fisher information). ``attrs``: pseudo, se (which kind), note.
     """
-    names = list(wins.index)
+    w, names = _wins_matrix(wins)
     k = len(names)
-    if k < 2:
-        raise ConfigError("Bradley-Terry needs at least 2 entrants")
-    w = wins.loc[names, names].to_numpy(dtype=float).copy()
-    np.fill_diagonal(w, 0.0)
     total = (w + w.T).sum(axis=1)
-    pseudo = float(pseudo or 0.0)
+    pseudo = 0.0 if pseudo is None else _finite_count("pseudo", pseudo)
     met = (w + w.T) > 0
     if pseudo:
         w = w + pseudo * met

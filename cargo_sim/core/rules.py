@@ -42,6 +42,12 @@ __all__ = ["RulesBase", "IntList", "check_type", "check_top_level", "is_int", "s
 RULES_FILE_LIMIT = 4 * 2**20      # bytes; the default rules file is ~10 KB
 
 
+def some(problems: list[str], most: int = 5) -> str:
+    """Problems joined for one line: the first ``most``, then how many more."""
+    more = len(problems) - most
+    return "; ".join(problems[:most]) + (f"; and {more} more" if more > 0 else "")
+
+
 def parse_rules_toml(text: str, what: str) -> dict:
     """TOML text as a dict, or one RulesError (bad TOML, too deeply nested)."""
     check_key_depth(text, what)
@@ -114,7 +120,7 @@ class RulesBase(RulesMeta):
         self.overrides = dict(overrides or {})
         problems = self.validate(data)
         if problems:
-            raise RulesError("invalid rules: " + "; ".join(problems))
+            raise RulesError("invalid rules: " + some(problems))
 
     # ---- what a game defines ----------------------------------------------
     @classmethod
@@ -145,8 +151,19 @@ class RulesBase(RulesMeta):
     def from_toml(cls, text: str, what: str = "rules TOML"):
         """Default rules with the overrides of TOML text (``to_toml`` gives it back)."""
         user = parse_rules_toml(text, what)
+        cls.check_game_entry(user, what)
         meta = {k: user[k] for k in META if k in user}
         return cls.default()._derive(cls.flatten(user, drop_provenance=True), meta, what)
+
+    @classmethod
+    def check_game_entry(cls, user: dict, what: str) -> None:
+        """A rules file whose ``game`` entry names another game: one line naming both
+        (not one problem per parameter the other game does not have)."""
+        own, theirs = cls.default_data().get("game"), user.get("game")
+        if own is not None and theirs is not None and theirs != own:
+            raise RulesError(f"{what} holds rules of the game {theirs!r}, not of {own!r}: play it "
+                             f"with --game {theirs} (game={theirs!r}), or write {own}'s rules "
+                             f"(cargo-sim rules --game {own} --toml)")
 
     @classmethod
     def from_saved(cls, text: str, what: str = "saved rules TOML"):
@@ -157,6 +174,7 @@ class RulesBase(RulesMeta):
         (some scalar missing) is read over the defaults, like ``from_toml``.
         ``overrides`` are the parameters that differ from today's defaults."""
         user = parse_rules_toml(text, what)
+        cls.check_game_entry(user, what)
         if not all(k in user for k in cls.SCALARS):
             return cls.from_toml(text, what)
         data = cls.complete(user)
@@ -201,7 +219,8 @@ class RulesBase(RulesMeta):
         for name, value in changes.items():
             self.set_flat(data, name, value, problems)
         if problems:
-            raise RulesError("invalid rules override: " + "; ".join(problems))
+            raise RulesError(f"invalid rules {'override' if what == 'rules' else 'in ' + what}: "
+                             + some(problems))
         changes = dict(changes)
         flat = self.flatten(data, drop_provenance=True)
         for follower, leader in self.tied_in(data).items():
@@ -217,8 +236,13 @@ class RulesBase(RulesMeta):
         if meta:
             problems = self.validate(data)
             if problems:
-                raise RulesError(f"invalid rules in {what}: " + "; ".join(problems))
-        return type(self)(data, merged)
+                raise RulesError(f"invalid rules in {what}: " + some(problems))
+        try:
+            return type(self)(data, merged)
+        except RulesError as e:
+            if what == "rules":
+                raise
+            raise RulesError(f"{what}: {e}") from None
 
     # ---- flat names -------------------------------------------------------------
     @classmethod

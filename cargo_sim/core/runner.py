@@ -113,7 +113,7 @@ class Table:
     decide: object
 
     @classmethod
-    def build(cls, game, rules, players, check_bots: bool = False) -> "Table":
+    def build(cls, game, rules, players, check_bots: bool = True) -> "Table":
         template, decide = game.table_template(rules, players, bool(check_bots))
         return cls(game, rules, list(players), template, decide)
 
@@ -231,17 +231,18 @@ def available_memory() -> int | None:
     return None
 
 
-def check_fits(need_bytes: float, n_games: int) -> None:
+def check_fits(need_bytes: float, n_games: int, game=None) -> None:
     """Refuse up front a run whose tables cannot fit in the memory available
-    (with the ways to run it that keep memory flat)."""
+    (with the ways to run ``game`` that keep memory flat: counters only if it has them)."""
     need = need_bytes * 1.5 + n_games * 8
     avail = available_memory()
     if avail is not None and need > avail:
-        raise ConfigError(
-            f"{n_games:,} games need about {need / 2**30:.1f} GiB in memory and "
-            f"{avail / 2**30:.1f} GiB is available: write the games to disk chunk by chunk "
-            "(cargo-sim simulate --out DIR, or cargo_sim.runs.run_to_dir) or keep counters only "
-            "(--aggregate, cargo_sim.aggregate)")
+        ways = "write the games to disk chunk by chunk (cargo-sim simulate --out DIR, or " \
+               "cargo_sim.runs.run_to_dir)"
+        if game is None or getattr(game, "counters", None) is not None:
+            ways += " or keep counters only (--aggregate, cargo_sim.aggregate)"
+        raise ConfigError(f"{n_games:,} games need about {need / 2**30:.1f} GiB in memory and "
+                          f"{avail / 2**30:.1f} GiB is available: {ways}")
 
 
 # ---------------------------------------------------------------------------
@@ -260,7 +261,7 @@ class Played:
 
 def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
                  progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
-                 events: bool = False, check_bots: bool = False, narrow: bool = True) -> Played:
+                 events: bool = False, check_bots: bool = True, narrow: bool = True) -> Played:
     """Play games ``start .. start + n_games - 1`` of run ``seed`` into the game's
     table columns: integers at their smallest width, or with ``narrow=False`` at
     the kernel's widths (what a chunk of a run folder is written at)."""
@@ -271,7 +272,7 @@ def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers
     seed = check_seed(seed)
     check_games(start, n_games)
     check_number("chunk_size", chunk_size, 1)
-    check_fits(game.table_bytes(n_games, n), n_games)
+    check_fits(game.table_bytes(n_games, n), n_games, game)
     table = Table.build(game, rules, seated, check_bots)
     seeds = game_seeds(seed, start, n_games)
     if n_games > 0:
@@ -316,7 +317,7 @@ def play_columns(game, n_games: int, players, seed: int = 0, rules=None, workers
 
 def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
              progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
-             events: bool = False, check_bots: bool = False):
+             events: bool = False, check_bots: bool = True):
     """Play games ``start .. start + n_games - 1`` of run ``seed`` of ``game`` (a
     name or a Game) and return the game's results object (``game.results``).
     Arguments as ``cargo_sim.simulate`` (docs there)."""
@@ -336,7 +337,7 @@ def simulate(game, n_games: int, players, seed: int = 0, rules=None, workers: in
     return game.results(g, p, table.rules, config, run.interrupted, ev_frame)
 
 
-def play_one(game, seed: int, players, rules=None, check_bots: bool = False):
+def play_one(game, seed: int, players, rules=None, check_bots: bool = True):
     """One game of ``game`` from its game seed: ``(events, text, rules, labels)``,
     the game's events table and move-by-move text (``cargo-sim play`` of any game)."""
     game = get_game(game)

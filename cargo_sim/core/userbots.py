@@ -93,7 +93,7 @@ def unregister(name: str, game=None) -> None:
         _CHECKED.pop(spec.decide, None)
 
 
-def checked(decide, label: str = ""):
+def checked(decide):
     """The bot's function compiled again for the checked mode (instrument.py):
     numba's bounds checking (an index outside an array raises IndexError,
     reported as a bot fault, instead of reading or writing stray memory) and a
@@ -101,7 +101,7 @@ def checked(decide, label: str = ""):
     the bot and in the user functions it calls."""
     if decide not in _CHECKED:
         from .instrument import checked_copy
-        _CHECKED[decide] = checked_copy(decide, label)
+        _CHECKED[decide] = checked_copy(decide)
     return _CHECKED[decide]
 
 
@@ -142,7 +142,7 @@ def user_table(plumbing: Plumbing, user_specs: tuple, check: bool = False):
         if check:
             lines.append(f"            budget_fault(p, {BUDGET_ADDR})")
         lines.append("            ans = fault(kind, p, seat)")
-        glb[f"user_{j}"] = checked(sp.decide, sp.name) if check else sp.decide
+        glb[f"user_{j}"] = checked(sp.decide) if check else sp.decide
     if check:
         lo, hi = (int(x) for x in plumbing.own)
         lines += ["    if ans != BOT_FAULT:",

@@ -30,7 +30,7 @@ def simulate(n_games: int, players, seed: int = 0, rules=None, workers: int | No
              progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
              events: bool = False, backend: str = "local", scheduler=None,
              chunk_games: int | None = None, n_workers: int | None = None,
-             check_bots: bool = False, game=None):
+             check_bots: bool = True, game=None):
     """Play ``n_games`` games of ``game`` (a registered name or a Game; default
     ``cargo_noir``) and return the game's results (Cargo Noir: ``SimResults``).
 
@@ -40,10 +40,12 @@ def simulate(n_games: int, players, seed: int = 0, rules=None, workers: int | No
     ``Rules`` (default rules when None). ``workers``: threads (default: all
     cores); results do not depend on it. ``start``: index of the first game (to
     extend a run). ``events``: also record every event of every game in
-    ``.events`` -- a few hundred rows per game, for small runs. ``check_bots``:
-    compile user bots with bounds checking, so a bot reading or writing outside
-    an array stops the run with a BotError naming bot, decision and game instead
-    of crashing the process (slower; docs/safety.md). Ctrl-C stops early and
+    ``.events`` -- a few hundred rows per game, for small runs. ``check_bots``
+    (default True): user bots run checked -- an index out of bounds, a write to
+    the game state, a runaway loop stop the run with a BotError naming bot,
+    decision and game instead of crashing the process or playing on;
+    ``check_bots=False`` trusts them for speed (docs/safety.md). Built-in bots
+    are never checked. Ctrl-C stops early and
     returns the games finished so far (``interrupted=True``).
 
     ``backend="dask"`` plays the same games on a Dask cluster: ``scheduler`` is
@@ -56,34 +58,36 @@ def simulate(n_games: int, players, seed: int = 0, rules=None, workers: int | No
         return runner.simulate(game, n_games, players, seed=seed, rules=rules, workers=workers,
                                progress=progress, start=start, chunk_size=chunk_size,
                                events=events, check_bots=check_bots)
-    if events or check_bots:
-        raise ConfigError("events=True and check_bots=True are for the local backend")
+    if events:
+        raise ConfigError("events=True is for the local backend")
     from .dask_backend import simulate_dask
     return simulate_dask(n_games, players, seed=seed, rules=rules, progress=progress, start=start,
-                         game=game, **dask)
+                         game=game, check_bots=check_bots, **dask)
 
 
 def aggregate(n_games: int, players, seed: int = 0, rules=None, workers: int | None = None,
               progress: bool = True, start: int = 0, chunk_size: int = DEFAULT_CHUNK,
               backend: str = "local", scheduler=None, chunk_games: int | None = None,
-              n_workers: int | None = None, game=None):
+              n_workers: int | None = None, check_bots: bool = True, game=None):
     """Play ``n_games`` games like ``simulate`` (same arguments, same games) but
     keep only the game's fixed-size counters folded in the compiled kernel:
     memory does not grow with ``n_games``. Returns the game's counters object
     (Cargo Noir: ``Aggregates``); identical for any ``workers`` and
     ``chunk_size``. A game without counters is a ConfigError. Ctrl-C stops early
     and returns the finished chunks (``interrupted=True``).
-    ``backend="dask"``, ``scheduler``, ``chunk_games``, ``n_workers``: as ``simulate``.
+    ``backend="dask"``, ``scheduler``, ``chunk_games``, ``n_workers``, ``check_bots``: as
+    ``simulate``.
     """
     game = get_game(game)
     counters = counters_of(game)
     dask = _dask_args(backend, scheduler, chunk_games, n_workers, workers)
     if dask is None:
         return counters.aggregate(n_games, players, seed=seed, rules=rules, workers=workers,
-                                  progress=progress, start=start, chunk_size=chunk_size)
+                                  progress=progress, start=start, chunk_size=chunk_size,
+                                  check_bots=check_bots)
     from .dask_backend import aggregate_dask
     return aggregate_dask(n_games, players, seed=seed, rules=rules, progress=progress, start=start,
-                          game=game, **dask)
+                          game=game, check_bots=check_bots, **dask)
 
 
 def load_results(path, columns=None, lazy: bool = False, verify: bool = True,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from functools import partial
 
 import pandas as pd
 
@@ -58,10 +59,11 @@ def _warm_workers(client, game, labels, rules) -> None:
             raise
 
 
-def _task(game, n, players, seed, rules, start):
+def _task(game, n, players, seed, rules, start, check_bots=True):
     """One chunk on a worker: the chunk's (games, players) tables."""
     from ..core.runner import simulate
-    res = simulate(game, n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
+    res = simulate(game, n, players, seed=seed, rules=rules, workers=1, progress=False, start=start,
+                   check_bots=check_bots)
     if res.interrupted:            # a worker cannot be interrupted by Ctrl-C; be explicit anyway
         raise RuntimeError(f"chunk starting at game {start} was interrupted")
     return res.games, res.players
@@ -282,9 +284,9 @@ def _run_chunks(task, game, n_games, labels, seed, rules, scheduler, chunk_games
 
 def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
                   chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True,
-                  start: int = 0, game=None):
+                  start: int = 0, game=None, check_bots: bool = True):
     """``simulate()`` of ``game`` (default Cargo Noir) on a Dask cluster; returns
-    the same results object.
+    the same results object (``check_bots`` as ``simulate``).
 
     ``scheduler``: the scheduler's address (``"tcp://host:8786"``), an existing
     ``distributed.Client`` (left open), or None for a ``LocalCluster`` of
@@ -299,15 +301,15 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     seated, rules = seat_players(game, n_games, players, rules)
     labels = [p.label for p in seated]
     # the results come back into this process: refused up front if they cannot fit
-    check_fits(game.table_bytes(n_games, len(seated)), n_games)
+    check_fits(game.table_bytes(n_games, len(seated)), n_games, game)
     check_chunk_games(chunk_games)
     parts = {}
 
     def keep(i, lo, hi, result):
         parts[i] = result
 
-    interrupted = _run_chunks(_task, game, n_games, labels, seed, rules, scheduler, chunk_games,
-                              n_workers, progress, keep, start=start)
+    interrupted = _run_chunks(partial(_task, check_bots=check_bots), game, n_games, labels, seed,
+                              rules, scheduler, chunk_games, n_workers, progress, keep, start=start)
     k = 0
     while k in parts:                                # the finished prefix, in game order
         k += 1
@@ -322,10 +324,11 @@ def simulate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=No
     return game.results(games, pl, rules, config, interrupted, None)
 
 
-def _agg_task(game, n, players, seed, rules, start):
+def _agg_task(game, n, players, seed, rules, start, check_bots=True):
     """One chunk on a worker: its aggregate counters (a fixed-size int64 array)."""
     from ..core.contract import counters_of
-    a = counters_of(game).aggregate(n, players, seed=seed, rules=rules, workers=1, progress=False, start=start)
+    a = counters_of(game).aggregate(n, players, seed=seed, rules=rules, workers=1, progress=False,
+                                    start=start, check_bots=check_bots)
     if a.interrupted:
         raise RuntimeError(f"chunk starting at game {start} was interrupted")
     return a.counts
@@ -333,7 +336,7 @@ def _agg_task(game, n, players, seed, rules, start):
 
 def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=None,
                    chunk_games: int = 100_000, n_workers: int = 2, progress: bool = True,
-                   start: int = 0, game=None):
+                   start: int = 0, game=None, check_bots: bool = True):
     """``aggregate()`` on a Dask cluster (arguments as ``simulate_dask``); returns
     the same counters object. Each task returns one chunk's counters, summed as
     they arrive: the client's memory stays flat. Ctrl-C keeps the finished
@@ -352,8 +355,9 @@ def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=N
         total[:] += counts
         finished.append([int(seed), start + lo, start + hi])
 
-    interrupted = _run_chunks(_agg_task, game, n_games, labels, seed, rules, scheduler,
-                              chunk_games, n_workers, progress, add, start=start)
+    interrupted = _run_chunks(partial(_agg_task, check_bots=check_bots), game, n_games, labels,
+                              seed, rules, scheduler, chunk_games, n_workers, progress, add,
+                              start=start)
     out.config["parts"] = counters.join_parts(sorted(finished))
     out.interrupted = interrupted
     return out
@@ -361,10 +365,11 @@ def aggregate_dask(n_games: int, players, seed: int = 0, rules=None, scheduler=N
 
 def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, scheduler=None,
                     chunk_games: int = 100_000, n_workers: int = 2, resume: bool = False,
-                    progress: bool = True, quiet: bool = False, game=None):
+                    progress: bool = True, quiet: bool = False, game=None,
+                    check_bots: bool = True):
     """``runs.run_to_dir`` with the chunks played on a Dask cluster: the same
     folder, byte for byte (markers, lock, resume), written by this process as
-    the chunks arrive."""
+    the chunks arrive (``check_bots`` as ``simulate``)."""
     import sys
     import time
     from pathlib import Path
@@ -388,7 +393,8 @@ def run_to_dir_dask(out_dir, n_games: int, players, seed: int = 0, rules=None, s
             written.append(hi - lo)
 
         t0 = time.perf_counter()
-        interrupted = _run_chunks(_task, game, n_games, manifest["players"], manifest["seed"], rules,
+        interrupted = _run_chunks(partial(_task, check_bots=check_bots), game, n_games,
+                                  manifest["players"], manifest["seed"], rules,
                                   scheduler, manifest["chunk_games"], n_workers, progress, save,
                                   todo=todo)
         seconds = time.perf_counter() - t0

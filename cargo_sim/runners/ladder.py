@@ -114,7 +114,7 @@ def yardstick_at(yardstick: str, budget_param: str, budget: float) -> str:
 
 def search_rate(yardstick: str, n_players: int, decisions: int = 30, seed: int = 0,
                 opponent: str = "greedy", rules=None,
-                max_seconds: float = 60.0, game=None) -> dict:
+                max_seconds: float = 60.0, game=None, check_bots: bool = True) -> dict:
     """The yardstick's speed: decisions per second of its own answers
     (``GameState.bot_answer`` timed one decision at a time, every decision
     kind), at seat 0 of ``n_players`` with ``opponent`` at the other seats,
@@ -128,7 +128,7 @@ def search_rate(yardstick: str, n_players: int, decisions: int = 30, seed: int =
     game = 0
     warm = False
     while n < decisions and spent < max_seconds:
-        st = GameState(players, seed=seed, game=game, rules=rules)
+        st = GameState(players, seed=seed, game=game, rules=rules, check_bots=check_bots)
         while not st.is_over and n < decisions and spent < max_seconds:
             d = st.decision
             if d.seat == 0 and not warm:
@@ -391,7 +391,7 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
            out=None, design: str = "balanced", rate_decisions: int = 30,
            prune: float | None = None, extra: dict | None = None, game=None,
            opponent: str | None = None, half_width: float | None = None,
-           max_games: int | None = None) -> LadderResults:
+           max_games: int | None = None, check_bots: bool = True) -> LadderResults:
     """Place ``bots`` (default: every built-in but the yardstick and the search
     bots) against ``yardstick`` at each of ``budgets`` (values of its budget
     parameter: ``budget_param``, default ``iterations`` or ``rollouts``) and
@@ -414,7 +414,8 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
     ``extra``: more entries for the config and run.json (e.g. the command).
     ``game``: the game (default Cargo Noir); ``opponent``: the other seats
     while the yardstick is timed (default: the game's first default bot,
-    ``bots.default_players(1)``: greedy in both games)."""
+    ``bots.default_players(1)``: greedy in both games). ``check_bots``: user bots run
+    checked (the default; False trusts them, docs/safety.md)."""
     game = get_game(game)
     parse_player = game.bots.parse
     rules = rules or game.Rules.default()
@@ -477,7 +478,7 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
             ys = yardstick_at(yardstick, budget_param, b)
             if (b, n) not in have_rate:       # timed once a cell of (b, n) is to be played
                 r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules,
-                                opponent=opponent, game=game)
+                                opponent=opponent, game=game, check_bots=check_bots)
                 rate_rows.append({"budget": b, "seats": n, **r})
                 have_rate.add((b, n))
             tables = len(seating_plan(2, n, design))
@@ -486,7 +487,8 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
             partial = _load_partial(out, (b, n, lab), tables, round_deals) if resumed else []
             row = _play_cell(partial, {"bot": bot, "yardstick": ys}, lab, b, n, tables, round_deals,
                              max_deals, half_width,
-                             dict(seed=seed, rules=rules, workers=workers, design=design, game=game),
+                             dict(seed=seed, rules=rules, workers=workers, design=design, game=game,
+                                  check_bots=check_bots),
                              lambda: _save(out, pd.DataFrame(rows), pd.DataFrame(rate_rows), config,
                                            False, partial) if out is not None else None,
                              (lambda k, d: print(f"[ladder {i + 1}/{len(todo)}] {lab} vs {ys} at {n} "

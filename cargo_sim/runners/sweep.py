@@ -246,7 +246,8 @@ def _variant_name(combo: dict) -> str:
 
 def sweep(base_rules=None, grid: dict | None = None, players=None,
           games: int = 4000, seed: int = 0, workers: int | None = None,
-          progress: bool = True, keep_runs: bool = True, game=None) -> SweepResults:
+          progress: bool = True, keep_runs: bool = True, game=None,
+          check_bots: bool = True) -> SweepResults:
     """Simulate the base rules and every combination of ``grid`` with the same
     seed (common random numbers) and tabulate the balance measures.
 
@@ -260,6 +261,7 @@ def sweep(base_rules=None, grid: dict | None = None, players=None,
     are built and validated before the first game (``RulesError``).
     ``game``: the game (a registered name or a Game; default Cargo Noir, whose
     grid and players are the defaults above; another game names its own).
+    ``check_bots``: user bots run checked (the default; False trusts them, docs/safety.md).
     """
     game = get_game(game)
     default = game.name == get_game().name
@@ -305,7 +307,7 @@ def sweep(base_rules=None, grid: dict | None = None, players=None,
                           f"({', '.join(name for name, _, _ in variants[1:])}): it compares nothing")
     # every kept run stays in memory (its tables); refused up front if they cannot fit
     kept = len({r.digest for _, _, r in variants}) if keep_runs else 1
-    check_fits(game.table_bytes(games, len(players)) * kept, int(games) * kept)
+    check_fits(game.table_bytes(games, len(players)) * kept, int(games) * kept, game)
 
     rows, runs, base_units, played = [], {}, None, {}
     t0 = time.time()
@@ -317,7 +319,7 @@ def sweep(base_rules=None, grid: dict | None = None, players=None,
             res = played[rules.digest]
         else:
             res = simulate(game, games, players, seed=seed, rules=rules, workers=workers,
-                           progress=False)
+                           progress=False, check_bots=check_bots)
             if res.interrupted:
                 raise KeyboardInterrupt
             played[rules.digest] = res

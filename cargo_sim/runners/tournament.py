@@ -257,7 +257,7 @@ class TournamentResults:
 def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
                rules=None, workers: int | None = None,
                progress: bool = True, design: str = "balanced",
-               check_bots: bool | None = None, game=None,
+               check_bots: bool = True, game=None,
                first_deal: int = 0) -> TournamentResults:
     """Play a seat-fair round robin between ``bots`` at tables of ``n_players``.
 
@@ -272,9 +272,9 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     Ctrl-C stops the tournament (KeyboardInterrupt: a partial tournament
     would not be balanced). See the module docstring for the seating, common
     random numbers and statistics, and ``TournamentResults`` for the tables.
-    ``check_bots``: user bots in the checked mode (docs/safety.md: a user bot
-    cannot win by writing the state, and a bad index or a runaway loop is a
-    BotError); None (the default) checks whenever a user bot takes part.
+    ``check_bots``: user bots in the checked mode (the default; docs/safety.md: a
+    user bot cannot win by writing the state, and a bad index or a runaway loop is
+    a BotError); False trusts them for speed.
     ``game``: the game played (a registered name or a Game; default Cargo Noir).
     ``first_deal``: play deals ``first_deal ..`` of every table's fixed deal
     sequence (the ``deal`` column counts from it), so a later call continues an
@@ -290,8 +290,6 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     if not isinstance(rules, game.Rules):
         raise ConfigError(f"rules must be a {game.rules_type_name}")
     names, players = _entrants(bots, game.bots.parse)
-    if check_bots is None:
-        check_bots = any(game.bots.user.get(p.spec.name) is p.spec for p in players)
     rules.check_players(n_players)
     n_players = int(n_players)
     if not whole(games) or games < 1:

@@ -96,17 +96,18 @@ def _seatings(candidate: str, opponents: list, n_players: int) -> list[list]:
 
 
 def evaluate(candidate, opponents, n_players: int, games: int, run_seed: int,
-             rules=None, workers: int | None = None, game=None) -> dict:
+             rules=None, workers: int | None = None, game=None, check_bots: bool = True) -> dict:
     """Win rate of ``candidate`` (a bot spec) against ``opponents`` with seat
     rotation: ``games`` (rounded up to a multiple of ``n_players``) split over
     the seatings with the candidate in seat 0..n-1; every seating plays games
     0..g-1 of ``run_seed`` (the same deals). Returns n (candidate seat
-    appearances), wins (shared wins split), win_rate, lo, hi (Wilson), mean_vp."""
+    appearances), wins (shared wins split), win_rate, lo, hi (Wilson), mean_vp.
+    ``check_bots``: user bots run checked (False trusts them, docs/safety.md)."""
     game = get_game(game)
     rules = rules or game.Rules.default()
     per = max(1, math.ceil(games / n_players))
     seeds = game_seeds(run_seed, 0, per)
-    tables = [(s, Table.build(game, rules, [game.bots.parse(q) for q in seats]))
+    tables = [(s, Table.build(game, rules, [game.bots.parse(q) for q in seats], check_bots))
               for s, seats in enumerate(_seatings(candidate, list(opponents), n_players))]
 
     def run(job):
@@ -193,7 +194,7 @@ def tune(bot_family: str = "greedy", opponents=None, n_players: int = 4,
          budget: int = 200, games_per_eval: int = 800, seed: int = 0, space: dict | None = None,
          method: str = "de", start=None, rules=None, fresh_games: int = 8000,
          finalists: int = 5, workers: int | None = None, progress: bool = True,
-         game=None) -> TuneResults:
+         game=None, check_bots: bool = True) -> TuneResults:
     """Search the heuristic parameters of ``bot_family`` for the highest win rate
     against ``opponents`` at ``n_players`` seats (see the module docstring).
 
@@ -207,6 +208,7 @@ def tune(bot_family: str = "greedy", opponents=None, n_players: int = 4,
     ``game``: the game (a registered name or a Game; default Cargo Noir). ``opponents``
     None: the game's named strategies (``game.bots.tune_opponents``; Cargo Noir: greedy,
     syndicate, fleet; Macao: greedy, builder, shipper), else the default bot mix.
+    ``check_bots``: user bots run checked (the default; False trusts them, docs/safety.md).
     """
     from scipy.optimize import differential_evolution
 
@@ -259,7 +261,7 @@ def tune(bot_family: str = "greedy", opponents=None, n_players: int = 4,
         key = tuple(vals.values())
         if key not in cache:
             r = evaluate(spec, opponents, n_players, games_per_eval, search_seed, rules, workers,
-                         game)
+                         game, check_bots)
             cache[key] = r["win_rate"]
             history.append({"eval": len(history), **vals, "spec": spec, "win_rate": r["win_rate"],
                             "lo": r["lo"], "hi": r["hi"], "games": r["n"],
@@ -293,7 +295,7 @@ def tune(bot_family: str = "greedy", opponents=None, n_players: int = 4,
     frows = []
     for _, r in top.iterrows():
         v = evaluate(r["spec"], opponents, n_players, 2 * games_per_eval, val_seed, rules,
-                     workers, game)
+                     workers, game, check_bots)
         frows.append({"spec": r["spec"], "search_win_rate": r["win_rate"],
                       "validation_win_rate": v["win_rate"], "validation_lo": v["lo"],
                       "validation_hi": v["hi"], "eval": r["eval"]})
@@ -303,8 +305,10 @@ def tune(bot_family: str = "greedy", opponents=None, n_players: int = 4,
     best_row = hist[hist["spec"] == best_spec].iloc[0]
     best_params = {k: float(best_row[k]) for k in names}
     fresh_seed = stream_seed(seed, "fresh")
-    fb = evaluate(best_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers, game)
-    fs = evaluate(start_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers, game)
+    fb = evaluate(best_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers, game,
+                  check_bots)
+    fs = evaluate(start_spec, opponents, n_players, fresh_games, fresh_seed, rules, workers, game,
+                  check_bots)
     diff, dlo, dhi = newcombe_diff_ci(fb["wins"], fb["n"], fs["wins"], fs["n"])
     config = {"bot_family": bot_family, "opponents": opponents, "n_players": n_players,
               "budget": budget, "games_per_eval": games_per_eval, "seed": seed, "method": method,

@@ -144,6 +144,40 @@ def test_malformed_rules_file(tmp_path, capsys):
     assert "start_coins" in r.stderr
 
 
+@pytest.mark.parametrize("text, game, says", [
+    ("start_coins = 8\nbogus_key = 3\n", None, "unknown rules parameter 'bogus_key'"),
+    ("start_coins = -5\n", None, "start_coins: must be >= 0"),
+    ("[card.Villa]\ncost = -1\n", None, "card.Villa.cost"),
+    ("[range]\nno_such = [1, 2]\n", None, "no_such"),
+    (None, "macao", "holds rules of the game 'cargo_noir', not of 'macao'"),
+])
+def test_every_rules_file_error_names_the_file(tmp_path, capsys, text, game, says):
+    """One line naming the file; Cargo Noir's full rules given to Macao: one short
+    line naming both games (not every parameter Macao does not have)."""
+    f = tmp_path / "mine.toml"
+    if text is None:
+        assert main(["rules", "--toml"]) == 0
+        text = capsys.readouterr().out
+    f.write_text(text, encoding="utf-8")
+    argv = ["rules", "--rules", str(f)] + (["--game", game] if game else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert_one_error_line(err)
+    assert f"rules file {f}" in err and says in err, err
+    assert len(err) < 400, len(err)
+
+
+def test_a_rules_file_of_another_game_without_its_game_entry_is_one_short_line(tmp_path, capsys):
+    assert main(["rules", "--toml"]) == 0
+    text = "\n".join(ln for ln in capsys.readouterr().out.splitlines() if not ln.startswith("game"))
+    f = tmp_path / "noir.toml"
+    f.write_text(text, encoding="utf-8")
+    assert main(["rules", "--game", "macao", "--rules", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert_one_error_line(err)
+    assert str(f) in err and "unknown rules parameter" in err and "more" in err and len(err) < 400
+
+
 def test_rules_file_applies(tmp_path, capsys):
     f = tmp_path / "mine.toml"
     f.write_text("start_coins = 9\n[card.Villa]\ncost = 22\n", encoding="utf-8")
@@ -447,3 +481,17 @@ def test_a_tiny_tournament_prints_no_raw_warning_nor_infinite_rating(capsys, rec
     greedy = next(ln for ln in cap.out.splitlines() if ln.startswith("greedy "))
     assert greedy.split()[1:3] == ["10", "10"]            # games, wins: integers
     assert "< 1e-16" in cap.out and not re.search(r"\de-(1[7-9]|[2-9]\d|\d{3})", cap.out)
+
+
+def test_a_refused_command_leaves_no_folder_it_created(tmp_path, capsys):
+    """sweep claims --out (creating it and its parents) before it checks its players: the
+    refusal removes what it created, and never a folder that was there before."""
+    out = tmp_path / "new" / "deeper" / "sweep"
+    args = ["sweep", "--vary", "start_coins=6,7", "-p", "nosuchbot,random", "--games", "4",
+            "--no-progress", "--out", str(out)]
+    assert main(args) == 2
+    assert "nosuchbot" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "mine").mkdir()                  # the user's own (empty) folder stays
+    assert main(args[:-1] + [str(tmp_path / "mine")]) == 2
+    assert (tmp_path / "mine").is_dir()

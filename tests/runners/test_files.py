@@ -121,6 +121,23 @@ def test_files_layout_rerun_into_its_own_folder_and_no_temps(tmp_path, capsys):
     assert (out / "notes.txt").read_text() == "mine"
 
 
+def test_a_second_writer_of_a_files_layout_folder_is_refused(tmp_path, capsys):
+    """--layout files takes run.lock as a run folder does: while another writer holds
+    it, a second one is refused and touches nothing; the lock goes with its writer."""
+    out = tmp_path / "f"
+    args = ["simulate", "-n", "20", "--out", str(out), "--layout", "files", "--no-progress"]
+    assert main(args) == 0
+    before = files(out)
+    lock = RunLock(out).acquire()                  # a writer at work (this live process)
+    try:
+        cli_error(capsys, args, "is in use by process")
+        assert files(out) == {**before, LOCK: (out / LOCK).read_bytes()}
+    finally:
+        lock.release()
+    assert main(args) == 0
+    assert sorted(os.listdir(out)) == ["games.parquet", "players.parquet", "run.json"]
+
+
 def test_tournament_out_keeps_a_users_files(tmp_path, capsys, no_games):
     d = user_folder(tmp_path)
     before = files(d)
@@ -687,7 +704,7 @@ def test_disk_full_in_the_files_layout_fault_injected(tmp_path, capsys, monkeypa
     out = tmp_path / "f"
     cli_error(capsys, ["simulate", "-n", 90, "--chunk-games", 30, "--out", out, "--layout", "files",
                        "--format", fmt, "--no-progress"], "No space left on device")
-    assert os.listdir(out) == []             # nothing final-named, no temp left
+    assert not out.exists()                  # nothing final-named, no temp: the folder it made goes too
 
 
 def test_disk_full_in_an_aggregate_run_fault_injected(tmp_path, capsys, monkeypatch):
@@ -715,7 +732,7 @@ def test_disk_full_for_the_tournament_fault_injected(tmp_path, capsys, monkeypat
     out = tmp_path / "t"
     cli_error(capsys, ["tournament", "-p", "random,greedy", "--seats", 2, "-n", 8, "--out", out,
                        "--no-progress"], "No space left on device")
-    assert os.listdir(out) == []             # the six files appear together or not at all
+    assert not out.exists()                  # the six files together or none (and no folder it made)
 
 
 @pytest.fixture
@@ -738,7 +755,7 @@ def test_disk_full_on_a_real_small_file_system(small_fs, capsys):
         cli_error(capsys, ["simulate", "-n", 20_000, "--chunk-games", 2000, "--out", out,
                            "--layout", layout, "--no-progress"], "No space left on device")
         if layout == "files":
-            assert os.listdir(out) == []
+            assert not out.exists()          # nothing written: the folder it made goes too
         else:                                # every final-named chunk is complete
             names = set(os.listdir(out))
             assert not list(out.rglob("*.tmp"))
@@ -747,7 +764,7 @@ def test_disk_full_on_a_real_small_file_system(small_fs, capsys):
             with pytest.warns(UserWarning, match="run not finished"):
                 res = cargo_sim.load_results(out)
             assert len(res.games) == 2000 * len(done)
-        shutil.rmtree(out)
+            shutil.rmtree(out)
     # fill what is free now (a fixed 298 KB once met a file system not yet given back its
     # space); a fill that itself runs out leaves the disk just as full, which is the point
     try:
@@ -835,3 +852,33 @@ def test_claim_folder_refusals(tmp_path):
         claim_folder(link)
     assert claim_folder(tmp_path / "new" / "deep") == (tmp_path / "new" / "deep", False)
     assert f.read_text() == "x" and link.is_symlink()
+
+
+def test_a_folder_in_place_of_a_run_file_is_refused_and_left_alone(tmp_path):
+    """A chunk's data file replaced by a folder: load and resume say so in one line
+    and leave the folder; a folder where a chunk still to play will be written is
+    refused when its file is written (never replaced); moved away, resume finishes."""
+    from cargo_sim.runners.runs import run_to_dir
+    out = tmp_path / "run"
+    run_to_dir(out, 40, ["random"] * 2, seed=1, chunk_games=20, progress=False)
+    victim = out / "games" / "part-00000.parquet"
+    victim.unlink()
+    victim.mkdir()
+    (victim / "mine.txt").write_text("mine")
+    for call in (lambda: cargo_sim.load_results(out),
+                 lambda: run_to_dir(out, 40, ["random"] * 2, seed=1, chunk_games=20, progress=False,
+                                    resume=True)):
+        with pytest.raises(ConfigError, match=r"games/part-00000.parquet is a folder.*move it away") as e:
+            call()
+        assert "\n" not in str(e.value) and (victim / "mine.txt").read_text() == "mine"
+    shutil.move(victim, tmp_path / "moved")
+    (out / "chunk-00001.done").unlink()              # chunk 1 to play again, its file a folder now
+    (out / "players" / "part-00001.parquet").unlink()
+    (out / "players" / "part-00001.parquet").mkdir()
+    with pytest.raises(ConfigError, match=r"part-00001.parquet: a folder is in its place"), \
+            pytest.warns(UserWarning, match="chunk 0 is damaged .*missing.*playing it again"):
+        run_to_dir(out, 40, ["random"] * 2, seed=1, chunk_games=20, progress=False, resume=True)
+    assert (out / "players" / "part-00001.parquet").is_dir()
+    (out / "players" / "part-00001.parquet").rmdir()
+    run_to_dir(out, 40, ["random"] * 2, seed=1, chunk_games=20, progress=False, resume=True)
+    assert len(cargo_sim.load_results(out).games) == 40

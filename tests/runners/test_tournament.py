@@ -198,6 +198,30 @@ def test_bradley_terry_symmetric_record_is_zero():
     assert bradley_terry(w)["log_strength"].tolist() == pytest.approx([0, 0, 0], abs=1e-8)
 
 
+@pytest.mark.parametrize("wins, pseudo, message", [
+    (pd.DataFrame([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0]], index=["A", "B"], columns=["A", "B", "C"]),
+     None, "square wins matrix whose columns are its rows"),
+    (pd.DataFrame([[0.0, 1.0], [1.0, 0.0]], index=["A", "B"], columns=["A", "C"]),
+     None, "square wins matrix"),
+    (pd.DataFrame([[0.0, 1.0], [1.0, 0.0]], index=["A", "A"], columns=["A", "A"]),
+     None, "each once"),
+    (wins_matrix({("A", "B"): np.inf, ("B", "A"): 1}), None, r"wins\['A'\]\['B'\] is inf"),
+    (wins_matrix({("A", "B"): np.nan, ("B", "A"): 1}), None, "finite counts >= 0"),
+    (wins_matrix({("A", "B"): -1, ("B", "A"): 1}), None, r"wins\['A'\]\['B'\] is -1"),
+    (wins_matrix({("A", "B"): 1, ("B", "A"): 1}), float("inf"), "pseudo must be a finite number"),
+    (wins_matrix({("A", "B"): 1, ("B", "A"): 1}), -0.5, "pseudo must be a finite number"),
+    ([[0, 1], [1, 0]], None, "takes a DataFrame"),
+    (pd.DataFrame([["x", "y"], ["y", "x"]], index=["A", "B"], columns=["A", "B"]), None,
+     "must hold numbers"),
+])
+def test_bradley_terry_refuses_a_matrix_it_cannot_fit(wins, pseudo, message):
+    """Not square, a NaN, an infinite or negative count: one ConfigError line, not
+    numbers from a part of the matrix or numpy's LinAlgError."""
+    with pytest.raises(ConfigError, match=message) as info:
+        bradley_terry(wins, pseudo=pseudo)
+    assert "\n" not in str(info.value)
+
+
 def test_bradley_terry_perfect_record_is_infinite_with_reason():
     w = wins_matrix({("A", "B"): 3, ("B", "A"): 0})
     with pytest.warns(RuntimeWarning, match="never ahead: B; never behind: A"):

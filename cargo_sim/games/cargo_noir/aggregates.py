@@ -93,19 +93,19 @@ def new_config(seated, rules, seed, n_games) -> dict:
 
 def aggregate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
               workers: int | None = None, progress: bool = True, start: int = 0,
-              chunk_size: int = DEFAULT_CHUNK) -> Aggregates:
+              chunk_size: int = DEFAULT_CHUNK, check_bots: bool = True) -> Aggregates:
     """Play ``n_games`` games like ``simulate`` (same arguments, same games)
     but keep only fixed-size counters folded in the compiled kernel: memory
     does not grow with ``n_games``. Returns an ``Aggregates``; identical for
     any ``workers`` and ``chunk_size``. Ctrl-C stops early and returns the
-    finished chunks (``interrupted=True``).
+    finished chunks (``interrupted=True``). ``check_bots`` as ``simulate``.
     """
     seated, rules = check_request(n_games, players, rules)
     workers = default_workers(workers)
     seed = check_seed(seed)
     check_games(start, n_games)
     check_number("chunk_size", chunk_size, 1)
-    table = Table.build(get_game(NAME), rules, seated)
+    table = Table.build(get_game(NAME), rules, seated, check_bots)
     n_games, seed, start = int(n_games), int(seed), int(start)
     if n_games > 0:
         # compile the table's bots (first use only) before the clock starts

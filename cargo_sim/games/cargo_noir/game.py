@@ -69,7 +69,7 @@ class CargoNoir(GameBase):
             check_page_path(path)
 
         @staticmethod
-        def write(path, seed, players, rules, check_bots=False):
+        def write(path, seed, players, rules, check_bots=True):
             """Write the page; returns (its path, the decisions it steps through)."""
             from .replay import replay_steps, write_page
             data, _ = replay_steps(seed, players, rules=rules, check_bots=check_bots)

@@ -58,7 +58,7 @@ def _snapshot(s: np.ndarray, n: int, nt: int, n_ports: int, n_cards: int) -> dic
 
 
 def replay_steps(seed: int, players, rules=None, max_events: int = 20000,
-                 check_bots: bool = False) -> tuple[dict, pd.DataFrame]:
+                 check_bots: bool = True) -> tuple[dict, pd.DataFrame]:
     """Play the game of seed ``seed`` decision by decision with the table's bots.
     Returns (the page's data: one board per decision with the events that led
     to it, in plain English; the event log, as ``play_one`` gives it)."""

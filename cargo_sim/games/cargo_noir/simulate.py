@@ -29,7 +29,7 @@ from .trade.packed_nb import exact_value_fn
 from .slots import slot_name
 from .enums import (FAULT_BUDGET, FAULT_INDEX, FAULT_KIND, FAULT_PARAM, FAULT_RAND, FAULT_TABLES,
                     FAULT_WRITE)
-from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, N_PARAMS, PARAM_SCALE, PARAMS,
+from .enums import (ACTION_NAMES, BOT_FAULT, BOTS, M_TABLE_SUM, N_PARAMS, PARAM_SCALE, PARAMS,
                     R_BUILTIN_FN, R_MODELS, R_N_MODELS, R_SEARCH, R_SEARCH_FN, R_SHARED_LEN, R_USER_BASE,
                     R_USER_FN, D_DISCARD, D_RAISE, D_SEND, D_TRADE, DECISION_NAMES,
                     E, EVENT_FIELDS, GAME_FIELDS, LOC_BLACK_MARKET, LOC_CASINO, LOC_PORT0,
@@ -131,9 +131,9 @@ def fault_error(players: list[Player], kind, seat, aux, turn, index, seed) -> Bo
                         f"a bot may write only its answer (OUT...), its notes (SCRATCH...) and the "
                         f"workspace; {where}")
     return BotError(
-        f"{head} raised an exception in its {what} decision; {where}; with "
-        "check_bots=True (--check-bots) an index out of bounds or a runaway loop also stops here "
-        "instead of crashing or hanging the process")
+        f"{head} raised an exception in its {what} decision; {where}; an index out of bounds "
+        "stops here too unless the run trusts its bots (check_bots=False, --fast-bots: then it "
+        "can crash the process)")
 
 
 def illegal_error(players: list[Player], kind, seat, value, aux, turn, index, seed, rules,
@@ -173,17 +173,18 @@ def describe_error(players, err, game: int, game_seed: int, rules):
                          game, game_seed, rules)
 
 
-def table_template(rules: Rules, players: list[Player], check_bots: bool = False):
+def table_template(rules: Rules, players: list[Player], check_bots: bool = True):
     """(template state array, decide) for a table: the rules header, each seat's
     bot and parameters, pointing at the table's shared array (the packed
     trade-value tables and the search models) and the bots' workspace
-    (Rules.state_template; the array keeps them alive: hold it while its copies play). check_bots: user bots with bounds
-    checking (registry.checked)."""
+    (Rules.state_template; the array keeps them alive: hold it while its copies play). check_bots: user bots run checked
+    (registry.checked; built-in bots never are)."""
     n = len(players)
     decide, bot_idx, users = decision_table(players, check_bots)
     mask = search_mask(players)
     rows = model_rows() if mask else None
-    template = rules.state_template(n, rows, private=check_bots)
+    # a checked table of user bots gets a shared array of its own (its checksum)
+    template = rules.state_template(n, rows, private=bool(check_bots) and users is not None)
     template[BOTS:BOTS + n] = bot_idx
     if users is not None:
         # user bots: their kernel's address (this process only; registry.user_table)
@@ -204,6 +205,11 @@ def table_template(rules: Rules, players: list[Player], check_bots: bool = False
         # the built-ins as a kernel called by address (dispatch_nb.builtin_fn): the
         # search's models and user bots delegating to the heuristic call it
         template[R_BUILTIN_FN] = builtin_fn()
+    if check_bots and users is not None:
+        # the tables' checksum once per table, not at each game's first user call (its
+        # 6 MB pass is most of what checking costs); each game's end compares it
+        from .engine_nb import tables_sum_nb
+        template[M_TABLE_SUM] = tables_sum_nb(template)
     return template, decide
 
 
@@ -320,7 +326,7 @@ def table_columns(games_arr, players_arr, seeds, start, players: list[Player], r
 def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
              workers: int | None = None, progress: bool = True, start: int = 0,
              chunk_size: int = DEFAULT_CHUNK, events: bool = False,
-             check_bots: bool = False) -> SimResults:
+             check_bots: bool = True) -> SimResults:
     """Play ``n_games`` games of Cargo Noir and return their statistics.
 
     ``players``: one bot per seat, 2 to 5 (names such as ``"random"`` or
@@ -331,9 +337,10 @@ def simulate(n_games: int, players, seed: int = 0, rules: Rules | None = None,
     game in ``.events`` (one row per event: game, turn, seat, phase, action,
     loc, coins, amount, value, card, count and cargo columns; see
     ``events_frame``) -- a few hundred rows per game, for small runs.
-    ``check_bots``: compile user bots with bounds checking, so a bot reading or
-    writing outside an array stops the run with a BotError naming bot, decision
-    and game instead of crashing the process (slower; docs/safety.md). Ctrl-C
+    ``check_bots`` (default True): user bots run checked, so a bot indexing out
+    of bounds, writing the game state or looping for ever stops the run with a
+    BotError naming bot, decision and game instead of crashing the process;
+    False trusts them for speed (docs/safety.md). Ctrl-C
     stops early and returns the games finished so far (``interrupted=True``).
     See ``SimResults`` for the columns.
     """
@@ -357,7 +364,7 @@ FIRST_LOG = 20_000         # play_one's first log; a longer game is replayed wit
 
 
 def play_one(seed: int, players, rules: Rules | None = None, max_events: int | None = None,
-             check_bots: bool = False):
+             check_bots: bool = True):
     """Play one game with the given game seed and return ``(events, text)``:
     a DataFrame of every event (turn, seat, phase, action, loc, port, coins, amount,
     value, card, count, cargo...) and a readable move-by-move rendering.

@@ -116,7 +116,7 @@ def afford_masks(cost):
     return np.array(out, np.int64)
 
 
-def table_template(rules, players, check_bots: bool = False):
+def table_template(rules, players, check_bots: bool = True):
     """(template state, decide) with the table's bots and parameters filled."""
     from .bots.registry import REGISTRY
     s = compile_rules(rules, len(players))

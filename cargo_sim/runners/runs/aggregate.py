@@ -20,7 +20,7 @@ from .write import CtrlC, RunInfo, bar_label, interrupted_message, sub_calls
 def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                      workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
                      progress: bool = True, start: int = 0, quiet: bool = False,
-                     game=None) -> RunInfo:
+                     game=None, check_bots: bool = True) -> RunInfo:
     """``aggregate()`` a run of ``n_games`` into the folder ``out_dir``: each chunk
     of ``chunk_games`` games is folded into counters and saved as
     ``agg-NNNNN.npz`` (atomically) with its marker ``agg-NNNNN.done``
@@ -30,7 +30,8 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     the finished chunks (``interrupted``); the same call with ``resume=True``
     plays only the missing (or damaged) chunks. Memory stays flat (a chunk's
     counters are a fixed ~200 KB) and nothing grows with the number of chunks.
-    ``game``: whose counters (default Cargo Noir; a game without is a ConfigError)."""
+    ``game``: whose counters (default Cargo Noir; a game without is a ConfigError);
+    ``check_bots`` as ``run_to_dir``."""
     counters = counters_of(get_game(game))
     folder = Path(out_dir)
     check_folder_game(folder, game, resume)
@@ -59,7 +60,8 @@ def aggregate_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                 for a in range(lo, hi, step):
                     b = min(a + step, hi)
                     r = counters.aggregate(b - a, manifest["players"], seed=seed, rules=rules,
-                                  workers=workers, progress=False, start=start + a)
+                                           workers=workers, progress=False, start=start + a,
+                                           check_bots=check_bots)
                     if r.interrupted:
                         raise KeyboardInterrupt
                     part = r if part is None else part + r

@@ -124,7 +124,9 @@ def verified(folder: Path, manifest: dict, kind: ChunkKind, on_bad: str,
     n, cg = manifest["n_games"], manifest["chunk_games"]
     bound = binding(manifest)
     good = []
-    for k in marked_chunks(folder, kind.marker_rx, manifest["n_chunks"], kind.marker):
+    marked = list(marked_chunks(folder, kind.marker_rx, manifest["n_chunks"], kind.marker))
+    in_place_of_files(folder, [f for k in marked for f in kind.files(k, manifest["format"])])
+    for k in marked:
         lo, hi = chunk_range(k, cg, n)
         bad = marker_problem(folder, kind.marker(k), k, lo, hi, bound,
                              kind.files(k, manifest["format"]), checksums)
@@ -137,6 +139,16 @@ def verified(folder: Path, manifest: dict, kind: ChunkKind, on_bad: str,
             warnings.warn(f"{folder}: chunk {k} is damaged ({bad}); playing it again", stacklevel=3)
             (folder / kind.marker(k)).unlink()
     return good
+
+
+def in_place_of_files(folder: Path, names) -> None:
+    """Refuse (load and resume alike) a run whose data file is a folder: it is not
+    the run's, so it is neither read nor replaced (a file would be replaced)."""
+    for name in names:
+        if (folder / name).is_dir():
+            raise ConfigError(f"run folder {folder}: {name} is a folder, so not a chunk this run "
+                              f"wrote; it is left alone: move it away, then resume the run "
+                              f"(--resume, resume=True) to play its chunk again")
 
 
 def verified_chunks(folder: Path, manifest: dict, on_bad: str) -> list[int]:

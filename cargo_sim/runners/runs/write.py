@@ -68,7 +68,7 @@ class RunInfo:
         return load_results(self.path, **kw)
 
 
-def _play_chunk(game, lo, hi, seated_labels, seed, rules, workers, step, bar):
+def _play_chunk(game, lo, hi, seated_labels, seed, rules, workers, step, bar, check_bots=True):
     """Play games lo..hi-1 in sub-calls of ``step`` games (so the progress line
     moves within a chunk); returns (games, players) as dicts of columns at the
     file widths (no DataFrame, no narrowing: they go to Parquet as they are), or
@@ -78,7 +78,7 @@ def _play_chunk(game, lo, hi, seated_labels, seed, rules, workers, step, bar):
     for a in range(lo, hi, step):
         b = min(a + step, hi)
         run = play_columns(game, b - a, seated_labels, seed=seed, rules=rules, workers=workers,
-                           progress=False, start=a, narrow=False)
+                           progress=False, start=a, narrow=False, check_bots=check_bots)
         if run.interrupted:
             raise KeyboardInterrupt
         gs.append(run.games)
@@ -125,14 +125,15 @@ class CtrlC:
         self.stop()
 
 
-def stream_chunks(todo, manifest, rules, workers, bar, write):
+def stream_chunks(todo, manifest, rules, workers, bar, write, check_bots: bool = True):
     """Play the chunks ``todo`` (an iterable of chunk numbers, lazily) and hand
     each one's tables to ``write(k, lo, hi, games, players)`` on a writer
     thread, so the next chunk plays while the last is written (one chunk in
     flight each way: memory is two chunks' tables). Returns (chunks written,
     games written, interrupted). Ctrl-C (CtrlC) lets the chunk in flight finish
     and be written, then stops; a second Ctrl-C drops the chunk being played
-    but still waits for the write in flight, so a finished chunk is never lost."""
+    but still waits for the write in flight, so a finished chunk is never lost.
+    ``check_bots``: user bots run checked (docs/safety.md)."""
     workers, step = sub_calls(workers)
     n, cg = manifest["n_games"], manifest["chunk_games"]
     labels, seed = manifest["players"], manifest["seed"]
@@ -157,7 +158,8 @@ def stream_chunks(todo, manifest, rules, workers, bar, write):
                     settle()
                     return written, games, True
                 lo, hi = chunk_range(k, cg, n)
-                g, p = _play_chunk(game, lo, hi, labels, seed, rules, workers, step, bar)
+                g, p = _play_chunk(game, lo, hi, labels, seed, rules, workers, step, bar,
+                                   check_bots)
                 settle()
                 pending = (pool.submit(write, k, lo, hi, g, p), k, lo, hi)
                 del g, p
@@ -217,7 +219,8 @@ def bar_label(folder: Path, manifest: dict, done, what: str = "simulate") -> str
 
 def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
                workers: int | None = None, chunk_games: int = 100_000, resume: bool = False,
-               progress: bool = True, quiet: bool = False, on_chunk=None, game=None) -> RunInfo:
+               progress: bool = True, quiet: bool = False, on_chunk=None, game=None,
+               check_bots: bool = True) -> RunInfo:
     """Play a run of ``n_games`` of ``game`` (default Cargo Noir) into the folder
     ``out_dir``, one chunk of ``chunk_games`` games at a time (see the module
     docstring for the files; the manifest names the game).
@@ -230,7 +233,8 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
     saved (a second Ctrl-C drops it), prints how to resume (unless ``quiet``)
     and returns a RunInfo with ``interrupted=True``. ``on_chunk(k, games, players)``
     is called (on the writer thread) after each chunk played here is saved, with
-    the chunk's tables as dicts of columns at the file widths.
+    the chunk's tables as dicts of columns at the file widths. ``check_bots``: user
+    bots run checked (the default; False trusts them, docs/safety.md).
     """
     folder = Path(out_dir)
     check_folder_game(folder, game, resume)
@@ -246,7 +250,7 @@ def run_to_dir(out_dir, n_games: int, players, seed: int = 0, rules=None,
         try:
             written, played, interrupted = stream_chunks(
                 (k for k in range(n_chunks) if k not in done), manifest, rules, workers, bar,
-                rows_chunk_writer(folder, manifest["seed"], on_chunk))
+                rows_chunk_writer(folder, manifest["seed"], on_chunk), check_bots)
         finally:
             if bar.enabled:
                 bar.close()

@@ -408,6 +408,7 @@ def test_report_from_run_folders_reads_their_games(run_folders, tmp_path, monkey
     (["--from", "{two}", "--seconds", "5"], "--seconds would need a new simulation"),
     (["--from", "{two}", "--from", "{other}"], "differ in game or rules"),
     (["--from", "{two}", "--from", "{tmp}/missing"], "missing"),
+    (["--from", "{two}", "--game", "macao"], "--game macao: the run folders hold games of cargo_noir"),
 ])
 def test_report_from_bad_run_folders_is_one_line(run_folders, tmp_path, capsys, extra, says):
     from cargo_sim.cli import main

@@ -1,5 +1,5 @@
-"""User bots at a table: a bot that raises, or indexes out of bounds in check
-mode, stops the run with a BotError naming the bot, its decision and the
+"""User bots at a table: a bot that raises, or indexes out of bounds (checked, the
+default), stops the run with a BotError naming the bot, its decision and the
 game's seed; an illegal answer is an IllegalDecisionError; a bot delegating
 to the heuristic plays the built-in's games.
 
@@ -65,25 +65,28 @@ def fault(label, seat):
 def test_a_bots_own_exception_names_bot_decision_and_seed():
     with pytest.raises(cargo_sim.BotError, match=fault(RAISER, 1)) as info:
         cargo_sim.simulate(3, ["random", RAISER], seed=1, progress=False)
-    assert "--check-bots" in str(info.value)
+    assert "--fast-bots" in str(info.value) and "\n" not in str(info.value)
     seed = int(re.search(fault(RAISER, 1), str(info.value)).group(1))
     assert seed == int(cargo_sim.simulate(1, ["random"] * 2, seed=1, progress=False).games.seed[0])
     with pytest.raises(cargo_sim.BotError, match=f"game seed {seed}"):
         cargo_sim.play_one(seed, ["random", RAISER])
 
 
-def test_check_bots_turns_an_out_of_bounds_read_into_a_bot_error(capsys):
+def test_an_out_of_bounds_read_is_a_bot_error_by_default(capsys):
     with pytest.raises(cargo_sim.BotError, match=fault(FAR_READER, 0)):
-        cargo_sim.simulate(2, [FAR_READER, "random"], seed=1, progress=False, check_bots=True)
-    rc = main(["play", "--seed", "1", "--game", "0", "-p", f"{FAR_READER},random", "--check-bots"])
+        cargo_sim.simulate(2, [FAR_READER, "random"], seed=1, progress=False)
+    rc = main(["play", "--seed", "1", "--index", "0", "-p", f"{FAR_READER},random"])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and f"'{FAR_READER}' (seat 0) raised" in err
+    # the old --check-bots is still accepted (it is the default now)
+    rc = main(["play", "--seed", "1", "--index", "0", "-p", f"{FAR_READER},random", "--check-bots"])
+    assert rc == 2 and f"'{FAR_READER}' (seat 0) raised" in capsys.readouterr().err
 
 
 def test_wrapped_and_checked_user_bots_play_the_same_games():
     a = cargo_sim.simulate(5, ["random", "random"], seed=4, progress=False)
-    b = cargo_sim.simulate(5, [OK, OK], seed=4, progress=False)
-    c = cargo_sim.simulate(5, [OK, OK], seed=4, progress=False, check_bots=True)
+    b = cargo_sim.simulate(5, [OK, OK], seed=4, progress=False, check_bots=False)
+    c = cargo_sim.simulate(5, [OK, OK], seed=4, progress=False)
     assert a.players.drop(columns="bot").equals(b.players.drop(columns="bot"))
     assert b.players.drop(columns="bot").equals(c.players.drop(columns="bot"))
 

@@ -99,7 +99,7 @@ def test_checked_mode_stops_a_bot_writing_the_state(mode, what):
     with pytest.raises(BotError, match=rf"bot 't_cheat\?mode={mode}' \(seat 0\) {what} \(state word "
                                        r"\d+\) in its send ship decision: a bot may write only its "
                                        r"answer .*; turn 1 of game 0"):
-        cargo_sim.simulate(2, [label(mode), "greedy"], seed=1, progress=False, check_bots=True)
+        cargo_sim.simulate(2, [label(mode), "greedy"], seed=1, progress=False)     # checked by default
 
 
 def test_checked_mode_finds_a_write_to_the_trade_tables_at_the_games_end():
@@ -158,7 +158,7 @@ SUBPROCESS = textwrap.dedent("""
     for mode in {modes!r}:
         t = time.time()
         try:
-            cargo_sim.play_one(1, [cheats.label(mode), "greedy"], check_bots=True)
+            cargo_sim.play_one(1, [cheats.label(mode), "greedy"])      # checked by default
             print(mode, "no error", flush=True)
         except cargo_sim.BotError as exc:
             print(mode, f"{{time.time() - t:.0f}}s", str(exc), flush=True)
@@ -189,6 +189,30 @@ def test_checked_mode_turns_bad_indices_and_runaway_loops_into_bot_errors():
                "decision (a runaway loop?)" in got[m], got[m]
 
 
+NO_SOURCE = textwrap.dedent("""
+    import cargo_sim
+    ns = {}
+    exec("def t_exec(kind, s, seat):\\n    x = 1\\n    while x > 0:\\n        x = x % 7 + 1\\n"
+         "    return x\\n", ns)
+    cargo_sim.bot("t_exec")(ns["t_exec"])
+    try:
+        cargo_sim.play_one(1, ["t_exec", "greedy"])
+        print("no error")
+    except cargo_sim.BotError as exc:
+        print(exc)
+""")
+
+
+def test_a_runaway_loop_in_a_bot_without_source_is_stopped():
+    """A bot defined with exec (no source to read) is budgeted like any other: the
+    budget is put into numba's IR, not the source."""
+    out = subprocess.run([sys.executable, "-c", NO_SOURCE], capture_output=True,
+                         text=True, timeout=600, env=dict(os.environ))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "bot 't_exec' (seat 0) ran more than 1,000,000,000 loop steps in its send ship " \
+           "decision (a runaway loop?)" in out.stdout, out.stdout
+
+
 def test_a_tournament_with_a_user_bot_checks_it_by_default():
     with pytest.raises(BotError, match=r"wrote to coins of seat \d"):
         cargo_sim.tournament([label(cheats.WRITE_COINS), "greedy"], 2, games=2, seed=1, progress=False)
@@ -196,3 +220,11 @@ def test_a_tournament_with_a_user_bot_checks_it_by_default():
     res = cargo_sim.tournament([label(cheats.WRITE_COINS), "greedy"], 2, games=2, seed=1,
                                progress=False, check_bots=False)
     assert res.config["games_played"] == 2
+
+
+def test_game_state_checks_user_bots_by_default():
+    """The forward model plays a user bot checked unless told to trust it."""
+    with pytest.raises(BotError, match=r"wrote to coins of seat \d"):
+        GameState([label(cheats.WRITE_COINS), "greedy"], seed=1).playout()
+    trusted = GameState([label(cheats.WRITE_COINS), "greedy"], seed=1, check_bots=False).playout()
+    assert trusted.is_over

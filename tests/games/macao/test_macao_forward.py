@@ -138,12 +138,15 @@ def rng_cheat():
 
 def test_a_bot_can_neither_read_nor_move_the_chance_stream_nor_read_the_deck_order(rng_cheat):
     """Reading the stream (mode 1) sees 0, as the honest bot's first answer; writing it
-    (mode 2) is undone; the deck's unrevealed cards read in card order (mode 3): the
-    same games, event by event."""
-    runs = [sim(3, [f"{rng_cheat}?mode={m}", "random"], seed=6, events=True) for m in (0, 1, 2, 3)]
+    (mode 2) is undone even unchecked (checked, the default, stops the game instead);
+    the deck's unrevealed cards read in card order (mode 3): the same games, event by event."""
+    runs = [sim(3, [f"{rng_cheat}?mode={m}", "random"], seed=6, events=True, check_bots=False)
+            for m in (0, 1, 2, 3)]
     ev = [r.events.drop(columns=[c for c in ("bot",) if c in r.events]) for r in runs]
     assert len(ev[0]) > 300 and all(ev[0].equals(e) for e in ev[1:])
     assert runs[0].players.drop(columns="bot").equals(runs[2].players.drop(columns="bot"))
+    with pytest.raises(BotError, match=r"'mac_rng_cheat\?mode=2' \(seat 0\)"):
+        sim(3, [f"{rng_cheat}?mode=2", "random"], seed=6)
 
 
 # ---- the core's search bots on Macao ------------------------------------------------------------

@@ -3,6 +3,8 @@ own named strategies (its Dask run is in tests/core/test_dask.py, beside the clu
 other Dask tests share)."""
 import json
 
+import pytest
+
 from cargo_sim.cli import main
 
 
@@ -15,3 +17,16 @@ def test_tune_default_opponents_are_macaos_strategies(tmp_path, capsys):
     config = json.loads((out / "run.json").read_text())
     assert config["game"] == "macao"
     assert config["opponents"] == ["greedy", "builder", "shipper"]       # not Cargo Noir's names
+
+
+def test_a_run_too_big_for_memory_suggests_only_what_the_game_offers():
+    """Macao keeps no counters: its refusal names the run folder, not --aggregate;
+    Cargo Noir's names both."""
+    import cargo_sim
+    with pytest.raises(cargo_sim.ConfigError, match="GiB in memory") as macao:
+        cargo_sim.simulate(10**13, ["random", "random"], game="macao", progress=False)
+    msg = str(macao.value)
+    assert "--out DIR" in msg and "aggregate" not in msg and "\n" not in msg
+    with pytest.raises(cargo_sim.ConfigError, match="GiB in memory") as noir:
+        cargo_sim.simulate(10**13, ["random", "random"], progress=False)
+    assert "--out DIR" in str(noir.value) and "--aggregate" in str(noir.value)
