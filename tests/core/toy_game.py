@@ -494,7 +494,7 @@ class Toy(GameBase):
     def player_fields(self, rules) -> Fields:
         return Fields(("pos", "picked", "rolled", "won"), np.int32)
 
-    def table_template(self, rules, players, check_bots: bool = False):
+    def table_template(self, rules, players, check_bots: bool = True):
         s = np.zeros(SIZE, np.int64)
         s[N_PL], s[TARGET], s[DIE], s[R_LEN] = len(players), rules["target"], rules["die"], SIZE
         decide, idx, users = userbots.decision_table(self.bots, players, check_bots)

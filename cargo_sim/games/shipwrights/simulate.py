@@ -50,7 +50,7 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     return s
 
 
-def table_template(rules, players, check_bots: bool = False):
+def table_template(rules, players, check_bots: bool = True):
     """(template state, decide) with the table's bots and parameters filled."""
     from .bots.registry import REGISTRY
     s = compile_rules(rules, len(players))
