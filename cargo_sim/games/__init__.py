@@ -4,5 +4,6 @@
 ``BUILTIN``: the games that ship with the library, by registry name -> the module that
 registers it (loaded on first use of the registry); ``DEFAULT``: the game when none is named.
 """
-BUILTIN = {"cargo_noir": "cargo_sim.games.cargo_noir.game", "macao": "cargo_sim.games.macao.game"}
+BUILTIN = {"cargo_noir": "cargo_sim.games.cargo_noir.game", "macao": "cargo_sim.games.macao.game",
+           "cargo_empire": "cargo_sim.games.cargo_empire.game"}
 DEFAULT = "cargo_noir"
