@@ -75,13 +75,18 @@ class Rules(RulesBase):
             return super().from_toml(text, what)
         data = cls.default_data()
         data["city"] = user["city"]
-        problems = cls.validate(data)
+        rest = {k: v for k, v in user.items() if k not in ("city", "provenance", "range", "constraint")}
+        problems = []
+        for name, value in cls.flatten(rest, drop_provenance=True).items():
+            cls.set_flat(data, name, value, problems)
+        problems = problems or cls.validate(data)
         if problems:
             raise RulesError(f"invalid rules in {what}: " + "; ".join(problems))
-        base = cls(data, cls.flatten({"city": user["city"]}, drop_provenance=True))
-        rest = {k: v for k, v in user.items() if k != "city"}
-        meta = {k: rest.pop(k) for k in ("provenance", "range", "constraint") if k in rest}
-        return base._derive(cls.flatten(rest, drop_provenance=True), meta, what)
+        base = cls(data, cls.flatten({k: v for k, v in user.items() if k not in ("provenance", "range",
+                                                                                  "constraint")},
+                                     drop_provenance=True))
+        meta = {k: user[k] for k in ("provenance", "range", "constraint") if k in user}
+        return base.with_meta(meta, what) if meta else base
 
     # ---- views ------------------------------------------------------------------
     def cities(self) -> dict:

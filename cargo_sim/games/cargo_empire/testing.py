@@ -60,3 +60,89 @@ def new_state(rules, n_players, seed=0, bots=None):
     s, _ = table_template(rules, players)
     begin_nb(s, np.uint64(seed), 0)
     return s
+
+
+# ---- explicit states for scenario tests -----------------------------------------------
+def city(rules, name) -> int:
+    return list(rules.compiled()["names"]).index(name)
+
+
+def play_until(s, want, answer=None, limit=10_000):
+    """Answer the pending decisions (``answer(s)``, default the first legal answer) until
+    a decision of kind ``want`` waits for seat any; the state at it."""
+    from .forward_nb import legal_nb, step_nb
+    out = np.zeros(E.MAX_LEGAL, np.int64)
+    for _ in range(limit):
+        if s[E.G_ASK] == want or s[E.G_ASK] < 0:
+            return s
+        a = answer(s) if answer else int(out[0]) if legal_nb(s, out) else -1
+        step_nb(s, np.int64(a))
+    raise AssertionError("no such decision")
+
+
+def legal(s) -> list[int]:
+    from .forward_nb import legal_nb
+    out = np.zeros(E.MAX_LEGAL, np.int64)
+    return [int(a) for a in out[:legal_nb(s, out)]]
+
+
+def step(s, a):
+    from .forward_nb import step_nb
+    step_nb(s, np.int64(a))
+    if s[E.G_STOP]:
+        raise AssertionError(f"answer {a} refused")
+
+
+def set_city(s, c, lv=1, cubes=None, demand=(0, 0), posts=()):
+    """City c at level lv (3: tile removed) with cubes, its demand spaces' owners (seat+1,
+    0 free) and the seats' posts on its post spaces."""
+    s[E.G_LV + c] = lv
+    if lv == 3:
+        s[E.G_TILE + c] = -1
+    s[E.G_CUBES + c] = s[E.K_PROD] if cubes is None else cubes
+    s[E.G_PRESENT + c * E.MAX_SEATS:E.G_PRESENT + (c + 1) * E.MAX_SEATS] = 0
+    for k, d in enumerate(demand):
+        s[E.G_DEMAND + 2 * c + k] = d
+        if d:
+            s[E.G_PRESENT + c * E.MAX_SEATS + d - 1] += 1
+    for q in posts:
+        s[E.G_PRESENT + c * E.MAX_SEATS + q] += 1
+
+
+def set_hand(s, q, trucks, trains, ships):
+    s[pb(q) + E.P_HAND:pb(q) + E.P_HAND + 3] = trucks, trains, ships
+
+
+def deliver_code(rules, src, dst, hand):
+    """The answer delivering src -> dst paid with hand (trucks, trains, ships)."""
+    c = rules.compiled()
+    i, j = city(rules, src), city(rules, dst)
+    at, n = int(c["pay_start"][i, j]), int(c["pay_count"][i, j])
+    word = hand[0] | (hand[1] << 8) | (hand[2] << 16)
+    opts = [int(w) for w in c["pay"][at:at + n]]
+    return (i * E.MAXC + j) * E.MAX_OPT + opts.index(word)
+
+
+def tile_of(s, c) -> list[int]:
+    """The city's tile now: [produced colour, demand, demand] at its level."""
+    t, lv = int(s[E.G_TILE + c]), int(s[E.G_LV + c])
+    return [int(x) for x in s[E.K_TILE + 6 * t + (0 if lv == 1 else 3):][:3]]
+
+
+def clean_board(s):
+    """Every city LV1 with its production full and no post: a blank map for a scenario."""
+    for c in range(int(s[E.K_NC])):
+        set_city(s, c)
+        s[E.G_TILE + c] = s[E.G_BAG + c]
+
+
+def match(s, src, dst):
+    """Give dst (LV1) a tile demanding what src produces (first such tile of the box);
+    the demand space of that colour."""
+    col = tile_of(s, src)[0]
+    for t in range(int(s[E.K_NTILES])):
+        row = [int(x) for x in s[E.K_TILE + 6 * t:][:3]]
+        if col in row[1:] and row[0] != col:
+            s[E.G_TILE + dst] = t
+            return row[1:].index(col)
+    raise AssertionError("no tile demands that colour")
