@@ -10,13 +10,14 @@ import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
+from ...core.borrow_nb import popcount_nb
 from ...core.layout import M_BOT_SEED, M_DECISIONS, MARKS, MARKS_END, M_RNG, R_N_PLAYERS
 from ...core.rng_nb import bot_seed_nb, rand_below_at_nb
 from .enums import (
     BLANK, B_ANY, D_ANY_CARD, D_BONUS, D_DELIVER, D_MISSION, D_PASS, D_PATH, D_START_CITY,
     D_START_SLOT, D_TAKE_CARD, EV_CARD, EV_DELIVER, EV_MISSION, EV_ORDER, EV_PASS, EV_SCORE,
     EV_START, EV_STEP, EV_TAKE, EV_UPGRADE, G_AFTER, G_ASK, G_BAG, G_BONUS, G_BONUS_OF, G_CUBES,
-    G_CURV, G_DECK, G_DECK_N, G_DECK_TOP, G_DEMAND, G_DEVSIDE, G_FIRST_CITY, G_GAME, G_IDX,
+    G_CURV, G_DMASK, G_DECK, G_DECK_N, G_DECK_TOP, G_DEMAND, G_DEVSIDE, G_FIRST_CITY, G_GAME, G_IDX,
     G_LOG_CAP, G_LV, G_MDECK, G_MN, G_MOFFER, G_MOFFER_N, G_MTOP, G_NEV, G_NEXT, G_ORDER,
     G_PHASE, G_PRESENT, G_PUBLIC, G_ROUND, G_SEAT, G_STEPS, G_STOP, G_BAD, G_TILE, G_TURN,
     G_USED, G_WINNER, K_CARD_VP, K_DEV, K_DEV_FORK, K_DEV_N, K_ICONS, K_LV3_VP, K_MDRAW, K_MISS,
@@ -311,22 +312,39 @@ LIST, COUNT, ANY = -1, -2, -3      # deliveries_nb's modes (k >= 0: the k-th ans
 def deliveries_nb(s, q, out, mode):
     """Seat q's legal deliveries (seed lines 108-126), in one fixed order. mode LIST:
     written into out, their number returned; COUNT: their number; ANY: 1 at the first
-    (0 if none); k >= 0: the k-th answer (-1 if fewer). out is written in LIST only."""
-    n = 0
+    (0 if none); k >= 0: the k-th answer (-1 if fewer). out is written in LIST only.
+    The targets come from one pass over the cities (G_DMASK: per colour, the cities with
+    a free demand space of it), the hand is read once."""
     nc = s[K_NC]
+    for col in range(s[K_NCOL]):
+        s[G_DMASK + col] = 0
+    for c in range(nc):
+        t = s[G_TILE + c]
+        if t < 0:
+            continue
+        at = K_TILE + t * 6 + (0 if s[G_LV + c] == 1 else 3)
+        for k in range(2):
+            if s[G_DEMAND + c * 2 + k] == 0:
+                s[G_DMASK + s[at + 1 + k]] |= np.int64(1) << c
+    b = pb(q)
+    trucks, trains, ships = s[b + P_HAND], s[b + P_HAND + 1], s[b + P_HAND + 2]
+    n = 0
     for src in range(nc):
-        if not has_post_nb(s, q, src) or s[G_CUBES + src] == 0:
+        if s[G_PRESENT + src * MAX_SEATS + q] == 0 or s[G_CUBES + src] == 0:
             continue
         col = produce_nb(s, src)
         if col < 0:
             continue
-        for dst in range(nc):
-            if dst == src or free_slot_nb(s, dst, col) < 0:
-                continue
+        m = s[G_DMASK + col] & ~(np.int64(1) << src)
+        while m != 0:
+            low = m & -m
+            m ^= low
+            dst = popcount_nb(low - 1)
             pair = src * MAXC + dst
             at = s[K_PAY_AT + pair]
             for k in range(s[K_PAY_N + pair]):
-                if pays_nb(s, q, s[K_PAY + at + k]):
+                w = s[K_PAY + at + k]
+                if trucks >= (w & 255) and trains >= ((w >> 8) & 255) and ships >= (w >> 16):
                     if mode == ANY:
                         return 1
                     if n == mode:

@@ -84,6 +84,7 @@ G_DEVSIDE = _g(MAX_SLOTS)           # the side on each development slot
 G_STEPS = _g(N_VEH)                 # this turn's transport steps still to move
 G_BONUS, G_USED, G_CURV = _g(), _g(), _g()
 G_FIRST_CITY = _g(MAX_SEATS)        # each seat's first start city (-1 none yet)
+G_DMASK = _g(MAX_COL)               # scratch of deliveries_nb: cities with a free demand, per colour
 PL = _g.at
 
 # ---- one seat's block ------------------------------------------------------------------
