@@ -5,7 +5,7 @@ One int64 array holds a game: the core header (core/layout.py), the rules' words
 (``G_*``) and one block of ``PW`` words per seat (``P_*`` at ``PL + seat * PW``).
 Every offset is a module constant, so numba compiles them in.
 """
-from ...core.layout import HEADER_LEN
+from ...core.layout import HEADER_LEN, N_PARAMS
 
 MAX_SEATS = 5
 MAXC = 32                   # cities (a card mask is one word)
@@ -21,6 +21,7 @@ MAX_MISSIONS = 64
 MAX_KEEP = 16               # missions one seat keeps
 MAX_PUBLIC = 8
 MAX_LEGAL = 16384
+MAX_MODELS = 8              # non-search built-in bots the search bots can model
 N_VEH = 3                   # truck, train, ship
 TRUCK, TRAIN, SHIP = 0, 1, 2
 VEHICLES = ("truck", "train", "ship")
@@ -58,6 +59,7 @@ K_DEV_N = _k(MAX_DEV * 2)           # spaces of the upper (0) and lower (1) path
 K_DEV = _k(MAX_DEV * 2 * MAX_PATH)  # rewards along them
 K_DEV_FORK = _k(MAX_DEV)
 K_MISS = _k(MAX_MISSIONS * 4)       # kind, n, arg, vp
+K_MODELS = _k(MAX_MODELS * N_PARAMS)  # the search bots' models: each built-in's parameters
 RULES_END = _k.at
 
 # ---- the game part ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pandas as pd
 from ...core import userbots
 from ...core.bots import Player
 from ...core.errors import BotError, ConfigError, IllegalDecisionError
-from ...core.layout import (BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_LEN, R_N_PLAYERS, R_SEARCH,
+from ...core.layout import (BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_LEN, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
                             R_SEARCH_FN, R_USER_BASE, R_USER_FN)
 from . import enums as E
 from .rules import ORDER_BONUS, Rules
@@ -75,10 +75,20 @@ def table_template(rules, players, check_bots: bool = False):
         s[PARAMS + q * N_PARAMS:][:N_PARAMS] = np.round(p.param_vector(N_PARAMS) * PARAM_SCALE)
         if p.spec.search:
             s[R_SEARCH] |= p.spec.search << (2 * q)
+    for q, p in enumerate(players):
+        if p.spec.search and dict(zip(p.spec.params, p.values)).get("threads", 1.0) > 1:
+            raise BotError(f"bot {p.label!r}: Cargo Empire's search bots run one thread (threads=1)")
     if users is not None:
         s[R_USER_FN], s[R_USER_BASE] = users.address, len(REGISTRY.builtin_order)
     if s[R_SEARCH]:
-        raise BotError("Cargo Empire has no search bots yet")
+        from .bots.search_nb import search_fn
+        s[R_SEARCH_FN] = search_fn()
+    models = [m for m in REGISTRY.builtin_order if not REGISTRY.builtin[m].search]
+    for i, m in enumerate(models[:E.MAX_MODELS]):
+        spec = REGISTRY.builtin[m]
+        row = Player(spec, tuple(spec.params.values())).param_vector(N_PARAMS)
+        s[E.K_MODELS + i * N_PARAMS:][:N_PARAMS] = np.round(row * PARAM_SCALE)
+    s[R_N_MODELS] = min(len(models), E.MAX_MODELS)
     return s, decide
 
 

@@ -123,3 +123,13 @@ def test_expert_beats_random_and_the_named_strategies_play():
     assert res.summary()["win_rate"][0] >= 0.95
     res = sim(40, ["shortest", "upgrader", "racer", "missioner", "collector"], seed=2)
     assert res.players["vp"].mean() > 20
+
+
+@pytest.mark.slow
+def test_the_core_search_bots_play_cargo_empire():
+    """flatmc and ismcts through the core, bound to the game's search kit (a small budget:
+    this checks the plumbing and that a search is no worse than random)."""
+    res = sim(4, ["ismcts?iterations=30", "random"], seed=1, workers=1)
+    assert res.summary()["win_rate"][0] >= 0.75
+    res = sim(2, ["flatmc?rollouts=20", "expert"], seed=2, workers=1)
+    assert len(res.games) == 2

@@ -3,6 +3,7 @@ the bots compiles nothing), and the core's user-bot plumbing."""
 from ....core import userbots
 from ....core.bots import BotRegistry, BotSpec
 from ....core.layout import N_PARAMS
+from ....core.search.params import SEARCH_KINDS, SEARCH_RANGES, search_docs, search_params
 from ..enums import STATE_SIZE
 
 REGISTRY = BotRegistry("cargo_empire", N_PARAMS)
@@ -52,3 +53,26 @@ REGISTRY.plumbing = userbots.Plumbing(
     first_only_decide=_K + "dispatch_nb:random_table_nb",
     bot_fault=_K + "dispatch_nb:bot_fault_nb",
     state_size=STATE_SIZE, own=(STATE_SIZE, STATE_SIZE))
+
+# the core's search bots, registered after every other built-in (those are their models,
+# in table order)
+MODELS = tuple(REGISTRY.builtin_order)
+SEARCH_PARAMS = search_params(
+    {"max_options": (0.0, "options tried per decision: every legal answer (0), or the model "
+                          "bot's answer and the first max_options - 1 others")},
+    opponent="expert", rollout="expert")
+SEARCH_DOCS = search_docs(options="its legal answers",
+                          hidden="the decks' order, the other seats' missions and unrevealed city "
+                                 "cards, the tile bag and the other seats' random streams")
+for _name, _kind in SEARCH_KINDS.items():
+    _params, _bot_params = {}, []
+    for _k, (_default, _) in SEARCH_PARAMS[_name].items():
+        if isinstance(_default, str):
+            _default = float(MODELS.index(_default))
+            _bot_params.append(_k)
+        _params[_k] = float(_default)
+    REGISTRY.register_builtin(BotSpec(
+        _name, _K + "dispatch_nb:table_decide_nb", _params, SEARCH_DOCS[_name], search=_kind,
+        bot_params=tuple(_bot_params), models=MODELS,
+        ranges={**{k: r for k, r in SEARCH_RANGES.items() if k in _params},
+                "max_options": (0, 16384, True)}))
