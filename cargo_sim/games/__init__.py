@@ -5,5 +5,6 @@
 registers it (loaded on first use of the registry); ``DEFAULT``: the game when none is named.
 """
 BUILTIN = {"cargo_noir": "cargo_sim.games.cargo_noir.game", "macao": "cargo_sim.games.macao.game",
-           "shipwrights": "cargo_sim.games.shipwrights.game"}
+           "shipwrights": "cargo_sim.games.shipwrights.game",
+           "cargo_empire": "cargo_sim.games.cargo_empire.game"}
 DEFAULT = "cargo_noir"

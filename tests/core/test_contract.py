@@ -78,6 +78,15 @@ def shipwrights_bad_bot():
     userbots.unregister("shipwrights_bad", game="shipwrights")
 
 
+@pytest.fixture
+def cargo_empire_bad_bot():
+    """Cargo Empire's seat 1: a user bot answering -5 (never a legal answer)."""
+    from cargo_sim.core import userbots
+    userbots.bot("empire_bad", game="cargo_empire")(lambda kind, s, seat: -5)
+    yield
+    userbots.unregister("empire_bad", game="cargo_empire")
+
+
 # per game: a table of bots (random ones where the game has them) and one with a bot
 # that answers illegally (its label, the decision it gets wrong)
 CASES = {
@@ -87,6 +96,8 @@ CASES = {
                   illegal=(["random", "macao_bad"], "macao_bad", "start colour")),
     "shipwrights": dict(players=["random", "random", "random"],
                         illegal=(["random", "shipwrights_bad"], "shipwrights_bad", "start goods")),
+    "cargo_empire": dict(players=["random", "random", "random"],
+                         illegal=(["random", "empire_bad"], "empire_bad", "mission")),
     "toy_race": dict(players=["random", "cautious?margin=5", "random"],
                      illegal=(["random", "cheat"], "cheat", "pick")),
 }
@@ -178,7 +189,7 @@ def test_event_logs_do_not_depend_on_chunks(name):
 
 @pytest.mark.parametrize("name", ALL)
 def test_an_illegal_answer_is_one_line_naming_bot_decision_and_game(name, request):
-    if name in ("cargo_noir", "macao", "shipwrights"):
+    if name in ("cargo_noir", "macao", "shipwrights", "cargo_empire"):
         request.getfixturevalue(name + "_bad_bot")
     players, bot, decision = CASES[name]["illegal"]
     with pytest.raises(CargoSimError) as info:
@@ -222,6 +233,9 @@ def _break(name, s):
     elif name == "shipwrights":
         from cargo_sim.games.shipwrights import enums as w
         s[w.G_DECK_N] -= 1                       # a card lost
+    elif name == "cargo_empire":
+        from cargo_sim.games.cargo_empire import enums as ce
+        s[ce.G_MN] += 1                          # a mission from nowhere
     else:
         from cargo_sim.games.cargo_noir import enums as e
         s[e.M_BANK] += 1                         # a coin from nowhere
