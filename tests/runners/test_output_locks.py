@@ -96,3 +96,18 @@ def test_a_users_lock_named_folder_stays_refused(tmp_path, capsys, no_games):
     before = files(out)
     cli_error(capsys, COMMANDS["sweep"] + ["--out", out, "--no-progress"], "notes.txt")
     assert files(out) == before
+
+
+def test_robustness_keeps_its_lock_across_the_folder_swap(tmp_path, monkeypatch):
+    """write_report replaces the folder whole: the new folder carries the writer's lock."""
+    import analyses.robustness_report as rr
+    held = []
+
+    def write_and_look(res, out, command=""):
+        path = rr_write(res, out, command)
+        held.append(json.loads((path.parent / LOCK).read_text())["pid"])
+        return path
+    rr_write = rr.write_report
+    monkeypatch.setattr(rr, "write_report", write_and_look)
+    assert run("robustness", tmp_path / "out") == 0
+    assert held == [os.getpid()] and not (tmp_path / "out" / LOCK).exists()
