@@ -27,6 +27,7 @@ import pandas as pd
 from cargo_sim.core.columns import narrow
 from cargo_sim.core.errors import CargoSimError, ConfigError
 from cargo_sim.core.fileio import atomic_write_text
+from cargo_sim.runners.runs.folder import LOCK, RunLock, lock_only
 
 from cargo_sim.core.contract import get_game
 
@@ -322,103 +323,108 @@ def build_report(out_dir, results=None, n_games=None, player_counts=None,
     t0 = time.time()
     out = Path(out_dir)
     fig_dir, tab_dir = out / "figures", out / "tables"
-    fig_dir.mkdir(parents=True, exist_ok=True)
-    tab_dir.mkdir(parents=True, exist_ok=True)
-    # index files go first so a half-built report is not mistaken for a complete one
-    for name in ("index.md", "index.html"):
-        with contextlib.suppress(FileNotFoundError):
-            (out / name).unlink()
-    if rules is None:
-        rules = game.Rules.default()
-    if player_counts is None:
-        player_counts = allowed_counts(rules)
-    if isinstance(players, (list, tuple)):
-        players = {len(players): list(players)}
-    players = dict(players or {})
-    seat_lists = {}
-    if results is None:
-        for n in player_counts:
-            seat_lists[n] = players.get(n) or default_players(n, game.name)
-        runs = simulate_counts(seat_lists, n_games, seed, rules, events_games, workers, progress,
-                               time_budget, max_games, game=game.name)
-        t = combine(runs, events_games)
-        simulated = True
-    else:
-        if isinstance(results, Tables):
-            t = results
-        elif isinstance(results, (list, tuple)):
-            t = combine(results)
+    out.mkdir(parents=True, exist_ok=True)
+    lock = RunLock(out).acquire()          # one writer of the folder at a time
+    try:
+        fig_dir.mkdir(exist_ok=True)
+        tab_dir.mkdir(exist_ok=True)
+        # index files go first so a half-built report is not mistaken for a complete one
+        for name in ("index.md", "index.html"):
+            with contextlib.suppress(FileNotFoundError):
+                (out / name).unlink()
+        if rules is None:
+            rules = game.Rules.default()
+        if player_counts is None:
+            player_counts = allowed_counts(rules)
+        if isinstance(players, (list, tuple)):
+            players = {len(players): list(players)}
+        players = dict(players or {})
+        seat_lists = {}
+        if results is None:
+            for n in player_counts:
+                seat_lists[n] = players.get(n) or default_players(n, game.name)
+            runs = simulate_counts(seat_lists, n_games, seed, rules, events_games, workers, progress,
+                                   time_budget, max_games, game=game.name)
+            t = combine(runs, events_games)
+            simulated = True
         else:
-            t = combine([results])
-        rules = t.rules or rules
-        t.rules = rules
-        for n, d in t.players.groupby("n_players"):
-            seat_lists[int(n)] = list(d.drop_duplicates("seat").sort_values("seat")["bot"].astype(str))
-        simulated = False
-    t_sim = time.time() - t0
-    tables = run_pipelines(t, seed, game.name)
-    made, problems = _render_figures(tables, fig_dir, formats, parts["FIGURES"])
-    for name, df in tables.items():
-        if name in ROW_LEVEL or df is None or len(df) == 0:
-            continue
-        atomic_write_text(tab_dir / f"{name}.csv", df.to_csv(index=False))
-    elapsed = time.time() - t0
+            if isinstance(results, Tables):
+                t = results
+            elif isinstance(results, (list, tuple)):
+                t = combine(results)
+            else:
+                t = combine([results])
+            rules = t.rules or rules
+            t.rules = rules
+            for n, d in t.players.groupby("n_players"):
+                seat_lists[int(n)] = list(d.drop_duplicates("seat").sort_values("seat")["bot"].astype(str))
+            simulated = False
+        t_sim = time.time() - t0
+        tables = run_pipelines(t, seed, game.name)
+        made, problems = _render_figures(tables, fig_dir, formats, parts["FIGURES"])
+        for name, df in tables.items():
+            if name in ROW_LEVEL or df is None or len(df) == 0:
+                continue
+            atomic_write_text(tab_dir / f"{name}.csv", df.to_csv(index=False))
+        elapsed = time.time() - t0
 
-    games_per = t.games.groupby("n_players").size()
-    ev_per = t.events.groupby("n_players")["game"].nunique() if t.has_events else pd.Series(dtype=int)
-    if command is None:
-        command = "cargo-sim report " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
-            if simulated else "(results passed to build_report)"
-    exact = None
-    if simulated:
-        exact = ("cargo-sim report --out OUT --seed " + str(seed)
-                 + " --games " + ",".join(f"{int(n)}={int(c)}" for n, c in games_per.items())
-                 + f" --events-games {events_games}"
-                 + "".join(f" --players {n}={','.join(seat_lists[n])}" for n in sorted(seat_lists))
-                 + (f" --game {game.name}" if game.name != DEFAULT_GAME else "")
-                 + "".join(" --set " + shlex.quote(f"{k}={json.dumps(v)}")      # TOML-readable
-                           for k, v in rules.overrides.items()))
-    if sources:
-        exact = (f"cargo-sim report --out OUT --seed {seed}" + "".join(f" --from {shlex.quote(str(f))}"
-                                                                       for f in sources))
-    est = rules.estimated
-    meta = [
-        ("command", f"`{command}`"),
-        ("seed", str(seed) if simulated else ", ".join(str(c.get("seed")) for c in t.config.get("runs", []))),
-        ("reproduce exactly", f"`{exact}`" if exact else "n/a"),
-        ("cargo_sim version", cargo_sim.__version__ + (f" ({state})" if (state := source_state(game.name)) else "")),
-        ("rules", f"{rules!r}, digest `{rules.digest}`"),
-        ("estimated rules values", f"{len(est)} of {len(rules.flat())} parameters are ESTIMATED "
-                                   "(flagged in the rules table below)"),
-        *([("run folders", "; ".join(f"`{f}`" for f in sources)
-            + " (their games are read, nothing is simulated; each folder's run.json gives "
-              "the command that made it)")] if sources else []),
-        ("games", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in games_per.items())),
-        ("games with events", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in ev_per.items())
-         or "none (event-based tables are omitted)"),
-        ("run time", f"{elapsed:.1f} s (simulation {t_sim:.1f} s, of which compilation/warm-up "
-                     f"{LAST_WARMUP_SECONDS:.1f} s)" if simulated else f"{elapsed:.1f} s (nothing simulated)"),
-    ]
-    players_df = pd.DataFrame([{"n_players": n, **{f"seat {s}": b for s, b in enumerate(seats)}}
-                               for n, seats in sorted(seat_lists.items())])
-    notes = [
-        "Every table states its sample size `n` (the unit is in its caption) and a 95% interval: "
-        "Wilson for proportions, Student t for means, percentile bootstrap for medians "
-        "(formulas in `analyses/stats.py`). An interval from fewer than "
-        f"{MIN_N} observations is not shown (\"{TOO_SMALL}\"), nor drawn in the figures.",
-        *parts["notes"](int(ev_per.max()) if len(ev_per) else None)]
-    if problems:
-        notes.append("Problems while building: " + "; ".join(problems))
+        games_per = t.games.groupby("n_players").size()
+        ev_per = t.events.groupby("n_players")["game"].nunique() if t.has_events else pd.Series(dtype=int)
+        if command is None:
+            command = "cargo-sim report " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
+                if simulated else "(results passed to build_report)"
+        exact = None
+        if simulated:
+            exact = ("cargo-sim report --out OUT --seed " + str(seed)
+                     + " --games " + ",".join(f"{int(n)}={int(c)}" for n, c in games_per.items())
+                     + f" --events-games {events_games}"
+                     + "".join(f" --players {n}={','.join(seat_lists[n])}" for n in sorted(seat_lists))
+                     + (f" --game {game.name}" if game.name != DEFAULT_GAME else "")
+                     + "".join(" --set " + shlex.quote(f"{k}={json.dumps(v)}")      # TOML-readable
+                               for k, v in rules.overrides.items()))
+        if sources:
+            exact = (f"cargo-sim report --out OUT --seed {seed}" + "".join(f" --from {shlex.quote(str(f))}"
+                                                                           for f in sources))
+        est = rules.estimated
+        meta = [
+            ("command", f"`{command}`"),
+            ("seed", str(seed) if simulated else ", ".join(str(c.get("seed")) for c in t.config.get("runs", []))),
+            ("reproduce exactly", f"`{exact}`" if exact else "n/a"),
+            ("cargo_sim version", cargo_sim.__version__ + (f" ({state})" if (state := source_state(game.name)) else "")),
+            ("rules", f"{rules!r}, digest `{rules.digest}`"),
+            ("estimated rules values", f"{len(est)} of {len(rules.flat())} parameters are ESTIMATED "
+                                       "(flagged in the rules table below)"),
+            *([("run folders", "; ".join(f"`{f}`" for f in sources)
+                + " (their games are read, nothing is simulated; each folder's run.json gives "
+                  "the command that made it)")] if sources else []),
+            ("games", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in games_per.items())),
+            ("games with events", ", ".join(f"{int(n)} players: {int(c):,}" for n, c in ev_per.items())
+             or "none (event-based tables are omitted)"),
+            ("run time", f"{elapsed:.1f} s (simulation {t_sim:.1f} s, of which compilation/warm-up "
+                         f"{LAST_WARMUP_SECONDS:.1f} s)" if simulated else f"{elapsed:.1f} s (nothing simulated)"),
+        ]
+        players_df = pd.DataFrame([{"n_players": n, **{f"seat {s}": b for s, b in enumerate(seats)}}
+                                   for n, seats in sorted(seat_lists.items())])
+        notes = [
+            "Every table states its sample size `n` (the unit is in its caption) and a 95% interval: "
+            "Wilson for proportions, Student t for means, percentile bootstrap for medians "
+            "(formulas in `analyses/stats.py`). An interval from fewer than "
+            f"{MIN_N} observations is not shown (\"{TOO_SMALL}\"), nor drawn in the figures.",
+            *parts["notes"](int(ev_per.max()) if len(ev_per) else None)]
+        if problems:
+            notes.append("Problems while building: " + "; ".join(problems))
 
-    from .robustness_marks import mark_highlights
-    heads, robust_link = mark_highlights(parts["highlights"](tables), rules, out, parts["ROBUSTNESS_MARKS"])
-    if robust_link:
-        meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
-    basis = ({int(n): int(c) for n, c in games_per.items()}, {int(n): int(c) for n, c in ev_per.items()})
-    md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title, basis,
-                     parts)
-    atomic_write_text(out / "index.html", ht)
-    return atomic_write_text(out / "index.md", md)
+        from .robustness_marks import mark_highlights
+        heads, robust_link = mark_highlights(parts["highlights"](tables), rules, out, parts["ROBUSTNESS_MARKS"])
+        if robust_link:
+            meta.append(("robustness of the highlights to the rules' unknowns", robust_link))
+        basis = ({int(n): int(c) for n, c in games_per.items()}, {int(n): int(c) for n, c in ev_per.items()})
+        md, ht = _render(meta, players_df, notes, tables, made, rules, heads, sections, game.title, basis,
+                         parts)
+        atomic_write_text(out / "index.html", ht)
+        return atomic_write_text(out / "index.md", md)
+    finally:
+        lock.release()
 
 
 def _render(meta, players_df, notes, tables, made, rules, heads, sections, title, basis, parts):
@@ -469,8 +475,8 @@ def claim_report_folder(out) -> Path:
 
     def own(folder: Path) -> bool:
         names = {p.name for p in folder.iterdir()}
-        return "index.md" in names and all(n in REPORT_NAMES or (n.startswith(".") and n.endswith(".tmp"))
-                                           for n in names)
+        return lock_only(folder) or "index.md" in names and all(
+            n in REPORT_NAMES or n == LOCK or (n.startswith(".") and n.endswith(".tmp")) for n in names)
     return claim_folder(out, "report", own)[0]
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cargo_sim.core.fileio import claim_folder, own_output
+from cargo_sim.runners.runs.folder import LOCK, lock_only
 
 from .markdown import markdown_table
 from .plots import save_figure
@@ -241,9 +242,9 @@ def claim_report_folder(out) -> Path:
     earlier robustness report (only its files; verdicts.json says so), which
     ``write_report`` replaces whole. A file, or a folder with anything else in
     it, is refused with one line and never touched."""
-    folder, _ = claim_folder(out, "robustness report",
-                             own_output(REPORT_FILES, VERDICTS_FILE, _verdicts_json,
-                                        {"figures": r"(tornado|morris)_[^/]*\.png"}))
+    own = own_output(REPORT_FILES + (LOCK,), VERDICTS_FILE, _verdicts_json,
+                     {"figures": r"(tornado|morris)_[^/]*\.png"})
+    folder, _ = claim_folder(out, "robustness report", lambda f: lock_only(f) or own(f))
     return folder
 
 
@@ -274,6 +275,8 @@ def write_report(res, out, command: str = "") -> Path:
             indent=1) + "\n", encoding="utf-8")
         (tmp / "index.md").write_text(_index(res, command, figs), encoding="utf-8")
         os.chmod(tmp, 0o755)
+        if (out / LOCK).is_file():     # the writer's lock stays in the folder it holds
+            shutil.copyfile(out / LOCK, tmp / LOCK)
         # the claimed folder (empty, or our earlier report) moves to a fresh name of
         # our own, the new one takes its place, then the old one goes
         old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))

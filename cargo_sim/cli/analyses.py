@@ -12,6 +12,7 @@ from ..games import DEFAULT
 from .common import load_rules, versions
 from .grammar import seats_list, show_progress
 from ..core.errors import ConfigError
+from ..runners.runs.folder import RunLock
 
 
 def report_command(a, argv) -> int:
@@ -93,8 +94,8 @@ def robustness_out(game) -> str:
 def robustness_command(a, argv) -> int:
     """Which headline conclusions survive the rules' unknowns: one-at-a-time sweeps over every
     plausible range (common random numbers) and Morris screening of all estimates together."""
-    from analyses.robustness import Design, load_previous, run, study_game
-    from analyses.robustness_report import claim_report_folder, write_report
+    from analyses.robustness import Design, study_game
+    from analyses.robustness_report import claim_report_folder
     game = study_game(a.game_name or Design.game)
     rules = load_rules(a.rules, a.set, game.name)
     if a.seats:
@@ -105,7 +106,14 @@ def robustness_command(a, argv) -> int:
     for n in counts:
         rules.check_players(n)
     a.out = a.out or robustness_out(game)
-    claim_report_folder(a.out)          # before the sweeps: an unusable --out fails now
+    with RunLock(claim_report_folder(a.out)):   # before the sweeps: an unusable --out fails now
+        return robustness_run(a, argv, rules, counts, game)
+
+
+def robustness_run(a, argv, rules, counts, game) -> int:
+    """The study and its report (``--out`` claimed and locked by the caller)."""
+    from analyses.robustness import Design, load_previous, run
+    from analyses.robustness_report import write_report
     previous = load_previous(a.out)     # the report this one replaces, to compare verdicts
     design = Design(a.games, a.morris_games, a.trajectories, counts, a.seed, a.workers,
                     tuple(a.param) if a.param else None, game.name, parse_groups(a.group or ()))
@@ -121,7 +129,7 @@ def robustness_command(a, argv) -> int:
 def ladder_command(a, argv) -> int:
     """``cargo-sim ladder``: every bot against a yardstick search bot at several budgets."""
     import pandas as pd
-    from cargo_sim.runners.ladder import ladder, load_ladder
+    from cargo_sim.runners.ladder import claim_ladder_folder, ladder, load_ladder
     from analyses.ladder import write_report
     from analyses.report import source_state
     line = shlex.join(["cargo-sim"] + list(argv))
@@ -129,7 +137,8 @@ def ladder_command(a, argv) -> int:
         if not a.out:
             raise ConfigError("--report-only needs --out DIR")
         res = load_ladder(a.out)
-        print(f"wrote {write_report(res, a.out, res.config.get('command', ''))}")
+        with RunLock(claim_ladder_folder(a.out)):
+            print(f"wrote {write_report(res, a.out, res.config.get('command', ''))}")
         return 0
     try:
         budgets = [float(b) for b in a.budgets.split(",") if b.strip()]
@@ -150,7 +159,8 @@ def ladder_command(a, argv) -> int:
             print("\nyardstick decisions per second:")
             print(res.rates.round(3).to_string(index=False))
     if a.out and not res.cells.empty:
-        print(f"\nwrote {write_report(res, a.out, line)}")
+        with RunLock(a.out):            # ladder() held it while it played; now the report
+            print(f"\nwrote {write_report(res, a.out, line)}")
     if not res.complete:
         print(f"cargo-sim: interrupted; {len(res.cells)} finished cells kept"
               + (f" in {a.out} (rerun the same command to continue)" if a.out else ""),

@@ -267,14 +267,9 @@ def claim_tournament_folder(out):
     """Claim ``--out`` of a tournament before it plays: new, empty, or an earlier
     tournament's own folder (only its files; run.json says so); then lock it,
     so a second tournament writing there is refused. Returns the held lock."""
-    from ..core.fileio import claim_folder, is_temp_name, own_output
-    from ..runners.runs.folder import RunLock
-    own = own_output(TOURNAMENT_FILES, "run.json", _tournament_run_json)
-
-    def owned(folder):          # or one a tournament is just starting in (its lock alone)
-        return own(folder) or all(n == "run.lock" or is_temp_name(n) for n in os.listdir(folder))
-    folder, _ = claim_folder(out, "tournament output", owned)
-    return RunLock(folder).acquire()
+    from ..core.fileio import own_output
+    from ..runners.runs.folder import claim_locked
+    return claim_locked(out, "tournament output", own_output(TOURNAMENT_FILES, "run.json", _tournament_run_json))
 
 
 def _tournament(args, argv, tournament, bots, rules, game) -> int:

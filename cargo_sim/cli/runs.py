@@ -23,11 +23,10 @@ from .common import (EXIT_INTERRUPTED, PROG, format_summary_of, jsonable, load_r
                          parse_players, run_headline, versions)
 from ..core.contract import counters_of, get_game
 from ..core.errors import ConfigError
-from ..core.fileio import (TMP_SUFFIX, atomic_write, atomic_write_text, claim_folder,
-                          is_temp_name, own_output, publish)
+from ..core.fileio import TMP_SUFFIX, atomic_write, atomic_write_text, own_output, publish
 from ..core.progress import Progress
 from ..runners import runs
-from ..runners.runs.folder import LOCK, RunLock
+from ..runners.runs.folder import LOCK, claim_locked
 from ..runners.runs.tablefiles import canonical, parquet_options, run_table, with_run_columns
 from ..runners.runs.write import run_of, stream_chunks
 
@@ -169,12 +168,7 @@ def claim_files_folder(out_dir):
     own (only its files and its run.json); anything else is refused before play.
     Then locked (run.lock, as a run folder), so a second writer is refused while
     this one runs. Returns the held lock."""
-    own = own_output(FILES_NAMES, "run.json", _files_run_json)
-
-    def owned(folder):          # or one a writer is just starting in (its lock alone)
-        return own(folder) or all(n == LOCK or is_temp_name(n) for n in os.listdir(folder))
-    folder, _ = claim_folder(out_dir, "--layout files output", owned)
-    return RunLock(folder).acquire()
+    return claim_locked(out_dir, "--layout files output", own_output(FILES_NAMES, "run.json", _files_run_json))
 
 
 class _FilesSink:

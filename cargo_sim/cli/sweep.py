@@ -10,6 +10,7 @@ import pandas as pd
 
 from ..core.contract import get_game
 from ..core.errors import ConfigError, RulesError
+from ..runners.runs.folder import LOCK, claim_locked
 from ..runners.sweep import MAX_VARIANTS, check_measures, measures_of, plot_heatmap, plot_measure, sweep
 
 
@@ -81,7 +82,7 @@ def own_sweep_folder(folder: Path) -> bool:
     import re
     names = [p.name for p in folder.iterdir()]
     return "sweep.csv" in names and all(
-        n in ("sweep.csv", "run.json") or re.fullmatch(r"[\w.]+_(vs_[\w]+|heatmap)\.png", n)
+        n in ("sweep.csv", "run.json", LOCK) or re.fullmatch(r"[\w.]+_(vs_[\w]+|heatmap)\.png", n)
         or (n.startswith(".") and n.endswith(".tmp")) for n in names)
 
 
@@ -97,7 +98,6 @@ def sweep_command(a, argv) -> int:
     (``--set`` alone is the old spelling of ``--vary``; with ``--vary`` it fixes a
     rules value of the base, as in every other command.)"""
     from .common import load_rules
-    from .grammar import show_progress
     vary, sets = list(a.vary), list(a.set)
     if sets and not vary:                         # the old grammar: --set was the grid
         vary, sets = sets, []
@@ -111,9 +111,17 @@ def sweep_command(a, argv) -> int:
                           "(e.g. --vary start_coins=6,7,8)")
     grid = parse_set_args(vary, "--vary" if a.vary else "--set")
     base = load_rules(a.rules, sets, game)
-    if a.out:                                     # checked before the sweep is played
-        from ..core.fileio import claim_folder
-        claim_folder(a.out, "sweep output", own_sweep_folder)
+    lock = claim_locked(a.out, "sweep output", own_sweep_folder) if a.out else None  # before play
+    try:
+        return sweep_and_write(a, argv, base, grid, measures, game)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def sweep_and_write(a, argv, base, grid, measures, game) -> int:
+    """The sweep, its table and ``--out`` (claimed and locked by the caller)."""
+    from .grammar import show_progress
     players = None if a.players is None else [q for q in a.players.split(",") if q]
     res = sweep(base, grid, players, games=a.games, seed=a.seed, workers=a.workers,
                 progress=show_progress(a), keep_runs=False, game=game, check_bots=not a.fast_bots)

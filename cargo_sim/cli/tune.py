@@ -16,10 +16,6 @@ def tune_main(argv=None) -> int:
 
 def tune_command(a, argv) -> int:
     """``cargo-sim tune``: tune a heuristic bot and print the best spec and its fresh win rate."""
-    import json
-    import shlex
-    from .common import jsonable, load_rules, versions
-    from .grammar import PROG, show_progress
     space = None
     if a.space:
         space = {}
@@ -34,10 +30,25 @@ def tune_command(a, argv) -> int:
         check_out_file(a.out)
         a.old_spellings = (getattr(a, "old_spellings", None) or []) + [
             "tune --out FILE.csv is now --out DIR (it writes DIR/history.csv, finalists.csv, run.json)"]
-    elif a.out:
-        from ..core.fileio import claim_folder, own_output
-        claim_folder(a.out, "tune output", own_output(TUNE_FILES, "run.json",
-                                                        lambda d: d.get("kind") == TUNE_KIND))
+    lock = None
+    if a.out and not old_file:
+        from ..core.fileio import own_output
+        from ..runners.runs.folder import LOCK, claim_locked
+        lock = claim_locked(a.out, "tune output", own_output(TUNE_FILES + (LOCK,), "run.json",
+                                                              lambda d: d.get("kind") == TUNE_KIND))
+    try:
+        return tune_and_write(a, argv, space, old_file)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def tune_and_write(a, argv, space, old_file) -> int:
+    """The search, its printout and ``--out`` (claimed and locked by the caller)."""
+    import json
+    import shlex
+    from .common import jsonable, load_rules, versions
+    from .grammar import PROG, show_progress
     rules = load_rules(a.rules, a.set, a.game_name)
     r = tune(a.bot, a.opponents, a.seats, a.evals, a.games_per_eval, a.seed, space, a.method,
              a.start_bot, rules=rules, fresh_games=a.fresh_games, workers=a.workers,

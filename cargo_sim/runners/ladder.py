@@ -29,6 +29,7 @@ from ..core.errors import ConfigError
 from ..core.fileio import (atomic_write, atomic_write_text, claim_folder, decode_text, own_output,
                           read_bytes, read_json)
 from ..core.ratings import significance, standings_table
+from .runs.folder import LOCK, RunLock, lock_only
 from .tournament import check_size, seating_plan, tournament
 
 __all__ = ["ladder", "load_ladder", "LadderResults", "search_rate", "default_ladder_bots", "BUDGET_PARAMS"]
@@ -304,8 +305,8 @@ LADDER_FILES = ("run.json", "cells.csv", "rates.csv", "index.md", "ladder.png", 
 def claim_ladder_folder(out) -> Path:
     """``out`` of a ladder, checked before it plays: new, empty, or a ladder's
     own folder (only its files; its run.json says so), which a rerun continues."""
-    folder, _ = claim_folder(out, "ladder output", own_output(
-        LADDER_FILES, "run.json", lambda d: "yardstick" in d and "bots_digest" in d))
+    own = own_output(LADDER_FILES + (LOCK,), "run.json", lambda d: "yardstick" in d and "bots_digest" in d)
+    folder, _ = claim_folder(out, "ladder output", lambda f: lock_only(f) or own(f))
     return folder
 
 
@@ -456,60 +457,65 @@ def ladder(bots=None, yardstick: str = "ismcts", budgets=(100, 1000, 10000), sea
         opponent = game.bots.default_players(1)[0]
     parse_player(opponent)
     out = claim_ladder_folder(out) if out is not None else None      # before any game
-    config = {"yardstick": yardstick, "budget_param": budget_param, "budgets": budgets,
-              "seats": seats, "bots": labels, "games": int(games), "seed": int(seed),
-              "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions),
-              "bots_digest": bots_digest(bots, game), "prune": prune, "game": game.name,
-              "half_width": half_width, "max_games": max_games, "rate_opponent": opponent}
-    config.update(extra or {})
-    done_cells, done_rates, resumed = _load_done(out, config)
-    rows = done_cells.to_dict("records") if not done_cells.empty else []
-    rate_rows = done_rates.to_dict("records") if not done_rates.empty else []
-    have = {(float(r["budget"]), int(r["seats"]), str(r["bot"])) for r in rows}
-    have_rate = {(float(r["budget"]), int(r["seats"])) for r in rate_rows}
-    todo = [(b, n, lab, bot) for n in seats for b in budgets for lab, bot in zip(labels, bots)]
-    complete = True
-    partial: list = []
-    t0 = time.time()
+    lock = RunLock(out).acquire() if out is not None else None       # one writer at a time
     try:
-        for i, (b, n, lab, bot) in enumerate(todo):
-            if (b, n, lab) in have or _stopped_by(rows, config, b, n, lab) is not None:
-                continue
-            ys = yardstick_at(yardstick, budget_param, b)
-            if (b, n) not in have_rate:       # timed once a cell of (b, n) is to be played
-                r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules,
-                                opponent=opponent, game=game, check_bots=check_bots)
-                rate_rows.append({"budget": b, "seats": n, **r})
-                have_rate.add((b, n))
-            tables = len(seating_plan(2, n, design))
-            round_deals = -(-int(games) // tables)
-            max_deals = -(-int(max_games or games) // tables)
-            partial = _load_partial(out, (b, n, lab), tables, round_deals) if resumed else []
-            row = _play_cell(partial, {"bot": bot, "yardstick": ys}, lab, b, n, tables, round_deals,
-                             max_deals, half_width,
-                             dict(seed=seed, rules=rules, workers=workers, design=design, game=game,
-                                  check_bots=check_bots),
-                             lambda: _save(out, pd.DataFrame(rows), pd.DataFrame(rate_rows), config,
-                                           False, partial) if out is not None else None,
-                             (lambda k, d: print(f"[ladder {i + 1}/{len(todo)}] {lab} vs {ys} at {n} "
-                                                 f"seats, round {k + 1} from deal {d} "
-                                                 f"({time.time() - t0:.0f} s)", file=sys.stderr,
-                                                 flush=True)) if progress else None)
-            rows.append(row)
-            have.add((b, n, lab))
-            partial = []
-            if out is not None:
-                _save(out, pd.DataFrame(rows), pd.DataFrame(rate_rows), config, False)
-    except KeyboardInterrupt:
-        complete = False
-        warnings.warn(f"ladder interrupted: {len(rows)} of {len(todo)} cells kept"
-                      + (f" (and {len(partial)} rounds of the next)" if partial else ""),
-                      RuntimeWarning, stacklevel=2)
-    cells = _order(pd.DataFrame(rows), config)
-    rates = pd.DataFrame(rate_rows)
-    if out is not None:
-        _save(out, cells, rates, config, complete, partial)
-    return LadderResults(cells, rates, config, complete)
+        config = {"yardstick": yardstick, "budget_param": budget_param, "budgets": budgets,
+                  "seats": seats, "bots": labels, "games": int(games), "seed": int(seed),
+                  "design": design, "rules_digest": rules.digest, "rate_decisions": int(rate_decisions),
+                  "bots_digest": bots_digest(bots, game), "prune": prune, "game": game.name,
+                  "half_width": half_width, "max_games": max_games, "rate_opponent": opponent}
+        config.update(extra or {})
+        done_cells, done_rates, resumed = _load_done(out, config)
+        rows = done_cells.to_dict("records") if not done_cells.empty else []
+        rate_rows = done_rates.to_dict("records") if not done_rates.empty else []
+        have = {(float(r["budget"]), int(r["seats"]), str(r["bot"])) for r in rows}
+        have_rate = {(float(r["budget"]), int(r["seats"])) for r in rate_rows}
+        todo = [(b, n, lab, bot) for n in seats for b in budgets for lab, bot in zip(labels, bots)]
+        complete = True
+        partial: list = []
+        t0 = time.time()
+        try:
+            for i, (b, n, lab, bot) in enumerate(todo):
+                if (b, n, lab) in have or _stopped_by(rows, config, b, n, lab) is not None:
+                    continue
+                ys = yardstick_at(yardstick, budget_param, b)
+                if (b, n) not in have_rate:       # timed once a cell of (b, n) is to be played
+                    r = search_rate(ys, n, decisions=rate_decisions, seed=seed, rules=rules,
+                                    opponent=opponent, game=game, check_bots=check_bots)
+                    rate_rows.append({"budget": b, "seats": n, **r})
+                    have_rate.add((b, n))
+                tables = len(seating_plan(2, n, design))
+                round_deals = -(-int(games) // tables)
+                max_deals = -(-int(max_games or games) // tables)
+                partial = _load_partial(out, (b, n, lab), tables, round_deals) if resumed else []
+                row = _play_cell(partial, {"bot": bot, "yardstick": ys}, lab, b, n, tables, round_deals,
+                                 max_deals, half_width,
+                                 dict(seed=seed, rules=rules, workers=workers, design=design, game=game,
+                                      check_bots=check_bots),
+                                 lambda: _save(out, pd.DataFrame(rows), pd.DataFrame(rate_rows), config,
+                                               False, partial) if out is not None else None,
+                                 (lambda k, d: print(f"[ladder {i + 1}/{len(todo)}] {lab} vs {ys} at {n} "
+                                                     f"seats, round {k + 1} from deal {d} "
+                                                     f"({time.time() - t0:.0f} s)", file=sys.stderr,
+                                                     flush=True)) if progress else None)
+                rows.append(row)
+                have.add((b, n, lab))
+                partial = []
+                if out is not None:
+                    _save(out, pd.DataFrame(rows), pd.DataFrame(rate_rows), config, False)
+        except KeyboardInterrupt:
+            complete = False
+            warnings.warn(f"ladder interrupted: {len(rows)} of {len(todo)} cells kept"
+                          + (f" (and {len(partial)} rounds of the next)" if partial else ""),
+                          RuntimeWarning, stacklevel=2)
+        cells = _order(pd.DataFrame(rows), config)
+        rates = pd.DataFrame(rate_rows)
+        if out is not None:
+            _save(out, cells, rates, config, complete, partial)
+        return LadderResults(cells, rates, config, complete)
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def _check_sequential(half_width, max_games, games: int):

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ...core.errors import ConfigError
 from ...core.checks import whole
-from ...core.fileio import MB, TMP_SUFFIX, atomic_write, read_json
+from ...core.fileio import MB, TMP_SUFFIX, atomic_write, claim_folder, is_temp_name, read_json
 
 MANIFEST = "manifest.json"
 LOCK = "run.lock"
@@ -213,6 +213,20 @@ class RunLock:
 
     def __exit__(self, *exc):
         self.release()
+
+
+def lock_only(folder: Path) -> bool:
+    """A folder holding only ``run.lock`` and temp files: a writer just starting,
+    or one that died before writing anything."""
+    return all(n == LOCK or is_temp_name(n) for n in os.listdir(folder))
+
+
+def claim_locked(out, what: str, owned=None, option: str = "--out") -> RunLock:
+    """``claim_folder`` (``owned`` must accept ``run.lock``), then ``run.lock``
+    taken in it: a second writer of the folder is refused in one line while
+    this one runs. Returns the held lock (release it when done)."""
+    folder, _ = claim_folder(out, what, lambda f: lock_only(f) or bool(owned and owned(f)), option)
+    return RunLock(folder).acquire()
 
 
 # ---------------------------------------------------------------------------
