@@ -240,7 +240,7 @@ def coded_model(title: str, enums, kernels, stats_nb, turn_at: int, turn_word: s
     ``PLAYER_FIELDS``. ``kernels`` has its ``begin_nb``, ``step_nb``, ``legal_nb``,
     ``bot_answer_nb``, ``playout_nb``, ``determinize_nb``, ``clone_into_nb``;
     ``stats_nb()`` returns the chunk's stats kernel (loaded on first use); the turn is
-    word ``turn_at``, called ``turn_word`` in errors. Macao and Shipwrights use it."""
+    word ``turn_at``, called ``turn_word`` in errors."""
     E = enums
 
     def legal(s):

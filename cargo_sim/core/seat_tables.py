@@ -2,7 +2,7 @@
 and whose state keeps the shared header (core.layout): the table's bots written into
 the template, a stopped game's error, the tables' columns, the event frame and the
 results class. A game binds these with its own names (its enums' fields, its title,
-its turn's word); Macao and Shipwrights do."""
+its turn's word)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
