@@ -7,12 +7,12 @@ import pandas as pd
 import pytest
 
 import cargo_sim
-from cargo_sim.core.bots import BotRegistry, BotSpec
+from cargo_sim.core.bots import BotRegistry, BotSpec, register_search_bots
 from cargo_sim.core.contract import get_game
 from cargo_sim.core.errors import BotError, ConfigError, IllegalDecisionError
 from cargo_sim.core.layout import Slots
 from cargo_sim.core.rule_types import check_items
-from cargo_sim.core.search.params import SEARCH_RANGES, register_search_bots, search_docs, search_params
+from cargo_sim.core.search.params import SEARCH_RANGES, search_docs, search_params
 from cargo_sim.core.seat_tables import SeatResults, decision_error, events_frame, seat_columns
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.errors import BotError
-from ....core.bots import PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value
+from ....core.bots import (PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value,
+                           register_search_bots)
 from ....core import userbots
-from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, register_search_bots, search_docs, search_params
+from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_docs, search_params
 from ..enums import BELIEF, N_PARAMS, OUT, STATE_SIZE
 
 __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "register_builtin",

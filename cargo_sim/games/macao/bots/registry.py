@@ -1,9 +1,9 @@
 """Macao's bots: the registry (names, parameters, kernels named as "module:attr", so
 listing the bots compiles nothing) and the core's user-bot plumbing."""
 from ....core import userbots
-from ....core.bots import BotRegistry, BotSpec
+from ....core.bots import BotRegistry, BotSpec, register_search_bots
 from ....core.layout import N_PARAMS
-from ....core.search.params import register_search_bots, search_docs, search_params
+from ....core.search.params import search_docs, search_params
 from ..enums import PL, STATE_SIZE
 
 REGISTRY = BotRegistry("macao", N_PARAMS)

@@ -1,9 +1,9 @@
 """Shipwrights' bot registry (names, parameters, kernels named as "module:attr", so
 listing the bots compiles nothing) and the core's user-bot plumbing."""
 from ....core import userbots
-from ....core.bots import BotRegistry, BotSpec
+from ....core.bots import BotRegistry, BotSpec, register_search_bots
 from ....core.layout import N_PARAMS
-from ....core.search.params import register_search_bots, search_docs, search_params
+from ....core.search.params import search_docs, search_params
 from ..enums import STATE_SIZE
 
 REGISTRY = BotRegistry("shipwrights", N_PARAMS)
