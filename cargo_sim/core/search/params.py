@@ -117,4 +117,3 @@ def search_docs(options: str, hidden: str) -> dict:
     lists a decision's options), ``hidden`` (what a determinization resamples)."""
     return {name: " ".join(text.format(options=options, hidden=hidden).split())
             for name, text in SEARCH_DOCS.items()}
-
