@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl
 import numpy as np
 
 from .errors import BotError
+from .search.params import SEARCH_KINDS, SEARCH_RANGES
 
 # parameters are stored in fixed point in the games' int64 states
 PARAM_MAX = 1e6
@@ -211,3 +212,23 @@ class BotRegistry:
 
     def __repr__(self) -> str:
         return f"BotRegistry({self.game!r}: {', '.join(self.names())})"
+
+
+def register_search_bots(registry, kernel: str, params: dict, docs: dict, ranges: dict) -> tuple:
+    """The core's search bots registered as built-ins of ``registry``, after every other
+    built-in: those are their models, in table order (a built-in registered after them
+    would shift its index). ``kernel``: their decide function ("module:attr");
+    ``params``, ``docs``: ``search_params``' and ``search_docs``' results; ``ranges``:
+    the game's own option parameter's. Returns the models' names."""
+    models = tuple(registry.builtin_order)
+    for name, kind in SEARCH_KINDS.items():
+        values, bot_params = {}, []
+        for k, (default, _) in params[name].items():
+            if isinstance(default, str):          # a model bot, by its index among the models
+                default = float(models.index(default))
+                bot_params.append(k)
+            values[k] = float(default)
+        registry.register_builtin(BotSpec(
+            name, kernel, values, docs[name], search=kind, bot_params=tuple(bot_params), models=models,
+            ranges={**{k: r for k, r in SEARCH_RANGES.items() if k in values}, **ranges}))
+    return models

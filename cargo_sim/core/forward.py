@@ -21,7 +21,8 @@ from typing import Any, Callable
 import numpy as np
 
 from .checks import MAX_GAME, check_seed, whole
-from .errors import ConfigError
+from .errors import BotError, ConfigError, IllegalDecisionError
+from .layout import BOT_FAULT, MARKS, MARKS_END
 from .rng_nb import game_seed_nb
 
 
@@ -228,3 +229,65 @@ class GameState:
         d = self.decision
         where = "over" if d is None else f"turn {self.turn}, seat {d.seat} to decide {d.kind!r}"
         return f"{type(self).__name__}(game {self.game} of seed {self.seed}: {where})"
+
+
+ANSWER_MAX = 2**31 - 1
+
+
+def coded_model(title: str, enums, kernels, stats_nb, turn_at: int, turn_word: str) -> ForwardModel:
+    """The ForwardModel of a game whose answers are int codes and whose state has the
+    words ``enums`` names: ``G_SEAT``, ``G_ASK``, ``G_BAD``, ``G_PHASE`` (``PH_OVER``),
+    ``G_STOP``, ``RULES_END``, the seats' rows (``PL`` + seat * ``PW``: ``P_VP``,
+    ``P_WON``), with ``DECISIONS``, ``MAX_LEGAL``, ``N_EVENT_FIELDS``, ``GAME_FIELDS``,
+    ``PLAYER_FIELDS``. ``kernels`` has its ``begin_nb``, ``step_nb``, ``legal_nb``,
+    ``bot_answer_nb``, ``playout_nb``, ``determinize_nb``, ``clone_into_nb``;
+    ``stats_nb()`` returns the chunk's stats kernel (loaded on first use); the turn is
+    word ``turn_at``, called ``turn_word`` in errors."""
+    E = enums
+
+    def legal(s):
+        out = np.zeros(E.MAX_LEGAL, np.int64)
+        return [int(a) for a in out[:kernels.legal_nb(s, out)]]
+
+    def answer(a):
+        if isinstance(a, bool) or not whole(a) or not -ANSWER_MAX <= a <= ANSWER_MAX:
+            raise ConfigError(f"a {title} answer is a whole number (enums' answer codes), got {a!r}")
+        return int(a)
+
+    def error(st, s, by_caller):
+        seat, kind, bad = int(s[E.G_SEAT]), int(s[E.G_ASK]), int(s[E.G_BAD])
+        what = E.DECISIONS[kind] if 0 <= kind < len(E.DECISIONS) else f"kind {kind}"
+        where = f"{turn_word} {int(s[turn_at])} of game {st.game} (game seed {st.game_seed})"
+        if bad == BOT_FAULT and not by_caller:
+            return BotError(f"bot {st.players[seat].label!r} (seat {seat}) failed (raised) at a {what} "
+                            f"decision; {where}")
+        who = "the caller's answer" if by_caller else f"bot {st.players[seat].label!r}"
+        return IllegalDecisionError(f"illegal {what} decision: answer {bad} ({who}, seat {seat}); {where}")
+
+    def same_table(a, b):
+        """The same table: the core header but its machine words, and the rules' words."""
+        return np.array_equal(a[:MARKS], b[:MARKS]) and np.array_equal(a[MARKS_END:E.RULES_END],
+                                                                       b[MARKS_END:E.RULES_END])
+
+    def scores(s, n):
+        return ([int(s[E.PL + q * E.PW + E.P_VP]) for q in range(n)],
+                [int(s[E.PL + q * E.PW + E.P_WON]) for q in range(n)])
+
+    def stats(s, n, rules):
+        """Each seat's row as simulate's players table (PLAYER_FIELDS)."""
+        games = np.zeros((1, len(E.GAME_FIELDS)), np.int64)
+        rows = np.zeros((1, n, len(E.PLAYER_FIELDS)), np.int32)
+        stats_nb()(s, games, rows, 0)
+        return rows[0].astype(np.int64)
+
+    return ForwardModel(
+        decision_names=E.DECISIONS, log_width=E.N_EVENT_FIELDS,
+        begin=lambda s, log, seed, game: kernels.begin_nb(s, np.uint64(seed), game),
+        pending=lambda s: (int(s[E.G_ASK]), int(s[E.G_SEAT])),
+        is_over=lambda s: s[E.G_PHASE] == E.PH_OVER, turn=lambda s: s[turn_at], legal=legal,
+        answer=answer, step=lambda s, log, a: kernels.step_nb(s, a),
+        bot_answer=lambda s, decide: int(kernels.bot_answer_nb(s, decide)),
+        playout=lambda s, log, decide: kernels.playout_nb(s, decide),
+        stopped=lambda s: bool(s[E.G_STOP]), retry=lambda s: False, error=error,
+        determinize=kernels.determinize_nb, clone_into=kernels.clone_into_nb,
+        same_table=same_table, scores=scores, stats=stats)

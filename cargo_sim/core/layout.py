@@ -104,3 +104,16 @@ def header_slot(i: int) -> str | None:
     if 0 <= i < HEADER_LEN:
         return f"the core header (word {i})"
     return None
+
+
+class Slots:
+    """Consecutive offsets from ``at`` on, for a game's layout after the header:
+    ``k = Slots(HEADER_LEN)``; ``K_A, K_B = k(), k()``; ``K_ROW = k(8)`` (8 words)."""
+
+    def __init__(self, at: int):
+        self.at = at
+
+    def __call__(self, n: int = 1) -> int:
+        a = self.at
+        self.at += n
+        return a

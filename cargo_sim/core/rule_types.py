@@ -1,6 +1,7 @@
 """The value types of a rules schema: ``int``, ``str``, ``bool``, ``list`` and
 ``IntList`` (a flat list of integers), and the one check of a value against its
-type (``check_type``) that every game's ``validate`` and ``RulesBase`` use."""
+type (``check_type``) that every game's ``validate`` and ``RulesBase`` use, and of a
+table of named items against their fields (``check_items``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -35,6 +36,34 @@ def check_type(name, value, t, problems) -> bool:
         problems.append(f"{name}: must be {type_name(t)}, got {value!r}")
     return ok
 
+
+
+def check_items(d: dict, table: str, fields: dict, problems: list) -> dict:
+    """The items of ``d[table]`` (a non-empty table of named tables) whose fields are
+    exactly ``fields`` (name: type), each present and of its type; a problem is added
+    for every other."""
+    items = d.get(table)
+    if not isinstance(items, dict) or not items:
+        problems.append(f"{table}: must be a non-empty table")
+        return {}
+    ok = {}
+    for name, item in items.items():
+        if not isinstance(item, dict):
+            problems.append(f"{table}.{name}: must be a table of {', '.join(fields)}")
+            continue
+        bad = [f for f in item if f not in fields]
+        for f in bad:
+            problems.append(f"unknown rules parameter '{table}.{name}.{f}' ({table} fields: {', '.join(fields)})")
+        good = not bad
+        for f, t in fields.items():
+            if f not in item:
+                problems.append(f"{table}.{name}.{f}: missing")
+                good = False
+            elif not check_type(f"{table}.{name}.{f}", item[f], t, problems):
+                good = False
+        if good:
+            ok[name] = item
+    return ok
 
 # ---- array-valued parameters ------------------------------------------------
 MAX_INT_LIST = 1000           # entries of one list parameter unless its schema says fewer

@@ -34,9 +34,9 @@ from .checks import whole
 from .errors import RulesError
 from .fileio import read_text
 from .provenance import META, RulesMeta
-from .rule_types import IntList, check_type, is_int, short_repr, type_name
+from .rule_types import IntList, check_items, check_type, is_int, short_repr, type_name
 
-__all__ = ["RulesBase", "IntList", "check_type", "check_top_level", "is_int", "short_repr",
+__all__ = ["RulesBase", "IntList", "check_items", "check_type", "check_top_level", "is_int", "short_repr",
            "type_name", "parse_rules_toml", "copy_tree", "RULES_FILE_LIMIT"]
 
 RULES_FILE_LIMIT = 4 * 2**20      # bytes; the default rules file is ~10 KB

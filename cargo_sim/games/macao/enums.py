@@ -7,7 +7,7 @@ per seat (``P_*`` offsets inside a seat's block, at ``PL + seat * PW``). Every
 offset is a module constant, so numba compiles them in. docs/rules_macao.md has
 the rules these words carry.
 """
-from ...core.layout import HEADER_LEN, N_PARAMS
+from ...core.layout import HEADER_LEN, N_PARAMS, Slots
 from .effects import EFFECTS
 
 MAX_SEATS = 4
@@ -29,18 +29,8 @@ COST_CAP = 20               # cubes of one colour in a quarter's or card's cost,
 MAX_MODELS = 8              # non-search built-in bots the search bots can model
 
 
-class _Alloc:
-    def __init__(self, at):
-        self.at = at
-
-    def __call__(self, n=1):
-        a = self.at
-        self.at += n
-        return a
-
-
 # ---- the rules' words (read-only during a game) -------------------------------------
-_k = _Alloc(HEADER_LEN)
+_k = Slots(HEADER_LEN)
 K_ROUNDS, K_START_COINS, K_N_START = _k(), _k(), _k()
 K_START = _k(MAX_ROSE)                       # cubes put on rose side i+1 at setup
 K_DICE_SIDES, K_LATE_DIE, K_ROSE_SIDES, K_TAB_SPACES = _k(), _k(), _k(), _k()
@@ -84,7 +74,7 @@ RULES_END = _k.at
 PACK_HIGH = sum(128 << (8 * c) for c in range(NC))
 
 # ---- the game part ----------------------------------------------------------------------
-_g = _Alloc(RULES_END)
+_g = Slots(RULES_END)
 G_ROUND, G_PHASE, G_IDX, G_ASK, G_SEAT, G_SUB = _g(), _g(), _g(), _g(), _g(), _g()
 G_TRIB_PRICE, G_TRIB_REWARD, G_N_OFFER = _g(), _g(), _g()
 G_OFFER = _g(MAX_OFFER)
@@ -104,7 +94,7 @@ G_STOP, G_BAD = _g(), _g()                   # the forward model: an answer refu
 PL = _g.at
 
 # ---- one seat's block -----------------------------------------------------------------
-_p = _Alloc(0)
+_p = Slots(0)
 P_PEN_MARKERS = _p()
 P_COINS, P_VP, P_MARK_PEN, P_CITY, P_WALL, P_STAMP, P_SHIP = _p(), _p(), _p(), _p(), _p(), _p(), _p()
 P_ROSE = _p((MAX_ROSE + 1) * NC)             # side 0 = this round's cubes, then sides 1..6

@@ -27,7 +27,7 @@ from collections import deque
 import numpy as np
 
 from ...core.checks import whole
-from ...core.rules import IntList, RulesBase, check_top_level, check_type
+from ...core.rules import IntList, RulesBase, check_items, check_top_level
 from .effects import EFFECTS, KINDS, arg_problems
 
 MAX_SEATS = 4
@@ -179,32 +179,6 @@ def components(adj: dict[int, list[int]], members=None) -> list[set[int]]:
     return groups
 
 
-def _items(d: dict, table: str, fields: dict, p: list) -> dict:
-    """The items of a table whose fields are all present and of the right type."""
-    ok = {}
-    items = d.get(table, {})
-    if not isinstance(items, dict) or not items:
-        p.append(f"{table}: must be a non-empty table")
-        return ok
-    for name, item in items.items():
-        if not isinstance(item, dict):
-            p.append(f"{table}.{name}: must be a table of {', '.join(fields)}")
-            continue
-        bad = [f for f in item if f not in fields]
-        for f in bad:
-            p.append(f"unknown rules parameter '{table}.{name}.{f}' ({table} fields: {', '.join(fields)})")
-        good = not bad
-        for f, t in fields.items():
-            if f not in item:
-                p.append(f"{table}.{name}.{f}: missing")
-                good = False
-            elif not check_type(f"{table}.{name}.{f}", item[f], t, p):
-                good = False
-        if good:
-            ok[name] = item
-    return ok
-
-
 def _names(d: dict, key: str, p: list) -> None:
     v = d[key]
     if not v or not all(isinstance(x, str) and x for x in v):
@@ -261,7 +235,7 @@ def validate_data(d: dict) -> list[str]:
                      f"0 to {shown - n} can be removed, got {r}")
 
     # ---- the sea route ---------------------------------------------------------------
-    ports = _items(d, "port", PORT_FIELDS, p)
+    ports = check_items(d, "port", PORT_FIELDS, p)
     spaces = {}
     for name, port in ports.items():
         if port["space"] < 1:
@@ -280,7 +254,7 @@ def validate_data(d: dict) -> list[str]:
             p.append(f"port.{name}.goods: a good is listed twice: {g}")
 
     # ---- the city -------------------------------------------------------------------
-    qs = _items(d, "quarter", QUARTER_FIELDS, p)
+    qs = check_items(d, "quarter", QUARTER_FIELDS, p)
     names = list(d.get("quarter", {})) if isinstance(d.get("quarter"), dict) else []
     if names and sorted(names, key=lambda x: (len(x), x)) != [str(i) for i in range(1, len(names) + 1)]:
         p.append(f"quarter: quarters must be numbered 1 to {len(names)}, got {sorted(names)[:5]}...")
@@ -334,7 +308,7 @@ def validate_data(d: dict) -> list[str]:
             p.append(f"quarter.{name}.adjacent: touches {e} and quarter {a} touches {b}: the two links "
                      f"would cross (a map on a plane has at most one diagonal per grid cell)")
     # ---- cards -------------------------------------------------------------------------
-    cards = _items(d, "card", CARD_FIELDS, p)
+    cards = check_items(d, "card", CARD_FIELDS, p)
     if len(d.get("card", {})) > MAX_CARDS:
         p.append(f"card: at most {MAX_CARDS} cards, got {len(d['card'])}")
     for name, c in cards.items():

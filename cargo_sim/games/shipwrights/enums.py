@@ -7,7 +7,7 @@ A card in play is a *copy* (0 .. deck size - 1): its face is ``K_BOX[copy]`` and
 the goods price on its back ``K_BOX_BACK[copy]``. docs/rules_shipwrights.md has
 the rules these words carry.
 """
-from ...core.layout import HEADER_LEN, N_PARAMS
+from ...core.layout import HEADER_LEN, N_PARAMS, Slots
 
 MAX_SEATS = 5
 NG = 3                      # goods: oak, wool, iron
@@ -40,18 +40,8 @@ TIE_GOLD, TIE_SHARED = 0, 1
 MIL_ALL, MIL_NONE = 0, 1
 
 
-class _Alloc:
-    def __init__(self, at):
-        self.at = at
-
-    def __call__(self, n=1):
-        a = self.at
-        self.at += n
-        return a
-
-
 # ---- the rules' words (read-only during a game) -----------------------------------------
-_k = _Alloc(HEADER_LEN)
+_k = Slots(HEADER_LEN)
 K_GOLD_MAX, K_MILL_CAP, K_VILLAGE_CAP, K_EVE_WORKERS, K_MIN_EVE = _k(), _k(), _k(), _k(), _k()
 K_MAX_CRAFT, K_YARDS, K_ROUNDS, K_GOAL, K_MIL_PTS, K_GOODS_GOLD, K_GOODS_WORK = (_k() for _ in range(7))
 K_MAX_DAYS, K_TIE, K_MIL_TIE, K_TAKE_CART = _k(), _k(), _k(), _k()
@@ -71,7 +61,7 @@ K_MODELS = _k(MAX_MODELS * N_PARAMS)         # the search bots' models: each bui
 RULES_END = _k.at
 
 # ---- the game part ----------------------------------------------------------------------
-_g = _Alloc(RULES_END)
+_g = Slots(RULES_END)
 G_DAY, G_PHASE, G_ASK, G_SEAT, G_IDX, G_SUB, G_ROUND = (_g() for _ in range(7))
 G_FIRST, G_NEXT_FIRST, G_ENDING, G_WINNERS, G_TOP_BACK = _g(), _g(), _g(), _g(), _g()
 G_NEV, G_GAME, G_LOG_CAP, G_STOP, G_BAD, G_RESHUFFLES = _g(), _g(), _g(), _g(), _g(), _g()
@@ -88,7 +78,7 @@ G_POS = _g(MAX_SEATS)                        # each seat's place in today's orde
 PL = _g.at
 
 # ---- one seat's block ---------------------------------------------------------------------
-_p = _Alloc(0)
+_p = Slots(0)
 P_GOLD, P_WORKERS = _p(), _p()
 P_GOODS = _p(NG)
 P_HAND_N = _p()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.rules import IntList, RulesBase, check_top_level, check_type
+from ...core.rules import IntList, RulesBase, check_items, check_top_level
 
 KINDS = ("ship", "craftsman", "tool", "building", "townsfolk")
 N_GOODS = 3
@@ -94,34 +94,6 @@ class Rules(RulesBase):
         return self.__dict__["_arrays"]
 
 
-def _items(d: dict, table: str, p: list) -> dict:
-    """The items of a table whose fields are all present and well typed."""
-    fields = TABLE_FIELDS[table]
-    items = d.get(table)
-    if not isinstance(items, dict) or not items:
-        p.append(f"{table}: must be a non-empty table")
-        return {}
-    ok = {}
-    for name, item in items.items():
-        if not isinstance(item, dict):
-            p.append(f"{table}.{name}: must be a table of {', '.join(fields)}")
-            continue
-        good = True
-        for f in item:
-            if f not in fields:
-                p.append(f"unknown rules parameter '{table}.{name}.{f}' ({table} fields: {', '.join(fields)})")
-                good = False
-        for f, t in fields.items():
-            if f not in item:
-                p.append(f"{table}.{name}.{f}: missing")
-                good = False
-            elif not check_type(f"{table}.{name}.{f}", item[f], t, p):
-                good = False
-        if good:
-            ok[name] = item
-    return ok
-
-
 def _bounded(p: list, name: str, v: int, lo: int, hi: int) -> None:
     if not lo <= v <= hi:
         p.append(f"{name}: must be from {lo} to {hi}, got {v}")
@@ -153,7 +125,7 @@ def validate_data(d: dict) -> list[str]:
     _bounded(p, "draft_rounds", d["draft_rounds"], 1, 6)
     if p:
         return p
-    tables = {t: _items(d, t, p) for t in TABLE_FIELDS}
+    tables = {t: check_items(d, t, TABLE_FIELDS[t], p) for t in TABLE_FIELDS}
     if p:
         return p
     seen = {}

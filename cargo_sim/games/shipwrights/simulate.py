@@ -2,16 +2,10 @@
 the state), the chunk kernel, results as tables, the event log as a frame."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
-import pandas as pd
 
-from ...core import userbots
-from ...core.bots import Player
-from ...core.errors import BotError, IllegalDecisionError
-from ...core.layout import (BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_LEN, R_N_MODELS, R_N_PLAYERS,
-                             R_SEARCH, R_SEARCH_FN, R_USER_BASE, R_USER_FN)
+from ...core import seat_tables
+from ...core.layout import R_LEN, R_N_PLAYERS
 from . import enums as E
 from .rules import Rules
 
@@ -54,26 +48,14 @@ def table_template(rules, players, check_bots: bool = True):
     """(template state, decide) with the table's bots and parameters filled."""
     from .bots.registry import REGISTRY
     s = compile_rules(rules, len(players))
-    decide, idx, users = userbots.decision_table(REGISTRY, players, check_bots)
-    s[BOTS:BOTS + len(players)] = idx
-    for q, p in enumerate(players):
-        s[PARAMS + q * N_PARAMS:][:N_PARAMS] = np.round(p.param_vector(N_PARAMS) * PARAM_SCALE)
-        if p.spec.search:
-            if dict(zip(p.spec.params, p.values)).get("threads", 1.0) > 1:
-                raise BotError(f"bot {p.label!r}: Shipwrights' search bots run one thread (threads=1)")
-            s[R_SEARCH] |= p.spec.search << (2 * q)
-    if users is not None:
-        s[R_USER_FN], s[R_USER_BASE] = users.address, len(REGISTRY.builtin_order)
-    if s[R_SEARCH]:
-        from .bots.search_nb import search_fn
-        s[R_SEARCH_FN] = search_fn()
-    models = [m for m in REGISTRY.builtin_order if not REGISTRY.builtin[m].search]
-    for i, m in enumerate(models[:E.MAX_MODELS]):
-        spec = REGISTRY.builtin[m]
-        row = Player(spec, tuple(spec.params.values())).param_vector(N_PARAMS)
-        s[E.K_MODELS + i * N_PARAMS:][:N_PARAMS] = np.round(row * PARAM_SCALE)
-    s[R_N_MODELS] = min(len(models), E.MAX_MODELS)
+    decide = seat_tables.seat_bots(s, REGISTRY, players, check_bots, "Shipwrights", _search_fn,
+                                   E.K_MODELS, E.MAX_MODELS)
     return s, decide
+
+
+def _search_fn():
+    from .bots.search_nb import search_fn
+    return search_fn()
 
 
 def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
@@ -81,51 +63,18 @@ def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> b
     return run_games_nb(template, decide, seeds, out_games, out_players, log, err)
 
 
-@dataclass
-class ShipwrightsResults:
-    games: pd.DataFrame
-    players: pd.DataFrame
-    rules: Rules
-    config: dict
-    interrupted: bool = False
-    events: pd.DataFrame | None = None
-
-    def summary(self) -> pd.DataFrame:
-        """Per seat: bot, games, win rate (shared wins split), mean points and rank."""
-        p = self.players
-        return (p.groupby("seat", observed=True)
-                 .agg(bot=("bot", "first"), games=("game", "size"), win_rate=("win_share", "mean"),
-                      mean_vp=("vp", "mean"), mean_rank=("rank", "mean")).reset_index())
+class ShipwrightsResults(seat_tables.SeatResults):
+    """A Shipwrights run's tables (core.seat_tables.SeatResults)."""
 
 
 def describe_error(players, err, game, game_seed, rules):
-    seat, kind, answer = int(err[2]), int(err[1]), int(err[3])
-    what = E.DECISIONS[kind] if 0 <= kind < len(E.DECISIONS) else f"kind {kind}"
-    where = f"day {int(err[4])} of game {game} (game seed {game_seed})"
-    if err[5]:
-        return BotError(f"bot {players[seat].label!r} (seat {seat}) failed (raised) at a {what} decision; {where}")
-    return IllegalDecisionError(f"bot {players[seat].label!r} (seat {seat}) made an illegal {what} "
-                                f"decision: answer {answer}; {where}")
+    return seat_tables.decision_error(players, err, game, game_seed, E.DECISIONS, "day")
 
 
 def table_columns(games, players_arr, seeds, start, players, rules, narrow=True):
-    n, k, _ = players_arr.shape
-    idx = np.arange(start, start + n, dtype=np.int64)
-    g = {"game": idx, "seed": seeds}
-    for i, f in enumerate(E.GAME_FIELDS):
-        g[f] = games[:, i]
-    labels = [p.label for p in players]
-    p = {"game": np.repeat(idx, k), "seat": np.tile(np.arange(k), n),
-         "bot": pd.Categorical(np.tile(labels, n), categories=list(dict.fromkeys(labels)))}
-    flat = players_arr.reshape(n * k, -1)
-    for i, f in enumerate(E.PLAYER_FIELDS):
-        p[f] = flat[:, i]
-    winners = np.repeat(games[:, 3], k).astype(np.float64)
-    p["win_share"] = np.where(flat[:, 2] > 0, 1.0 / np.maximum(winners, 1), 0.0).astype(np.float32)
-    return g, p
+    return seat_tables.seat_columns(games, players_arr, seeds, start, players, E.GAME_FIELDS,
+                                    E.PLAYER_FIELDS)
 
 
 def events_frame(log, rules, n_players, labels=None):
-    df = pd.DataFrame(log, columns=list(E.EVENT_FIELDS))
-    df["action"] = pd.Categorical.from_codes(df["action"].astype(np.int64), categories=list(E.EVENT_NAMES))
-    return df
+    return seat_tables.events_frame(log, E.EVENT_FIELDS, E.EVENT_NAMES)

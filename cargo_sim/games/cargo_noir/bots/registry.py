@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.errors import BotError
-from ....core.bots import PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value
+from ....core.bots import (PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_name, param_value,
+                           register_search_bots)
 from ....core import userbots
 from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_docs, search_params
 from ..enums import BELIEF, N_PARAMS, OUT, STATE_SIZE
@@ -63,19 +64,8 @@ def _load_builtins():
         register_builtin(BotSpec(name, _KERNELS + "heuristic_nb:heuristic_decide_nb",
                                  strategy_params(name), strategy_doc(name)))
     # the search bots come last: the bots before them are their models (model_rows)
-    from ..enums import SEARCH_FLATMC, SEARCH_ISMCTS
-    models = tuple(BUILTIN_ORDER)       # the non-search built-ins, in their table order
-    for name, kind in (("flatmc", SEARCH_FLATMC), ("ismcts", SEARCH_ISMCTS)):
-        params, bot_params = {}, []
-        for k, (default, _) in SEARCH_PARAMS[name].items():
-            if isinstance(default, str):
-                default = float(models.index(default))
-                bot_params.append(k)
-            params[k] = float(default)
-        register_builtin(BotSpec(name, _KERNELS + "dispatch_nb:builtin_decide_nb", params,
-                                 SEARCH_DOCS[name],
-                                 search=kind, bot_params=tuple(bot_params), models=models,
-                                 ranges={k: r for k, r in SEARCH_RANGES.items() if k in params}))
+    register_search_bots(REGISTRY, _KERNELS + "dispatch_nb:builtin_decide_nb", SEARCH_PARAMS, SEARCH_DOCS,
+                         {"bids": SEARCH_RANGES["bids"]})
 
 
 # the search bots' parameters in their slot order (core.search.params: the core's, with

@@ -1,9 +1,9 @@
 """Macao's bots: the registry (names, parameters, kernels named as "module:attr", so
 listing the bots compiles nothing) and the core's user-bot plumbing."""
 from ....core import userbots
-from ....core.bots import BotRegistry, BotSpec
+from ....core.bots import BotRegistry, BotSpec, register_search_bots
 from ....core.layout import N_PARAMS
-from ....core.search.params import SEARCH_KINDS, SEARCH_RANGES, search_docs, search_params
+from ....core.search.params import search_docs, search_params
 from ..enums import PL, STATE_SIZE
 
 REGISTRY = BotRegistry("macao", N_PARAMS)
@@ -57,25 +57,14 @@ REGISTRY.register_builtin(BotSpec(
 
 # the core's search bots, registered after every other built-in (those are their models,
 # in table order: search bots registered before another built-in would shift its index)
-MODELS = tuple(REGISTRY.builtin_order)
 SEARCH_PARAMS = search_params(
     {"max_options": (0.0, "options tried per decision: every legal answer (0), or the model "
                           "bot's answer and the first max_options - 1 others")},
     opponent="greedy", rollout="greedy")
 SEARCH_DOCS = search_docs(options="its legal answers",
                           hidden="the deck's order, the dice and the other seats' random streams")
-for _name, _kind in SEARCH_KINDS.items():
-    _params, _bot_params = {}, []
-    for _k, (_default, _) in SEARCH_PARAMS[_name].items():
-        if isinstance(_default, str):
-            _default = float(MODELS.index(_default))
-            _bot_params.append(_k)
-        _params[_k] = float(_default)
-    REGISTRY.register_builtin(BotSpec(
-        _name, _K + "dispatch_nb:table_decide_nb", _params, SEARCH_DOCS[_name], search=_kind,
-        bot_params=tuple(_bot_params), models=MODELS,
-        ranges={**{k: r for k, r in SEARCH_RANGES.items() if k in _params},
-                "max_options": (0, 1024, True)}))
+MODELS = register_search_bots(REGISTRY, _K + "dispatch_nb:table_decide_nb", SEARCH_PARAMS, SEARCH_DOCS,
+                              {"max_options": (0, 1024, True)})
 
 # user bots (@bot(..., game="macao")): a bot may write nothing of the game's words
 REGISTRY.plumbing = userbots.Plumbing(

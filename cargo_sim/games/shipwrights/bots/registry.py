@@ -1,9 +1,9 @@
 """Shipwrights' bot registry (names, parameters, kernels named as "module:attr", so
 listing the bots compiles nothing) and the core's user-bot plumbing."""
 from ....core import userbots
-from ....core.bots import BotRegistry, BotSpec
+from ....core.bots import BotRegistry, BotSpec, register_search_bots
 from ....core.layout import N_PARAMS
-from ....core.search.params import SEARCH_KINDS, SEARCH_RANGES, search_docs, search_params
+from ....core.search.params import search_docs, search_params
 from ..enums import STATE_SIZE
 
 REGISTRY = BotRegistry("shipwrights", N_PARAMS)
@@ -47,25 +47,6 @@ REGISTRY.register_builtin(BotSpec(
     ranges=HEURISTIC_RANGES))
 
 
-def register_search_bots(registry: BotRegistry) -> tuple:
-    """The core's search bots, registered after every other built-in (those are their
-    models, in table order); returns the models' names."""
-    models = tuple(registry.builtin_order)
-    for name, kind in SEARCH_KINDS.items():
-        params, bot_params = {}, []
-        for k, (default, _) in SEARCH_PARAMS[name].items():
-            if isinstance(default, str):
-                default = float(models.index(default))
-                bot_params.append(k)
-            params[k] = float(default)
-        registry.register_builtin(BotSpec(
-            name, _K + "dispatch_nb:table_decide_nb", params, SEARCH_DOCS[name], search=kind,
-            bot_params=tuple(bot_params), models=models,
-            ranges={**{k: r for k, r in SEARCH_RANGES.items() if k in params},
-                    "max_options": (0, 2048, True)}))
-    return models
-
-
 SEARCH_PARAMS = search_params(
     {"max_options": (0.0, "options tried per decision: every legal answer (0), or the model "
                           "bot's answer and the first max_options - 1 others")},
@@ -73,7 +54,8 @@ SEARCH_PARAMS = search_params(
 SEARCH_DOCS = search_docs(options="its legal answers",
                           hidden="the deck's order, the other seats' hands (less the cards it passed "
                                  "them in the draft), the face-down discards and the other seats' streams")
-MODELS = register_search_bots(REGISTRY)
+MODELS = register_search_bots(REGISTRY, _K + "dispatch_nb:table_decide_nb", SEARCH_PARAMS, SEARCH_DOCS,
+                              {"max_options": (0, 2048, True)})
 
 REGISTRY.plumbing = userbots.Plumbing(
     table_decide=_K + "dispatch_nb:table_decide_nb",
