@@ -2,16 +2,12 @@
 the chunk kernel, results as tables, the event log as a frame."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
-from ...core import userbots
-from ...core.bots import Player
-from ...core.errors import BotError, ConfigError, IllegalDecisionError
-from ...core.layout import (BOTS, N_PARAMS, PARAM_SCALE, PARAMS, R_LEN, R_N_MODELS, R_N_PLAYERS, R_SEARCH,
-                            R_SEARCH_FN, R_USER_BASE, R_USER_FN)
+from ...core import seat_tables
+from ...core.errors import ConfigError
+from ...core.layout import R_LEN, R_N_PLAYERS
 from . import enums as E
 from .rules import ORDER_BONUS, Rules
 
@@ -69,27 +65,14 @@ def table_template(rules, players, check_bots: bool = True):
     """(template state, decide) with the table's bots and parameters filled."""
     from .bots.registry import REGISTRY
     s = compile_rules(rules, len(players))
-    decide, idx, users = userbots.decision_table(REGISTRY, players, check_bots)
-    s[BOTS:BOTS + len(players)] = idx
-    for q, p in enumerate(players):
-        s[PARAMS + q * N_PARAMS:][:N_PARAMS] = np.round(p.param_vector(N_PARAMS) * PARAM_SCALE)
-        if p.spec.search:
-            s[R_SEARCH] |= p.spec.search << (2 * q)
-    for q, p in enumerate(players):
-        if p.spec.search and dict(zip(p.spec.params, p.values)).get("threads", 1.0) > 1:
-            raise BotError(f"bot {p.label!r}: Cargo Empire's search bots run one thread (threads=1)")
-    if users is not None:
-        s[R_USER_FN], s[R_USER_BASE] = users.address, len(REGISTRY.builtin_order)
-    if s[R_SEARCH]:
-        from .bots.search_nb import search_fn
-        s[R_SEARCH_FN] = search_fn()
-    models = [m for m in REGISTRY.builtin_order if not REGISTRY.builtin[m].search]
-    for i, m in enumerate(models[:E.MAX_MODELS]):
-        spec = REGISTRY.builtin[m]
-        row = Player(spec, tuple(spec.params.values())).param_vector(N_PARAMS)
-        s[E.K_MODELS + i * N_PARAMS:][:N_PARAMS] = np.round(row * PARAM_SCALE)
-    s[R_N_MODELS] = min(len(models), E.MAX_MODELS)
+    decide = seat_tables.seat_bots(s, REGISTRY, players, check_bots, "Cargo Empire", _search_fn,
+                                   E.K_MODELS, E.MAX_MODELS)
     return s, decide
+
+
+def _search_fn():
+    from .bots.search_nb import search_fn
+    return search_fn()
 
 
 def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
@@ -97,30 +80,12 @@ def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> b
     return run_games_nb(template, decide, seeds, out_games, out_players, log, err)
 
 
-@dataclass
-class EmpireResults:
-    games: pd.DataFrame
-    players: pd.DataFrame
-    rules: Rules
-    config: dict
-    interrupted: bool = False
-    events: pd.DataFrame | None = None
-
-    def summary(self) -> pd.DataFrame:
-        p = self.players
-        return (p.groupby("seat", observed=True)
-                 .agg(bot=("bot", "first"), games=("game", "size"), win_rate=("win_share", "mean"),
-                      mean_vp=("vp", "mean"), mean_rank=("rank", "mean")).reset_index())
+class EmpireResults(seat_tables.SeatResults):
+    """A Cargo Empire run's tables (core.seat_tables.SeatResults)."""
 
 
 def describe_error(players, err, game, game_seed, rules):
-    seat, kind, answer = int(err[2]), int(err[1]), int(err[3])
-    what = E.DECISIONS[kind] if 0 <= kind < len(E.DECISIONS) else f"kind {kind}"
-    where = f"round {int(err[4])} of game {game} (game seed {game_seed})"
-    if err[5]:
-        return BotError(f"bot {players[seat].label!r} (seat {seat}) failed (raised) at a {what} decision; {where}")
-    return IllegalDecisionError(f"bot {players[seat].label!r} (seat {seat}) made an illegal {what} "
-                                f"decision: answer {answer}; {where}")
+    return seat_tables.decision_error(players, err, game, game_seed, E.DECISIONS, "round")
 
 
 def table_columns(games, players_arr, seeds, start, players, rules, narrow=True):
@@ -140,6 +105,4 @@ def table_columns(games, players_arr, seeds, start, players, rules, narrow=True)
 
 
 def events_frame(log, rules, n_players, labels=None):
-    df = pd.DataFrame(log, columns=list(E.EVENT_FIELDS))
-    df["action"] = pd.Categorical.from_codes(df["action"].astype(np.int64), categories=list(E.EVENT_NAMES))
-    return df
+    return seat_tables.events_frame(log, E.EVENT_FIELDS, E.EVENT_NAMES)
