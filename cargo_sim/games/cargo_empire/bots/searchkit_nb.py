@@ -17,8 +17,9 @@ from numba import njit
 
 from ....core.borrow_nb import state_array_nb, state_ptr_nb
 from ....core.layout import (BOTS, M_DECISIONS, M_RNG, M_SEAT_KEY, N_PARAMS, PARAM_SCALE, PARAMS,
-                             R_LEN, R_N_MODELS, R_N_PLAYERS, R_SEARCH)
+                             R_LEN, R_N_MODELS, R_N_PLAYERS)
 from ....core.rng_nb import keyed_stream_nb
+from ....core.search.models_nb import seat_models_nb
 from ....core.search.params import SP_GAME, SP_OPPONENT, SP_ROLLOUT
 from ..engine_nb import answer_nb, legal_nb, ok_nb, pb
 from ..enums import (G_ASK, G_LOG_CAP, G_PHASE, G_SEAT, K_MODELS, MAX_LEGAL, N_EVENT_FIELDS, P_VP,
@@ -90,12 +91,7 @@ def kit_start_nb(p, seat, bufs):
     opp = int(kit_param_nb(bufs, seat, SP_OPPONENT))
     if not (0 <= own < p[R_N_MODELS] and 0 <= opp < p[R_N_MODELS]) or p[G_ASK] < 0:
         return 0, False, stream
-    for q in range(p[R_N_PLAYERS]):
-        m = own if q == seat else opp
-        p[BOTS + q] = m
-        for i in range(N_PARAMS):
-            p[PARAMS + q * N_PARAMS + i] = p[K_MODELS + m * N_PARAMS + i]
-    p[R_SEARCH] = 0
+    seat_models_nb(p, seat, own, opp, K_MODELS)
     p[G_LOG_CAP] = 0
     clone_into_nb(base, p)
     n, is_vec, pk = kit_options_nb(p, seat, seat, bufs)

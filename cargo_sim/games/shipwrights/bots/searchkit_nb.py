@@ -18,8 +18,9 @@ from numba import njit
 
 from ....core.borrow_nb import state_array_nb
 from ....core.layout import (BOTS, M_DECISIONS, M_RNG, M_SEAT_KEY, N_PARAMS, PARAM_SCALE, PARAMS,
-                             R_LEN, R_N_MODELS, R_N_PLAYERS, R_SEARCH)
+                             R_LEN, R_N_MODELS, R_N_PLAYERS)
 from ....core.rng_nb import keyed_stream_nb
+from ....core.search.models_nb import seat_models_nb
 from ....core.search.params import SP_GAME, SP_OPPONENT, SP_ROLLOUT
 from ..engine_nb import answer_nb, legal_nb, ok_nb, pb
 from ..enums import (G_ASK, G_LOG_CAP, G_PHASE, G_SEAT, G_WINNERS, K_MODELS, MAX_LEGAL,
@@ -101,12 +102,7 @@ def kit_start_nb(p, seat, bufs):
     opp = int(kit_param_nb(bufs, seat, SP_OPPONENT))
     if not (0 <= own < s[R_N_MODELS] and 0 <= opp < s[R_N_MODELS]) or s[G_ASK] < 0:
         return 0, False, stream
-    for q in range(s[R_N_PLAYERS]):
-        m = own if q == seat else opp
-        s[BOTS + q] = m
-        for i in range(N_PARAMS):
-            s[PARAMS + q * N_PARAMS + i] = s[K_MODELS + m * N_PARAMS + i]
-    s[R_SEARCH] = 0
+    seat_models_nb(s, seat, own, opp, K_MODELS)
     s[G_LOG_CAP] = 0
     clone_into_nb(base, s)
     n, is_vec, pk = options_nb(s, seat, seat, bufs)
