@@ -1,0 +1,292 @@
+"""Cargo Empire's analyses: pandas tables from the result tables and the event log.
+
+``run_all(t)`` takes a Tables-like bundle (``games``, ``players``, optional ``events``,
+``rules``; an ``n_players`` column on each, as ``analyses.data.combine`` makes) and
+returns ``{name: DataFrame}``; ``report.py`` lays them out and ``figures.py`` draws
+them. Nothing here draws.
+
+A seat's advantage is measured only where every seat holds the same bot (seats
+exchangeable); the start player is drawn at random, so the first round's order place
+is a randomised treatment and its effect on winning is causal, unlike the later
+rounds' order (earned at the cleanup). Rates over the players of one game have
+intervals clustered by game (``core.stats.clustered_mean``): they share its deal, and
+exactly one of them wins.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...core.seat_stats import (cm_row, event_players, events_of, seat_chi2, win_rate_by,
+                                win_rate_by_bot, win_rate_by_seat)
+from . import enums as E
+from . import maps
+
+READS = "results"            # analyses.games.pipelines: this pipeline reads result tables
+
+# the score's sources, as the players table records them (vp is their sum)
+SOURCES = (("dev_vp", "development"), ("lv3_vp", "LV3 posts"), ("card_vp", "city cards"),
+           ("mission_vp", "missions"))
+BONUSES = ("truck", "train", "ship", "any card")       # rules.ORDER_BONUS, as the log codes them
+_COLS = ("game", "round", "seat", "a", "b", "c", "d", "n_players")
+
+
+def _events(t, action: str) -> pd.DataFrame:
+    return events_of(t, action, _COLS)
+
+
+def _who(p: pd.DataFrame) -> np.ndarray:
+    return np.where(p["won"] > 0, "winners", "others")
+
+
+# ---- balance -------------------------------------------------------------------------
+def score_breakdown(t) -> pd.DataFrame:
+    """Mean points per player-game from each source, winners and the others apart; the
+    sources sum to the final score."""
+    p = t.players.assign(who=_who(t.players))
+    rows = []
+    for (n, who), d in p.groupby(["n_players", "who"], observed=True):
+        for col, label in SOURCES:
+            rows.append(cm_row(d[col], d["game"], n_players=int(n), who=who, source=label))
+        rows.append(cm_row(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
+    return pd.DataFrame(rows)
+
+
+def first_player(t) -> pd.DataFrame:
+    """Win rate by the place in the first round's order (1 = start player, drawn at
+    random: a causal effect), interval clustered by game (event subsample)."""
+    o = _events(t, "order")
+    o = o[o["round"] == 0]
+    ep = event_players(t).merge(o[["game", "seat", "a"]], on=["game", "seat"], how="inner")
+    rows = []
+    for (n, place), d in ep.groupby(["n_players", "a"]):
+        r = cm_row(d["win_share"], d["game"], "win_rate", n_players=int(n), place=int(place) + 1)
+        rows.append({**r, "expected": 1 / n, "mean_vp": float(d["vp"].mean())})
+    return pd.DataFrame(rows)
+
+
+def turn_order(t) -> pd.DataFrame:
+    """The cleanup's order bonuses: per player count, order place (1 = first) of the
+    rounds after the first, the share taking each bonus, and the win rate of the
+    players by the rounds they played first after the start (event subsample)."""
+    o = _events(t, "order")
+    later = o[o["round"] > 0]
+    if not len(later):
+        return pd.DataFrame()
+    ep = event_players(t)
+    firsts = later[later["a"] == 0].groupby(["game", "seat"]).size().rename("first_rounds")
+    ep = ep.join(firsts, on=["game", "seat"])
+    ep["first_rounds"] = ep["first_rounds"].fillna(0).astype(int)
+    rows = []
+    for n, d in ep.groupby("n_players"):
+        for k, e in d.groupby("first_rounds"):
+            r = cm_row(e["win_share"], e["game"], "win_rate", n_players=int(n), first_rounds=int(k))
+            rows.append({**r, "mean_vp": float(e["vp"].mean())})
+    return pd.DataFrame(rows)
+
+
+def order_bonus(t) -> pd.DataFrame:
+    """Per player count and order place after the first round (earned at the cleanup by
+    the development leaders, so observational): the bonus its space gives and the win
+    rate and mean final score of its takers (event subsample)."""
+    o = _events(t, "order")
+    later = o[o["round"] > 0].merge(event_players(t)[["game", "seat", "vp", "win_share"]],
+                                    on=["game", "seat"])
+    rows = []
+    for (n, place), d in later.groupby(["n_players", "a"]):
+        r = cm_row(d["win_share"], d["game"], "win_rate", n_players=int(n), place=int(place) + 1)
+        bonus = int(d["b"].mode().iloc[0])
+        rows.append({**r, "bonus": BONUSES[bonus] if 0 <= bonus < len(BONUSES) else str(bonus),
+                     "mean_vp": float(d["vp"].mean()), "expected": 1 / n})
+    return pd.DataFrame(rows)
+
+
+# ---- deliveries ------------------------------------------------------------------------
+def _route_lengths(rules, pairs) -> dict:
+    """(supply, target) -> the length of the shortest route (a crossing counts
+    ``sea_hop_length``), from the map in play."""
+    b, sea = rules.board(), int(rules["sea_hop_length"])
+    return {(s, d): maps.shapes(b, s, d, sea)[0] for s, d in pairs}
+
+
+def _deliveries(t) -> pd.DataFrame:
+    ev = _events(t, "deliver")
+    if not len(ev):
+        return ev
+    w = ev["c"].to_numpy(dtype=np.int64)
+    out = ev.assign(trucks=w & 255, trains=(w >> 8) & 255, ships=(w >> 16) & 255)
+    out["cards"] = out["trucks"] + out["trains"] + out["ships"]
+    if t.rules is not None:
+        pairs = set(zip(out["a"].astype(int), out["b"].astype(int)))
+        lengths = _route_lengths(t.rules, pairs)
+        out["length"] = [lengths[p] for p in zip(out["a"].astype(int), out["b"].astype(int))]
+    else:
+        out["length"] = np.nan
+    return out
+
+
+def delivery_lengths(t) -> pd.DataFrame:
+    """Per player count and route length (segments; a crossing counts
+    ``sea_hop_length``): the share of deliveries, and the cards paid per delivery of
+    that length, by vehicle (event subsample; intervals clustered by game)."""
+    dv = _deliveries(t)
+    rows = []
+    for n, dn in dv.groupby("n_players"):
+        for length, d in dn.groupby("length"):
+            r = cm_row(d["cards"], d["game"], "cards", n_players=int(n), length=int(length))
+            rows.append({**r, "share": len(d) / len(dn), **{v + "s": float(d[v + "s"].mean())
+                                                           for v in E.VEHICLES}})
+    return pd.DataFrame(rows)
+
+
+def delivery_costs(t) -> pd.DataFrame:
+    """Per player count and vehicle: its cards paid per delivery, the share of
+    deliveries using it, and the mean route length (event subsample; clustered by game).
+    The row ``all`` is every card paid per delivery."""
+    dv = _deliveries(t)
+    rows = []
+    for n, d in dv.groupby("n_players"):
+        for v in (*E.VEHICLES, "all"):
+            col = "cards" if v == "all" else v + "s"
+            r = cm_row(d[col], d["game"], "per_delivery", n_players=int(n), vehicle=v)
+            rows.append({**r, "share_using": float((d[col] > 0).mean()),
+                         "mean_length": float(d["length"].mean())})
+    return pd.DataFrame(rows)
+
+
+# ---- transport cards and development ----------------------------------------------------
+def card_use(t) -> pd.DataFrame:
+    """Per player count, bot and vehicle: cards played per player-game (all games;
+    clustered by game), cards gained beyond the starting hand (event subsample) and the
+    hand left at the end."""
+    gained = _events(t, "card").groupby(["game", "seat", "a"])["b"].sum()
+    ep = event_players(t)
+    rows = []
+    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
+        e = ep[(ep["n_players"] == n) & (ep["bot"] == bot)]
+        for k, v in enumerate(E.VEHICLES):
+            r = cm_row(d[v + "s_played"], d["game"], "played", n_players=int(n), bot=str(bot), vehicle=v)
+            g = (gained.xs(k, level="a").reindex(pd.MultiIndex.from_frame(e[["game", "seat"]])).fillna(0)
+                 if len(gained) and len(e) else pd.Series(dtype=float))
+            rows.append({**r, "gained": float(g.mean()) if len(g) else np.nan})
+        total = sum(d[v + "s_played"] for v in E.VEHICLES)
+        r = cm_row(total, d["game"], "played", n_players=int(n), bot=str(bot), vehicle="all")
+        rows.append({**r, "gained": np.nan, "hand_left": float(d["hand_left"].mean())})
+    return pd.DataFrame(rows)
+
+
+def development(t) -> pd.DataFrame:
+    """Per player count and vehicle: the development tile its marker ends on (1 to
+    ``dev_tiles_used``; the last value is the score spaces), the share reaching the
+    score spaces, with the interval clustered by game (event subsample: the last step
+    of each vehicle)."""
+    st = _events(t, "step")
+    ep = event_players(t)
+    if not len(st) or not len(ep):
+        return pd.DataFrame()
+    slots = int(t.rules["dev_tiles_used"]) if t.rules is not None else 3
+    last = st.groupby(["game", "seat", "a"])["c"].last()
+    rows = []
+    for n, pn in ep.groupby("n_players"):
+        base = pn[["game", "seat", "win_share"]]
+        for k, v in enumerate(E.VEHICLES):
+            tile = base.join(last.xs(k, level="a").rename("tile"), on=["game", "seat"])["tile"].fillna(0)
+            r = cm_row((tile >= slots).astype(float), base["game"], "scoring", n_players=int(n), vehicle=v)
+            rows.append({**r, "mean_tile": float(tile.mean() + 1),
+                         **{f"tile_{i + 1}": float((tile == i).mean()) for i in range(slots)}})
+    return pd.DataFrame(rows)
+
+
+def scoring_vehicles_win(t) -> pd.DataFrame:
+    """Win rate by the number of vehicles on the score spaces at the end (event subsample)."""
+    st = _events(t, "step")
+    ep = event_players(t)
+    if not len(st) or not len(ep):
+        return pd.DataFrame()
+    slots = int(t.rules["dev_tiles_used"]) if t.rules is not None else 3
+    last = st.groupby(["game", "seat", "a"])["c"].last()
+    k = (last >= slots).groupby(["game", "seat"]).sum().rename("scoring")
+    p = ep.join(k, on=["game", "seat"])
+    p["scoring"] = p["scoring"].fillna(0).astype(int)
+    return win_rate_by(p, "scoring", 3, "vehicles")
+
+
+# ---- cities, missions, passes ------------------------------------------------------------
+def upgrades(t) -> pd.DataFrame:
+    """Per player count and level reached (LV2, LV3): upgrades caused per player-game and
+    the share perfect (no cube left), perfect interval clustered by game (event subsample)."""
+    up = _events(t, "upgrade")
+    ep = event_players(t)
+    rows = []
+    for (n, lv), d in up.groupby(["n_players", "b"]):
+        games = ep[ep["n_players"] == n]
+        r = cm_row((d["c"] > 0).astype(float), d["game"], "perfect_share", n_players=int(n), level=f"LV{int(lv)}")
+        rows.append({**r, "per_player_game": len(d) / max(len(games), 1)})
+    return pd.DataFrame(rows)
+
+
+def upgrade_players(t) -> pd.DataFrame:
+    """Per player count and bot: upgrades caused and perfect upgrades per player-game
+    (all games; clustered by game) and the share of upgrades perfect."""
+    rows = []
+    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
+        r = cm_row(d["perfect"], d["game"], "perfect", n_players=int(n), bot=str(bot))
+        rows.append({**r, "upgrades": float(d["upgrades"].mean()),
+                     "imperfect": float((d["upgrades"] - d["perfect"]).mean()),
+                     "perfect_share": float(d["perfect"].sum() / max(d["upgrades"].sum(), 1))})
+    return pd.DataFrame(rows)
+
+
+def missions(t) -> pd.DataFrame:
+    """Per player count and bot: missions kept and completed per player-game (clustered
+    by game), the share completed and their points."""
+    rows = []
+    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
+        r = cm_row(d["missions_done"], d["game"], "done", n_players=int(n), bot=str(bot))
+        rows.append({**r, "kept": float(d["missions"].mean()),
+                     "done_share": float(d["missions_done"].sum() / max(d["missions"].sum(), 1)),
+                     "mission_vp": float(d["mission_vp"].mean())})
+    return pd.DataFrame(rows)
+
+
+def passes(t) -> pd.DataFrame:
+    """Per player count and bot: forced passes per player-game (clustered by game), the
+    share of players with at least one, and the share of passes that took cards rather
+    than refilling a city (event subsample)."""
+    pv = _events(t, "pass")
+    rows = []
+    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
+        r = cm_row(d["passes"], d["game"], "passes", n_players=int(n), bot=str(bot))
+        e = pv[pv["n_players"] == n].merge(event_players(t)[["game", "seat", "bot"]], on=["game", "seat"])
+        e = e[e["bot"] == bot]
+        rows.append({**r, "any_pass": float((d["passes"] > 0).mean()),
+                     "took_cards": float((e["a"] == 0).mean()) if len(e) else np.nan})
+    return pd.DataFrame(rows)
+
+
+def run_all(t) -> dict:
+    """Every table of the Cargo Empire report (names as in report.SECTIONS)."""
+    seats = win_rate_by_seat(t)
+    p = t.players
+    out = {"win_rate_by_seat": seats, "seat_chi2": seat_chi2(seats) if len(seats) else pd.DataFrame(),
+           "win_rate_by_bot": win_rate_by_bot(t), "score_breakdown": score_breakdown(t),
+           "card_use": card_use(t), "upgrade_players": upgrade_players(t),
+           "perfect_win": win_rate_by(p, "perfect", 4, "perfect"), "missions": missions(t),
+           "mission_win": win_rate_by(p, "missions_done", 4, "missions_done"), "passes": passes(t),
+           "pass_win": win_rate_by(p, "passes", 3, "passes")}
+    if t.events is not None and len(t.events):
+        out.update({"first_player": first_player(t), "turn_order": turn_order(t),
+                    "order_bonus": order_bonus(t), "delivery_lengths": delivery_lengths(t),
+                    "delivery_costs": delivery_costs(t), "development": development(t),
+                    "scoring_vehicles_win": scoring_vehicles_win(t), "upgrades": upgrades(t)})
+    # each table's basis: the games (per player count) its rows come from, for the figures' titles
+    every = t.games.groupby("n_players")["game"].nunique()
+    logged = event_players(t).groupby("n_players")["game"].nunique()
+    for name, df in out.items():
+        if len(df) and "n_players" in df.columns:
+            df["games"] = df["n_players"].map(logged if name in EVENT_TABLES else every).astype("int64")
+    return out
+
+
+EVENT_TABLES = {"first_player", "turn_order", "order_bonus", "delivery_lengths", "delivery_costs",
+                "development", "scoring_vehicles_win", "upgrades"}
