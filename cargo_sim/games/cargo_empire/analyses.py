@@ -290,3 +290,71 @@ def run_all(t) -> dict:
 
 EVENT_TABLES = {"first_player", "turn_order", "order_bonus", "delivery_lengths", "delivery_costs",
                 "development", "scoring_vehicles_win", "upgrades"}
+
+
+# ---- the robustness study's headlines (analyses.robustness.study_hooks) ------------------
+def _hw(p, n) -> float:
+    """Half-width of the normal 95 % interval of a proportion p of n (analyses.stats.half_width)."""
+    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
+
+
+def robustness_measure(rules, games: int, design) -> dict:
+    """Headline -> (conclusion, values, 95 % half-widths) for one rules variant, all on the
+    same seed (common random numbers): ``first.N`` the first round's order place that wins
+    most among N ``expert`` bots (the start player is drawn at random); ``source.N`` the
+    winners' largest source of points there; ``ranking`` the order of ROBUSTNESS["field"]
+    in a seat-rotated 4-player field, ``leader`` its first."""
+    from ...runners.api import simulate
+    kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="cargo_empire")
+    field, out = ROBUSTNESS["field"], {}
+    for n in design.player_counts:
+        r = simulate(games, [ROBUSTNESS["mirror"]] * n, events=True, **kw)
+        o = r.events[(r.events["action"] == "order") & (r.events["round"] == 0)]
+        p = r.players.merge(o[["game", "seat", "a"]], on=["game", "seat"])
+        wr = p.groupby("a")["win_share"].mean()
+        out[f"first.{n}"] = (f"place {int(wr.idxmax()) + 1}", {f"place {k + 1}": float(x) for k, x in wr.items()},
+                             {f"place {k + 1}": _hw(x, games) for k, x in wr.items()})
+        w = r.players[r.players["won"] > 0]
+        means = {label: float(w[col].mean()) for col, label in SOURCES}
+        hws = {label: 1.96 * float(w[col].std(ddof=1)) / np.sqrt(max(len(w), 1)) for col, label in SOURCES}
+        out[f"source.{n}"] = (max(means, key=means.get), means, hws)
+    share = dict.fromkeys(field, 0.0)
+    for k in range(len(field)):                       # every strategy in every seat once
+        seats = list(field[k:] + field[:k])
+        wr = simulate(games, seats, **kw).players.groupby("seat")["win_share"].mean()
+        for bot, x in zip(seats, wr):
+            share[bot] += x / len(field)
+    order = sorted(field, key=lambda b: -share[b])
+    hws = {b: _hw(x, len(field) * games) for b, x in share.items()}
+    out["ranking"] = (" > ".join(order), share, hws)
+    out["leader"] = (order[0], share, hws)
+    return out
+
+
+# The map family: the printed map is not public, so each headline is also measured on the
+# 12-city Europe map and on generated maps (maps.generate) of other sizes, port shares and
+# rail densities; the study reports each headline as holding on every map or not.
+MAPS = {
+    "default": "Europe, 24 cities",
+    "levels": {
+        "Europe, 12 cities": {"map_cities": 12},
+        "generated 12 cities": {"map_seed": 1, "gen_cities": 12},
+        "generated 24 cities": {"map_seed": 1},
+        "generated 24 cities, another seed": {"map_seed": 2},
+        "generated 24 cities, 20 % ports": {"map_seed": 1, "gen_port_share": 20},
+        "generated 24 cities, 60 % ports": {"map_seed": 1, "gen_port_share": 60},
+        "generated 24 cities, degree 1.8": {"map_seed": 1, "gen_degree": 18},
+        "generated 24 cities, degree 3.6": {"map_seed": 1, "gen_degree": 36},
+    },
+}
+
+ROBUSTNESS = {
+    "measure": robustness_measure, "mirror": "expert", "field": ("expert", "greedy", "upgrader", "missioner"),
+    "factors": {"map": MAPS},
+    "headlines": "Headlines: `first.N` — the first round's order place (1 = the start player, drawn at "
+                 "random) that wins most among N identical `expert` bots; `source.N` — the winners' "
+                 "largest source of points in those games; `ranking` — the order of expert, greedy, "
+                 "upgrader, missioner in a seat-rotated 4-player field (each strategy in each seat once); "
+                 "`leader` — the first of that order. Generated maps: 40 % ports and mean rail degree 2.4 "
+                 "unless the level says otherwise (maps.generate).",
+}

@@ -50,14 +50,14 @@ def score_breakdown(df):
 
 
 def first_player(df):
-    return rate_bars(df, "place", "Win rate by the first round's order place (start player at random)",
+    return rate_bars(df, "place", "Win rate by the first round's order place, start player at random",
                      "order place in round 1 (1 = start player)")
 
 
 def order_bonus(df):
     df = df.assign(label=[f"{p}\n{b}" for p, b in zip(df["place"], df["bonus"])])
-    return rate_bars(df, "label", "Win rate by the order place earned at the cleanup "
-                     "(observational)", "order place and its bonus")
+    return rate_bars(df, "label", "Win rate by the order place earned at the cleanup, "
+                     "observational", "order place and its bonus")
 
 
 def delivery_lengths(df):
