@@ -89,7 +89,7 @@ def _widths(res) -> list[str]:
     field = _hooks(res)["field"]
     out = []
     for h, (concl, vals, _) in base.items():
-        if h.startswith(("seat", "first")):
+        if h.startswith("seat"):
             n = int(h.split(".")[1])
             out.append(f"`{h}`: win rate of one seat ± {100 * half_width(1 / n, g):.1f} points")
         elif h.startswith("bank"):

@@ -300,8 +300,11 @@ def _hw(p, n) -> float:
 
 def robustness_measure(rules, games: int, design) -> dict:
     """Headline -> (conclusion, values, 95 % half-widths) for one rules variant, all on the
-    same seed (common random numbers): ``first.N`` the first round's order place that wins
-    most among N ``expert`` bots (the start player is drawn at random); ``source.N`` the
+    same seed (common random numbers): ``start.N`` whether the start player (drawn at random)
+    wins more than the equal share 1/N among N ``expert`` bots (values: the lead over 1/N
+    and its opposite, so a flip is clear when the lead changes sign beyond the noise; the
+    study's margin is twice the lead);
+    ``source.N`` the
     winners' largest source of points there; ``ranking`` the order of ROBUSTNESS["field"]
     in a seat-rotated 4-player field, ``leader`` its first."""
     from ...runners.api import simulate
@@ -309,11 +312,14 @@ def robustness_measure(rules, games: int, design) -> dict:
     field, out = ROBUSTNESS["field"], {}
     for n in design.player_counts:
         r = simulate(games, [ROBUSTNESS["mirror"]] * n, events=True, **kw)
-        o = r.events[(r.events["action"] == "order") & (r.events["round"] == 0)]
-        p = r.players.merge(o[["game", "seat", "a"]], on=["game", "seat"])
-        wr = p.groupby("a")["win_share"].mean()
-        out[f"first.{n}"] = (f"place {int(wr.idxmax()) + 1}", {f"place {k + 1}": float(x) for k, x in wr.items()},
-                             {f"place {k + 1}": _hw(x, games) for k, x in wr.items()})
+        o = r.events[(r.events["action"] == "order") & (r.events["round"] == 0) & (r.events["a"] == 0)]
+        wr = float(r.players.merge(o[["game", "seat"]], on=["game", "seat"])["win_share"].mean())
+        # one estimate against a constant: "ahead" and "behind" differ by twice the lead, so
+        # each gets sqrt(2) half-widths and a flip is clear when the lead changes sign by more
+        # than the start player's own half-width (analyses.robustness.clear_flip)
+        hw = np.sqrt(2) * _hw(wr, games)
+        out[f"start.{n}"] = ("ahead" if wr >= 1 / n else "behind", {"ahead": wr - 1 / n, "behind": 1 / n - wr},
+                             {"ahead": hw, "behind": hw})
         w = r.players[r.players["won"] > 0]
         means = {label: float(w[col].mean()) for col, label in SOURCES}
         hws = {label: 1.96 * float(w[col].std(ddof=1)) / np.sqrt(max(len(w), 1)) for col, label in SOURCES}
@@ -335,26 +341,27 @@ def robustness_measure(rules, games: int, design) -> dict:
 # 12-city Europe map and on generated maps (maps.generate) of other sizes, port shares and
 # rail densities; the study reports each headline as holding on every map or not.
 MAPS = {
-    "default": "Europe, 24 cities",
+    "default": "Europe-24",
     "levels": {
-        "Europe, 12 cities": {"map_cities": 12},
-        "generated 12 cities": {"map_seed": 1, "gen_cities": 12},
-        "generated 24 cities": {"map_seed": 1},
-        "generated 24 cities, another seed": {"map_seed": 2},
-        "generated 24 cities, 20 % ports": {"map_seed": 1, "gen_port_share": 20},
-        "generated 24 cities, 60 % ports": {"map_seed": 1, "gen_port_share": 60},
-        "generated 24 cities, degree 1.8": {"map_seed": 1, "gen_degree": 18},
-        "generated 24 cities, degree 3.6": {"map_seed": 1, "gen_degree": 36},
+        "Europe-12": {"map_cities": 12},
+        "gen-12": {"map_seed": 1, "gen_cities": 12},
+        "gen-24": {"map_seed": 1},
+        "gen-24 seed 2": {"map_seed": 2},
+        "gen-24 ports 20 %": {"map_seed": 1, "gen_port_share": 20},
+        "gen-24 ports 60 %": {"map_seed": 1, "gen_port_share": 60},
+        "gen-24 degree 1.8": {"map_seed": 1, "gen_degree": 18},
+        "gen-24 degree 3.6": {"map_seed": 1, "gen_degree": 36},
     },
 }
 
 ROBUSTNESS = {
     "measure": robustness_measure, "mirror": "expert", "field": ("expert", "greedy", "upgrader", "missioner"),
     "factors": {"map": MAPS},
-    "headlines": "Headlines: `first.N` — the first round's order place (1 = the start player, drawn at "
-                 "random) that wins most among N identical `expert` bots; `source.N` — the winners' "
+    "headlines": "Headlines: `start.N` — whether the start player (drawn at random) wins more (ahead) "
+                 "or less (behind) than the equal share 1/N among N identical `expert` bots; `source.N` — the winners' "
                  "largest source of points in those games; `ranking` — the order of expert, greedy, "
                  "upgrader, missioner in a seat-rotated 4-player field (each strategy in each seat once); "
-                 "`leader` — the first of that order. Generated maps: 40 % ports and mean rail degree 2.4 "
-                 "unless the level says otherwise (maps.generate).",
+                 "`leader` — the first of that order. Maps: Europe-24 / Europe-12 the default map's 24 or "
+                 "12 cities; gen-N a generated map of N cities (maps.generate, seed 1 unless named), "
+                 "40 % ports and mean rail degree 2.4 unless the level says otherwise.",
 }

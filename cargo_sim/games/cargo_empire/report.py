@@ -115,7 +115,7 @@ def _pct(x) -> str:
 # The committed robustness report the highlights cite (`make robustness-cargo-empire`) and the
 # lines that state its headlines (analyses.robustness_marks.headline_keys)
 ROBUSTNESS_MARKS = {"report": "reports/cargo_empire_robustness",
-                    "lines": ((r"(\d) players, start player", "first"),
+                    "lines": ((r"(\d) players, start player", "start"),
                               (r"Winners' largest source of points", "source"))}
 
 
@@ -129,7 +129,7 @@ def highlights(tables: dict) -> list[str]:
             top = d.sort_values("win_rate").iloc[-1]
             out.append(f"{n} players, start player (drawn at random) wins {_pct(first['win_rate'])} "
                        f"[{_pct(first['ci_lo'])}, {_pct(first['ci_hi'])}] of {int(first['n']):,} games "
-                       f"(equal share {_pct(1 / n)}); best first-round place {int(top['place'])}")
+                       f"(equal share {_pct(1 / n)}); the best first-round place is {int(top['place'])}")
     s = tables.get("score_breakdown")
     if s is not None and len(s):
         parts = []
