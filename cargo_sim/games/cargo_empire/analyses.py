@@ -175,23 +175,32 @@ def card_use(t) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def development(t) -> pd.DataFrame:
-    """Per player count and vehicle: the development tile its marker ends on (1 to
-    ``dev_tiles_used``; the last value is the score spaces), the share reaching the
-    score spaces, with the interval clustered by game (event subsample: the last step
-    of each vehicle)."""
+def _markers(t):
+    """(game, seat, vehicle) -> its marker's last tile (0-based; ``dev_tiles_used`` = past
+    the last tile) and whether it scores (on a score space: past the last tile and one
+    step further, engine_nb.move_nb), from the last step in the event log."""
     st = _events(t, "step")
-    ep = event_players(t)
-    if not len(st) or not len(ep):
-        return pd.DataFrame()
     slots = int(t.rules["dev_tiles_used"]) if t.rules is not None else 3
-    last = st.groupby(["game", "seat", "a"])["c"].last()
+    last = st.groupby(["game", "seat", "a"])[["c", "d"]].last()
+    return last["c"], (last["c"] >= slots) & (last["d"] >= 0), slots
+
+
+def development(t) -> pd.DataFrame:
+    """Per player count and vehicle: the share of players whose marker scores at the end
+    (on the score spaces; interval clustered by game), the share ending on each
+    development tile (``tile_1`` ...) and the mean tile reached (``dev_tiles_used`` + 1 =
+    past the last tile), from the last step of each vehicle (event subsample)."""
+    ep = event_players(t)
+    if t.events is None or not len(ep):
+        return pd.DataFrame()
+    tiles, scoring, slots = _markers(t)
     rows = []
     for n, pn in ep.groupby("n_players"):
-        base = pn[["game", "seat", "win_share"]]
+        base = pn[["game", "seat"]]
         for k, v in enumerate(E.VEHICLES):
-            tile = base.join(last.xs(k, level="a").rename("tile"), on=["game", "seat"])["tile"].fillna(0)
-            r = cm_row((tile >= slots).astype(float), base["game"], "scoring", n_players=int(n), vehicle=v)
+            tile = base.join(tiles.xs(k, level="a").rename("tile"), on=["game", "seat"])["tile"].fillna(0)
+            sc = base.join(scoring.xs(k, level="a").rename("s"), on=["game", "seat"])["s"].fillna(False)
+            r = cm_row(sc.astype(float), base["game"], "scoring", n_players=int(n), vehicle=v)
             rows.append({**r, "mean_tile": float(tile.mean() + 1),
                          **{f"tile_{i + 1}": float((tile == i).mean()) for i in range(slots)}})
     return pd.DataFrame(rows)
@@ -199,13 +208,10 @@ def development(t) -> pd.DataFrame:
 
 def scoring_vehicles_win(t) -> pd.DataFrame:
     """Win rate by the number of vehicles on the score spaces at the end (event subsample)."""
-    st = _events(t, "step")
     ep = event_players(t)
-    if not len(st) or not len(ep):
+    if t.events is None or not len(ep):
         return pd.DataFrame()
-    slots = int(t.rules["dev_tiles_used"]) if t.rules is not None else 3
-    last = st.groupby(["game", "seat", "a"])["c"].last()
-    k = (last >= slots).groupby(["game", "seat"]).sum().rename("scoring")
+    k = _markers(t)[1].groupby(["game", "seat"]).sum().rename("scoring")
     p = ep.join(k, on=["game", "seat"])
     p["scoring"] = p["scoring"].fillna(0).astype(int)
     return win_rate_by(p, "scoring", 3, "vehicles")

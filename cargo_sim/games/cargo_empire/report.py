@@ -51,11 +51,12 @@ SECTIONS = [
      ["delivery_lengths", "delivery_costs", "card_use"]),
     ("Development tracks",
      "The marker of each vehicle at the end, from its last step in the event log (subsample): the "
-     "development tile it stands on (tile_1 ... the share on each), or the score spaces after the last "
-     "tile, where it scores.",
+     "development tile it stands on (tile_1 ... the share on each), or past the last tile; a marker "
+     "past the last tile scores from its next step on (the score spaces).",
      [("development", None,
-       "Share of players whose vehicle reaches the score spaces, the mean tile (the last value is the "
-       "score spaces) and the share ending on each tile (n = player-games; " + CL + ")"),
+       "Share of players whose vehicle scores (on the score spaces), the mean tile reached (one more "
+       "than the tiles: past the last tile) and the share ending on each tile (n = player-games; "
+       + CL + ")"),
       ("scoring_vehicles_win", ["n_players", "vehicles", "n", "win_rate", "ci_lo", "ci_hi"],
        "Win rate by vehicles on the score spaces (n = player-games; " + CL + ")")],
      ["development", "scoring_vehicles_win"]),
