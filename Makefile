@@ -90,7 +90,7 @@ robustness-macao: $(STAMP)
 
 # Cargo Empire's report (reports/cargo_empire/): the expert in every seat at 2-5 players (the
 # start player is drawn at random, so the first round's order place is a clean treatment),
-# CE_GAMES games per count, the event log of CE_EVENTS of them; about 5-8 min on 2 shared
+# CE_GAMES games per count, the event log of CE_EVENTS of them; about 4-6 min on 2 shared
 # cores, 1.5 GB (docs/cargo_empire_study.md).
 CE_GAMES ?= 50000
 CE_EVENTS ?= 5000
@@ -101,7 +101,7 @@ reports-cargo-empire: $(STAMP)
 # Cargo Empire's robustness report (reports/cargo_empire_robustness/): every estimate's range
 # one at a time, the map family as one factor of named maps (the 12-city Europe map and
 # generated maps: Game.robustness, analyses.ROBUSTNESS["factors"]), Morris over the ranges;
-# CE_ROBUST_GAMES games per table and variant; about 10-15 min on 2 shared cores. Then
+# CE_ROBUST_GAMES games per table and variant; about 11 min on 2 shared cores (0.8 GB). Then
 # make reports-cargo-empire puts the marks on the report's highlights.
 CE_ROBUST_GAMES ?= 4000
 CE_ROBUST_MORRIS_GAMES ?= 500
