@@ -14,8 +14,10 @@ only) and measures the headlines the reports print:
 
 ``one_at_a_time`` moves each parameter alone to each end of its range (each
 alternative of a decision); ``morris`` screens all of them together (Morris
-elementary effects, SALib). ``verdicts`` says for each headline: robust, or
-which parameters flip it and at which values. ``write_report`` writes the
+elementary effects, SALib); a game's named factors (``factor_specs``: e.g. Cargo
+Empire's maps) are measured level by level beside them. ``verdicts`` says for each
+headline: robust, or which parameters flip it and at which values, and per factor on
+which levels it holds. ``write_report`` writes the
 tables, tornado and mu*/sigma figures and index.md.
 """
 from __future__ import annotations
