@@ -87,7 +87,9 @@ class ReplayPage:
         # a fresh template of the table: stepped itself (its memory keeps the table's
         # shared data alive, core.shared_nb)
         s, decide = game.table_template(rules, seated, bool(check_bots))
-        log = np.zeros((0, fw.log_width), dtype=np.int64)     # events are counted, not written
+        # room for every event (a game whose forward model writes its log counts only
+        # the rows it can write; the others count without one)
+        log = np.zeros((len(events) + 1, fw.log_width), dtype=np.int64)
         fw.begin(s, log, seed, 0)
         scratch = s.copy()
         # what a stopped kernel's error names (the forward model's ``error``)
