@@ -44,3 +44,19 @@ def score_rows(dom: str) -> list[tuple[int, int, bool]]:
     rows = re.findall(r'<tr class="score"><td class="seat">(\d+)</td><td>[^<]*</td>'
                       r'<td class="num vp">(-?\d+)</td><td>(\w*)</td></tr>', dom)
     return [(int(s), int(v), w == "winner") for s, v, w in rows]
+
+
+STEP_ALL = """<script>
+// test only: draw every step, first to last, then say how many were drawn
+try { for (let i = 0; i < G.steps.length; i++) go(i);
+      document.body.append(el("div", {id: "stepped"}, "stepped " + G.steps.length)); }
+catch (e) { report("stepping: " + (e && e.message ? e.message : String(e))); }
+</script>
+"""
+
+
+def stepping_all(html: str) -> str:
+    """A copy of a replay page that, once loaded, draws every step in turn (ending at
+    the last) and then adds ``<div id="stepped">stepped N</div>``."""
+    assert html.count("</body>") == 1
+    return html.replace("</body>", STEP_ALL + "</body>")

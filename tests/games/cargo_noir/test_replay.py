@@ -16,7 +16,7 @@ import cargo_sim
 from cargo_sim.core.errors import ConfigError
 from cargo_sim.core.rng_nb import game_seed_nb
 from cargo_sim.games.cargo_noir import narrate, replay
-from tests.browser import chromium, dump, page_errors, score_rows
+from tests.browser import chromium, dump, page_errors, score_rows, stepping_all
 
 PLAYERS = ["random", "greedy", "expert"]
 SEED = 12345
@@ -33,7 +33,8 @@ def test_the_stepped_game_is_play_ones_game(game):
     data, events = game
     ref, _ = cargo_sim.play_one(SEED, PLAYERS)
     pd.testing.assert_frame_equal(events, ref)
-    # every event appears once, in order, across the steps
+    # every event appears once, in order, across the steps (the stepped state's event
+    # counter splits them), and the stepped game's scores are the log's
     lines = [line for st in data["steps"] for line in st["events"]]
     assert len(lines) == len(ref)
     assert data["scores"] == [{"seat": int(r.seat), "bot": PLAYERS[r.seat], "vp": int(r.value),
@@ -159,3 +160,8 @@ def test_page_in_headless_chromium(game, tmp_path):
     # opened at the start, the scores are hidden and the set-up is shown
     dom0, _ = dump(browser, path.resolve().as_uri())
     assert "decision 0 of" in dom0 and 'class="wide shown"' not in dom0
+    # every step drawn in turn, from the set-up to the end, without an error
+    every = tmp_path / "every.html"
+    every.write_text(stepping_all(path.read_text()))
+    dom1, log1 = dump(browser, every.resolve().as_uri())
+    assert page_errors(dom1, log1) == [] and f'<div id="stepped">stepped {last + 1}</div>' in dom1

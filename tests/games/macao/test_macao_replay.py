@@ -2,7 +2,8 @@
 the forward model is play_one's game, every board follows the event log (points and
 coins step by step, the cubes of a finite supply conserved), the page never replaces
 a file the library did not write, and in headless Chromium (tests/browser.py) it
-loads without errors and, opened at its last step, shows the final scores."""
+loads without errors, draws every step in turn and, at its last step, shows the final
+scores."""
 import dataclasses
 import re
 
@@ -13,7 +14,7 @@ from cargo_sim.core.errors import BotError, ConfigError, RulesError
 from cargo_sim.core.runner import play_one
 from cargo_sim.games.macao import replay
 from cargo_sim.games.macao.game import GAME
-from tests.browser import chromium, dump, page_errors, score_rows
+from tests.browser import chromium, dump, page_errors, score_rows, stepping_all
 
 PLAYERS = ["expert", "random"]
 SEED = 5
@@ -125,6 +126,10 @@ def test_page_in_headless_chromium(game, tmp_path):
     assert score_rows(dom) == [(int(r.seat), int(r.b), int(r.a) == 1) for r in ranks.itertuples()]
     assert 'id="scores" class="wide shown"' in dom
     assert "The city" in dom and "wind rose" in dom and "The wall" in dom
-    dom0, log0 = dump(browser, path.resolve().as_uri() + "#step=1")
-    assert page_errors(dom0, log0) == []
-    assert "decision 1 of" in dom0 and 'class="wide shown"' not in dom0
+    # every step drawn in turn, from the set-up to the end: no error, the scores at the end
+    every = tmp_path / "every.html"
+    every.write_text(stepping_all(path.read_text()))
+    dom1, log1 = dump(browser, every.resolve().as_uri())
+    assert page_errors(dom1, log1) == []
+    assert f'<div id="stepped">stepped {last + 1}</div>' in dom1
+    assert f"decision {last} of {last}" in dom1 and 'id="scores" class="wide shown"' in dom1
