@@ -34,6 +34,7 @@ from .fileio import atomic_write_owned, check_owned
 GENERATOR = "cargo-sim replay"
 MARKER = f'<meta name="generator" content="{GENERATOR}">'
 MAX_STEPS = 100_000          # a game has a few hundred decisions; a runaway bot stops here
+CORE_TEMPLATE = resources.files(__package__).joinpath("replay_template.html")   # the page's chrome
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class ReplayPage:
         """The self-contained HTML page of ``steps``' data."""
         from .contract import get_game
         name = get_game(self.game).title
-        template = resources.files(__package__).joinpath("replay_template.html").read_text("utf-8")
+        template = CORE_TEMPLATE.read_text("utf-8")
         package, file = self.board
         board = resources.files(package).joinpath(file).read_text("utf-8")
         title = title or f"{name} replay: {', '.join(data['players'])} (seed {data['seed']})"
