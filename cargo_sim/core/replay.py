@@ -77,9 +77,10 @@ class ReplayPage:
         """Play the game of seed ``seed`` decision by decision with the table's bots.
         Returns (the page's data: one board per decision with the events that led to
         it, in plain English; the events table, as ``play_one`` gives it)."""
-        from .contract import get_game
+        from .contract import get_game, require
         from .runner import play_one, seat_players
         game = get_game(self.game)
+        require(game, "forward")                  # the page steps the game through it
         fw = game.forward
         seated, rules = seat_players(game, 1, players, rules)
         seed = check_seed(seed, "a game seed") % 2**64
@@ -120,6 +121,8 @@ class ReplayPage:
             raise RuntimeError(f"the stepped game logged {done} events, play_one's {len(events)}: "
                                f"not the same game")
         sentences = list(self.sentences(events, rules, labels))
+        if len(sentences) != len(events):
+            raise RuntimeError(f"{len(sentences)} sentences for {len(events)} events")
         for st in steps:
             st["events"] = [sentences[i] for i in st["events"]]
         vp, won = fw.scores(s, n)

@@ -113,3 +113,15 @@ def test_the_page_in_headless_chromium(game, tmp_path):
     every.write_text(stepping_all(path.read_text()))
     dom1, log1 = dump(browser, every.resolve().as_uri())
     assert page_errors(dom1, log1) == [] and f'<div id="stepped">stepped {last + 1}</div>' in dom1
+
+
+def test_a_game_without_a_forward_model_says_so(toy):
+    bare = type(T.TOY)()
+    bare.name, bare.forward, bare.GameState = "toy_bare_page", None, None
+    register_game(bare)
+    try:
+        with pytest.raises(ConfigError, match="game toy_bare_page offers no forward model"):
+            ReplayPage("toy_bare_page", snapshot, dict, ("tests.core", "toy_board.js"),
+                       lambda s: 0, lambda *a: []).steps(SEED, PLAYERS)
+    finally:
+        unregister_game("toy_bare_page")
