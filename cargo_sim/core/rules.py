@@ -33,7 +33,7 @@ import numpy as np
 from .checks import whole
 from .errors import RulesError
 from .fileio import read_text
-from .provenance import META, RulesMeta
+from .provenance import META, USER, RulesMeta, status_of
 from .rule_types import IntList, check_items, check_type, is_int, short_repr, type_name
 
 __all__ = ["RulesBase", "IntList", "check_items", "check_type", "check_top_level", "is_int", "short_repr",
@@ -145,7 +145,25 @@ class RulesBase(RulesMeta):
         path = Path(path)
         # a regular file of at most RULES_FILE_LIMIT bytes, UTF-8 (a FIFO or /dev/zero would hang)
         text = read_text(path, RULES_FILE_LIMIT, "rules file", RulesError)
-        return cls.from_toml(text, f"rules file {path}")
+        what = f"rules file {path}"
+        rules = cls.from_toml(text, what)
+        given = parse_rules_toml(text, what).get("provenance", {})
+        return rules.supplied_in(path.name, keep=given if isinstance(given, dict) else {})
+
+    def supplied_in(self, origin: str, keep=()):
+        """These rules with every value that differs from the game's defaults
+        marked as the user's ('user: ORIGIN' in [provenance]; ``source_of`` gives
+        it, ``estimated`` no longer lists it), except the names in ``keep`` (the
+        file's own [provenance] rows). A value equal to the default stays as the
+        defaults say (an estimate stays an estimate): a file read back unchanged
+        changes nothing. ``overrides`` becomes exactly the differing values."""
+        default = type(self).default().flat()
+        flat = self.flat()
+        differ = {n: v for n, v in flat.items()
+                  if n not in self.LABEL_KEYS and (n not in default or default[n] != v)}
+        rules = self if differ == self.overrides else type(self)(self._data, differ)
+        rows = {n: f"{USER}: {origin}" for n in differ if n not in keep}
+        return rules.with_meta({"provenance": rows}, f"rules file {origin}") if rows else rules
 
     @classmethod
     def from_toml(cls, text: str, what: str = "rules TOML"):
@@ -205,7 +223,16 @@ class RulesBase(RulesMeta):
         changes = dict(overrides or {})
         changes, kw = self.coerced(changes), self.coerced(kw)    # list parameters as lists
         changes.update(kw)
-        return self._derive(changes)
+        new = self._derive(changes)
+        users = self.user_rows()
+        if users:
+            # a value changed here is no longer the one the user's file supplied
+            before, after = self.flat(), new.flat()
+            prov = new._data["provenance"]
+            for name in users:
+                if before.get(name) != after.get(name):
+                    del prov[name]
+        return new
 
     def _derive(self, changes: dict, meta: dict | None = None, what: str = "rules"):
         """A new rules object: ``meta`` rows merged in, then ``changes`` applied
@@ -317,8 +344,15 @@ class RulesBase(RulesMeta):
 
     @cached_property
     def digest(self) -> str:
-        """A short hash of the full rules data: two runs with equal digests used equal rules."""
-        blob = json.dumps(self._data, sort_keys=True).encode()
+        """A short hash of the full rules data: two runs with equal digests used equal
+        rules. The user's marks ('user: FILE' provenance rows) are left out: the same
+        values from a rules file or from ``--set`` are the same rules."""
+        data = self._data
+        prov = data.get("provenance")
+        if isinstance(prov, dict) and any(isinstance(v, str) and status_of(v) == USER for v in prov.values()):
+            data = dict(data, provenance={k: v for k, v in prov.items()
+                                          if not (isinstance(v, str) and status_of(v) == USER)})
+        blob = json.dumps(data, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
 
