@@ -146,8 +146,10 @@ class RulesBase(RulesMeta):
         # a regular file of at most RULES_FILE_LIMIT bytes, UTF-8 (a FIFO or /dev/zero would hang)
         text = read_text(path, RULES_FILE_LIMIT, "rules file", RulesError)
         what = f"rules file {path}"
+        user = parse_rules_toml(text, what)
+        cls.check_game_entry(user, what)        # before a game's own reading (a map read whole)
         rules = cls.from_toml(text, what)
-        given = parse_rules_toml(text, what).get("provenance", {})
+        given = user.get("provenance", {})
         return rules.supplied_in(path.name, keep=given if isinstance(given, dict) else {})
 
     def supplied_in(self, origin: str, keep=()):
@@ -345,13 +347,16 @@ class RulesBase(RulesMeta):
     @cached_property
     def digest(self) -> str:
         """A short hash of the full rules data: two runs with equal digests used equal
-        rules. The user's marks ('user: FILE' provenance rows) are left out: the same
-        values from a rules file or from ``--set`` are the same rules."""
+        rules. The user's marks ('user: FILE' provenance rows) count as the rows they
+        replaced (the defaults'): the same values from a rules file or from ``--set``
+        are the same rules."""
         data = self._data
         prov = data.get("provenance")
         if isinstance(prov, dict) and any(isinstance(v, str) and status_of(v) == USER for v in prov.values()):
-            data = dict(data, provenance={k: v for k, v in prov.items()
-                                          if not (isinstance(v, str) and status_of(v) == USER)})
+            was = self.default_data().get("provenance", {})
+            data = dict(data, provenance={k: was[k] if isinstance(v, str) and status_of(v) == USER else v
+                                          for k, v in prov.items()
+                                          if k in was or not (isinstance(v, str) and status_of(v) == USER)})
         blob = json.dumps(data, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
