@@ -350,16 +350,21 @@ class RulesBase(RulesMeta):
         rules. The user's marks ('user: FILE' provenance rows) count as the rows they
         replaced (the defaults'): the same values from a rules file or from ``--set``
         are the same rules."""
-        data = self._data
-        prov = data.get("provenance")
-        if isinstance(prov, dict) and any(isinstance(v, str) and status_of(v) == USER for v in prov.values()):
-            was = self.default_data().get("provenance", {})
-            data = dict(data, provenance={k: was[k] if isinstance(v, str) and status_of(v) == USER else v
-                                          for k, v in prov.items()
-                                          if k in was or not (isinstance(v, str) and status_of(v) == USER)})
-        blob = json.dumps(data, sort_keys=True).encode()
+        blob = json.dumps(self.unmarked_data(), sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
+    def unmarked_data(self) -> dict:
+        """The rules data with the user's marks replaced by the defaults' rows (or
+        dropped where the defaults have none): what ``digest`` and ``==`` compare."""
+        data = self._data
+        prov = data.get("provenance")
+        if not isinstance(prov, dict) or not any(isinstance(v, str) and status_of(v) == USER
+                                                 for v in prov.values()):
+            return data
+        was = self.default_data().get("provenance", {})
+        mark = {k for k, v in prov.items() if isinstance(v, str) and status_of(v) == USER}
+        return dict(data, provenance={k: was[k] if k in mark else v for k, v in prov.items()
+                                      if k not in mark or k in was})
 
     # ---- output -------------------------------------------------------------------
     def to_toml(self) -> str:
@@ -379,7 +384,7 @@ class RulesBase(RulesMeta):
         return f"{type(self).__name__}({self._data.get('name', '')!r}{extra})"
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, type(self)) and self._data == other._data
+        return isinstance(other, type(self)) and self.unmarked_data() == other.unmarked_data()
 
     def __hash__(self) -> int:
         return hash(self.digest)
