@@ -141,7 +141,9 @@ class RulesBase(RulesMeta):
 
     @classmethod
     def from_file(cls, path):
-        """Default rules with the overrides of a TOML file (same layout as the default file)."""
+        """Default rules with the overrides of a TOML file (same layout as the default
+        file, any part of it); the values that differ from the defaults are marked as
+        the user's, 'user: FILE NAME' (``supplied_in``)."""
         path = Path(path)
         # a regular file of at most RULES_FILE_LIMIT bytes, UTF-8 (a FIFO or /dev/zero would hang)
         text = read_text(path, RULES_FILE_LIMIT, "rules file", RulesError)

@@ -90,8 +90,8 @@ def estimates_sheet(rules, game_title: str = "") -> str:
             alts = _value(spec)
             note = "alternatives " + (alts if len(alts) <= 70 else alts[:67] + "...")
         if name in tied:
-            return lines + [f"# {key} = {_value(v)} follows {tied[name]} ([constraint]): "
-                            f"change that, it moves with it"]
+            return lines + [(f"# {key} = {_value(v)} follows {tied[name]} ([constraint]): "
+                             "change that, it moves with it")]
         return lines + [f"{key} = {_value(v)}   # {note}"]
 
     # TOML: top-level values before any table, each table's header once

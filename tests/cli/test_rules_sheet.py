@@ -155,7 +155,7 @@ def test_a_bad_sheet_is_one_line(game, bad, says, capsys, tmp_path):
     if bad == "unknown":
         sheet["no_such_parameter"] = 3
     elif bad == "type":
-        name = [n for n in default.estimated if n not in default.tied][0]
+        name = next(n for n in default.estimated if n not in default.tied)
         set_in(sheet, default, name, 3 if isinstance(default[name], str) else "three")
     else:
         sheet["game"] = next(g for g in GAMES + ["another_game"] if g != game)
