@@ -38,9 +38,10 @@ def set_in(d: dict, rules, name: str, value) -> None:
 def a_change(rules, names):
     """(name, value): the first of ``names`` with another value in its range that the
     rules accept alone (constraints and the game's checks, e.g. a deck's total)."""
+    ranges = rules.ranges                   # computed once (a property)
     for name in names:
         cur = rules[name]
-        for v in rules.ranges.get(name, []):
+        for v in ranges.get(name, []):
             if v != cur and rules.allows(name, v):
                 try:
                     rules.replace({name: v})
@@ -134,7 +135,8 @@ def test_a_non_estimated_value_in_a_sheet_is_the_owners_too(game, tmp_path):
     Rules = get_game(game).Rules
     default = Rules.default()
     sheet = tomllib.loads(estimates_sheet(default))
-    name, value = a_change(default, [n for n in default.ranges if n not in default.estimated])
+    estimated = set(default.estimated)
+    name, value = a_change(default, [n for n in default.ranges if n not in estimated])
     set_in(sheet, default, name, value)
     path = tmp_path / "box.toml"
     path.write_text(tomli_w.dumps(sheet))
