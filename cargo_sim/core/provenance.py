@@ -108,12 +108,13 @@ class RulesMeta:
         """Plausible values of each estimate and decision (the rules data's
         [range] table): name -> sorted list of values, the current one included
         (every whole number of a [lo, hi] range; the alternatives otherwise).
-        A tied parameter has none: it moves with its leader (``tied``)."""
+        A tied parameter has none: it moves with its leader (``tied``); nor has a value
+        the owner supplied from the box (``user_rows``): a printed number is not uncertain."""
         flat = self.flat()
-        tied = self.tied
+        tied, printed = self.tied, self.user_rows()
         out = {}
         for name, spec in self._data.get("range", {}).items():
-            if name in tied:                  # it moves with its leader
+            if name in tied or name in printed:
                 continue
             cur = flat[name]
             if is_int(cur):

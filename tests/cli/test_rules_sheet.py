@@ -183,3 +183,26 @@ def test_a_tiny_report_says_how_many_values_are_still_estimates(tmp_path, monkey
     line = rules_census_line(mine)
     assert line in md and "38 still estimated, 1 supplied by the owner (my_box.toml)" in line
     assert "| turns.2 | 12 | USER |" in md
+
+
+def test_the_robustness_study_leaves_the_owners_values_alone(tmp_path):
+    """A printed value is not uncertain: it leaves ``Rules.ranges``, so no study varies it;
+    a group whose members the owner all supplied is not studied, one with some left keeps
+    those (and a pattern matching nothing at all is still an error)."""
+    from analyses.robustness import Design, group_members
+    from cargo_sim.core.errors import ConfigError
+    default = get_game("cargo_noir").Rules.default()
+    assert {"turns.2", "turns.3"} <= set(default.ranges)
+    path = tmp_path / "box.toml"
+    path.write_text(estimates_sheet(default).replace("2 = 11   #", "2 = 12   #")
+                    + '\n[provenance]\n"turns.3" = "user: printed under the turn track"\n')
+    mine = get_game("cargo_noir").Rules.from_file(path)
+    assert "turns.2" not in mine.ranges and "turns.3" not in mine.ranges
+    assert set(default.ranges) - set(mine.ranges) == {"turns.2", "turns.3"}
+    both = Design(groups=(("early", ("turns.2", "turns.3")),))
+    assert group_members(default, both) == {"early": ["turns.2", "turns.3"]}
+    assert group_members(mine, both) == {}
+    some = Design(groups=(("turns", ("turns.*",)),))
+    assert "turns.2" not in group_members(mine, some)["turns"]
+    with pytest.raises(ConfigError, match="matches no parameter"):
+        group_members(mine, Design(groups=(("none", ("nothing.*",)),)))
