@@ -19,7 +19,7 @@ from ...core.layout import R_N_PLAYERS
 from ...core.replay import ReplayPage
 from . import enums as E
 from . import narrate
-from .rules import MISSION_KINDS, ORDER_BONUS, REWARDS
+from .rules import ORDER_BONUS, REWARDS
 
 SEA_WEIGHT = 2.0        # a sea link drawn twice as long as a rail segment
 LAYOUT_ROUNDS = 300
@@ -129,14 +129,15 @@ def static(s: np.ndarray, rules, labels) -> dict:
     n = int(s[R_N_PLAYERS])
     nc = len(board.names)
     pos = layout(board.names, board.land, board.sea)
+    tables = rules.to_dict()
+    sides = list(tables["dev"])
     dev = []
     for k in range(int(s[E.K_NSLOTS])):
         side = int(s[E.G_DEVSIDE + k])
         paths = [[REWARDS[int(s[E.K_DEV + (side * 2 + p) * E.MAX_PATH + i])]
                   for i in range(int(s[E.K_DEV_N + side * 2 + p]))] for p in (0, 1)]
-        dev.append({"side": list(rules.to_dict()["dev"])[side], "paths": paths,
+        dev.append({"side": sides[side], "paths": paths,
                     "fork": REWARDS[int(s[E.K_DEV_FORK + side])]})
-    missions = rules.to_dict()["mission"]
     return {
         "turns": int(s[E.K_ROUNDS]), "turns_per_round": int(s[E.K_TURNS]),
         "colours": list(rules["colours"]), "vehicles": list(E.VEHICLES),
@@ -146,8 +147,8 @@ def static(s: np.ndarray, rules, labels) -> dict:
         "sea": [[a, b] for a in range(nc) for b in board.sea[a] if a < b],
         "production": int(s[E.K_PROD]), "dev": dev, "score": _row(s, E.K_SCORE, int(s[E.K_NSCORE])),
         "missions": [{"name": name, "kind": m["kind"], "n": m["n"], "arg": m["arg"], "vp": m["vp"]}
-                     for name, m in missions.items()],
-        "mission_kinds": list(MISSION_KINDS), "order_bonus": [ORDER_BONUS[int(s[E.K_ORDER_BONUS + i])] for i in range(n)],
+                     for name, m in tables["mission"].items()],
+        "order_bonus": [ORDER_BONUS[int(s[E.K_ORDER_BONUS + i])] for i in range(n)],
         "city_cards": nc, "open_hands": False,
     }
 

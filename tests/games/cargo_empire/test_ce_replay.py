@@ -80,7 +80,7 @@ def test_boards_follow_the_events(game):
 def test_the_secrets_stay_hidden(game):
     """A seat's secret city card is a flag until setup reveals it; its missions are a
     count until the final scoring; no sentence names a kept mission."""
-    data, events = game
+    data, _ = game
     names = [m["name"] for m in data["missions"]]
     assert data["open_hands"] is False
     assert all(pl["secret"] for pl in data["steps"][0]["players"])

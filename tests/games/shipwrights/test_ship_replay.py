@@ -77,13 +77,12 @@ def test_open_hands_say_who_saw_each_card(game):
     (they passed it on); a card drawn in the afternoon by no other seat."""
     data, _ = game
     assert data["open_hands"] is True
-    kept = drawn = 0
+    kept = 0
     for st in data["steps"]:
         for q, pl in enumerate(st["players"]):
             for h in pl["hand"]:
                 if h["round"] >= data["draft_rounds"]:
                     assert h["seen_by"] == []
-                    drawn += 1
                 else:
                     assert h["seen_by"] == st["order"][:st["order"].index(q)]
                     kept += 1
