@@ -165,10 +165,16 @@ def sentences(events, rules, labels) -> list[str]:
         head = f"round {r.round} seat {seat}: "
         if line.startswith(head):
             text = line[len(head):]
-            if str(r.action) == "mission":
-                text = "keeps a mission (secret)"
+            act = str(r.action)
             who = f"seat {seat} ({labels[seat]})" if 0 <= seat < len(labels) else f"seat {seat}"
-            line = f"{who} {text}"
+            if act == "mission":
+                line = f"{who} keeps a mission (secret)"
+            elif act == "step":                     # "truck steps on ..."
+                line = f"{who}'s {text}"
+            elif act == "upgrade":                  # "Paris upgrades to LV2"
+                line = f"{text}, by {who}'s delivery"
+            else:
+                line = f"{who} {text}"
         out.append(line)
     return out
 
