@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.layout import R_N_PLAYERS
 from ...core.replay import ReplayPage
 from . import enums as E
 from . import narrate
@@ -110,7 +109,7 @@ def static(s: np.ndarray, rules, labels) -> dict:
         "deck_size": int(s[E.K_N_CARDS]), "shipyards": int(s[E.K_YARDS]),
         "ship_goal": int(s[E.K_GOAL]), "gold_max": int(s[E.K_GOLD_MAX]),
         "draft_rounds": int(s[E.K_ROUNDS]), "buy_price": [int(s[E.K_GOODS_GOLD]), int(s[E.K_GOODS_WORK])],
-        "n_players": int(s[R_N_PLAYERS]), "open_hands": True,
+        "open_hands": True,
     }
 
 
