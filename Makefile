@@ -35,6 +35,7 @@ wheel-check: $(STAMP)
 
 # Headless Chromium for the replay pages' browser tests (tests/browser.py: Cargo Noir's
 # tests/games/cargo_noir/test_replay.py, Macao's tests/games/macao/test_macao_replay.py,
+# Shipwrights' and Cargo Empire's test_ship_replay.py, test_ce_replay.py,
 # the core's tests/core/test_replay.py):
 # installed from the system's packages when missing and apt-get is there (as root,
 # or through sudo); otherwise those tests skip and say why.
