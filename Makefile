@@ -33,9 +33,12 @@ test: $(STAMP) browser
 wheel-check: $(STAMP)
 	NUMBA_OPT=$(TEST_OPT) $(PY) .ci/wheel_check.py
 
-# Headless Chromium for the replay page's test (tests/games/cargo_noir/test_replay.py):
+# Headless Chromium for the replay pages' browser tests (tests/browser.py: Cargo Noir's
+# tests/games/cargo_noir/test_replay.py, Macao's tests/games/macao/test_macao_replay.py,
+# Shipwrights' and Cargo Empire's test_ship_replay.py, test_ce_replay.py,
+# the core's tests/core/test_replay.py):
 # installed from the system's packages when missing and apt-get is there (as root,
-# or through sudo); otherwise that one test skips and says why.
+# or through sudo); otherwise those tests skip and say why.
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  { command -v apt-get >/dev/null 2>&1 && \

@@ -180,17 +180,20 @@ def _numeric(headline: str, base: tuple, m: tuple) -> float:
 def group_members(rules: Rules, design: Design) -> dict:
     """Group name -> its member parameters: every parameter with a range whose name matches
     one of the group's shell-style patterns (``fnmatch``, e.g. ``card.*.cost``), in range
-    order. A pattern matching nothing, a parameter in two groups, or a group named like a
-    parameter is one ConfigError."""
+    order. A pattern matching only values the owner supplied (``Rules.user_rows``: no longer
+    estimates) adds none, and a group left with no member is not studied. A pattern
+    matching nothing, a parameter in two groups, or a group named like a parameter is one
+    ConfigError."""
     from fnmatch import fnmatchcase
     out, owner = {}, {}
+    printed = rules.user_rows()
     for name, patterns in design.groups:
         if name in rules.ranges or name in out:
             raise ConfigError(f"group {name!r}: the name is taken (a parameter or another group)")
         members = []
         for pat in patterns:
             hit = [p for p in rules.ranges if fnmatchcase(p, pat)]
-            if not hit:
+            if not hit and not any(fnmatchcase(p, pat) for p in printed):
                 raise ConfigError(f"group {name!r}: {pat!r} matches no parameter with a range "
                                   "(see Rules.ranges)")
             members += [p for p in hit if p not in members]
@@ -198,7 +201,8 @@ def group_members(rules: Rules, design: Design) -> dict:
             if p in owner:
                 raise ConfigError(f"{p} is in two groups ({owner[p]!r} and {name!r})")
             owner[p] = name
-        out[name] = members
+        if members:
+            out[name] = members
     return out
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cargo_sim.core.fileio import claim_folder, own_output
+from cargo_sim.core.provenance import rules_census_line
 from cargo_sim.runners.runs.folder import LOCK, lock_only
 
 from .markdown import markdown_table
@@ -121,6 +122,7 @@ def _index(res, command: str, figs: list[str]) -> str:
     md = ["# Do the headlines survive the unknowns?", "",
           f"Rules `{res['rules'].digest}` ({res['rules']!r}). Command: `{command}`. "
           f"Run time {res['seconds'] / 60:.1f} min.", "",
+          rules_census_line(res["rules"]), "",
           "## Verdicts", "",
           f"**Robust** (the same conclusion at every plausible value of every parameter, one at a "
           f"time): {', '.join(robust) or 'none'}. **Robust up to near-ties** (some values flip the "
