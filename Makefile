@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao ladder clean
+.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao reports-cargo-empire robustness-cargo-empire ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,28 @@ MACAO_ROBUST_GROUPS ?= --group 'card_costs=card.*.cost' --group 'tribute_coins=c
 
 robustness-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim robustness --game macao --out reports/macao_robustness --games $(MACAO_ROBUST_GAMES) --morris-games $(MACAO_ROBUST_MORRIS_GAMES) --trajectories $(MACAO_ROBUST_TRAJECTORIES) --seed 1 $(MACAO_ROBUST_GROUPS)
+
+# Cargo Empire's report (reports/cargo_empire/): the expert in every seat at 2-5 players (the
+# start player is drawn at random, so the first round's order place is a clean treatment),
+# CE_GAMES games per count, the event log of CE_EVENTS of them; about 4-6 min on 2 shared
+# cores, 1.5 GB (docs/cargo_empire_study.md).
+CE_GAMES ?= 50000
+CE_EVENTS ?= 5000
+
+reports-cargo-empire: $(STAMP)
+	$(VENV)/bin/cargo-sim report --game cargo_empire --out reports/cargo_empire --no-svg --seed 0 --games $(CE_GAMES) --events-games $(CE_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert --players 5=expert,expert,expert,expert,expert
+
+# Cargo Empire's robustness report (reports/cargo_empire_robustness/): every estimate's range
+# one at a time, the map family as one factor of named maps (the 12-city Europe map and
+# generated maps: Game.robustness, analyses.ROBUSTNESS["factors"]), Morris over the ranges;
+# CE_ROBUST_GAMES games per table and variant; about 11 min on 2 shared cores (0.8 GB). Then
+# make reports-cargo-empire puts the marks on the report's highlights.
+CE_ROBUST_GAMES ?= 4000
+CE_ROBUST_MORRIS_GAMES ?= 500
+CE_ROBUST_TRAJECTORIES ?= 4
+
+robustness-cargo-empire: $(STAMP)
+	$(VENV)/bin/cargo-sim robustness --game cargo_empire --out reports/cargo_empire_robustness --games $(CE_ROBUST_GAMES) --morris-games $(CE_ROBUST_MORRIS_GAMES) --trajectories $(CE_ROBUST_TRAJECTORIES) --seed 1
 
 # The strength ladder (reports/ladder/): every built-in against ismcts at 5 budgets.
 # Sequential design: rounds of LADDER_GAMES games per cell until the bot's 95% interval

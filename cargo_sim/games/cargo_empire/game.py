@@ -45,6 +45,9 @@ class CargoEmpire(GameBase):
     replay = lazy_member(".replay", "REPLAY")          # play --html (core.replay)
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
+    analyses = ("cargo_sim.games.cargo_empire.analyses",)    # pandas pipelines (run_all)
+    report_sections = ("cargo_sim.games.cargo_empire.report.SECTIONS",)
+    robustness = "cargo_sim.games.cargo_empire.analyses"     # its ROBUSTNESS headlines
 
 
 GAME = CargoEmpire()
