@@ -10,7 +10,8 @@ results do not depend on chunking or the number of threads (core/aggregate.py).
 
 Every counter is an integer: counts, sums and sums of squares (means and their
 intervals) and histograms. Values beyond a histogram's range land in its last bin
-(below it, in bin 0; the points histogram starts at VP_MIN); rounds from ``MAX_ROUNDS - 1`` on share the last round row.
+(below it, in bin 0; the points histogram starts at VP_MIN); rounds from
+``MAX_ROUNDS - 1`` on share the last round row.
 A shared win counts 1 in ``wins`` and ``tied_wins`` and ``WIN_SHARE_SCALE / k`` in
 ``win12`` (k winners; 12 is divisible by 1..4, so shares stay exact).
 
@@ -44,7 +45,8 @@ ROUND_FIELDS = ("tributes", "tribute_points", "tribute_coins", "wall_steps", "wa
                 "sails", "deliveries", "delivery_points", "goods", "completions",
                 "wasted_cubes", "zero_cubes")
 LOT_FIELDS = ("lots", "cubes")
-CARD_FIELDS = ("offered", "drafted", "completed", "discarded", "activations", "end_points")
+CARD_FIELDS = ("offered", "drafted", "start_drafted", "completed", "discarded", "activations",
+               "end_points")
 HOLDER_FIELDS = ("players", "win12", "vp_sum")
 QUARTER_FIELDS = ("taken", "round_sum")
 DELIVERY_FIELDS = ("deliveries", "points")
@@ -76,7 +78,9 @@ SECTIONS = (
     ("dice_pairs", (MAX_SEATS, NC, NC),
      "dice choices by seat and the colours of its two lots (first lot, second lot)"),
     ("lots", (MAX_SEATS, NC, 2), "lots placed on the rose by seat and colour: LOT_FIELDS"),
-    ("cards", (MAX_CT, CARD_W), "by card: CARD_FIELDS (end_points: points of end-game cards)"),
+    ("cards", (MAX_CT, CARD_W),
+     "by card: CARD_FIELDS (offered and drafted in the rounds' offers; start_drafted: at setup, "
+     "whose cards are not offered events; end_points: points of end-game cards)"),
     ("card_holders", (MAX_CT, 3),
      "player-games that completed the card at least once: HOLDER_FIELDS"),
     ("quarters", (MAX_Q, 2), "goods tiles taken by quarter: QUARTER_FIELDS"),
@@ -198,19 +202,19 @@ def fold_events_nb(log, n_ev, op, n, acc, held, pending, rs, pen):
                 acc[O_CARDS + a * CARD_W] += 1
         elif ev == E.EV_DRAFT:
             if 0 <= a < MAX_CT:
-                acc[O_CARDS + a * CARD_W + 1] += 1
+                acc[O_CARDS + a * CARD_W + (1 if r > 0 else 2)] += 1
         elif ev == E.EV_COMPLETE:
-            acc[O_CARDS + a * CARD_W + 2] += 1
+            acc[O_CARDS + a * CARD_W + 3] += 1
             held[q, a] = 1
             round_add_nb(rs, r, 9, 1)
         elif ev == E.EV_DISCARD:
-            acc[O_CARDS + a * CARD_W + 3] += 1
+            acc[O_CARDS + a * CARD_W + 4] += 1
             pen[q, 1] += 1
         elif ev == E.EV_ACTIVATE:
             if 0 <= a < MAX_CT:
-                acc[O_CARDS + a * CARD_W + 4] += 1
+                acc[O_CARDS + a * CARD_W + 5] += 1
         elif ev == E.EV_END_CARD:
-            acc[O_CARDS + a * CARD_W + 5] += pts
+            acc[O_CARDS + a * CARD_W + 6] += pts
         elif ev == E.EV_TRIBUTE:
             round_add_nb(rs, r, 0, 1)
             round_add_nb(rs, r, 1, pts)

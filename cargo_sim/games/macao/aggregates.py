@@ -45,8 +45,8 @@ class MacaoAggregates(Counters):
     and rules; ``agg["dice_pairs"]`` is a raw section, the methods label them."""
     LAYOUT = LAYOUT
     RULES = Rules
-    COUNT_SECTIONS = ("games", "ties", "wins", "tied_wins", "win12", "dice_pairs", "lots",
-                      "cards", "card_holders", "quarters", "deliveries")
+    # counts only (points sums may be negative: a holder's points, an end card's)
+    COUNT_SECTIONS = ("games", "ties", "wins", "tied_wins", "win12", "dice_pairs", "lots", "quarters")
 
     # ---- outcomes ------------------------------------------------------------------
     def win_rates(self) -> pd.DataFrame:
@@ -130,13 +130,14 @@ class MacaoAggregates(Counters):
         return out if by_seat else out.drop(columns="seat")
 
     def cards(self) -> pd.DataFrame:
-        """Per card: offered, drafted (take rate = drafted / offered), completed
-        (completion rate = completed / drafted), discarded, activations, end points;
-        the players who completed it: n, their win rate (95 % Wilson) and mean points."""
+        """Per card: offered and drafted in the rounds (take rate = drafted / offered),
+        drafted at setup, completed (completion rate = completed / all drafted),
+        discarded, activations, end points; the players who completed it: n, their win
+        rate (95 % Wilson) and mean points."""
         names = self.rules.card_names
         c, h = self["cards"][:len(names)], self["card_holders"][:len(names)]
         take = proportion(c[:, 1], c[:, 0], "take_rate")
-        done = proportion(c[:, 2], c[:, 1], "completion_rate")
+        done = proportion(c[:, 3], c[:, 1] + c[:, 2], "completion_rate")
         win = proportion(h[:, 1] / K.WIN_SHARE_SCALE, h[:, 0], "win_rate")
         with np.errstate(invalid="ignore", divide="ignore"):
             vp = np.where(h[:, 0] > 0, h[:, 2] / np.maximum(h[:, 0], 1), np.nan)

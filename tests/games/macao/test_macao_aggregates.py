@@ -84,13 +84,15 @@ def expected_sections(res) -> dict:
             out["dice_pairs"][seat, a, b] += 1
     for (seat, colour), d in lots.groupby(["seat", "a"]):
         out["lots"][seat, colour] = len(d), d["c"].sum()
-    for j, name in enumerate(("offer", "draft", "complete", "discard", "activate")):
-        d = get(name)
+    draft = get("draft")
+    kinds = (get("offer"), draft[draft["round"] > 0], draft[draft["round"] == 0], get("complete"),
+             get("discard"), get("activate"))
+    for j, d in enumerate(kinds):
         d = d[d["a"] >= 0]
         for c, k in d.groupby("a").size().items():
             out["cards"][c, j] = k
     for c, v in get("end_card").groupby("a")["points"].sum().items():
-        out["cards"][c, 5] = v
+        out["cards"][c, 6] = v
     holders = get("complete")[["game", "seat", "a"]].drop_duplicates()
     holders = holders.merge(p[["game", "seat", "win_share", "vp"]], on=["game", "seat"])
     for c, d in holders.groupby("a"):
@@ -137,6 +139,8 @@ def test_tables_read_the_counters(pair):
     assert np.allclose(dice.groupby("seat")["share"].sum(), 1.0) and (dice["colour_1"] != dice["colour_2"]).all()
     cards = a.cards()
     assert (cards["drafted"] <= cards["offered"]).all() and cards["offered"].sum() > 0
+    assert (cards["completed"] <= cards["drafted"] + cards["start_drafted"]).all()
+    assert cards["start_drafted"].sum() == N * a.n_players      # one card each at setup
     q = a.quarters()
     assert (q["taken"] <= a.n_games).all()
     vp = a.distribution("vp")
