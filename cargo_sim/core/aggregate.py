@@ -13,8 +13,8 @@ game's ``Fold``, its ``core.counters.Counters`` subclass and its summary lines.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

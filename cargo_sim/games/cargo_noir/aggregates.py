@@ -17,8 +17,6 @@ means from sums and sums of squares).
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.aggregate import Fold, GameCounters, run_chunk as core_run_chunk
 from . import aggregate_nb as K
 from .agg.bidding import BiddingTables
@@ -28,7 +26,7 @@ from .agg.outcomes import OutcomeTables
 from .agg.trading import TradingTables
 from .enums import ERR_NEED_SOLVER, N_EVENT_FIELDS, R_N_PLAYERS
 from .rules import Rules
-from .simulate import DEFAULT_CHUNK, EVENT_ROWS_PER_SEAT, NAME, load_solver, solver_address  # noqa: F401
+from .simulate import DEFAULT_CHUNK, EVENT_ROWS_PER_SEAT, NAME, load_solver, solver_address
 
 
 class Aggregates(OutcomeTables, BiddingTables, CasinoTables, TradingTables, Counters):

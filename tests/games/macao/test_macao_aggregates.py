@@ -63,7 +63,10 @@ def expected_sections(res) -> dict:
     act = ev["action"].astype(str)
     e = {name: ev[act == name] for name in act.unique()}
     empty = ev.iloc[:0]
-    get = lambda name: e.get(name, empty)   # noqa: E731
+
+    def get(name):
+        return e.get(name, empty)
+
     # by round: the game's total, then sum and sum of squares over games
     per_round = {"tributes": (get("tribute"), None), "tribute_points": (get("tribute"), "points"),
                  "tribute_coins": (get("tribute"), "coins"), "wall_steps": (get("wall"), None),
