@@ -3,8 +3,8 @@
 A game supplies a ``Fold``: its kernel ``(template, decide, seeds, log, acc, err) ->
 bool`` that plays a chunk of games into a re-used event buffer ``log`` and adds each
 game's statistics into ``acc`` (its layout's size), the event buffer's rows per seat,
-and optionally a hook for a stopped chunk it can fix (Cargo Noir loads its exact trade
-solver and the chunk is played again). The core plays the run's chunks on a thread
+and optionally a hook for a stopped chunk it can fix (a game that loads a solver on
+first need, then the chunk is played again). The core plays the run's chunks on a thread
 pool like ``simulate`` (same seeds: game i is game i of ``simulate``), sums the chunks'
 counters (identical for any workers and chunk size), replays a chunk whose event
 buffer overflowed with a buffer twice as large, shows progress and keeps the finished

@@ -153,7 +153,10 @@ def test_tables_read_the_counters(pair):
     pen = a.penalties()
     zero = pen[pen["cause"] == "zero_cube"].set_index("seat")["mean"]
     assert np.allclose(zero, p.groupby("seat")["zero_cube"].mean())
-    assert len(a.by_round()) and len(a.deliveries()) >= 0
+    # every goods tile taken is a quarter held; every delivery is in the players' count
+    goods = a.by_round().query("stat == 'goods'")
+    assert np.isclose((goods["mean"] * goods["n"]).sum(), p["quarters"].sum())
+    assert a.deliveries()["count"].sum() == p["deliveries"].sum()
 
 
 def test_workers_and_chunking_do_not_matter():
