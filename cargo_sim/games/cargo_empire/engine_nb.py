@@ -309,16 +309,12 @@ LIST, COUNT, ANY = -1, -2, -3      # deliveries_nb's modes (k >= 0: the k-th ans
 
 
 @njit(cache=True)
-def deliveries_nb(s, q, out, mode):
-    """Seat q's legal deliveries (seed lines 108-126), in one fixed order. mode LIST:
-    written into out, their number returned; COUNT: their number; ANY: 1 at the first
-    (0 if none); k >= 0: the k-th answer (-1 if fewer). out is written in LIST only.
-    The targets come from one pass over the cities (G_DMASK: per colour, the cities with
-    a free demand space of it), the hand is read once."""
-    nc = s[K_NC]
+def demand_masks_nb(s):
+    """G_DMASK: per colour, the cities with a free demand space of it (one pass over the
+    cities; scan_nb reads them, so every scan of a decision shares this pass)."""
     for col in range(s[K_NCOL]):
         s[G_DMASK + col] = 0
-    for c in range(nc):
+    for c in range(s[K_NC]):
         t = s[G_TILE + c]
         if t < 0:
             continue
@@ -326,6 +322,23 @@ def deliveries_nb(s, q, out, mode):
         for k in range(2):
             if s[G_DEMAND + c * 2 + k] == 0:
                 s[G_DMASK + s[at + 1 + k]] |= np.int64(1) << c
+
+
+@njit(cache=True)
+def deliveries_nb(s, q, out, mode):
+    """Seat q's legal deliveries (seed lines 108-126), in one fixed order. mode LIST:
+    written into out, their number returned; COUNT: their number; ANY: 1 at the first
+    (0 if none); k >= 0: the k-th answer (-1 if fewer). out is written in LIST only.
+    The demand masks are rebuilt first (demand_masks_nb), the hand is read once."""
+    demand_masks_nb(s)
+    return scan_nb(s, q, out, mode)
+
+
+@njit(cache=True)
+def scan_nb(s, q, out, mode):
+    """deliveries_nb on the demand masks as they are (G_DMASK): for a second scan of the
+    same decision (run_nb builds them before it asks for a delivery)."""
+    nc = s[K_NC]
     b = pb(q)
     trucks, trains, ships = s[b + P_HAND], s[b + P_HAND + 1], s[b + P_HAND + 2]
     n = 0

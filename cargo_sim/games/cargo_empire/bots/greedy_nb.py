@@ -7,12 +7,13 @@ spends, the upgrade it causes (perfect or not, LV3 posts), the supply it opens, 
 missions it advances. Only what the seat may see is read: its own missions, the
 public board, every seat's (public) hand and markers.
 """
+import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
-from ..engine_nb import (COUNT, city_bonus_nb, deliveries_nb, free_slot_nb, has_post_nb, mission_done_nb,
-                         ok_nb, answers_below_nb, path_len_nb, pb, produce_nb)
+from ..engine_nb import (COUNT, LIST, city_bonus_nb, deliveries_nb, free_slot_nb, has_post_nb, mission_done_nb,
+                         ok_nb, answers_below_nb, path_len_nb, pb, produce_nb, scan_nb)
 from ..enums import (D_ANY_CARD, D_BONUS, D_DELIVER, D_MISSION, D_PASS, D_PATH, D_START_CITY,
                      D_TAKE_CARD, G_CUBES, G_CURV, G_DEMAND, G_DEVSIDE, G_LV, G_MOFFER, G_PRESENT,
                      G_PUBLIC, G_USED, K_DEV, K_DEV_FORK, K_ICONS, K_MISS, K_NC, K_NSCORE, K_NSLOTS,
@@ -155,9 +156,11 @@ def delivery_value_nb(s, seat, a):
 @njit(cache=True)
 def best_delivery_nb(s, seat):
     n = deliveries_nb(s, seat, s, COUNT)
+    answers = np.empty(max(n, 1), np.int64)
+    scan_nb(s, seat, answers, LIST)         # one more scan, not one per answer
     best, best_val = -1, -1e300
     for j in range(n):
-        a = deliveries_nb(s, seat, s, j)
+        a = answers[j]
         val = delivery_value_nb(s, seat, a)
         if val > best_val:
             best, best_val = a, val
