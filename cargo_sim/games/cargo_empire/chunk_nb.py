@@ -74,6 +74,12 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
     return ok
 
 
+# the direct kernel's own inlined copies of the per-decision calls (numba's call prologue
+# ~110 times a game; the cached functions stay for every other caller)
+answer_inline_nb = njit(inline="always")(answer_nb.py_func)
+random_at_inline_nb = njit(inline="always")(random_at_nb.py_func)
+
+
 @njit(types.boolean(types.int64[::1], types.uint64[::1], types.int64[:, ::1], types.int32[:, :, ::1],
                     types.int64[:, ::1], types.int64[::1]), cache=True, nogil=True)
 def run_random_games_nb(template, seeds, out_games, out_players, log, err):
@@ -102,14 +108,14 @@ def run_random_games_nb(template, seeds, out_games, out_players, log, err):
                 k = scan_nb(p, seat, answers, LIST)
                 a = answers[rand_below_at_nb(p, M_BOT_RNG, k)] if k > 0 else -1
             else:
-                a = random_at_nb(kind, p, seat, M_BOT_RNG)
+                a = random_at_inline_nb(kind, p, seat, M_BOT_RNG)
             ask_close_nb(p, rng, bot_seed)
             if a < 0:
                 err[E.ERR_GAME], err[1], err[2], err[3], err[4] = g, kind, seat, a, p[E.G_ROUND]
                 err[5] = 0
                 ok = False
                 break
-            answer_nb(p, a, lp)
+            answer_inline_nb(p, a, lp)
         if not ok:
             break
         stats_nb(p, out_games, out_players, g)
