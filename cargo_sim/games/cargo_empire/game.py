@@ -44,6 +44,7 @@ class CargoEmpire(GameBase):
     GameState = lazy_member(".forward", "GameState")
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
+    bench = lazy_member(".bench")
 
 
 GAME = CargoEmpire()
