@@ -15,7 +15,7 @@ def kernel_rates(kernel_rate, repeat: int = 5, seconds: float = 1.0) -> dict:
     share; ``kernel_rate`` is cargo_sim.bench's (n_players, n_games, workers, seed, bot, game)."""
     runs = [(n, "random") for n in PLAYERS] + [(SHARE_AT, "expert")]
     rate = {r: kernel_rate(r[0], 64, 1, 1, r[1], "cargo_empire") for r in runs}      # load
-    size = {r: max(64, int(x * seconds / len(runs))) for r, x in rate.items()}
+    size = {r: max(64, int(x * seconds)) for r, x in rate.items()}
     got = {r: [] for r in runs}
     for k in range(max(1, repeat)):           # interleaved: every rate from the same minutes
         for r, n in size.items():
