@@ -99,9 +99,9 @@ def test_only_legal_routes_and_unused_cards_are_refused(turn):
 
 
 def test_the_listed_deliveries_are_exactly_the_answers_the_engine_accepts():
-    """The delivery scan (demand masks, packed payments, a pair skipped when the hand is
-    short of its least option) against every code the engine's check accepts, on states
-    of a random game and with hands of 0, 1 and more than a packed byte holds."""
+    """Lines 108-126: the delivery scan (demand masks, packed payments, a pair skipped when
+    the hand is short of its least option) against every code the engine's check accepts,
+    on states of a random game and with hands of 0, 1 and more than a packed byte holds."""
     s = new_state(RULES, 3, seed=4)
     seen, rng = 0, np.random.default_rng(1)
     nc = int(s[E.K_NC])

@@ -1,7 +1,8 @@
 """Cargo Empire through the core: simulate and the CLI with --game cargo_empire, the same
 games whatever the threads or chunks, the invariants after every step of random games,
 the forward model equals the simulated game, determinize resamples only what a seat
-cannot see, a user bot sees only its seat's secrets, and the bots' strength."""
+cannot see, a user bot sees only its seat's secrets, the bots' strength, the direct
+random kernel plays the general kernel's games, and the bench's report."""
 import numpy as np
 import pytest
 
