@@ -22,7 +22,7 @@ from .enums import (
     G_PHASE, G_PRESENT, G_PUBLIC, G_ROUND, G_SEAT, G_STEPS, G_STOP, G_BAD, G_TILE, G_TURN,
     G_USED, G_WINNER, K_CARD_VP, K_DEV, K_DEV_FORK, K_DEV_N, K_ICONS, K_LV3_VP, K_MDRAW, K_MISS,
     K_NC, K_NCOL, K_NDEV, K_NMISS, K_NPUB, K_NSCORE, K_NSLOTS, K_NTILES, K_ORDER_BONUS, K_PAY,
-    K_PAY_AT, K_PAY_N, K_PORT, K_PROD, K_ROUNDS, K_SCORE, K_START_HAND, K_TILE, K_TURNS, MAXC,
+    K_PAY_AT, K_PAY_MIN, K_PAY_N, K_PORT, K_PROD, K_ROUNDS, K_SCORE, K_START_HAND, K_TILE, K_TURNS, MAXC,
     MAX_KEEP, MAX_OPT, MAX_PATH, MAX_SEATS, MK_CARDS, MK_CITIES, MK_COLOUR, MK_LV3, MK_PERFECT,
     MK_PORTS, MK_TRACK, NO_CARD, N_EVENT_FIELDS, N_VEH, PH_ORDER_BONUS, PH_OVER, PH_RESOLVE,
     PH_SETUP_MISSION, PH_START1, PH_START2, PH_TURN, PL, PW, P_BLANKS, P_CARDS, P_CARD_VP,
@@ -298,6 +298,25 @@ def resolve_nb(s, log):
 
 
 # ---- deliveries ------------------------------------------------------------------------
+HIGH = 0x808080                     # the top bit of each of a packed word's three bytes
+
+
+@njit(cache=True, inline="always")
+def packed_hand_nb(s, q):
+    """Seat q's hand packed as a payment word (trucks | trains << 8 | ships << 16), each
+    count capped at 127: a payment needs fewer cards than a route has segments (< MAXC)."""
+    b = pb(q)
+    return (min(s[b + P_HAND], 127) | (min(s[b + P_HAND + 1], 127) << 8)
+            | (min(s[b + P_HAND + 2], 127) << 16))
+
+
+@njit(cache=True, inline="always")
+def covers_nb(hand, w):
+    """hand >= w in each of the three counts, both packed (every byte below 128): a byte
+    of (hand | HIGH) - w keeps its top bit exactly when hand's count is at least w's."""
+    return ((hand | HIGH) - w) & HIGH == HIGH
+
+
 @njit(cache=True)
 def pays_nb(s, q, w):
     b = pb(q)
@@ -309,16 +328,12 @@ LIST, COUNT, ANY = -1, -2, -3      # deliveries_nb's modes (k >= 0: the k-th ans
 
 
 @njit(cache=True)
-def deliveries_nb(s, q, out, mode):
-    """Seat q's legal deliveries (seed lines 108-126), in one fixed order. mode LIST:
-    written into out, their number returned; COUNT: their number; ANY: 1 at the first
-    (0 if none); k >= 0: the k-th answer (-1 if fewer). out is written in LIST only.
-    The targets come from one pass over the cities (G_DMASK: per colour, the cities with
-    a free demand space of it), the hand is read once."""
-    nc = s[K_NC]
+def demand_masks_nb(s):
+    """G_DMASK: per colour, the cities with a free demand space of it (one pass over the
+    cities; scan_nb reads them, so every scan of a decision shares this pass)."""
     for col in range(s[K_NCOL]):
         s[G_DMASK + col] = 0
-    for c in range(nc):
+    for c in range(s[K_NC]):
         t = s[G_TILE + c]
         if t < 0:
             continue
@@ -326,8 +341,24 @@ def deliveries_nb(s, q, out, mode):
         for k in range(2):
             if s[G_DEMAND + c * 2 + k] == 0:
                 s[G_DMASK + s[at + 1 + k]] |= np.int64(1) << c
-    b = pb(q)
-    trucks, trains, ships = s[b + P_HAND], s[b + P_HAND + 1], s[b + P_HAND + 2]
+
+
+@njit(cache=True)
+def deliveries_nb(s, q, out, mode):
+    """Seat q's legal deliveries (seed lines 108-126), in one fixed order. mode LIST:
+    written into out, their number returned; COUNT: their number; ANY: 1 at the first
+    (0 if none); k >= 0: the k-th answer (-1 if fewer). out is written in LIST only.
+    The demand masks are rebuilt first (demand_masks_nb), the hand is read once."""
+    demand_masks_nb(s)
+    return scan_nb(s, q, out, mode)
+
+
+@njit(cache=True)
+def scan_nb(s, q, out, mode):
+    """deliveries_nb on the demand masks as they are (G_DMASK): for a second scan of the
+    same decision (run_nb builds them before it asks for a delivery)."""
+    nc = s[K_NC]
+    hand = packed_hand_nb(s, q)
     n = 0
     for src in range(nc):
         if s[G_PRESENT + src * MAX_SEATS + q] == 0 or s[G_CUBES + src] == 0:
@@ -341,10 +372,11 @@ def deliveries_nb(s, q, out, mode):
             m ^= low
             dst = popcount_nb(low - 1)
             pair = src * MAXC + dst
+            if not covers_nb(hand, s[K_PAY_MIN + pair]):
+                continue
             at = s[K_PAY_AT + pair]
             for k in range(s[K_PAY_N + pair]):
-                w = s[K_PAY + at + k]
-                if trucks >= (w & 255) and trains >= ((w >> 8) & 255) and ships >= (w >> 16):
+                if covers_nb(hand, s[K_PAY + at + k]):
                     if mode == ANY:
                         return 1
                     if n == mode:

@@ -53,6 +53,7 @@ K_ORDER_BONUS = _k(MAX_SEATS)
 K_PORT = _k(MAXC)
 K_PAY_AT = _k(MAXC * MAXC)          # first option of the pair (src * MAXC + dst) in K_PAY
 K_PAY_N = _k(MAXC * MAXC)
+K_PAY_MIN = _k(MAXC * MAXC)         # the pair's options' least trucks, trains, ships (packed as K_PAY)
 K_PAY = _k(MAX_PAY)                 # trucks | trains << 8 | ships << 16
 K_TILE = _k(MAX_TILES * 6)          # lv1 produce, demand, demand, lv2 produce, demand, demand
 K_DEV_N = _k(MAX_DEV * 2)           # spaces of the upper (0) and lower (1) path of a side

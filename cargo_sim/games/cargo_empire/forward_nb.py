@@ -18,7 +18,7 @@ from ...core.borrow_nb import keep_nb, state_ptr_nb
 from ...core.dispatch_nb import DecideType, ask_nb
 from ...core.layout import BOT_FAULT, HEADER_LEN, M_BOT_SEED, M_RNG, R_N_PLAYERS
 from ...core.rng_nb import bot_seed_nb, rand_below_at_nb, seat_stream_nb
-from .engine_nb import answer_nb, begin_nb as engine_begin_nb, legal_nb as engine_legal_nb, ok_nb, pb
+from .engine_nb import answer_nb, begin_nb as engine_begin_nb, run_nb as run_ptr_nb, legal_nb as engine_legal_nb, ok_nb, pb
 from .enums import (D_MISSION, G_ASK, G_BAD, G_BAG, G_DECK, G_DECK_N, G_DECK_TOP, G_MDECK, G_MN,
                     G_MOFFER, G_MOFFER_N, G_MTOP, G_SEAT, G_STOP, K_NC, K_NMISS, K_NTILES, MAXC,
                     MAX_MISSIONS, MAX_SEATS, MAX_KEEP, N_EVENT_FIELDS, P_MISS, P_NMISS, P_SECRET,
@@ -76,6 +76,15 @@ def playout_nb(s, decide):
     while p[G_ASK] >= 0:
         if not step_ptr_nb(p, lp, ask_nb(decide, p[G_ASK], p, p[G_SEAT])):
             break
+    keep_nb(log)
+
+
+@njit(types.void(STATE), cache=True)
+def resume_nb(s):
+    """Run the machine from the state's phase to its next decision (a state edited by
+    hand, e.g. a scenario test's), through the engine's compiled pointer kernels."""
+    log = no_log_nb()
+    run_ptr_nb(state_ptr_nb(s), state_ptr_nb(log))
     keep_nb(log)
 
 

@@ -48,6 +48,7 @@ class CargoEmpire(GameBase):
     analyses = ("cargo_sim.games.cargo_empire.analyses",)    # pandas pipelines (run_all)
     report_sections = ("cargo_sim.games.cargo_empire.report.SECTIONS",)
     robustness = "cargo_sim.games.cargo_empire.analyses"     # its ROBUSTNESS headlines
+    bench = lazy_member(".bench")
 
 
 GAME = CargoEmpire()

@@ -44,6 +44,7 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     s[E.K_PAY_AT:E.K_PAY_AT + E.MAXC * E.MAXC] = _square(c["pay_start"]).reshape(-1)
     s[E.K_PAY_N:E.K_PAY_N + E.MAXC * E.MAXC] = _square(c["pay_count"]).reshape(-1)
     s[E.K_PAY:E.K_PAY + len(c["pay"])] = c["pay"]
+    s[E.K_PAY_MIN:E.K_PAY_MIN + E.MAXC * E.MAXC] = _square(_least(c)).reshape(-1)
     s[E.K_TILE:E.K_TILE + ntiles * 6] = c["tiles"].reshape(-1)
     for i, (up, lo, fork) in enumerate(c["dev"]):
         for p, path in enumerate((up, lo)):
@@ -53,6 +54,17 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
         s[E.K_DEV_FORK + i] = fork
     s[E.K_MISS:E.K_MISS + nmiss * 4] = c["missions"].reshape(-1)
     return s
+
+
+def _least(c):
+    """Per pair, the packed componentwise least of its payment options (0: no option):
+    a hand short of it pays none of them (engine_nb.scan_nb skips the pair)."""
+    start, count, pay = c["pay_start"], c["pay_count"], c["pay"]
+    out = np.zeros(start.shape, np.int64)
+    for i, j in zip(*np.nonzero(count)):
+        w = pay[start[i, j]:start[i, j] + count[i, j]]
+        out[i, j] = (w & 255).min() | (((w >> 8) & 255).min() << 8) | ((w >> 16).min() << 16)
+    return out
 
 
 def _square(a):
@@ -76,7 +88,11 @@ def _search_fn():
 
 
 def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
-    from .chunk_nb import run_games_nb
+    """run_games_nb, or run_random_games_nb for a table of `random` only (the same games)."""
+    from .bots.dispatch_nb import random_table_nb
+    from .chunk_nb import run_games_nb, run_random_games_nb
+    if decide is random_table_nb:
+        return run_random_games_nb(template, seeds, out_games, out_players, log, err)
     return run_games_nb(template, decide, seeds, out_games, out_players, log, err)
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from cargo_sim.core.layout import R_N_PLAYERS
 from cargo_sim.games.cargo_empire import enums as E
-from cargo_sim.games.cargo_empire.engine_nb import (end_nb, move_nb, pb, rank_order_nb, run_nb)
+from cargo_sim.games.cargo_empire.engine_nb import end_nb, move_nb, pb, rank_order_nb
+from cargo_sim.games.cargo_empire.forward_nb import resume_nb, step_nb
 from cargo_sim.games.cargo_empire.rules import Rules
 from cargo_sim.games.cargo_empire.testing import (city, clean_board, deliver_code, legal, match,
                                                    new_state, play_until, set_city, set_hand, step,
@@ -97,6 +98,35 @@ def test_only_legal_routes_and_unused_cards_are_refused(turn):
     assert not any(pair <= a < pair + E.MAX_OPT for a in legal(s))
 
 
+def test_the_listed_deliveries_are_exactly_the_answers_the_engine_accepts():
+    """Lines 108-126: the delivery scan (demand masks, packed payments, a pair skipped when
+    the hand is short of its least option) against every code the engine's check accepts,
+    on states of a random game and with hands of 0, 1 and more than a packed byte holds."""
+    s = new_state(RULES, 3, seed=4)
+    seen, rng = 0, np.random.default_rng(1)
+    nc = int(s[E.K_NC])
+    codes_of_map = [(src * E.MAXC + dst) * E.MAX_OPT + k for src in range(nc) for dst in range(nc)
+                    for k in range(E.MAX_OPT)]
+    while s[E.G_ASK] >= 0 and seen < 4:
+        codes = legal(s)
+        if s[E.G_ASK] == E.D_DELIVER:
+            q = seat_of(s)
+            for hand in ((0, 1, 0), (1, 1, 1), (300, 2, 140)):
+                t = s.copy()
+                set_hand(t, q, *hand)
+                listed = legal(t)
+                accepted = [a for a in codes_of_map if accepts(t, a)]
+                assert listed == accepted, (seen, hand)
+            seen += 1
+        step_nb(s, np.int64(codes[rng.integers(len(codes))]))
+    assert seen == 4
+
+
+def accepts(s, a):
+    from cargo_sim.games.cargo_empire.forward_nb import ok_nb
+    return ok_nb(s, np.int64(a))
+
+
 def test_a_hand_that_cannot_pay_forces_another_target_or_a_pass(turn):
     s = turn
     q, i, j, _ = ready(s, hand=(0, 0, 0))
@@ -105,9 +135,8 @@ def test_a_hand_that_cannot_pay_forces_another_target_or_a_pass(turn):
             set_city(s, c)
     s[E.G_PRESENT + q:E.G_PRESENT + 24 * E.MAX_SEATS:E.MAX_SEATS] = 0
     set_city(s, i, posts=(q,))
-    run_nb(s, np.zeros(0, np.int64)) if False else None
     s[E.G_PHASE] = E.PH_TURN
-    run_nb(s, np.zeros(E.N_EVENT_FIELDS, np.int64))
+    resume_nb(s)
     assert s[E.G_ASK] == E.D_PASS and s[E.G_SEAT] == q                   # line 128
 
 
@@ -115,7 +144,7 @@ def test_the_forced_pass_removes_a_post_and_gives_cards_or_a_refill(turn):
     s = turn
     q, i, j, _ = ready(s, hand=(0, 0, 0))
     s[E.G_PHASE] = E.PH_TURN
-    run_nb(s, np.zeros(E.N_EVENT_FIELDS, np.int64))
+    resume_nb(s)
     assert s[E.G_ASK] == E.D_PASS and legal(s) == [0]                    # Lisbon is full: no refill
     s[E.G_CUBES + i] = 0
     assert legal(s) == [0, 1 + i]

@@ -1,7 +1,8 @@
 """Cargo Empire through the core: simulate and the CLI with --game cargo_empire, the same
 games whatever the threads or chunks, the invariants after every step of random games,
 the forward model equals the simulated game, determinize resamples only what a seat
-cannot see, a user bot sees only its seat's secrets, and the bots' strength."""
+cannot see, a user bot sees only its seat's secrets, the bots' strength, the direct
+random kernel plays the general kernel's games, and the bench's report."""
 import numpy as np
 import pytest
 
@@ -133,3 +134,47 @@ def test_the_core_search_bots_play_cargo_empire():
     assert res.summary()["win_rate"][0] >= 0.75
     res = sim(2, ["flatmc?rollouts=20", "expert"], seed=2, workers=1)
     assert len(res.games) == 2
+
+
+def test_the_direct_random_kernel_plays_the_games_of_the_general_one():
+    """Tables of `random` only run run_random_games_nb (the bot called directly, one
+    delivery list): the same rows and events as run_games_nb asking through the table."""
+    from cargo_sim.games.cargo_empire.chunk_nb import run_games_nb, run_random_games_nb
+    from cargo_sim.games.cargo_empire.simulate import table_template
+    from cargo_sim.core.seeds_nb import game_seeds
+    from cargo_sim.core.runner import ERR_SIZE
+    seeds = game_seeds(4, 0, 6)
+    out = []
+    for n in (2, 5):
+        template, decide = table_template(RULES, [GAME.bots.parse("random")] * n)
+        for kernel in ("direct", "general"):
+            games = np.zeros((6, len(E.GAME_FIELDS)), np.int64)
+            players = np.zeros((6, n, len(E.PLAYER_FIELDS)), np.int32)
+            log = np.zeros((6 * n * GAME.event_rows_per_seat, E.N_EVENT_FIELDS), np.int64)
+            err = np.full(ERR_SIZE, -1, np.int64)
+            if kernel == "direct":
+                ok = run_random_games_nb(template, seeds, games, players, log, err)
+            else:
+                ok = run_games_nb(template, decide, seeds, games, players, log, err)
+            assert ok
+            out.append((games, players, log[:err[E.ERR_EVENTS]]))
+    for (a, b) in ((out[0], out[1]), (out[2], out[3])):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    assert out[0][0][:, 2].min() > 30                  # whole games: dozens of decisions each
+
+
+def test_the_bench_reports_random_at_each_table_size_and_experts_share_at_four():
+    """bench.kernel_rates on a stand-in for the kernel's rate: every size timed, the
+    share from the 4-player rates of the same repeats, the targets named."""
+    from cargo_sim.games.cargo_empire import bench
+    calls = []
+
+    def rate(n, games, workers, seed, bot, game):
+        calls.append((n, bot, game))
+        return {"random": 1000.0 * n, "expert": 300.0}[bot] + seed
+    got = bench.kernel_rates(rate, repeat=2, seconds=0.01)
+    assert got["random"] == {n: 1000.0 * n + 3 for n in (2, 3, 4, 5)}
+    assert got["expert"] == 303 and got["expert_share"] == pytest.approx(303 / 4003)
+    assert {c[2] for c in calls} == {"cargo_empire"} and (4, "expert", "cargo_empire") in calls
+    assert "10,000" in got["lines"][0] and "20%" in got["lines"][1]

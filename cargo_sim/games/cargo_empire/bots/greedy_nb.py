@@ -7,12 +7,13 @@ spends, the upgrade it causes (perfect or not, LV3 posts), the supply it opens, 
 missions it advances. Only what the seat may see is read: its own missions, the
 public board, every seat's (public) hand and markers.
 """
+import numpy as np
 from ....core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit
 
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
-from ..engine_nb import (COUNT, city_bonus_nb, deliveries_nb, free_slot_nb, has_post_nb, mission_done_nb,
-                         ok_nb, answers_below_nb, path_len_nb, pb, produce_nb)
+from ..engine_nb import (COUNT, LIST, city_bonus_nb, deliveries_nb, free_slot_nb, has_post_nb, mission_done_nb,
+                         ok_nb, answers_below_nb, path_len_nb, pb, produce_nb, scan_nb)
 from ..enums import (D_ANY_CARD, D_BONUS, D_DELIVER, D_MISSION, D_PASS, D_PATH, D_START_CITY,
                      D_TAKE_CARD, G_CUBES, G_CURV, G_DEMAND, G_DEVSIDE, G_LV, G_MOFFER, G_PRESENT,
                      G_PUBLIC, G_USED, K_DEV, K_DEV_FORK, K_ICONS, K_MISS, K_NC, K_NSCORE, K_NSLOTS,
@@ -90,15 +91,27 @@ def walk_value_nb(s, seat, v, steps):
 
 
 @njit(cache=True)
-def mission_gain_nb(s, seat, src, dst, col):
+def missions_done_nb(s, seat):
+    """Bit j: the seat's j-th mission is done (once a decision, not once an answer)."""
+    b = pb(seat)
+    done = 0
+    for j in range(s[b + P_NMISS]):
+        if mission_done_nb(s, seat, s[b + P_MISS + j]):
+            done |= 1 << j
+    return done
+
+
+@njit(cache=True)
+def mission_gain_nb(s, seat, src, dst, col, done):
     """How much a delivery (src -> dst, a cube of colour col) advances the seat's missions
-    not yet done: one unit per mission it counts for, weighted by the mission's points."""
+    not yet done (``done``: missions_done_nb): one unit per mission it counts for,
+    weighted by the mission's points."""
     b = pb(seat)
     gain = 0.0
     new_city = not has_post_nb(s, seat, dst)
     for j in range(s[b + P_NMISS]):
         m = s[b + P_MISS + j]
-        if mission_done_nb(s, seat, m):
+        if (done >> j) & 1:
             continue
         kind, arg, vp = s[K_MISS + m * 4], s[K_MISS + m * 4 + 2], s[K_MISS + m * 4 + 3]
         if ((kind == MK_COLOUR and arg == col) or (kind == MK_CITIES and new_city)
@@ -109,7 +122,7 @@ def mission_gain_nb(s, seat, src, dst, col):
 
 
 @njit(cache=True)
-def delivery_value_nb(s, seat, a):
+def delivery_value_nb(s, seat, a, done):
     pair, k = a // MAX_OPT, a % MAX_OPT
     src, dst = pair // MAXC, pair % MAXC
     w = s[K_PAY + s[K_PAY_AT + pair] + k]
@@ -148,17 +161,20 @@ def delivery_value_nb(s, seat, a):
     if not has_post_nb(s, seat, dst):
         cubes = s[K_PROD] if (upgrade and s[G_LV + dst] == 1) else (0 if upgrade else s[G_CUBES + dst])
         val += w_nb(s, seat, W_SUPPLY) * cubes
-    val += w_nb(s, seat, W_MISSION) * mission_gain_nb(s, seat, src, dst, col)
+    val += w_nb(s, seat, W_MISSION) * mission_gain_nb(s, seat, src, dst, col, done)
     return val
 
 
 @njit(cache=True)
 def best_delivery_nb(s, seat):
     n = deliveries_nb(s, seat, s, COUNT)
+    answers = np.empty(max(n, 1), np.int64)
+    scan_nb(s, seat, answers, LIST)         # one more scan, not one per answer
+    done = missions_done_nb(s, seat)
     best, best_val = -1, -1e300
     for j in range(n):
-        a = deliveries_nb(s, seat, s, j)
-        val = delivery_value_nb(s, seat, a)
+        a = answers[j]
+        val = delivery_value_nb(s, seat, a, done)
         if val > best_val:
             best, best_val = a, val
     return best

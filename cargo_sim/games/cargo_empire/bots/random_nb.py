@@ -5,7 +5,7 @@ from numba import njit
 
 from ....core.layout import M_BOT_RNG
 from ....core.rng_nb import rand_below_at_nb
-from ..engine_nb import COUNT, answers_below_nb, deliveries_nb, ok_nb
+from ..engine_nb import COUNT, answers_below_nb, deliveries_nb, ok_nb, scan_nb
 from ..enums import D_DELIVER
 
 
@@ -14,7 +14,7 @@ def random_at_nb(kind, s, seat, at):
     """A uniformly random legal answer drawn from the stream in word ``at``."""
     if kind == D_DELIVER:
         n = deliveries_nb(s, seat, s, COUNT)
-        return deliveries_nb(s, seat, s, rand_below_at_nb(s, at, n)) if n > 0 else -1
+        return scan_nb(s, seat, s, rand_below_at_nb(s, at, n)) if n > 0 else -1
     hi = answers_below_nb(s, kind)
     n = 0
     for a in range(hi):

@@ -29,11 +29,12 @@ STRATEGIES = {
     "collector": ({"city": 3.0, "reward_city": 5.0},
                   "city-card collector: city bonuses and city-card rewards"),
 }
-# expert: hand-set from short 2-player trials against the named strategies (bots/registry
-# is the one place; docs/rules_cargo_empire.md, "Bots")
-EXPERT = {**GREEDY_PARAMS, "step": 1.2, "card_cost": 0.9, "ship_cost": 0.4, "perfect": 2.0,
-          "upgrade": 0.5, "lv3": 3.0, "supply": 0.8, "mission": 2.0, "focus": 0.3, "city": 0.8,
-          "reward_card": 1.0, "reward_city": 3.0, "reward_mission": 1.5, "vp": 1.5, "hand": 1.0}
+# expert: the heuristic family's weights tuned at 2 players (`cargo-sim tune --game
+# cargo_empire --seats 2`, differential evolution against the named strategies; the
+# strength table and how it was measured: docs/rules_cargo_empire.md, "Bots")
+EXPERT = {**GREEDY_PARAMS, "step": 1.16, "card_cost": 6.81, "ship_cost": 7.55, "perfect": 4.19,
+          "upgrade": 8.88, "lv3": 9.23, "supply": 2.49, "mission": 3.45, "focus": 8.74, "city": 8.81,
+          "reward_card": 0.33, "reward_city": 6.79, "reward_mission": 9.27, "vp": 4.92, "hand": 1.5}
 
 REGISTRY.register_builtin(BotSpec(
     "random", _K + "random_nb:random_decide_nb", {},
@@ -43,8 +44,9 @@ for _name, (_over, _doc) in STRATEGIES.items():
                                       {**GREEDY_PARAMS, **_over}, _doc, ranges=GREEDY_RANGES))
 REGISTRY.register_builtin(BotSpec(
     "expert", _K + "greedy_nb:greedy_decide_nb", EXPERT,
-    "the heuristic family's strongest weights found so far: development steps and their "
-    "rewards, careful with cards, perfect upgrades and LV3 posts, missions", ranges=GREEDY_RANGES))
+    "the heuristic family's weights tuned against the named strategies: sparing with cards "
+    "(ships above all), upgrades and LV3 posts, city cards and bonuses, its leading "
+    "vehicle, mission rewards", ranges=GREEDY_RANGES))
 REGISTRY.tune_opponents = tuple(STRATEGIES)
 
 # user bots (@bot(..., game="cargo_empire")): a bot may write nothing of the game's words
