@@ -124,7 +124,7 @@ def avail(s, q):
 
 
 def activation(s, q, i, x=0):
-    return E.A_ACT + i * 64 + x
+    return E.A_ACT + i * E.ACT_BLOCK + x
 
 
 # ---- setup and phase 1 --------------------------------------------------------------------
@@ -417,7 +417,7 @@ def test_conditions_unmet_make_an_activation_illegal():
     for name in ("Amtsstube", "Kapelle", "Gesandter", "Pfandleihe", "Tor", "Bettler", "Kapitän"):
         i = done(s, 0, name)
         s[eng.pb(1) + E.P_WALL] = 5            # seat 1 ahead on the wall
-        assert not any(ok(s, activation(s, 0, i, x)) for x in range(64)), name
+        assert not any(ok(s, activation(s, 0, i, x)) for x in range(E.ACT_BLOCK)), name
 
 
 def test_legal_answers_are_exactly_the_codes_the_engine_accepts():
@@ -430,7 +430,7 @@ def test_legal_answers_are_exactly_the_codes_the_engine_accepts():
     coins(s, 0, 4)
     out = np.empty(E.MAX_LEGAL, np.int64)
     n_done = p(s, 0, E.P_N_DONE)
-    codes = list(range(E.A_ACT)) + [activation(s, 0, i, x) for i in range(n_done) for x in range(64)]
+    codes = list(range(E.A_ACT)) + [activation(s, 0, i, x) for i in range(n_done) for x in range(E.ACT_BLOCK)]
     for step, (colour, k) in enumerate([(None, 0), (GREEN, 1), (RED, 1), (BLUE, 2), (GREY, 3),
                                         (BLACK, 1), (PURPLE, 2)]):
         if colour is not None:
