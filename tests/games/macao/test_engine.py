@@ -378,7 +378,9 @@ ACTIVATE = [
     ("Goldschmied", lambda s: cubes(s, 0, RED, 2), RED, 1, 0, [0, 0, 0, 0, 0, -1]),
     ("Bischof", lambda s: coins(s, 0, 3), 0, -1, 2, [0] * 6),
     ("Edler", lambda s: coins(s, 0, 3), GREY, -2, 0, [0, 1, 0, 0, 0, 0]),
-    ("Laden", lambda s: cubes(s, 0, BLUE, 2), BLUE * 6 + RED, 0, 0, [0, 0, -2, 0, 0, 1]),
+    # Laden's option: the multiset paid * 6 + the colour gained; {blue, blue} is multiset 11
+    # of two cubes (6 pairs from green, 5 from grey before it: table_nb.multiset_nb)
+    ("Laden", lambda s: cubes(s, 0, BLUE, 2), 11 * 6 + RED, 0, 0, [0, 0, -2, 0, 0, 1]),
     ("Kathedrale", lambda s: (cubes(s, 0, GREEN, 1), cubes(s, 0, RED, 1)), 1 | 32, 0, 2,
      [-1, 0, 0, 0, 0, -1]),
     ("Amtsdiener", lambda s: _office(s), 0, 1, 0, [0] * 6),
@@ -462,11 +464,12 @@ def test_office_activation_triggers_and_extra_activation():
 
 def test_goldsucher_repeats_and_totengraeber_discards_a_person():
     s = at_actions(new(2))
-    i = done(s, 0, "Goldsucher")              # pay 3 cubes of one colour, gain 1 coin, repeatable
+    i = done(s, 0, "Goldsucher")              # pay 3 cubes of any colours, gain 1 coin, repeatable
     cubes(s, 0, RED, 6)
-    act(s, activation(s, 0, i, RED))
-    act(s, activation(s, 0, i, RED))
-    assert avail(s, 0)[RED] == 0 and not ok(s, activation(s, 0, i, RED))
+    reds = 55                                 # {red, red, red}: the last of the 56 multisets of 3
+    act(s, activation(s, 0, i, reds))
+    act(s, activation(s, 0, i, reds))
+    assert avail(s, 0)[RED] == 0 and not ok(s, activation(s, 0, i, reds))
     j = done(s, 0, "Totengräber")
     c0 = p(s, 0, E.P_COINS)
     act(s, activation(s, 0, j, i))            # discard Goldsucher (a person): 2 coins
