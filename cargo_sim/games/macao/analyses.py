@@ -428,8 +428,10 @@ def _reading(mine: float, others: float, r: dict) -> str:
 
 # The search sample the report plays itself (the penalties of a stronger player than the
 # report's bots): 2 players, the searcher against expert, seat-rotated, on the report's rules.
-# About 3 minutes on one core (docs/macao_study.md); games = 0 leaves it out.
-SEARCH_SAMPLE = {"bot": "ismcts?iterations=1000", "against": "expert", "games": 12}
+# About 3 minutes on one core (docs/macao_study.md), so only a report of at least
+# min_report_games games plays it (a smaller one would spend most of its time there);
+# games = 0 leaves it out.
+SEARCH_SAMPLE = {"bot": "ismcts?iterations=1000", "against": "expert", "games": 12, "min_report_games": 1000}
 
 
 def search_sample(rules, seed: int, games: int | None = None) -> pd.DataFrame:
@@ -459,7 +461,7 @@ def run_all(t, seed: int = 0) -> dict:
            "tribute_share": tribute_share(t)}
     mp = int(t.rules["marker_penalty"]) if t.rules is not None else 3
     pen = [penalty_causes(t.players, mp, "report games")]
-    if t.rules is not None and SEARCH_SAMPLE["games"] > 0:
+    if t.rules is not None and SEARCH_SAMPLE["games"] > 0 and len(t.games) >= SEARCH_SAMPLE["min_report_games"]:
         sample = search_sample(t.rules, seed)
         pen.append(penalty_causes(sample, mp, f"search sample ({SEARCH_SAMPLE['games']} games)"))
         out["penalty_play"] = penalty_play(sample, SEARCH_SAMPLE["bot"], mp)

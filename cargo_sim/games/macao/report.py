@@ -80,7 +80,8 @@ SECTIONS = [
      "for each round without a cube and each 6th tableau card, the tableau penalty for each card left "
      "at the end. The report's games are set against a stronger player's: a sample the report plays "
      f"itself, `{SEARCH_SAMPLE['bot']}` against `{SEARCH_SAMPLE['against']}` at 2 players (half the "
-     "games in each seating, the report's rules and seed). A cause the stronger player avoids comes "
+     "games in each seating, the report's rules and seed; only in a report of at least "
+     f"{SEARCH_SAMPLE['min_report_games']:,} games). A cause the stronger player avoids comes "
      "from weak play; one it takes as well comes from the rules.",
      [("tribute_share", ["n_players", "bot", "who", "n", "tribute_vp", "vp", "share", "ci_lo", "ci_hi"],
        "Points from the tribute and the final score per player-game (means), and the tribute's share of "
@@ -176,10 +177,13 @@ def _score_basis(tables: dict) -> list[str]:
     out = []
     ts = tables.get("tribute_share")
     if ts is not None and len(ts):
+        def share(r) -> str:
+            if r.share != r.share:            # NaN: the players' summed score is not positive
+                return "n/a (summed score <= 0)"
+            return f"{_pct(r.share)} [{_pct(r.ci_lo)}, {_pct(r.ci_hi)}]"
         out.append("Share of the score from the tribute, whose numbers are estimates (tribute points / "
                    "final points): " + "; ".join(
-                       f"{int(n)}p {bot}: winners {_pct(w.share)} [{_pct(w.ci_lo)}, {_pct(w.ci_hi)}], all "
-                       f"{_pct(a.share)} [{_pct(a.ci_lo)}, {_pct(a.ci_hi)}]"
+                       f"{int(n)}p {bot}: winners {share(w)}, all {share(a)}"
                        for (n, bot), d in ts.groupby(["n_players", "bot"])
                        for w in d[d["who"] == "winners"].itertuples() for a in d[d["who"] == "all"].itertuples()))
     pen = tables.get("penalties")
@@ -191,6 +195,10 @@ def _score_basis(tables: dict) -> list[str]:
                        f"[{total['ci_lo']:.1f}, {total['ci_hi']:.1f}] (n = {int(total['n']):,})"
                        + (": " + ", ".join(parts) if parts else ""))
     play = tables.get("penalty_play")
+    if pen is not None and len(pen) and (play is None or not len(play)):
+        out.append("No stronger player's sample in this report (one is played only in a report of at least "
+                   f"{SEARCH_SAMPLE['min_report_games']:,} games), so it does not say which penalties "
+                   "come from weak play.")
     if play is not None and len(play):
         r = play[play["cause"] != "total"]
         games = int(play["games"].iloc[0])
