@@ -396,7 +396,7 @@ def penalty_play(players: pd.DataFrame, bot: str, marker_penalty: int) -> pd.Dat
     mp = marker_penalty
     rows = []
     for n, d in players.groupby("n_players"):
-        mine = (d["bot"] == bot).to_numpy()
+        mine = d["bot"].astype(str).isin({bot, bot.split("?")[0]}).to_numpy()   # (players name the family)
         won = float(d.loc[mine, "win_share"].mean())      # stronger only if it wins the most
         causes = {"zero-cube rounds": d["zero_cube"] * mp, "6th tableau card": d["overflow"] * mp,
                   "markers not counted": (d["markers"] - d["zero_cube"] - d["overflow"]) * mp,
