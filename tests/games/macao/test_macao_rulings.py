@@ -397,3 +397,21 @@ def test_the_heuristic_pays_any_cubes_with_the_colours_it_has_most_of():
     assert [(paid >> (8 * c)) & 255 for c in range(6)] == [0, 2, 0, 1, 0, 0]
     assert int(greedy_nb.plentiful_nb(s, 0, 7)) == -1
     assert int(T.multiset_rank_nb(paid, 3)) >= 0
+
+
+def test_the_heuristic_tries_goldsucher_and_laden_with_the_plentiful_mix():
+    from cargo_sim.games.macao.bots import greedy_nb
+    from cargo_sim.games.macao import table_nb as T
+    s = at_actions(table(R))                      # the finite supply: Laden tries each colour gained
+    i = done(s, 0, "Goldsucher")
+    j = done(s, 0, "Laden")
+    k0 = avail(s, 0)
+    for c, want in enumerate([1, 3, 0, 2, 0, 0]):
+        cubes(s, 0, c, want - k0[c])
+    out = np.empty(E.MAX_LEGAL, np.int64)
+    tries = out[:greedy_nb.card_tries_nb(s, 0, out, 0)].tolist()
+    three = int(T.multiset_rank_nb(2 << 8 | 1 << 24, 3))      # grey, grey, black
+    two = int(T.multiset_rank_nb(2 << 8, 2))                  # grey, grey (black's 2 ties: grey first)
+    assert [a for a in tries if a >= E.A_ACT] == [activation(s, 0, i, three)] + [
+        activation(s, 0, j, two * 6 + g) for g in range(6)]
+    assert all(ok(s, a) for a in tries)
