@@ -14,3 +14,61 @@ def legend(fig, note=None, handles=None, labels=None):
                     labels.append(lab)
     return fig.legend(handles, labels, loc="outside right upper", fontsize=8, title=note,
                       title_fontsize=8, alignment="left")
+
+
+# ---- the panel figures of the games' reports: one panel per player count --------------
+MIN_N = 30                 # no interval (or point) from fewer observations (analyses.stats.MIN_N)
+SMALL = f"points with n < {MIN_N} not shown"
+
+
+def panels(df, title, width=3.0, height=3.6, sharey=True):
+    """A figure with one panel per player count of ``df`` (its ``n_players``) and the
+    title, the games it rests on ("... (basis)") on a line of their own."""
+    import matplotlib.pyplot as plt
+    counts = sorted(int(n) for n in df["n_players"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(width * len(counts) + 3.4, height), sharey=sharey,
+                             constrained_layout=True, squeeze=False)
+    for ax, n in zip(axes[0], counts):
+        ax.set_title(f"{n} players")
+        ax.grid(True, alpha=0.3)
+    head, _, basis = title.partition(" (")
+    fig.suptitle(head + (f"\n({basis}" if basis else ""), fontsize=10)
+    return fig, dict(zip(counts, axes[0]))
+
+
+def games_basis(df, col="games") -> str:
+    """"1,000 games at 2p; ..." from a table's per-count game counts."""
+    if col not in df.columns:
+        return ""
+    per = df.groupby("n_players")[col].max()
+    return "; ".join(f"{int(v):,} games at {int(n)}p" for n, v in per.items())
+
+
+def err(d, y):
+    """The error bars of column ``y`` from ``ci_lo`` / ``ci_hi`` (never negative)."""
+    import numpy as np
+    return np.vstack([np.clip(d[y] - d["ci_lo"], 0, None), np.clip(d["ci_hi"] - d[y], 0, None)])
+
+
+def enough(d):
+    return d[d["n"] >= MIN_N]
+
+
+def rate_bars(df, x, title, xlabel, y="win_rate", ylabel="win rate", equal=True):
+    """Bars of ``y`` by ``x`` per player count, 95 % intervals clustered by game, the
+    equal share 1/n dashed (``equal``)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    fig, ps = panels(df, f"{title} ({games_basis(df)})")
+    for n, ax in ps.items():
+        d = enough(df[df["n_players"] == n])
+        pos = np.arange(len(d))
+        ax.bar(pos, d[y], 0.7, yerr=err(d, y), capsize=3, color="C0", ecolor="0.2")
+        ax.set_xticks(pos, [str(v) for v in d[x]], fontsize=8)
+        ax.set_xlabel(xlabel)
+        if equal:
+            ax.axhline(1 / n, color="k", ls="--", lw=1)
+    next(iter(ps.values())).set_ylabel(ylabel)
+    legend(fig, f"bars: 95% CI clustered by game\n{SMALL}",
+           [plt.Line2D([], [], color="k", ls="--")] if equal else [], ["equal share 1/n"] if equal else [])
+    return fig

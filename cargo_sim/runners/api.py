@@ -72,7 +72,7 @@ def aggregate(n_games: int, players, seed: int = 0, rules=None, workers: int | N
     """Play ``n_games`` games like ``simulate`` (same arguments, same games) but
     keep only the game's fixed-size counters folded in the compiled kernel:
     memory does not grow with ``n_games``. Returns the game's counters object
-    (Cargo Noir: ``Aggregates``); identical for any ``workers`` and
+    (Cargo Noir: ``Aggregates``, Macao: ``MacaoAggregates``); identical for any ``workers`` and
     ``chunk_size``. A game without counters is a ConfigError. Ctrl-C stops early
     and returns the finished chunks (``interrupted=True``).
     ``backend="dask"``, ``scheduler``, ``chunk_games``, ``n_workers``, ``check_bots``: as

@@ -23,13 +23,12 @@ buffer into fresh counters (games are deterministic, so the replay is the same
 games). The layout names and meanings are documented in ``SECTIONS``; the
 Python side (``cargo_noir.aggregates``) labels them.
 """
-import hashlib
-
 import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
 from ...core.borrow_nb import state_ptr_nb
+from ...core.counters_nb import OVERFLOW_KIND, OVERFLOW_ROWS, bin_nb, layout_id, section_offsets
 from .engine_nb import DecideType, game_stopped_nb, own_workspace_nb, play_game_nb, start_state_nb
 from .enums import (
     A_ABANDON, A_BUY, A_CASINO, A_PORT_WIN, A_RAISE, A_SCORE, A_SEND_BLACK_MARKET,
@@ -116,17 +115,8 @@ SECTIONS = (
 )
 
 
-def _layout():
-    off, at = {}, 0
-    for name, shape, _ in SECTIONS:
-        off[name] = at
-        at += int(np.prod(shape))
-    return off, at
-
-
-OFFSETS, ACC_SIZE = _layout()
-LAYOUT_ID = "cargo_noir.aggregates/1:" + hashlib.sha256(
-    repr([(n, s) for n, s, _ in SECTIONS]).encode()).hexdigest()[:12]
+OFFSETS, ACC_SIZE = section_offsets(SECTIONS)
+LAYOUT_ID = layout_id("cargo_noir.aggregates/1", SECTIONS)
 
 O_GAMES = OFFSETS["games"]
 O_TIES = OFFSETS["ties"]
@@ -164,16 +154,6 @@ EP_SENDS = 1
 EP_RAISES = 2
 EP_ABANDONS = 3
 EP_STATE_W = 4
-
-
-@njit(cache=True)
-def bin_nb(x, n_bins):
-    """x clipped to 0 .. n_bins - 1 (the last bin takes everything beyond)."""
-    if x < 0:
-        return 0
-    if x >= n_bins:
-        return n_bins - 1
-    return x
 
 
 @njit(cache=True)
@@ -452,8 +432,8 @@ def aggregate_games_nb(template, decide, exact_fn, seeds, log, acc, err):
         n_ev = s[M_N_EVENTS]
         if n_ev >= cap:
             err[0] = g
-            err[1] = -1
-            err[7] = n_ev
+            err[OVERFLOW_KIND] = -1
+            err[OVERFLOW_ROWS] = n_ev
             return own[0] != own[0]
         fold_results_nb(s, pacc)
         fold_events_nb(s, plog, n_ev, pacc, ep, last_stack, coins_last, buys)

@@ -17,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.stats import chi2_equal, clustered_diff, clustered_mean, proportion, t_quantile
+from ...core.seat_stats import (cm_row, event_players, events_of, seat_chi2, win_rate_by_bot,
+                               win_rate_by_seat)
+from ...core.stats import clustered_diff, t_quantile
 from . import enums as E
 
 READS = "results"            # analyses.games.pipelines: this pipeline reads result tables
@@ -27,63 +29,17 @@ SOURCES = (("delivery_vp", "deliveries"), ("tribute_vp", "tribute"), ("card_vp",
            ("end_vp", "end-game cards"), ("group_vp", "city group"), ("penalty", "penalties"))
 
 
+_EVENT_COLUMNS = ("game", "round", "seat", "a", "b", "c", "points", "coins", "n_players")
+
+
 def _events(t, action: str) -> pd.DataFrame:
-    ev = t.events
-    if ev is None or not len(ev):
-        return pd.DataFrame(columns=["game", "round", "seat", "a", "b", "c", "points", "coins", "n_players"])
-    return ev[ev["action"] == action]
+    return events_of(t, action, _EVENT_COLUMNS)
 
 
-def _event_players(t) -> pd.DataFrame:
-    """The players of the games that kept an event log (the subsample)."""
-    if t.events is None or not len(t.events):
-        return t.players.iloc[:0]
-    return t.players[t.players["game"].isin(t.events["game"].unique())]
+_event_players, _cm = event_players, cm_row
 
 
-def _cm(values, clusters, name: str = "mean", **extra) -> dict:
-    """The clustered mean of ``values`` as a row: ``extra``, n, ``name``, ci_lo, ci_hi."""
-    r = clustered_mean(values, clusters)
-    return {**extra, "n": r["n"], name: r["mean"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"]}
-
-
-def same_bot_counts(players: pd.DataFrame) -> set:
-    """Player counts whose every seat holds the same bot (seats exchangeable)."""
-    k = players.groupby("n_players", observed=True)["bot"].nunique()
-    return {int(n) for n, v in k.items() if v == 1}
-
-
-# ---- balance -------------------------------------------------------------------------
-def win_rate_by_seat(t) -> pd.DataFrame:
-    """Per player count and seat: the win rate (shared wins split; Wilson interval,
-    one observation per game and seat), only where one bot holds every seat."""
-    p = t.players[t.players["n_players"].isin(same_bot_counts(t.players))]
-    rows = []
-    for (n, seat), d in p.groupby(["n_players", "seat"], observed=True):
-        pr = proportion(d["win_share"].sum(), len(d), "win_rate")
-        rows.append({"n_players": int(n), "seat": int(seat), "bot": str(d["bot"].iloc[0]),
-                     "n": int(pr["n"]), "win_rate": float(pr["win_rate"]),
-                     "ci_lo": float(pr["ci_lo"]), "ci_hi": float(pr["ci_hi"]), "expected": 1 / n})
-    return pd.DataFrame(rows)
-
-
-def seat_chi2(seats: pd.DataFrame) -> pd.DataFrame:
-    rows = []
-    for n, d in seats.groupby("n_players"):
-        wins = (d["win_rate"] * d["n"]).to_numpy()
-        rows.append({"n_players": int(n), "n": int(d["n"].iloc[0]), **chi2_equal(wins)})
-    return pd.DataFrame(rows)
-
-
-def win_rate_by_bot(t) -> pd.DataFrame:
-    """Per player count and bot over all its seats: win rate, interval clustered by game."""
-    rows = []
-    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
-        r = _cm(d["win_share"], d["game"], "win_rate", n_players=int(n), bot=str(bot))
-        rows.append({**r, "mean_vp": float(d["vp"].mean())})
-    return pd.DataFrame(rows)
-
-
+# ---- balance (the seats' and bots' tables are core.seat_stats's) -----------------------
 def score_breakdown(t, group_points: int) -> pd.DataFrame:
     """Mean points per player-game from each source, winners and the others apart
     (penalties negative); the sources sum to the final score."""

@@ -13,55 +13,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ...core.plotting import legend  # noqa: E402
+from ...core.plotting import (MIN_N, SMALL, enough, err, games_basis, legend, panels,  # noqa: E402
+                              rate_bars)
 
-MIN_N = 30                 # no interval (or point) from fewer observations (analyses.stats.MIN_N)
-SMALL = f"points with n < {MIN_N} not shown"
 WHO = {"winners": "#d62728", "others": "#1f77b4"}
-
-
-def _panels(df, title, width=3.0, height=3.6, sharey=True):
-    counts = sorted(int(n) for n in df["n_players"].unique())
-    fig, axes = plt.subplots(1, len(counts), figsize=(width * len(counts) + 3.4, height), sharey=sharey,
-                             constrained_layout=True, squeeze=False)
-    for ax, n in zip(axes[0], counts):
-        ax.set_title(f"{n} players")
-        ax.grid(True, alpha=0.3)
-    head, _, basis = title.partition(" (")       # the games it rests on on a line of their own
-    fig.suptitle(head + (f"\n({basis}" if basis else ""), fontsize=10)
-    return fig, dict(zip(counts, axes[0]))
-
-
-def _games(df, col="games") -> str:
-    """"1,000 games at 2 players, ..." from a table's per-count game counts."""
-    if col not in df.columns:
-        return ""
-    per = df.groupby("n_players")[col].max()
-    return "; ".join(f"{int(v):,} games at {int(n)}p" for n, v in per.items())
-
-
-def _err(d, y):
-    return np.vstack([np.clip(d[y] - d["ci_lo"], 0, None), np.clip(d["ci_hi"] - d[y], 0, None)])
-
-
-def _enough(d):
-    return d[d["n"] >= MIN_N]
-
-
-def _rate_bars(df, x, title, xlabel, y="win_rate", ylabel="win rate", equal=True):
-    fig, panels = _panels(df, f"{title} ({_games(df)})")
-    for n, ax in panels.items():
-        d = _enough(df[df["n_players"] == n])
-        pos = np.arange(len(d))
-        ax.bar(pos, d[y], 0.7, yerr=_err(d, y), capsize=3, color="C0", ecolor="0.2")
-        ax.set_xticks(pos, [str(v) for v in d[x]], fontsize=8)
-        ax.set_xlabel(xlabel)
-        if equal:
-            ax.axhline(1 / n, color="k", ls="--", lw=1)
-    next(iter(panels.values())).set_ylabel(ylabel)
-    legend(fig, f"bars: 95% CI clustered by game\n{SMALL}",
-            [plt.Line2D([], [], color="k", ls="--")] if equal else [], ["equal share 1/n"] if equal else [])
-    return fig
+# the panel helpers every game's report figures share
+_panels, _games, _err, _enough, _rate_bars = panels, games_basis, err, enough, rate_bars
 
 
 def win_rate_by_seat(df):

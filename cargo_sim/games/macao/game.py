@@ -41,12 +41,14 @@ class Macao(GameBase):
     # ---- optional capabilities (core.contract.CAPABILITIES) -------------------------------
     forward = lazy_member(".forward", "FORWARD")       # the forward model's kernels (numba)
     GameState = lazy_member(".forward", "GameState")
+    counters = lazy_member(".aggregates", "COUNTERS")  # aggregate counters (aggregates.py)
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
     analyses = ("cargo_sim.games.macao.analyses",)           # pandas pipelines (run_all)
     report_sections = ("cargo_sim.games.macao.report.SECTIONS",)
     robustness = "cargo_sim.games.macao.analyses"            # its ROBUSTNESS headlines
     bench = lazy_member(".bench")
+    replay = lazy_member(".replay", "REPLAY")          # play --html (core.replay)
 
 
 GAME = Macao()

@@ -1,0 +1,83 @@
+"""Tables every seat game's analyses build the same way from its result tables (a
+Tables-like bundle: ``games``, ``players``, optional ``events``, each with an
+``n_players`` column): the event log's rows of one action and its subsample of
+players, a clustered mean as a table row, and the seat balance, measured only where
+one bot holds every seat (then seats are exchangeable and a seat difference is the
+seat's). Each game's own tables live in its ``analyses.py``; these are the shared ones.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from .stats import chi2_equal, clustered_mean, proportion
+
+
+def events_of(t, action: str, columns=("game", "round", "seat", "a", "b", "c", "n_players")) -> pd.DataFrame:
+    """The event log's rows of ``action`` (an empty frame of ``columns`` without a log)."""
+    ev = t.events
+    if ev is None or not len(ev):
+        return pd.DataFrame(columns=list(columns))
+    return ev[ev["action"] == action]
+
+
+def event_players(t) -> pd.DataFrame:
+    """The players of the games that kept an event log (the subsample)."""
+    if t.events is None or not len(t.events):
+        return t.players.iloc[:0]
+    return t.players[t.players["game"].isin(t.events["game"].unique())]
+
+
+def cm_row(values, clusters, name: str = "mean", **extra) -> dict:
+    """The clustered mean of ``values`` as a row: ``extra``, n, ``name``, ci_lo, ci_hi."""
+    r = clustered_mean(values, clusters)
+    return {**extra, "n": r["n"], name: r["mean"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"]}
+
+
+def same_bot_counts(players: pd.DataFrame) -> set:
+    """Player counts whose every seat holds the same bot (seats exchangeable)."""
+    k = players.groupby("n_players", observed=True)["bot"].nunique()
+    return {int(n) for n, v in k.items() if v == 1}
+
+
+def win_rate_by_seat(t) -> pd.DataFrame:
+    """Per player count and seat: the win rate (shared wins split; Wilson interval,
+    one observation per game and seat), only where one bot holds every seat."""
+    p = t.players[t.players["n_players"].isin(same_bot_counts(t.players))]
+    rows = []
+    for (n, seat), d in p.groupby(["n_players", "seat"], observed=True):
+        pr = proportion(d["win_share"].sum(), len(d), "win_rate")
+        rows.append({"n_players": int(n), "seat": int(seat), "bot": str(d["bot"].iloc[0]),
+                     "n": int(pr["n"]), "win_rate": float(pr["win_rate"]),
+                     "ci_lo": float(pr["ci_lo"]), "ci_hi": float(pr["ci_hi"]), "expected": 1 / n})
+    return pd.DataFrame(rows)
+
+
+def seat_chi2(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player count: the chi-square test of equal win chances of ``win_rate_by_seat``."""
+    rows = []
+    for n, d in seats.groupby("n_players"):
+        wins = (d["win_rate"] * d["n"]).to_numpy()
+        rows.append({"n_players": int(n), "n": int(d["n"].iloc[0]), **chi2_equal(wins)})
+    return pd.DataFrame(rows)
+
+
+def win_rate_by_bot(t) -> pd.DataFrame:
+    """Per player count and bot over all its seats: win rate, interval clustered by game."""
+    rows = []
+    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
+        r = cm_row(d["win_share"], d["game"], "win_rate", n_players=int(n), bot=str(bot))
+        rows.append({**r, "mean_vp": float(d["vp"].mean())})
+    return pd.DataFrame(rows)
+
+
+def win_rate_by(players: pd.DataFrame, col: str, top: int, label: str | None = None) -> pd.DataFrame:
+    """Per player count: the win rate by the whole-number column ``col``, values above
+    ``top`` pooled as ``top+`` (interval clustered by game), and the column's mean."""
+    rows = []
+    for n, d in players.groupby("n_players"):
+        k = d[col].clip(upper=top)
+        for v, e in d.groupby(k):
+            name = f"{int(v)}+" if v == top and (d[col] > top).any() else str(int(v))
+            r = cm_row(e["win_share"], e["game"], "win_rate", n_players=int(n), **{label or col: name})
+            rows.append({**r, "value": int(v)})
+    return pd.DataFrame(rows)
