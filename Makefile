@@ -75,8 +75,8 @@ reports-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim report --game macao --out reports/macao --no-svg --seed 0 --games $(MACAO_GAMES) --events-games $(MACAO_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
 
 # Macao's robustness report (reports/macao_robustness/; its highlights' marks in reports/macao/):
-# 467 parameters have a range, so each family of estimates made by one rule moves as one factor
-# (--group: all card costs one cube less / more together, ...), the 13 other parameters alone;
+# 473 parameters have a range, so each family of estimates made by one rule moves as one factor
+# (--group: all card costs one cube less / more together, ...), the 19 other parameters alone;
 # MACAO_ROBUST_GAMES games per table and variant, Morris MACAO_ROBUST_TRAJECTORIES trajectories
 # at MACAO_ROBUST_MORRIS_GAMES; about 20-30 min on 2 shared cores (docs/macao_study.md,
 # Robustness). Then make reports-macao puts the marks on the report's highlights.

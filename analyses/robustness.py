@@ -76,7 +76,8 @@ def study_hooks(game) -> dict | None:
     """A game's own headlines: the ``ROBUSTNESS`` dict of the module its
     ``Game.robustness`` names — ``measure(rules, games, design)`` (headline -> (conclusion,
     values, half-widths), as ``measure`` below), ``field`` (the ranked strategies),
-    ``mirror`` (the bot of the seat headlines) and ``headlines`` (their description) — or
+    ``mirror`` (the bot of the seat headlines), ``headlines`` (their description) and,
+    optionally, ``notes(res)`` (the report's lines on what the conclusions depend on) — or
     None: the study's own headlines, on the aggregate counters."""
     import importlib
 

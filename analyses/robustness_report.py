@@ -85,6 +85,12 @@ def _hooks(res) -> dict:
         "4-player field (each strategy in each seat once); `leader` — the first of that order.")}
 
 
+def _game_notes(res) -> list[str]:
+    """The game's own lines on what its conclusions depend on (its ROBUSTNESS["notes"])."""
+    notes = _hooks(res).get("notes")
+    return ["## What the conclusions depend on", "", *notes(res), ""] if notes else []
+
+
 def _widths(res) -> list[str]:
     g, base = res["design"].games, res["base"]
     field = _hooks(res)["field"]
@@ -139,6 +145,7 @@ def _index(res, command: str, figs: list[str]) -> str:
           "nearest band edge (5 % or 50 %). A margin inside the interval widths below "
           "means the defaults' conclusion is itself a near-tie, and flips of it are close calls.", "",
           _hooks(res)["headlines"], "",
+          *_game_notes(res),
           "## Under stronger play", "",
           _strong_play(res), "",
           "## Design", "",

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ...core.seat_stats import (cm_row, event_players, events_of, seat_chi2, win_rate_by_bot,
                                win_rate_by_seat)
-from ...core.stats import clustered_diff
+from ...core.stats import clustered_diff, t_quantile
 from . import enums as E
 
 READS = "results"            # analyses.games.pipelines: this pipeline reads result tables
@@ -286,14 +286,142 @@ def tribute_win(t) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run_all(t) -> dict:
-    """Every table of the Macao report (names as in report.SECTIONS)."""
+# ---- the tribute's weight and the penalties' causes ------------------------------------
+def _ratio(x, y, clusters) -> dict:
+    """sum(x) / sum(y) with rows in ``clusters`` (the players of a game): the linearised
+    se sqrt(C/(C-1) sum_c (X_c - r Y_c)^2) / sum(y) over the C clusters' sums, t(0.975, C-1)
+    (core.stats.clustered_mean with y in place of the row count)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    codes = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
+    c = int(codes.max()) + 1 if len(codes) else 0
+    if c == 0 or y.sum() <= 0:
+        return {"share": np.nan, "ci_lo": np.nan, "ci_hi": np.nan}
+    r = float(x.sum() / y.sum())
+    if c < 2:
+        return {"share": r, "ci_lo": np.nan, "ci_hi": np.nan}
+    X, Y = np.bincount(codes, x, c), np.bincount(codes, y, c)
+    half = float(t_quantile(c)) * float(np.sqrt(c / (c - 1) * np.sum((X - r * Y) ** 2)) / y.sum())
+    return {"share": r, "ci_lo": r - half, "ci_hi": r + half}
+
+
+def tribute_share(t) -> pd.DataFrame:
+    """Per player count and bot: the share of the final score (points after penalties,
+    summed over the players) that came from the tribute, whose numbers (every card's
+    tribute coins and points) are estimates; winners and every player."""
+    rows = []
+    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
+        for who, e in (("winners", d[d["won"] > 0]), ("all", d)):
+            if len(e):
+                rows.append({"n_players": int(n), "bot": str(bot), "who": who, "n": len(e),
+                             "tribute_vp": float(e["tribute_vp"].mean()), "vp": float(e["vp"].mean()),
+                             **_ratio(e["tribute_vp"], e["vp"], e["game"])})
+    return pd.DataFrame(rows)
+
+
+# the causes of penalty points (players columns; they sum to penalty_vp): a penalty marker
+# for each round without a cube and each 6th tableau card, markers that did not count (none
+# left, penalty_without_marker false: negative), tableau_penalty per card left at the end
+PENALTY_CAUSES = ("zero-cube rounds", "6th tableau card", "markers not counted", "tableau cards left")
+
+
+def penalty_causes(players: pd.DataFrame, marker_penalty: int, sample: str) -> pd.DataFrame:
+    """Per player count and bot: penalty points lost per player-game by cause (positive:
+    points lost; the causes sum to ``total``), how often each happened per player-game
+    and its share of the total."""
+    mp = marker_penalty
+    rows = []
+    for (n, bot), d in players.groupby(["n_players", "bot"], observed=True):
+        counted = d["markers"] - d["zero_cube"] - d["overflow"]
+        causes = {"zero-cube rounds": (d["zero_cube"] * mp, d["zero_cube"]),
+                  "6th tableau card": (d["overflow"] * mp, d["overflow"]),
+                  "markers not counted": (counted * mp, counted),
+                  "tableau cards left": (d["penalty_vp"] - d["markers"] * mp, d["tableau_left"]),
+                  "total": (d["penalty_vp"], d["markers"] + d["tableau_left"])}
+        total = float(d["penalty_vp"].mean())
+        for cause, (pts, k) in causes.items():
+            rows.append({**_cm(pts, d["game"], n_players=int(n), bot=str(bot), sample=sample, cause=cause),
+                         "per_game": float(k.mean()), "share": float(pts.mean()) / total if total else np.nan,
+                         "games": int(d["game"].nunique())})
+    return pd.DataFrame(rows)
+
+
+def penalty_play(players: pd.DataFrame, bot: str, marker_penalty: int) -> pd.DataFrame:
+    """Per player count and cause, in the same games: ``bot``'s penalty points per
+    player-game minus its opponents' (interval clustered by game): a cause a stronger
+    player avoids comes from weak play, one it takes as well from the rules."""
+    mp = marker_penalty
+    rows = []
+    for n, d in players.groupby("n_players"):
+        mine = d["bot"].astype(str).isin({bot, bot.split("?")[0]}).to_numpy()   # (players name the family)
+        won = float(d.loc[mine, "win_share"].mean())      # stronger only if it wins the most
+        causes = {"zero-cube rounds": d["zero_cube"] * mp, "6th tableau card": d["overflow"] * mp,
+                  "markers not counted": (d["markers"] - d["zero_cube"] - d["overflow"]) * mp,
+                  "tableau cards left": d["penalty_vp"] - d["markers"] * mp, "total": d["penalty_vp"]}
+        for cause, pts in causes.items():
+            r = clustered_diff(pts.to_numpy(float), mine, d["game"].to_numpy())
+            rows.append({"n_players": int(n), "cause": cause, "bot": bot, "n": int(mine.sum()),
+                         "bot_mean": float(pts[mine].mean()), "others_mean": float(pts[~mine].mean()),
+                         "diff": r["diff"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"],
+                         "win_share": won,
+                         "reading": _reading(float(pts[mine].mean()), float(pts[~mine].mean()), r)
+                         if won > 1 / n else "no reading (it did not win more than its share here)",
+                         "games": int(d["game"].nunique())})
+    return pd.DataFrame(rows)
+
+
+def _reading(mine: float, others: float, r: dict) -> str:
+    """Where a cause's penalty comes from, by the stronger player's difference."""
+    if max(mine, others) < 0.05:
+        return "rare"
+    if r["ci_hi"] < 0:
+        return "weak play (the stronger player avoids some)"
+    if r["ci_lo"] > 0:
+        return "the stronger player's choice (it takes more)"
+    if mine >= 0.5 * others:
+        return "the rules (the stronger player takes it too)"
+    return "undecided (too few games)"
+
+
+# The search sample the report plays itself (the penalties of a stronger player than the
+# report's bots): 2 players, the searcher against expert, seat-rotated, on the report's rules.
+# About 3 minutes on one core (docs/macao_study.md), so only a report of at least
+# min_report_games games plays it (a smaller one would spend most of its time there);
+# games = 0 leaves it out.
+SEARCH_SAMPLE = {"bot": "ismcts?iterations=1000", "against": "expert", "games": 12, "min_report_games": 1000}
+
+
+def search_sample(rules, seed: int, games: int | None = None) -> pd.DataFrame:
+    """The players of SEARCH_SAMPLE's games (half in each seating), with n_players."""
+    from ...runners.api import simulate
+    games = SEARCH_SAMPLE["games"] if games is None else games
+    bot, other = SEARCH_SAMPLE["bot"], SEARCH_SAMPLE["against"]
+    parts = []
+    for k, seats in enumerate(([bot, other], [other, bot])):
+        g = games // 2 + (games % 2 if k == 0 else 0)
+        if g:
+            p = simulate(g, seats, seed=seed + 7919 + k, rules=rules, workers=1, progress=False,
+                         game="macao").players
+            parts.append(p.assign(game=p["game"].astype("int64") + k * (1 << 32), n_players=2))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def run_all(t, seed: int = 0) -> dict:
+    """Every table of the Macao report (names as in report.SECTIONS); ``seed`` plays the
+    search sample (SEARCH_SAMPLE)."""
     gp = int(t.rules["group_points"]) if t.rules is not None else 2
     seats = win_rate_by_seat(t)
     out = {"win_rate_by_seat": seats, "seat_chi2": seat_chi2(seats) if len(seats) else pd.DataFrame(),
            "win_rate_by_bot": win_rate_by_bot(t), "score_breakdown": score_breakdown(t, gp),
            "rose_waste": rose_waste(t), "waste_vs_win": waste_vs_win(t), "wall_rank_win": wall_rank_win(t),
-           "city": city(t, gp), "group_win": group_win(t), "tribute_win": tribute_win(t)}
+           "city": city(t, gp), "group_win": group_win(t), "tribute_win": tribute_win(t),
+           "tribute_share": tribute_share(t)}
+    mp = int(t.rules["marker_penalty"]) if t.rules is not None else 3
+    pen = [penalty_causes(t.players, mp, "report games")]
+    if t.rules is not None and SEARCH_SAMPLE["games"] > 0 and len(t.games) >= SEARCH_SAMPLE["min_report_games"]:
+        sample = search_sample(t.rules, seed)
+        pen.append(penalty_causes(sample, mp, f"search sample ({SEARCH_SAMPLE['games']} games)"))
+        out["penalty_play"] = penalty_play(sample, SEARCH_SAMPLE["bot"], mp)
+    out["penalties"] = pd.concat(pen, ignore_index=True)
     if t.events is not None and len(t.events):
         out.update({"cards": cards(t), "dice_by_round": dice_by_round(t), "dice_colours": dice_colours(t),
                     "waste_by_round": waste_by_round(t), "turn_order_win": turn_order_win(t),
@@ -302,7 +430,7 @@ def run_all(t) -> dict:
     every = t.games.groupby("n_players")["game"].nunique()
     logged = _event_players(t).groupby("n_players")["game"].nunique()
     for name, df in out.items():
-        if len(df) and "n_players" in df.columns:
+        if len(df) and "n_players" in df.columns and "games" not in df.columns:   # (the penalties' own)
             df["games"] = df["n_players"].map(logged if name in EVENT_TABLES else every).astype("int64")
     return out
 
@@ -348,8 +476,53 @@ def robustness_measure(rules, games: int, design) -> dict:
     return out
 
 
+# the unknowns the robustness report names (analyses.robustness_report: ROBUSTNESS["notes"]):
+# the cube supply's option and the tribute's estimates, a parameter or a --group of them
+DEPENDENCE = (
+    ("The cube supply", "a colour can run out, or (its range) the supply is unlimited",
+     lambda p: p == "unlimited_cubes"),
+    ("The tribute's estimates", "every card's tribute coins and points",
+     lambda p: p in ("tribute_coins", "tribute_points") or p.endswith((".tribute_coins", ".tribute_points"))),
+)
+
+
+def robustness_notes(res) -> list[str]:
+    """Which headlines depend on the cube supply option and on the tribute estimates, read
+    from the study's one-at-a-time table (``res["oat"]``) and its defaults (``res["base"]``)."""
+    oat, base = res["oat"], res["base"]
+    out = []
+    for title, what, match in DEPENDENCE:
+        rows = oat[oat["parameter"].map(match)] if len(oat) else oat
+        if not len(rows):
+            out.append(f"- **{title}** ({what}): not varied by this study (no factor of it), so it "
+                       "does not say whether a conclusion depends on it.")
+            continue
+        factors = ", ".join(f"`{p}` = {', '.join(sorted(d['value'].astype(str).unique()))}"
+                            for p, d in rows.groupby("parameter"))
+        clear = rows[rows["flipped"] & rows["clear"]]
+        near = rows[rows["flipped"] & ~rows["clear"]]
+        dep = list(dict.fromkeys(clear["headline"]))
+        close = [h for h in dict.fromkeys(near["headline"]) if h not in dep]
+        kept = [h for h in base if h not in dep and h not in close]
+        line = f"- **{title}** ({what}; varied: {factors}): "
+        line += ("depends: " + "; ".join(f"`{r.headline}` {r.base_conclusion} -> {r.conclusion} "
+                                          f"({r.parameter} = {r.value})" for r in clear.itertuples())
+                 if dep else "no headline flips beyond the noise")
+        if close:
+            line += "; flips within the noise: " + ", ".join(f"`{h}`" for h in close)
+        line += "; unchanged: " + (", ".join(f"`{h}`" for h in kept) if kept else "none") + "."
+        out.append(line)
+    tribute = [h for h, (c, *_) in base.items() if h.startswith("source.") and c == "tribute"]
+    if tribute:
+        out.append("- " + ", ".join(f"`{h}`" for h in tribute) + ": at the defaults the winners' largest "
+                   "source of points is the tribute, whose numbers are estimates: that conclusion is "
+                   "about estimated values whatever the sweep says (the Macao report gives the tribute's "
+                   "share of the score).")
+    return out
+
+
 ROBUSTNESS = {
-    "measure": robustness_measure, "mirror": "expert", "field": ("expert", "greedy", "builder", "shipper"),
+    "measure": robustness_measure, "notes": robustness_notes, "mirror": "expert", "field": ("expert", "greedy", "builder", "shipper"),
     "headlines": "Headlines: `seat.N` — the seat that wins most among N identical `expert` bots; "
                  "`source.N` — the winners' largest source of points in those games; `ranking` — the "
                  "order of expert, greedy, builder, shipper in a seat-rotated 4-player field (each "

@@ -11,12 +11,12 @@ from ...core import cache  # noqa: F401  (first: numba's cache folder for this s
 from numba import njit
 
 from .table_nb import (
-    alone_last_on_wall_nb, arg_nb, avail_nb, count_kind_nb, count_office_nb, covered_nb,
-    effect_sum_nb, event_nb, first_on_wall_nb, gain_coins_nb, gain_cubes_nb, pay_coins_nb,
-    pay_cubes_nb, pb, score_nb, vp_alone_nb, wall_step_nb,
+    affords_packed_nb, alone_last_on_wall_nb, arg_nb, avail_nb, count_kind_nb, count_office_nb, covered_nb,
+    effect_sum_nb, event_nb, first_on_wall_nb, gain_coins_nb, gain_cubes_nb, multiset_nb,
+    multisets_nb, pay_coins_nb, pay_cubes_nb, pay_packed_nb, pb, score_nb, vp_alone_nb, wall_step_nb,
 )
 from .enums import (
-    A_ACT, EV_ACTIVATE, EV_COMPLETE, EV_TRIGGER, E_COINS_IF_ALONE_LAST_ON_WALL,
+    ACT_BLOCK, A_ACT, EV_ACTIVATE, EV_COMPLETE, EV_TRIGGER, E_COINS_IF_ALONE_LAST_ON_WALL,
     E_COINS_IF_COMPLETED, E_COINS_IF_GAINED_COINS, E_COINS_ON_COMPLETE, E_COINS_ON_GOODS,
     E_COINS_ON_OFFICE_ACTIVATE, E_COINS_PER_CITY_MARKERS, E_COINS_PER_OFFICE_COLOUR_ACTIVATED,
     E_COMPLETE_REFUND, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_DELIVERY_BONUS,
@@ -31,7 +31,7 @@ from .enums import (
     E_POINTS_IF_GOODS_HELD, E_POINTS_IF_OFFICE_ACTIVATED, E_POINTS_IF_SAILED, E_POINTS_IF_SCORED,
     E_POINTS_ON_TRIBUTE, E_POINTS_PER_OFFICE, E_SAIL, E_WALL_STEPS_ON_GOODS,
     E_WALL_STEP_IF_NOT_FIRST, E_WALL_TO_TOP, G_DISCARDED, G_Q_OWNER, G_STAMP, K_C_COLOUR,
-    K_C_EFFECT, K_C_KIND, K_C_TIMING, K_NQ, K_PALACE_ALL, K_N_GOODS, K_OFFICE_KIND, K_PERSON_KIND, K_PER_SET,
+    K_C_EFFECT, K_C_KIND, K_C_TIMING, K_MIXED, K_NQ, K_PALACE_ALL, K_N_GOODS, K_OFFICE_KIND, K_PERSON_KIND, K_PER_SET,
     K_Q_DARK, K_REFUND_ALL, K_ROUTE_END, K_TAB_SPACES, K_WALL_SPACES, NC, P_CARD_PTS, P_CITY,
     P_COINS, P_COMPLETED, P_DONE, P_GOODS, P_GOODS_MAX, P_GOT_COINS, P_N_DONE, P_N_REF, P_N_TAB,
     P_OFF_EXTRA, P_OFF_MASK, P_REF, P_SAILED, P_SCORED, P_SHIP, P_STAMP, P_TAB, P_TRIB_MAX,
@@ -128,12 +128,16 @@ def activate_ok_nb(s, q, i, x):
     if e == E_GAIN_ANY_CUBE:
         return x < NC
     if e == E_PAY_CUBES_FOR_COINS:
+        if s[K_MIXED]:                        # x: the multiset of colours paid
+            return x < multisets_nb(a0, NC) and affords_packed_nb(s, q, multiset_nb(x, a0))
         return x < NC and avail_nb(s, q, x) >= a0
     if e == E_PAY_COINS_FOR_POINTS:
         return x == 0 and s[b + P_COINS] >= a0
     if e == E_PAY_COINS_FOR_ANY_CUBE:
         return x < NC and s[b + P_COINS] >= a0
-    if e == E_PAY_CUBES_FOR_ANY_CUBE:
+    if e == E_PAY_CUBES_FOR_ANY_CUBE:         # x // NC paid (a multiset, or a colour), x % NC gained
+        if s[K_MIXED]:
+            return x < multisets_nb(a0, NC) * NC and affords_packed_nb(s, q, multiset_nb(x // NC, a0))
         return x < NC * NC and avail_nb(s, q, x // NC) >= a0
     if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
         if x < 1 or x >= 1 << NC:
@@ -197,13 +201,13 @@ def activate_ok_nb(s, q, i, x):
 
 @njit(cache=True)
 def open_options_nb(s, q, i, out, n):
-    """The answers A_ACT + i * 64 + x for each option x of completed card i (open:
+    """The answers A_ACT + i * ACT_BLOCK + x for each option x of completed card i (open:
     activation_open_nb) that activate_ok_nb accepts, in increasing x, into out[n:];
     returns the new count. The cards of many options (a set of colours, a pair of
     colours) are listed without asking activate_ok_nb once an option."""
     card = s[pb(q) + P_DONE + i]
     e = s[K_C_EFFECT + card]
-    at = A_ACT + i * 64
+    at = A_ACT + i * ACT_BLOCK
     if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:  # any non-empty set of colours in hand
         have = 0
         for c in range(NC):
@@ -213,6 +217,14 @@ def open_options_nb(s, q, i, out, n):
             if x & ~have == 0:
                 out[n] = at + x
                 n += 1
+        return n
+    if e == E_PAY_CUBES_FOR_ANY_CUBE and s[K_MIXED]:   # each payment the seat has, 6 colours gained
+        a0 = arg_nb(s, card, 0)
+        for y in range(multisets_nb(a0, NC)):
+            if affords_packed_nb(s, q, multiset_nb(y, a0)):
+                for g in range(NC):
+                    out[n] = at + y * NC + g
+                    n += 1
         return n
     if e == E_PAY_CUBES_FOR_ANY_CUBE:         # a colour paid (x // NC), one gained
         for x in range(NC * NC):
@@ -270,7 +282,10 @@ def activate_nb(s, q, i, x, log):
                 paired = True
         coins = gain_coins_nb(s, q, a1 if paired else a0)
     elif e == E_PAY_CUBES_FOR_COINS:
-        pay_cubes_nb(s, q, x, a0)
+        if s[K_MIXED]:
+            pay_packed_nb(s, q, multiset_nb(x, a0))
+        else:
+            pay_cubes_nb(s, q, x, a0)
         coins = gain_coins_nb(s, q, a1)
     elif e == E_PAY_COINS_FOR_POINTS:
         pay_coins_nb(s, q, a0)
@@ -281,7 +296,10 @@ def activate_nb(s, q, i, x, log):
         coins = -a0
         gain_cubes_nb(s, q, x, a1)
     elif e == E_PAY_CUBES_FOR_ANY_CUBE:
-        pay_cubes_nb(s, q, x // NC, a0)
+        if s[K_MIXED]:
+            pay_packed_nb(s, q, multiset_nb(x // NC, a0))
+        else:
+            pay_cubes_nb(s, q, x // NC, a0)
         gain_cubes_nb(s, q, x % NC, a1)
     elif e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
         for c in range(NC):
@@ -359,6 +377,10 @@ def activate_nb(s, q, i, x, log):
 def options_nb(s, q, card):
     """How many options (x) an activated card's answers range over."""
     e = s[K_C_EFFECT + card]
+    if e == E_PAY_CUBES_FOR_COINS and s[K_MIXED]:
+        return min(multisets_nb(arg_nb(s, card, 0), NC), ACT_BLOCK)
+    if e == E_PAY_CUBES_FOR_ANY_CUBE and s[K_MIXED]:
+        return min(multisets_nb(arg_nb(s, card, 0), NC) * NC, ACT_BLOCK)
     if (e == E_GAIN_ANY_CUBE or e == E_PAY_CUBES_FOR_COINS or e == E_PAY_COINS_FOR_ANY_CUBE
             or e == E_CUBE_IF_ALONE_LOWEST or e == E_CUBE_IF_TRIBUTE_PAID):
         return NC
@@ -367,9 +389,9 @@ def options_nb(s, q, card):
     if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
         return 1 << NC
     if e == E_PAY_COINS_SAIL:
-        return min(arg_nb(s, card, 1) + 1, 64)
+        return min(arg_nb(s, card, 1) + 1, ACT_BLOCK)
     if e == E_SAIL:
-        return min(arg_nb(s, card, 0) + 1, 64)
+        return min(arg_nb(s, card, 0) + 1, ACT_BLOCK)
     if e == E_DISCARD_PERSON_FOR_COINS:
         return s[pb(q) + P_N_DONE]
     if e == E_COMPLETE_REFUND:

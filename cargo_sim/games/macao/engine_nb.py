@@ -33,7 +33,7 @@ from .card_effects_nb import (
     open_options_nb,
 )
 from .enums import (
-    A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELIVER, A_END, A_GOODS_OFF, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
+    ACT_BLOCK, A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELIVER, A_END, A_GOODS_OFF, A_GOODS, A_GOODS_COINS, A_JOKER, A_SAIL,
     A_SAIL_BACK, A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA, D_DICE_SHIFT,
     D_DISCARD, EV_ACTIVATE, EV_ARRIVE, EV_CITY, EV_DELIVER, EV_DISCARD, EV_DRAFT, EV_END_CARD,
     EV_GOODS, EV_JOKER, EV_LOT, EV_MARKERS, EV_OFFER, EV_RANK, EV_ROLL, EV_SAIL, EV_START_CUBES,
@@ -489,7 +489,7 @@ def action_ok_nb(s, q, a):
     if A_COMPLETE_COINS <= a < A_COMPLETE_COINS + s[b + P_N_TAB]:
         return s[b + P_N_DONE] < MAX_DONE and coin_completer_nb(s, q) >= 0
     if a >= A_ACT:
-        i, x = (a - A_ACT) // 64, (a - A_ACT) % 64
+        i, x = (a - A_ACT) // ACT_BLOCK, (a - A_ACT) % ACT_BLOCK
         return i < s[b + P_N_DONE] and activate_ok_nb(s, q, i, x)
     return False
 
@@ -681,7 +681,7 @@ def act_nb(s, q, a, log):
             zero[c] = 0
         complete_nb(s, q, a - A_COMPLETE_COINS, zero, log)
     else:
-        i, x = (a - A_ACT) // 64, (a - A_ACT) % 64
+        i, x = (a - A_ACT) // ACT_BLOCK, (a - A_ACT) % ACT_BLOCK
         spaces = activate_nb(s, q, i, x, log)
         if spaces > 0:                      # a card that sails (its event is written)
             sail_nb(s, q, spaces, 1, log)

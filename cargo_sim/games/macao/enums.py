@@ -21,7 +21,8 @@ MAX_OFFICE = 64             # office card copies in the box
 MAX_DECK = 192              # building and person copies in the box
 MAX_OFFER = 8
 MAX_TAB = 8                 # tableau slots (rules: 5, plus the 6th that must go)
-MAX_DONE = 63               # completed cards (activation codes reserve 64 a card)
+MAX_DONE = 63               # completed cards (activation codes reserve ACT_BLOCK a card)
+ACT_BLOCK = 128             # answers of one card's activation: Laden's 21 pairs paid x 6 colours gained fit
 MAX_DP = 12
 MAX_ROSE = 6                # numbered rose sides
 MAX_LEGAL = 1024            # answers of one decision, at most
@@ -42,6 +43,7 @@ K_GROUP_PTS, K_TAB_PEN, K_MARK_PEN, K_MARKERS = _k(), _k(), _k(), _k()
 K_PER_GOOD, K_ZERO_PEN, K_TIE, K_PER_SET, K_REFUND_ALL = _k(), _k(), _k(), _k(), _k()
 K_PASSING, K_RETURN, K_PEN_NO_MARKER = _k(), _k(), _k()
 K_ONES_ROLLED, K_PALACE_ALL, K_WALL_BY_SPACE, K_CHOSEN, K_OFF_CHOSEN = _k(), _k(), _k(), _k(), _k()
+K_MIXED = _k()                               # any_cubes "mixed": "any cubes" may mix colours
 K_JOKER_CUBES, K_JOKER_COINS, K_TRIB_MAX = _k(), _k(), _k()
 K_LIMIT_COINS, K_TOTAL_COINS, K_LIMIT_CUBES, K_CUBES_PER = _k(), _k(), _k(), _k()
 K_NQ, K_N_PORTS, K_N_GOODS, K_TILES_PER_GOOD, K_N_JOKERS = _k(), _k(), _k(), _k(), _k()
@@ -146,7 +148,7 @@ A_COMPLETE_COINS = 310  # + tableau slot: PAY_COINS_COMPLETE_CARD
 # discount_colour "chosen": a cost "n cubes less" names the colour they come off
 A_COMPLETE_OFF = 400    # + tableau slot * 6 + colour: complete, the discount off that colour
 A_GOODS_OFF = 500       # + quarter * 6 + colour: take the quarter's tile, the discount off that colour
-A_ACT = 1000        # + completed index * 64 + option
+A_ACT = 1000        # + completed index * ACT_BLOCK + option
 
 # ---- the event log ------------------------------------------------------------------
 EVENT_FIELDS = ("game", "round", "seat", "action", "a", "b", "c", "points", "coins")

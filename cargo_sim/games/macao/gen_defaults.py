@@ -257,6 +257,7 @@ SCALARS = [     # the top-level values: (name, value, comment), None a blank lin
     ('ones_counted', 'as_shown', 'Professor: a late die turned to 1 counts as a 1 ("as_rolled")'),
     ('palace_counts', 'scoring_cards', 'Palast: end cards that score points ("end_cards": every one)'),
     ('discount_colour', 'chosen', '"a cube less": off the colour named ("largest": the one the cost has most of)'),
+    ('any_cubes', 'mixed', '"any cubes" paid in any mix of colours ("one_colour": all of one colour)'),
     ('wall_rank', 'order', 'first/last on the wall: the turn order ("space": the space alone)'),
     ('city_diagonals', True, "the map's diagonal links count (false: only row/column neighbours)"),
     ("dark_quarters", DARK, ""),
@@ -308,6 +309,7 @@ PROVENANCE = {     # where each top-level value comes from ([provenance])
     "ones_counted": "decision: Professor (seed 003 line 410) pays a coin per chosen die 'showing 1'; from round 8 the dice whose cubes would arrive after round 12 are turned to 1 (lines 186-193), so they count by default. Alternative: as rolled",
     "palace_counts": "decision: Palast (seed 003 line 395) scores 2 per card 'that gives points at this time': the other end cards that score more than 0 by default (Palast itself excluded). Alternative: every other end card but Abt",
     "discount_colour": "rulebook: Archiv, Heiler, Kran (seed 003 lines 224, 323, 353: 'may pay 1 cube less') and Spekulant (line 461) leave the cube to the player: the answer names the colour it comes off. Alternative (decision): always off the colour the cost has most of",
+    "any_cubes": "decision: Goldschmied, Goldsucher and Laden (seed 003 lines 302, 305, 362: '付...個任意資源', pay ... cubes of any kind) name no colour, so a payment may mix colours (the answer names the multiset paid). Alternative: the cubes paid are all of one colour (the library's earlier rule)",
     "wall_rank": "decision: Tor (seed 003 line 479: 'first in the wall order') and Kanonier (line 338: 'the only one last in the wall order') both name the wall's order, the turn order (further on, then on top), by default. Alternative: by space alone (Tor: no disc further on; Kanonier: every other disc further on)",
     "city_diagonals": "estimated: the map's shape is unknown; our map's diagonal links (three quarters meeting at a corner) count by default. Alternative: a plain grid (row/column neighbours only), the least connected plausible city",
     "dark_quarters": "estimated: which 6 quarters are dark is unknown (seed 003 line 53: 'the black districts on the right' of the board, i.e. in the city); spread out, none touching, by default. Alternatives: the right edge, a dark centre",
@@ -415,7 +417,7 @@ def main() -> str:
     w("[range]")
     R_ = {
         "unlimited_coins": [False], "unlimited_cubes": [True],
-        "ones_counted": ["as_rolled"], "deliveries": ["all"], "discount_colour": ["largest"], "palace_counts": ["end_cards"], "wall_rank": ["space"],
+        "ones_counted": ["as_rolled"], "deliveries": ["all"], "discount_colour": ["largest"], "any_cubes": ["one_colour"], "palace_counts": ["end_cards"], "wall_rank": ["space"],
         "delivery_scoring": ["per_good"], "zero_cube_penalty": [False],
         "tie_break": ["coins", "shared"], "set_scoring": ["per_set"], "refund_scope": ["every_card"],
         "deliver_passing": [False], "ship_can_return": [True], "penalty_without_marker": [False],

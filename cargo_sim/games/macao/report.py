@@ -4,6 +4,7 @@
 ``FIGURES``, ``EVENT_FIGURES``, ``notes`` and ``highlights`` beside ``SECTIONS``)."""
 from __future__ import annotations
 
+from .analyses import SEARCH_SAMPLE
 from .figures import EVENT_FIGURES, FIGURES  # noqa: F401 (read by the report beside SECTIONS)
 
 CL = "95% intervals clustered by game (the players of one game share its deal, and one of them wins)."
@@ -73,6 +74,28 @@ SECTIONS = [
       ("tribute_win", ["n_players", "tributes", "n", "win_rate", "ci_lo", "ci_hi", "mean_tribute_vp"],
        "Win rate by tributes bought (n = player-games; " + CL + ")")],
      ["deliveries", "tribute_win"]),
+    ("What the score rests on: the tribute's estimates and the penalties",
+     "From `players`. Every card's tribute numbers (coins and points) are estimates, so the share of "
+     "the score the tribute brings is the share that rests on them. Penalty points by cause: a marker "
+     "for each round without a cube and each 6th tableau card, the tableau penalty for each card left "
+     "at the end. The report's games are set against a stronger player's: a sample the report plays "
+     f"itself, `{SEARCH_SAMPLE['bot']}` against `{SEARCH_SAMPLE['against']}` at 2 players (half the "
+     "games in each seating, the report's rules and seed; only in a report of at least "
+     f"{SEARCH_SAMPLE['min_report_games']:,} games). A cause the stronger player avoids comes "
+     "from weak play; one it takes as well comes from the rules.",
+     [("tribute_share", ["n_players", "bot", "who", "n", "tribute_vp", "vp", "share", "ci_lo", "ci_hi"],
+       "Points from the tribute and the final score per player-game (means), and the tribute's share of "
+       "the score summed over the players (n = player-games; " + CL + ")"),
+      ("penalties", ["n_players", "bot", "sample", "cause", "n", "mean", "ci_lo", "ci_hi", "per_game",
+                     "share", "games"],
+       "Penalty points lost per player-game by cause (mean; the causes sum to the total), how often "
+       "each happened per player-game and its share of the total (n = player-games; " + CL + ")"),
+      ("penalty_play", ["n_players", "cause", "bot", "n", "win_share", "bot_mean", "others_mean", "diff",
+                        "ci_lo", "ci_hi", "reading", "games"],
+       "The search sample: the stronger player's penalty points per player-game less its opponents' in "
+       "the same games, and what that says of the cause (n = the stronger player's player-games; "
+       + CL + ")")],
+     []),
 ]
 
 
@@ -130,6 +153,7 @@ def highlights(tables: dict) -> list[str]:
             out.append("Points from the tribute, whose numbers (every card's tribute coins and points) are "
                        "estimates, per player and game: " + ", ".join(share) + " (the rest of the score from "
                        "every other source, penalties included)")
+    out += _score_basis(tables)
     g = tables.get("wall_rank_win")
     if g is not None and len(g):
         first = g[g["wall_place"] == 1]
@@ -144,4 +168,43 @@ def highlights(tables: dict) -> list[str]:
     if r is not None and len(r):
         out.append("Share of cubes lost unspent: " + ", ".join(
             f"{int(x.n_players)}p {x.bot} {_pct(x.wasted_share)}" for x in r.itertuples()))
+    return out
+
+
+def _score_basis(tables: dict) -> list[str]:
+    """The tribute's share of the score, the penalties by cause and where they come from,
+    each read from its table."""
+    out = []
+    ts = tables.get("tribute_share")
+    if ts is not None and len(ts):
+        def share(r) -> str:
+            if r.share != r.share:            # NaN: the players' summed score is not positive
+                return "n/a (summed score <= 0)"
+            return f"{_pct(r.share)} [{_pct(r.ci_lo)}, {_pct(r.ci_hi)}]"
+        out.append("Share of the score from the tribute, whose numbers are estimates (tribute points / "
+                   "final points): " + "; ".join(
+                       f"{int(n)}p {bot}: winners {share(w)}, all {share(a)}"
+                       for (n, bot), d in ts.groupby(["n_players", "bot"])
+                       for w in d[d["who"] == "winners"].itertuples() for a in d[d["who"] == "all"].itertuples()))
+    pen = tables.get("penalties")
+    if pen is not None and len(pen):
+        for (sample, n, bot), d in pen.groupby(["sample", "n_players", "bot"], sort=False):
+            total = d[d["cause"] == "total"].iloc[0]
+            parts = [f"{r.cause} {r.mean:.1f}" for r in d[d["cause"] != "total"].itertuples() if abs(r.mean) >= 0.05]
+            out.append(f"Penalty points per player-game, {int(n)}p {bot} ({sample}): {total['mean']:.1f} "
+                       f"[{total['ci_lo']:.1f}, {total['ci_hi']:.1f}] (n = {int(total['n']):,})"
+                       + (": " + ", ".join(parts) if parts else ""))
+    play = tables.get("penalty_play")
+    if pen is not None and len(pen) and (play is None or not len(play)):
+        out.append("No stronger player's sample in this report (one is played only in a report of at least "
+                   f"{SEARCH_SAMPLE['min_report_games']:,} games), so it does not say which penalties "
+                   "come from weak play.")
+    if play is not None and len(play):
+        r = play[play["cause"] != "total"]
+        games = int(play["games"].iloc[0])
+        out.append(f"Where the penalties come from ({play['bot'].iloc[0]} against its opponents in the "
+                   f"report's own {games} games at 2 players, winning {_pct(play['win_share'].iloc[0])} of "
+                   f"them; its penalty points less theirs per player-game): " + "; ".join(
+                       f"{x.cause}: {x.reading} ({x.diff:+.1f} [{x.ci_lo:+.1f}, {x.ci_hi:+.1f}])"
+                       for x in r.itertuples()))
     return out

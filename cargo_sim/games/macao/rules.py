@@ -23,12 +23,14 @@ rules in words, every estimate and ruling with its reason: docs/rules_macao.md.
 from __future__ import annotations
 
 from collections import deque
+from math import comb
 
 import numpy as np
 
 from ...core.checks import whole
 from ...core.rules import IntList, RulesBase, check_items, check_top_level
 from .effects import EFFECTS, KINDS, arg_problems
+from .enums import ACT_BLOCK
 
 MAX_SEATS = 4
 MAX_QUARTERS = 64
@@ -57,7 +59,7 @@ SCALARS = {
     "set_scoring": str, "refund_scope": str, "deliver_passing": bool,
     "ship_can_return": bool, "penalty_without_marker": bool, "city_diagonals": bool,
     "ones_counted": str, "palace_counts": str, "wall_rank": str, "deliveries": str,
-    "discount_colour": str,
+    "discount_colour": str, "any_cubes": str,
     "dark_quarters": IntList(max_len=MAX_QUARTERS, lo=1, hi=MAX_QUARTERS),
 }
 PORT_FIELDS = {"space": int, "goods": list}
@@ -76,6 +78,7 @@ OPTIONS = {                 # the rulings' alternatives (docs/rules_macao.md)
     "wall_rank": ("order", "space"),
     "deliveries": ("chosen", "all"),
     "discount_colour": ("chosen", "largest"),
+    "any_cubes": ("mixed", "one_colour"),
 }
 TIMING_CODE = {"activate": 0, "trigger": 1, "end": 2}
 EFFECT_CODES = {code: i for i, code in enumerate(EFFECTS)}   # effect code -> integer id (arrays)
@@ -185,6 +188,23 @@ def _names(d: dict, key: str, p: list) -> None:
         p.append(f"{key}: must be a non-empty list of names")
     elif len(set(v)) != len(v):
         p.append(f"{key}: names must be unique")
+
+
+def _mixed_payment_problems(d: dict, name: str, c: dict) -> list[str]:
+    """any_cubes "mixed": a card paying "any cubes" names its payment (a multiset of
+    colours, times the colour gained for Laden's code) in one activation's answers."""
+    code = c["effect"]
+    if d.get("any_cubes") != "mixed" or code not in ("PAY_CUBES_FOR_COINS", "PAY_CUBES_FOR_ANY_CUBE") \
+            or not c["args"]:
+        return []
+    n, k = c["args"][0], len(d["colours"])
+    ways = comb(n + k - 1, n) * (k if code == "PAY_CUBES_FOR_ANY_CUBE" else 1)
+    if ways <= ACT_BLOCK:
+        return []
+    most = max(m for m in range(n) if comb(m + k - 1, m) * (k if code == "PAY_CUBES_FOR_ANY_CUBE" else 1)
+               <= ACT_BLOCK)
+    return [f"card.{name}.args: {code} pays {n} cubes of any colours, {ways} ways: at most {ACT_BLOCK} "
+            f"(at most {most} cubes; or any_cubes = \"one_colour\")"]
 
 
 def validate_data(d: dict) -> list[str]:
@@ -321,6 +341,7 @@ def validate_data(d: dict) -> list[str]:
                 p.append(f"card.{name}.{f}: must be from 0 to tribute_track_max ({d['tribute_track_max']}), "
                          f"got {c[f]}")
         p += arg_problems(name, c["effect"], c["args"], len(d["colours"]), len(d["goods"]))
+        p += _mixed_payment_problems(d, name, c)
     if p:
         return p
     n_office = sum(c["copies"] for c in cards.values() if c["kind"] == "office")

@@ -65,6 +65,7 @@ def compile_rules(rules: Rules, n_players: int) -> np.ndarray:
     s[E.K_WALL_BY_SPACE] = d["wall_rank"] == "space"
     s[E.K_CHOSEN] = d["deliveries"] == "chosen"
     s[E.K_OFF_CHOSEN] = d["discount_colour"] == "chosen"
+    s[E.K_MIXED] = d["any_cubes"] == "mixed"
     s[E.K_JOKER_CUBES], s[E.K_JOKER_COINS] = d["joker_cubes"], d["joker_coins"]
     s[E.K_TRIB_MAX] = d["tribute_track_max"]
     s[E.K_LIMIT_COINS], s[E.K_TOTAL_COINS] = not d["unlimited_coins"], d["total_coins"]

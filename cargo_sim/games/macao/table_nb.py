@@ -127,6 +127,64 @@ def pay_cubes_nb(s, q, c, n):
     s[pb(q) + P_CUBES_OUT] += n
 
 
+# ---- "any cubes" paid in a mix of colours (any_cubes "mixed") ------------------------------
+# A payment of n cubes is a multiset of colours, numbered in lexicographic order of its
+# cubes' colours sorted (n = 2: {0,0}, {0,1}, ..., {0,5}, {1,1}, ...); a card's answer is
+# that number (docs/rules_macao.md, "Card effects"). Counts are packed one byte a colour.
+@njit(cache=True)
+def multisets_nb(n, colours):
+    """How many multisets of n cubes over ``colours`` colours: C(n + colours - 1, n)."""
+    r = 1
+    for k in range(1, n + 1):
+        r = r * (colours - 1 + k) // k
+    return r
+
+
+@njit(cache=True)
+def multiset_nb(x, n):
+    """Multiset number x of n cubes: the count of colour c in byte c."""
+    packed, c = 0, 0
+    for k in range(n):
+        while True:                     # cube k's colour: skip the lower colours' blocks
+            m = multisets_nb(n - k - 1, NC - c)
+            if x < m:
+                break
+            x -= m
+            c += 1
+        packed += 1 << (8 * c)
+    return packed
+
+
+@njit(cache=True)
+def multiset_rank_nb(packed, n):
+    """The number of the multiset of n cubes with these packed counts (multiset_nb's inverse)."""
+    x, c, k = 0, 0, 0
+    for col in range(NC):
+        for _ in range((packed >> (8 * col)) & 255):
+            for d in range(c, col):
+                x += multisets_nb(n - k - 1, NC - d)
+            c = col
+            k += 1
+    return x
+
+
+@njit(cache=True)
+def affords_packed_nb(s, q, packed):
+    """Has the seat the cubes of these packed counts this round?"""
+    for c in range(NC):
+        if avail_nb(s, q, c) < (packed >> (8 * c)) & 255:
+            return False
+    return True
+
+
+@njit(cache=True)
+def pay_packed_nb(s, q, packed):
+    for c in range(NC):
+        k = (packed >> (8 * c)) & 255
+        if k > 0:
+            pay_cubes_nb(s, q, c, k)
+
+
 @njit(cache=True)
 def penalty_nb(s, q):
     """A -3 marker: counts if a marker is left, or always under penalty_without_marker."""

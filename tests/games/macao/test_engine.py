@@ -124,7 +124,7 @@ def avail(s, q):
 
 
 def activation(s, q, i, x=0):
-    return E.A_ACT + i * 64 + x
+    return E.A_ACT + i * E.ACT_BLOCK + x
 
 
 # ---- setup and phase 1 --------------------------------------------------------------------
@@ -378,7 +378,9 @@ ACTIVATE = [
     ("Goldschmied", lambda s: cubes(s, 0, RED, 2), RED, 1, 0, [0, 0, 0, 0, 0, -1]),
     ("Bischof", lambda s: coins(s, 0, 3), 0, -1, 2, [0] * 6),
     ("Edler", lambda s: coins(s, 0, 3), GREY, -2, 0, [0, 1, 0, 0, 0, 0]),
-    ("Laden", lambda s: cubes(s, 0, BLUE, 2), BLUE * 6 + RED, 0, 0, [0, 0, -2, 0, 0, 1]),
+    # Laden's option: the multiset paid * 6 + the colour gained; {blue, blue} is multiset 11
+    # of two cubes (6 pairs from green, 5 from grey before it: table_nb.multiset_nb)
+    ("Laden", lambda s: cubes(s, 0, BLUE, 2), 11 * 6 + RED, 0, 0, [0, 0, -2, 0, 0, 1]),
     ("Kathedrale", lambda s: (cubes(s, 0, GREEN, 1), cubes(s, 0, RED, 1)), 1 | 32, 0, 2,
      [-1, 0, 0, 0, 0, -1]),
     ("Amtsdiener", lambda s: _office(s), 0, 1, 0, [0] * 6),
@@ -417,7 +419,7 @@ def test_conditions_unmet_make_an_activation_illegal():
     for name in ("Amtsstube", "Kapelle", "Gesandter", "Pfandleihe", "Tor", "Bettler", "Kapitän"):
         i = done(s, 0, name)
         s[eng.pb(1) + E.P_WALL] = 5            # seat 1 ahead on the wall
-        assert not any(ok(s, activation(s, 0, i, x)) for x in range(64)), name
+        assert not any(ok(s, activation(s, 0, i, x)) for x in range(E.ACT_BLOCK)), name
 
 
 def test_legal_answers_are_exactly_the_codes_the_engine_accepts():
@@ -430,7 +432,7 @@ def test_legal_answers_are_exactly_the_codes_the_engine_accepts():
     coins(s, 0, 4)
     out = np.empty(E.MAX_LEGAL, np.int64)
     n_done = p(s, 0, E.P_N_DONE)
-    codes = list(range(E.A_ACT)) + [activation(s, 0, i, x) for i in range(n_done) for x in range(64)]
+    codes = list(range(E.A_ACT)) + [activation(s, 0, i, x) for i in range(n_done) for x in range(E.ACT_BLOCK)]
     for step, (colour, k) in enumerate([(None, 0), (GREEN, 1), (RED, 1), (BLUE, 2), (GREY, 3),
                                         (BLACK, 1), (PURPLE, 2)]):
         if colour is not None:
@@ -462,11 +464,12 @@ def test_office_activation_triggers_and_extra_activation():
 
 def test_goldsucher_repeats_and_totengraeber_discards_a_person():
     s = at_actions(new(2))
-    i = done(s, 0, "Goldsucher")              # pay 3 cubes of one colour, gain 1 coin, repeatable
+    i = done(s, 0, "Goldsucher")              # pay 3 cubes of any colours, gain 1 coin, repeatable
     cubes(s, 0, RED, 6)
-    act(s, activation(s, 0, i, RED))
-    act(s, activation(s, 0, i, RED))
-    assert avail(s, 0)[RED] == 0 and not ok(s, activation(s, 0, i, RED))
+    reds = 55                                 # {red, red, red}: the last of the 56 multisets of 3
+    act(s, activation(s, 0, i, reds))
+    act(s, activation(s, 0, i, reds))
+    assert avail(s, 0)[RED] == 0 and not ok(s, activation(s, 0, i, reds))
     j = done(s, 0, "Totengräber")
     c0 = p(s, 0, E.P_COINS)
     act(s, activation(s, 0, j, i))            # discard Goldsucher (a person): 2 coins

@@ -180,6 +180,8 @@ def test_makefile_robustness_target_runs(tmp_path):
     assert set(v["headline"]) == {"seat.2", "source.2", "ranking", "leader"}
     oat = pd.read_csv(tmp_path / "rob" / "one_at_a_time.csv")
     assert {"card_costs", "tribute_points", "quarter_costs", "port_goods", "tie_break"} <= set(oat["parameter"])
+    md = (tmp_path / "rob" / "index.md").read_text(encoding="utf-8")
+    assert "## What the conclusions depend on" in md and "**The tribute's estimates**" in md
 
 
 # ---- the runners with Macao (the toy game covers their machinery; these check Macao's side)
@@ -248,3 +250,94 @@ def test_highlights_say_how_much_of_the_score_the_estimated_tribute_carries():
     lines = highlights({"score_breakdown": pd.DataFrame(rows)})
     line = next(x for x in lines if x.startswith("Points from the tribute"))
     assert "2p 25.0 of 32.0" in line and "estimates" in line
+
+
+# ---- what the score rests on: the tribute's share, the penalties' causes ---------------------
+def test_tribute_share_is_the_tribute_points_over_the_final_points(tables):
+    t, out = tables
+    ts = out["tribute_share"]
+    p = t.players[(t.players["n_players"] == 3) & (t.players["bot"] == "expert")]
+    row = ts[(ts["n_players"] == 3) & (ts["bot"] == "expert") & (ts["who"] == "all")].iloc[0]
+    assert row["n"] == len(p) == 30
+    assert row["share"] == pytest.approx(p["tribute_vp"].sum() / p["vp"].sum())
+    assert row["ci_lo"] < row["share"] < row["ci_hi"]
+    w = p[p["won"] > 0]
+    win = ts[(ts["n_players"] == 3) & (ts["bot"] == "expert") & (ts["who"] == "winners")].iloc[0]
+    assert win["n"] == len(w) and win["share"] == pytest.approx(w["tribute_vp"].sum() / w["vp"].sum())
+
+
+def test_the_ratio_interval_by_hand():
+    # games {x 1, 2 | y 2, 2}, {x 3 | y 4}: r = 6/8; residuals 3 - 3, 3 - 3 = 0: a zero width
+    r = A._ratio([1, 2, 3], [2, 2, 4], [0, 0, 1])
+    assert r["share"] == pytest.approx(0.75) and r["ci_lo"] == pytest.approx(0.75)
+    r = A._ratio([1, 0, 3], [2, 2, 4], [0, 0, 1])    # residuals 1 - 2 = -1, 3 - 2 = 1
+    half = float(A.t_quantile(2)) * np.sqrt(2 * 2) / 8
+    assert r["share"] == pytest.approx(0.5) and r["ci_hi"] == pytest.approx(0.5 + half)
+
+
+def test_penalty_causes_sum_to_the_penalty_points(tables):
+    t, out = tables
+    pen = out["penalties"]
+    assert set(pen["sample"]) == {"report games"}                 # 70 games: no search sample
+    assert "penalty_play" not in out
+    for (n, bot), d in pen.groupby(["n_players", "bot"]):
+        p = t.players[(t.players["n_players"] == n) & (t.players["bot"] == bot)]
+        total = d[d["cause"] == "total"].iloc[0]
+        assert total["mean"] == pytest.approx(p["penalty_vp"].mean())
+        assert d[d["cause"] != "total"]["mean"].sum() == pytest.approx(total["mean"])
+        zero = d[d["cause"] == "zero-cube rounds"].iloc[0]
+        assert zero["per_game"] == pytest.approx(p["zero_cube"].mean())
+        assert zero["mean"] == pytest.approx(3 * p["zero_cube"].mean())
+        left = d[d["cause"] == "tableau cards left"].iloc[0]
+        assert left["per_game"] == pytest.approx(p["tableau_left"].mean())
+    assert (pen["mean"] > 0).any()                                 # random bots do take penalties
+
+
+def test_penalties_read_as_weak_play_only_when_the_stronger_player_avoids_them():
+    rows = []
+    for g in range(20):                  # the searcher (won every game) never overflows, its opponent twice
+        for bot, over, zero in (("s", 0, 1), ("e", 2, 1)):
+            rows.append(dict(n_players=2, game=g, bot=bot, win_share=float(bot == "s"), zero_cube=zero,
+                             overflow=over, markers=zero + over, tableau_left=0, penalty_vp=3 * (zero + over)))
+    play = A.penalty_play(pd.DataFrame(rows), "s?iterations=9", 3).set_index("cause")   # players: "s"
+    assert play.loc["6th tableau card", "reading"].startswith("weak play")
+    assert play.loc["6th tableau card", "diff"] == pytest.approx(-6)
+    assert play.loc["zero-cube rounds", "reading"].startswith("the rules")
+    assert play.loc["tableau cards left", "reading"] == "rare"
+    lost = pd.DataFrame(rows).assign(win_share=lambda d: (d["bot"] == "e").astype(float))
+    assert A.penalty_play(lost, "s", 3)["reading"].str.startswith("no reading").all()
+
+
+def test_the_report_plays_its_search_sample_and_says_where_penalties_come_from(runs, tmp_path, monkeypatch):
+    from analyses.report import build_report
+    monkeypatch.setitem(A.SEARCH_SAMPLE, "bot", "ismcts?iterations=10")
+    monkeypatch.setitem(A.SEARCH_SAMPLE, "games", 2)
+    monkeypatch.setitem(A.SEARCH_SAMPLE, "min_report_games", 0)
+    md = build_report(tmp_path / "r", results=list(runs), game="macao", formats=("png",)).read_text(encoding="utf-8")
+    assert "## What the score rests on: the tribute's estimates and the penalties" in md
+    assert "search sample (2 games)" in md
+    assert re.search(r"- Share of the score from the tribute, whose numbers are estimates .*2p random: "
+                     r"winners n/a \(summed score <= 0\), all n/a .*3p expert: winners [\d.]+% \[", md)
+    assert re.search(r"- Penalty points per player-game, 2p ismcts\?iterations=10 \(search sample \(2 games\)\)", md)
+    line = re.search(r"- Where the penalties come from \(ismcts\?iterations=10 .* 2 games at 2 players, "
+                     r"winning [\d.]+% of them.*", md).group(0)
+    assert all(c in line for c in ("zero-cube rounds:", "6th tableau card:", "tableau cards left:"))
+    tab = pd.read_csv(tmp_path / "r" / "tables" / "penalty_play.csv")
+    assert set(tab["games"]) == {2} and set(tab["n"]) == {2}
+
+
+def test_the_robustness_notes_say_what_depends_on_the_supply_and_the_tribute():
+    oat = pd.DataFrame([
+        dict(parameter="unlimited_cubes", value="true", headline=h, conclusion=c, base_conclusion=b,
+             flipped=c != b, clear=c != b) for h, c, b in (("seat.2", "seat 1", "seat 0"), ("source.2", "tribute", "tribute"))
+    ] + [dict(parameter="tribute_points", value=v, headline=h, conclusion=c, base_conclusion=b, flipped=c != b,
+              clear=False) for v in ("low", "high") for h, c, b in (("seat.2", "seat 0", "seat 0"),
+                                                                    ("source.2", "deliveries" if v == "low" else "tribute", "tribute"))])
+    base = {"seat.2": ("seat 0", {}, {}), "source.2": ("tribute", {}, {})}
+    lines = A.robustness_notes({"oat": oat, "base": base})
+    assert lines[0].startswith("- **The cube supply**") and "depends: `seat.2` seat 0 -> seat 1 (unlimited_cubes = true)" in lines[0]
+    assert "unchanged: `source.2`" in lines[0]
+    assert "no headline flips beyond the noise; flips within the noise: `source.2`; unchanged: `seat.2`" in lines[1]
+    assert lines[2].startswith("- `source.2`: at the defaults the winners' largest source of points is the tribute")
+    none = A.robustness_notes({"oat": oat[oat["parameter"] == "tie_break"], "base": base})
+    assert "not varied by this study" in none[0] and "not varied by this study" in none[1]

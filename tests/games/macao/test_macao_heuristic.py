@@ -253,7 +253,7 @@ def card_tries_and_classes_nb(s, legal, buf, keep, need, cls):
     q = s[E.G_SEAT]
     for k in range(legal.shape[0]):
         a = legal[k]
-        cls[k] = gr.act_class_nb(p, q, (a - E.A_ACT) // 64, (a - E.A_ACT) % 64) if a >= E.A_ACT else -2
+        cls[k] = gr.act_class_nb(p, q, (a - E.A_ACT) // E.ACT_BLOCK, (a - E.A_ACT) % E.ACT_BLOCK) if a >= E.A_ACT else -2
     n = gr.tries_nb(p, q, state_ptr_nb(buf), keep, need)
     return n + (s[0] - s[0])                  # s alive until here
 
@@ -282,7 +282,7 @@ def test_the_card_tries_are_the_legal_ones_one_of_each_activation_class():
                     if a < E.A_GOODS:
                         continue
                     if a >= E.A_ACT:
-                        i = (a - E.A_ACT) // 64
+                        i = (a - E.A_ACT) // E.ACT_BLOCK
                         if st.s[E.K_C_EFFECT + st.s[b + E.P_DONE + i]] in skip or (c >= 0 and (i, c) in seen):
                             dropped += 1
                             continue

@@ -287,3 +287,131 @@ def test_legal_answers_with_discounts_and_a_port_are_the_codes_the_engine_accept
     assert any(E.A_COMPLETE_OFF <= a < E.A_GOODS_OFF for a in got)
     assert any(E.A_GOODS_OFF <= a < E.A_ACT for a in got)
     assert any(E.A_DELIVER <= a < E.A_DELIVER + 16 for a in got)
+
+
+# ---- "any cubes": Goldschmied, Goldsucher, Laden ---------------------------------------------
+def acts_of(s, i):
+    """The legal answers of completed card i's activation, as options x."""
+    out = np.empty(E.MAX_LEGAL, np.int64)
+    at = E.A_ACT + i * E.ACT_BLOCK
+    return [a - at for a in out[:call(s, LEGAL, out=out)].tolist() if at <= a < at + E.ACT_BLOCK]
+
+
+def test_any_cubes_is_a_decision_with_the_one_colour_reading_as_its_range():
+    assert R["any_cubes"] == "mixed" and R.source_of("any_cubes").startswith("decision")
+    assert R.ranges["any_cubes"] == ["mixed", "one_colour"]     # (ranges list the default too)
+
+
+def test_the_multiset_numbering_round_trips_in_lexicographic_order():
+    from cargo_sim.games.macao import table_nb as T
+    for n, ways in [(1, 6), (2, 21), (3, 56), (4, 126)]:
+        assert T.multisets_nb(n, 6) == ways
+        seen = [int(T.multiset_nb(x, n)) for x in range(ways)]
+        assert len(set(seen)) == ways
+        assert all(sum((m >> (8 * c)) & 255 for c in range(6)) == n for m in seen)
+        assert [int(T.multiset_rank_nb(m, n)) for m in seen] == list(range(ways))
+        # sorted colours, lexicographic: {0,0,..}, then the next cube's colour goes up
+        cols = [sorted(c for c in range(6) for _ in range((m >> (8 * c)) & 255)) for m in seen]
+        assert cols == sorted(cols)
+    assert int(T.multiset_nb(1, 2)) == (1 << 0) + (1 << 8)      # {green, grey}
+
+
+@pytest.mark.parametrize("reading", ["mixed", "one_colour"])
+def test_goldsucher_pays_three_cubes_of_any_colours(reading):
+    """Goldsucher: 'pay 3 cubes of any kind, gain 1 coin' (seed 003 line 305): with two green
+    and one blue cube only the mixed reading can pay, and only with exactly those cubes."""
+    s = at_actions(table(R.replace(any_cubes=reading)))
+    i = done(s, 0, "Goldsucher")
+    k0 = avail(s, 0)
+    cubes(s, 0, GREEN, 2 - k0[GREEN])
+    cubes(s, 0, BLUE, 1 - k0[BLUE])
+    for c in (GREY, BLACK, PURPLE, RED):
+        cubes(s, 0, c, -k0[c])
+    assert avail(s, 0) == [2, 0, 1, 0, 0, 0]
+    got = acts_of(s, i)
+    if reading == "one_colour":
+        assert got == []                          # no colour has 3 cubes
+        return
+    from cargo_sim.games.macao import table_nb as T
+    x = int(T.multiset_rank_nb(2 + (1 << (8 * BLUE)), 3))    # {green, green, blue}
+    assert got == [x]
+    coins0 = p(s, 0, E.P_COINS)
+    act(s, activation(s, 0, i, x))
+    assert avail(s, 0) == [0, 0, 0, 0, 0, 0] and p(s, 0, E.P_COINS) == coins0 + 1
+    assert invariants(s, R.replace(any_cubes=reading)) == []
+
+
+@pytest.mark.parametrize("reading", ["mixed", "one_colour"])
+def test_laden_pays_two_cubes_of_any_colours_for_one_of_any_colour(reading):
+    """Laden: 'pay 2 cubes of any kind, gain 1 cube of any kind' (seed 003 line 362): one
+    green and one red cube pay under the mixed reading only, for each colour gained."""
+    rules = R.replace(any_cubes=reading)
+    s = at_actions(table(rules))
+    i = done(s, 0, "Laden")
+    k0 = avail(s, 0)
+    for c, want in enumerate([1, 0, 0, 0, 0, 1]):
+        cubes(s, 0, c, want - k0[c])
+    got = acts_of(s, i)
+    if reading == "one_colour":
+        assert got == []
+        cubes(s, 0, RED, 1)                       # two red: one colour pays, 6 colours gained
+        assert acts_of(s, i) == [RED * 6 + g for g in range(6)]
+        return
+    from cargo_sim.games.macao import table_nb as T
+    y = int(T.multiset_rank_nb(1 + (1 << (8 * RED)), 2))     # {green, red}
+    assert got == [y * 6 + g for g in range(6)]
+    act(s, activation(s, 0, i, y * 6 + BLUE))
+    assert avail(s, 0) == [0, 0, 1, 0, 0, 0]
+    assert invariants(s, rules) == []
+
+
+def test_goldschmied_one_cube_is_the_same_answer_under_either_reading():
+    for reading in ("mixed", "one_colour"):
+        s = at_actions(table(R.replace(any_cubes=reading)))
+        i = done(s, 0, "Goldschmied")
+        k0 = avail(s, 0)
+        for c, want in enumerate([0, 1, 0, 1, 0, 0]):
+            cubes(s, 0, c, want - k0[c])
+        assert acts_of(s, i) == [GREY, BLACK]
+
+
+def test_a_mixed_payment_larger_than_an_answer_block_is_refused():
+    from cargo_sim.core.errors import RulesError
+    with pytest.raises(RulesError, match="Laden.args: PAY_CUBES_FOR_ANY_CUBE pays 3 cubes"):
+        R.replace({"card.Laden.args": [3, 1]})
+    with pytest.raises(RulesError, match="Goldsucher.args: PAY_CUBES_FOR_COINS pays 5 cubes"):
+        R.replace({"card.Goldsucher.args": [5, 1, 1]})
+    assert R.replace({"card.Laden.args": [3, 1]}, any_cubes="one_colour")["card.Laden.args"] == [3, 1]
+    with pytest.raises(RulesError, match="any_cubes: must be one of mixed, one_colour"):
+        R.replace(any_cubes="mix")
+
+
+def test_the_heuristic_pays_any_cubes_with_the_colours_it_has_most_of():
+    from cargo_sim.games.macao.bots import greedy_nb
+    from cargo_sim.games.macao import table_nb as T
+    s = at_actions(table(R))
+    k0 = avail(s, 0)
+    for c, want in enumerate([1, 3, 0, 2, 0, 0]):
+        cubes(s, 0, c, want - k0[c])
+    paid = int(greedy_nb.plentiful_nb(s, 0, 3))   # grey (3), grey (2 left, black's 2 tie: the first), black
+    assert [(paid >> (8 * c)) & 255 for c in range(6)] == [0, 2, 0, 1, 0, 0]
+    assert int(greedy_nb.plentiful_nb(s, 0, 7)) == -1
+    assert int(T.multiset_rank_nb(paid, 3)) >= 0
+
+
+def test_the_heuristic_tries_goldsucher_and_laden_with_the_plentiful_mix():
+    from cargo_sim.games.macao.bots import greedy_nb
+    from cargo_sim.games.macao import table_nb as T
+    s = at_actions(table(R))                      # the finite supply: Laden tries each colour gained
+    i = done(s, 0, "Goldsucher")
+    j = done(s, 0, "Laden")
+    k0 = avail(s, 0)
+    for c, want in enumerate([1, 3, 0, 2, 0, 0]):
+        cubes(s, 0, c, want - k0[c])
+    out = np.empty(E.MAX_LEGAL, np.int64)
+    tries = out[:greedy_nb.card_tries_nb(s, 0, out, 0)].tolist()
+    three = int(T.multiset_rank_nb(2 << 8 | 1 << 24, 3))      # grey, grey, black
+    two = int(T.multiset_rank_nb(2 << 8, 2))                  # grey, grey (black's 2 ties: grey first)
+    assert [a for a in tries if a >= E.A_ACT] == [activation(s, 0, i, three)] + [
+        activation(s, 0, j, two * 6 + g) for g in range(6)]
+    assert all(ok(s, a) for a in tries)

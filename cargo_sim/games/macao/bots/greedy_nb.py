@@ -23,9 +23,9 @@ from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS
 from ..card_effects_nb import (activate_ok_nb, activation_open_nb, coin_completer_nb,
                                open_options_nb, options_nb)
 from ..engine_nb import act_nb, action_ok_nb, deliver_ok_nb, end_card_points_nb, pb, port_here_nb, wall_pair_ok_nb
-from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb, names_colour_nb, off_ok_nb,
-                        stack_words_nb)
-from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELIVER, A_END, A_GOODS, A_GOODS_COINS, A_GOODS_OFF, A_JOKER, A_SAIL, A_SAIL_BACK,
+from ..table_nb import (arg_nb, avail_nb, copy_words_nb, cost_ok_nb, effect_sum_nb, markers_left_nb, multiset_nb,
+                        multiset_rank_nb, names_colour_nb, off_ok_nb, stack_words_nb)
+from ..enums import (ACT_BLOCK, A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELIVER, A_END, A_GOODS, A_GOODS_COINS, A_GOODS_OFF, A_JOKER, A_SAIL, A_SAIL_BACK,
                      A_TRIBUTE, A_WALL, D_ACTION, D_CARD, D_COLOUR, D_DICE, D_DICE_EXTRA,
                      D_DICE_SHIFT, D_DISCARD, E_COINS_ON_GOODS, E_COINS_ON_OFFICE_ACTIVATE,
                      E_COMPLETE_DISCOUNT, E_CUBE_IF_ALONE_LOWEST, E_CUBE_IF_TRIBUTE_PAID, E_EXTRA_GOODS, E_EXTRA_TRIBUTE,
@@ -35,7 +35,7 @@ from ..enums import (A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_OFF, A_DELI
                      E_PAY_DISTINCT_CUBES_FOR_POINTS, E_WALL_STEPS_ON_GOODS, E_WALL_TO_TOP, G_DELIV,
                      G_DICE, G_LOG_CAP, G_NEV, G_N_OFFER, G_OFFER, G_PORT_DELIV, G_Q_OWNER,
                      G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_PACK,
-                     K_C_KIND, K_C_TIMING, K_CHOSEN, K_DP, K_OFF_CHOSEN, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
+                     K_C_KIND, K_C_TIMING, K_CHOSEN, K_DP, K_MIXED, K_OFF_CHOSEN, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
                      K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
                      K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
                      K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
@@ -298,6 +298,24 @@ def colour_score_nb(a, need, at):
 
 
 @njit(cache=True)
+def plentiful_nb(s, q, n):
+    """"Any cubes" paid in a mix (any_cubes "mixed"): n cubes taken one at a time off the
+    colour the seat has most of left (the first such), so the scarce colours a cost needs
+    stay; packed counts (table_nb.multiset_nb), -1 if it has fewer than n cubes."""
+    paid = 0
+    for _ in range(n):
+        best, most = -1, 0
+        for c in range(NC):
+            left = avail_nb(s, q, c) - ((paid >> (8 * c)) & 255)
+            if left > most:
+                best, most = c, left
+        if best < 0:
+            return -1
+        paid += 1 << (8 * best)
+    return paid
+
+
+@njit(cache=True)
 def act_class_nb(s, q, i, x):
     """Options of one card's activation that differ only in cube colours have equal values
     (the value reads no colour): the class of option x (one tried a class), or -1 (tried
@@ -476,7 +494,7 @@ def card_tries_nb(s, q, out, n):
             continue
         card = s[b + P_DONE + i]
         e = s[K_C_EFFECT + card]
-        at = A_ACT + i * 64
+        at = A_ACT + i * ACT_BLOCK
         unlimited = s[K_LIMIT_CUBES] == 0
         if e == E_PAY_DISTINCT_CUBES_FOR_POINTS:
             # the colours in hand (have); of each class (how many colours) the first
@@ -491,6 +509,19 @@ def card_tries_nb(s, q, out, n):
                 have &= have - 1
                 out[n] = at + x
                 n += 1
+        elif s[K_MIXED] and (e == E_PAY_CUBES_FOR_COINS or e == E_PAY_CUBES_FOR_ANY_CUBE):
+            # "any cubes" in a mix: the cubes it has most of (plentiful_nb); Laden's colour
+            # gained: the first (unlimited supply: the value reads no colour), else each
+            paid = plentiful_nb(s, q, arg_nb(s, card, 0))
+            if paid >= 0:
+                x = multiset_rank_nb(paid, arg_nb(s, card, 0))
+                if e == E_PAY_CUBES_FOR_COINS:
+                    out[n] = at + x
+                    n += activate_ok_nb(s, q, i, x)
+                else:
+                    for g in range(1 if unlimited else NC):
+                        out[n] = at + x * NC + g
+                        n += activate_ok_nb(s, q, i, x * NC + g)
         elif e == E_PAY_CUBES_FOR_ANY_CUBE and unlimited:   # the first colour it can pay
             for c in range(NC):
                 if avail_nb(s, q, c) >= arg_nb(s, card, 0):
@@ -668,7 +699,7 @@ def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
                                   at)
         return np.nan
     if a >= A_ACT:
-        card = p[b + P_DONE + (a - A_ACT) // 64]
+        card = p[b + P_DONE + (a - A_ACT) // ACT_BLOCK]
         e = p[K_C_EFFECT + card]
         if e == E_EXTRA_TRIBUTE or e == E_EXTRA_GOODS or e == E_WALL_TO_TOP:
             return -np.inf
@@ -683,7 +714,7 @@ def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
             return changed_value_nb(p, q, P_ROSE + arg_nb(p, card, 0), -arg_nb(p, card, 1), P_COINS, got,
                                     P_COINS, 0, group, w, memo, at)
         if p[K_LIMIT_CUBES] == 0:             # cubes gained: activate_nb's (supply unlimited)
-            x, a0, a1 = (a - A_ACT) % 64, arg_nb(p, card, 0), arg_nb(p, card, 1)
+            x, a0, a1 = (a - A_ACT) % ACT_BLOCK, arg_nb(p, card, 0), arg_nb(p, card, 1)
             if e == E_GAIN_CUBE:
                 return changed_value_nb(p, q, P_ROSE + a0, max(a1, 0), P_COINS, 0, P_COINS, 0,
                                         group, w, memo, at)
@@ -692,6 +723,14 @@ def light_value_nb(p, q, a, sail_light, plain_goods, group, w, memo, comp, at):
                                         group, w, memo, at)
             if e == E_PAY_COINS_FOR_ANY_CUBE:
                 return changed_value_nb(p, q, P_COINS, -a0, P_ROSE + x, max(a1, 0), P_COINS, 0,
+                                        group, w, memo, at)
+            if e == E_PAY_CUBES_FOR_ANY_CUBE and p[K_MIXED]:
+                if a0 != 2:
+                    return np.nan                 # (tried on a copy)
+                paid = multiset_nb(x // NC, 2)
+                c1 = trailing_zeros(paid) // 8    # the two cubes' colours (c1 <= c2)
+                c2 = trailing_zeros(paid - (1 << (8 * c1))) // 8
+                return changed_value_nb(p, q, P_ROSE + c1, -1, P_ROSE + c2, -1, P_ROSE + x % NC, max(a1, 0),
                                         group, w, memo, at)
             if e == E_PAY_CUBES_FOR_ANY_CUBE:
                 return changed_value_nb(p, q, P_ROSE + x // NC, -a0, P_ROSE + x % NC, max(a1, 0), P_COINS, 0,
