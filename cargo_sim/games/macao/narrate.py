@@ -4,6 +4,34 @@ from __future__ import annotations
 from .enums import A_JOKER, NC
 
 
+def cubes_text(packed: int, colours) -> str:
+    """Packed cube counts (one byte a colour) as '2 red + 1 green'."""
+    parts = [f"{(packed >> (8 * c)) & 255} {colours[c]}" for c in range(NC) if (packed >> (8 * c)) & 255]
+    return " + ".join(parts) or "no cubes"
+
+
+def option_text(effect: str, x: int, args, colours, mixed: bool) -> str:
+    """What an activation's answer x chose, in words ('' when it chose nothing): the colours
+    paid and gained, the spaces sailed. The numbering is the engine's (docs/rules_macao.md,
+    "Card effects"); the packed multiset decoder is the engine's own."""
+    from .table_nb import multiset_nb
+    one = lambda c, n: f"{n} {colours[c]}"                          # noqa: E731
+    if effect == "PAY_CUBES_FOR_COINS":
+        return "pays " + (cubes_text(multiset_nb(x, args[0]), colours) if mixed else one(x, args[0]))
+    if effect == "PAY_CUBES_FOR_ANY_CUBE":
+        paid = cubes_text(multiset_nb(x // NC, args[0]), colours) if mixed else one(x // NC, args[0])
+        return f"pays {paid}, gains {one(x % NC, args[1])}"
+    if effect in ("GAIN_ANY_CUBE", "CUBE_IF_ALONE_LOWEST", "CUBE_IF_TRIBUTE_PAID"):
+        return f"gains {one(x, args[0])}"
+    if effect == "PAY_COINS_FOR_ANY_CUBE":
+        return f"gains {one(x, args[1])}"
+    if effect == "PAY_DISTINCT_CUBES_FOR_POINTS":
+        return "pays 1 " + ", 1 ".join(colours[c] for c in range(NC) if (x >> c) & 1)
+    if effect in ("SAIL", "PAY_COINS_SAIL"):
+        return f"sails {x} space(s)"
+    return f"option {x}" if x else ""
+
+
 def render(events, rules) -> str:
     cards, colours, goods = rules.card_names, rules.colours, rules.goods
     ports = rules.port_names
@@ -52,8 +80,11 @@ def render(events, rules) -> str:
         elif act == "complete":
             text = f"completes {card(a)} ({b} cube(s))"
         elif act == "activate":
-            text = f"activates {card(a)}" + (f" (option {b})" if b else "")
-            if rules[f"card.{card(a)}.effect"] == "DISCARD_PERSON_FOR_COINS":
+            effect = rules[f"card.{card(a)}.effect"]
+            chose = option_text(effect, b, rules[f"card.{card(a)}.args"], colours,
+                                rules["any_cubes"] == "mixed")
+            text = f"activates {card(a)}" + (f": {chose}" if chose else "")
+            if effect == "DISCARD_PERSON_FOR_COINS":
                 text = f"activates {card(a)}, discarding {card(c)}"
         elif act == "trigger":
             text = f"{card(a)} acts" if a >= 0 else "a card acts"

@@ -135,6 +135,28 @@ def test_totengraeber_names_the_card_it_discards():
     assert "activates Totengräber, discarding Gelehrter" in render(ev, R)
 
 
+@pytest.mark.parametrize("reading", ["mixed", "one_colour"])
+def test_an_activation_names_the_colours_paid_and_gained(reading):
+    """Laden's answer x is (cubes paid) * 6 + colour gained; under "mixed" the cubes paid
+    are multiset number x // 6 (lexicographic: {0,0}=0, {0,1}=1, ... {0,5}=5, {1,1}=6)."""
+    rules, laden = R.replace(any_cubes=reading), CARDS.index("Laden")
+    paid, gain = rules["card.Laden.args"]
+    colours = rules.colours
+    x = 1 * E.NC + 3                                 # mixed: {0, 1}; one colour: two of colour 1
+    ev = pd.DataFrame([dict(game=0, round=3, seat=0, action="activate", a=laden, b=x, c=0,
+                            points=0, coins=0)])
+    want = (f"1 {colours[0]} + 1 {colours[1]}" if reading == "mixed" else f"{paid} {colours[1]}")
+    assert f"activates Laden: pays {want}, gains {gain} {colours[3]}" in render(ev, rules)
+
+
+def test_played_activations_are_told_in_colours_not_numbers():
+    res = runner.simulate("macao", 40, ["expert", "greedy"], seed=5, events=True, progress=False)
+    text = render(res.events, R)
+    assert "activates" in text and "(option" not in text
+    laden = [ln for ln in text.splitlines() if "activates Goldschmied" in ln or "activates Goldsucher" in ln]
+    assert laden and all(": pays " in ln for ln in laden)
+
+
 # ---- deliveries: the player's choice -----------------------------------------------------
 def at_port(rules, held):
     """Seat 0 acting, its ship at the first port, holding ``held`` tiles of each good named."""
