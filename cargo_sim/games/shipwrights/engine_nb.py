@@ -149,9 +149,14 @@ def set_top_nb(s):
 
 @njit(cache=True)
 def refill_nb(s, log):
-    """An empty deck: the discard pile shuffled into a new deck."""
-    if s[G_DECK_N] > 0 or s[G_DISC_N] == 0:
-        return
+    """An empty deck: the discard pile shuffled into a new deck (the test small enough
+    to be inlined: the shuffle, once in a hundred draws, is a call)."""
+    if s[G_DECK_N] == 0 and s[G_DISC_N] > 0:
+        reshuffle_nb(s, log)
+
+
+@njit(cache=True)
+def reshuffle_nb(s, log):
     n = s[G_DISC_N]
     for i in range(n):
         s[G_DECK + i] = s[G_DISC + i]
@@ -332,8 +337,10 @@ def ask_set_nb(s, kind, seat):
     s[G_SEAT] = seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance_nb(s, log):
+    """Run to the next decision (inlined into answer_nb and begin_nb, its only callers:
+    a call a decision saved)."""
     n = s[R_N_PLAYERS]
     while True:
         ph = s[G_PHASE]
@@ -471,7 +478,7 @@ def complete_ok_nb(s, q, code):
     return j != NO_REF and j != i and builds_nb(s, ref_card_nb(s, q, j), x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_ok_nb(s, q, slot):
     """Hand card ``slot`` can be bought, hired, started or constructed."""
     b = pb(q)
@@ -593,11 +600,12 @@ def answer_nb(s, a, log):
     elif kind == D_RETURN:
         return_goods_nb(s, q, a, 1, log)
     elif a == A_END:
-        while s[b + P_HAND_N] > 0:                 # every card is played or discarded
-            c = take_hand_nb(s, q, 0)
+        for i in range(s[b + P_HAND_N]):          # every card is played or discarded, in order
+            c = s[b + P_HAND + i]
             discard_nb(s, c)
             s[b + P_DISCARDED] += 1
             event_nb(s, log, q, EV_DISCARD, face_nb(s, c), 0, 0, 0, 0)
+        s[b + P_HAND_N] = 0
         s[G_IDX] += 1
     else:
         act_nb(s, q, a, log)
@@ -897,9 +905,9 @@ def legal_nb(s, out):
     n = 0
     if kind < 0:
         return 0
-    if kind == D_START or kind == D_RETURN:
+    if kind == D_START or kind == D_RETURN:         # ok_nb's test, inlined
         for g in range(NG):
-            if ok_nb(s, g):
+            if kind == D_START or s[pb(q) + P_GOODS + g] > 0:
                 out[n] = g
                 n += 1
         return n
@@ -914,7 +922,8 @@ def legal_nb(s, out):
     for i in range(hn):
         out[n] = A_DISCARD + i
         n += 1
-    if action_ok_nb(s, q, A_GOODS):                 # the same test for every kind
+    if (s[b + P_GOLD] >= s[K_GOODS_GOLD] and s[b + P_WORKERS] >= s[K_GOODS_WORK]
+            and s[G_DECK_N] + s[G_DISC_N] > 0):     # action_ok_nb's test, the same for every kind
         for g in range(NG):
             out[n] = A_GOODS + g
             n += 1
@@ -925,7 +934,10 @@ def legal_nb(s, out):
     for i in range(hn):
         if kind_nb(s, s[b + P_HAND + i]) == KIND_TOWN:
             n = legal_town_nb(s, q, i, out, n)
-    return legal_complete_nb(s, q, out, n)
+    for y in range(s[K_YARDS]):                     # a call only with a ship in a yard
+        if s[b + P_YARD + y] >= 0:
+            return legal_complete_nb(s, q, out, n)
+    return n
 
 
 @njit(cache=True, inline="always")
