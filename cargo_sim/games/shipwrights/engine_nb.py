@@ -1052,7 +1052,9 @@ def legal_complete_nb(s, q, out, n):
             if not (pay1 if tool else pay0):
                 continue
             base = A_COMPLETE + (y * 2 + tool) * 1024
-            for u in range(m):                      # every u: a twin of an earlier u is listed too
+            for u in range(m):
+                if dup_nb(refs, u, 0):              # u's kind was listed with an earlier twin
+                    continue
                 if n >= MAX_LEGAL - REFS:
                     return n
                 if not two:

@@ -36,7 +36,9 @@ def test_legal_lists_what_ok_accepts_one_completion_per_kind_of_craftsmen():
                 accepted = [a for a in CODES if is_legal_nb(s, a)]
                 assert listed == sorted(listed) and set(listed) <= set(accepted)
                 assert [a for a in listed if a < E.A_COMPLETE] == [a for a in accepted if a < E.A_COMPLETE]
-                kinds = {kind_of(s, a) for a in listed if a >= E.A_COMPLETE}
+                kinds = [kind_of(s, a) for a in listed if a >= E.A_COMPLETE]
+                assert len(kinds) == len(set(kinds))            # equal craftsmen listed once
+                kinds = set(kinds)
                 assert kinds == {kind_of(s, a) for a in accepted if a >= E.A_COMPLETE}
                 seen["town"] += sum(E.A_TOWN <= a < E.A_COMPLETE for a in listed)
                 seen["complete"] += len(kinds)
