@@ -58,7 +58,7 @@ def test_the_direct_random_kernel_plays_the_table_kernels_games():
     for kernel in (lambda *a: run_games_nb(template, table_decide_nb, *a),
                    lambda *a: run_random_games_nb(template, *a)):
         games, players = game.game_fields(None).buffer(3), game.player_fields(None).buffer(3, 3)
-        log, err = np.zeros((3 * 3 * 300, len(E.EVENT_FIELDS)), np.int64), np.full(8, -1, np.int64)
+        log, err = np.zeros((20_000, len(E.EVENT_FIELDS)), np.int64), np.full(8, -1, np.int64)
         assert kernel(seeds, games, players, log, err)
         got.append((games, players, log[:err[E.ERR_EVENTS]]))
     assert err[E.ERR_EVENTS] <= len(log)              # every event row kept
