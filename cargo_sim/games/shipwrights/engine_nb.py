@@ -893,9 +893,10 @@ def final_nb(s, log):
 
 
 # ---- the legal answers --------------------------------------------------------------------------
-# legal_nb is most of a random game's time: it walks only the answers that can be legal
-# (each townsfolk's targets, each ship's craftsmen) instead of asking ok_nb of every code,
-# and lists exactly what ok_nb accepts, in the same order (tests/games/shipwrights).
+# Listing the afternoon's answers is a third of a random game's time: legal_nb walks only
+# the answers that can be legal (each townsfolk's targets, each ship's craftsmen) instead
+# of asking ok_nb of every code; every answer it lists is one ok_nb accepts, and every one
+# ok_nb accepts is listed up to equal craftsmen (tests/games/shipwrights/test_ship_legal.py).
 @njit(cache=True)
 def legal_nb(s, out):
     """Answers ``ok_nb`` accepts for the pending decision into ``out`` (MAX_LEGAL long),
@@ -950,7 +951,7 @@ def put_nb(out, n, a):
 def legal_town_nb(s, q, slot, out, n):
     """The arguments town_ok_nb accepts for the townsfolk in hand ``slot``, in
     increasing order, appended to ``out`` from ``n``; the new count."""
-    np_ = s[R_N_PLAYERS]
+    seats = s[R_N_PLAYERS]
     b = pb(q)
     c = s[b + P_HAND + slot]
     e = town_nb(s, c, TF_EFFECT)
@@ -959,32 +960,32 @@ def legal_town_nb(s, q, slot, out, n):
     if e == TF_REMOVE_CRAFT or e == TF_STEAL_CRAFT:
         if e == TF_STEAL_CRAFT and s[b + P_CRAFT_N] >= s[K_MAX_CRAFT]:
             return n
-        for t in range(np_):
+        for t in range(seats):
             if protected_nb(s, q, t) or (e == TF_STEAL_CRAFT and t == q):
                 continue
             for k in range(min(8, s[pb(t) + P_CRAFT_N])):
                 n = put_nb(out, n, base + t * 8 + k)
     elif e == TF_REMOVE_SHIP:
-        for t in range(np_):
+        for t in range(seats):
             if protected_nb(s, q, t):
                 continue
             for k in range(min(8, s[K_YARDS])):
                 if s[pb(t) + P_YARD + k] >= 0:
                     n = put_nb(out, n, base + t * 8 + k)
     elif e == TF_STEAL_GOODS:
-        for t in range(np_):
+        for t in range(seats):
             if t == q or protected_nb(s, q, t):
                 continue
             for k in range(NG):
                 if s[pb(t) + P_GOODS + k] > 0:
                     n = put_nb(out, n, base + t * 8 + k)
     elif e == TF_RAID:
-        for t in range(np_):
+        for t in range(seats):
             if t != q and not protected_nb(s, q, t):
                 n = put_nb(out, n, base + t)
     elif e == TF_DESTROY_TOOL:
         if s[b + P_GOLD] >= a0:
-            for t in range(np_):
+            for t in range(seats):
                 if t != q and s[pb(t) + P_TOOL] >= 0:
                     n = put_nb(out, n, base + t)
     elif e == TF_DISCARD_DRAW:
