@@ -1,13 +1,17 @@
-"""Shipwrights' chunk kernel: every game of a chunk, asking the table's bots (the
-runner's loop). The table kernel is the core's first-class function type
-(core.dispatch_nb.DecideType): one cached kernel for every table."""
+"""Shipwrights' chunk kernels: every game of a chunk, asking the table's bots (the
+runner's loop). ``run_games_nb`` calls the table kernel as the core's first-class
+function type (core.dispatch_nb.DecideType): one cached kernel for every table.
+``run_random_games_nb`` is the kernel of tables whose every seat is `random`
+(simulate.chunk_kernel picks it): the bot and the answer inlined, the same games."""
 import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
 from ...core.dispatch_nb import DecideType, ask_keyed_nb, seat_oneway_nb
-from ...core.layout import BOT_FAULT, M_DECISIONS, R_N_PLAYERS
+from ...core.layout import BOT_FAULT, M_BOT_RNG, M_DECISIONS, R_N_PLAYERS
+from ...core.rng_nb import bot_stream_at_nb
 from . import enums as E
+from .bots.random_nb import random_at_nb
 from .engine_nb import answer_nb, begin_nb, goods_total_nb, ok_nb, pb
 from .enums import ERR_EVENTS, ERR_GAME
 
@@ -65,3 +69,40 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
         n_events = s[E.G_NEV]
     err[ERR_EVENTS] = s[E.G_NEV] if not ok else n_events
     return ok
+
+
+# The direct kernel's own copies of the per-decision calls (numba's inlining): each
+# non-inlined call costs ~12 ns of prologue and reference counting, a thousand times a
+# game; the cached functions stay for every other caller.
+answer_inline_nb = njit(inline="always")(answer_nb.py_func)
+random_at_inline_nb = njit(inline="always")(random_at_nb.py_func)
+
+
+@njit(types.boolean(types.int64[::1], types.uint64[::1], types.int64[:, ::1], types.int32[:, :, ::1],
+                    types.int64[:, ::1], types.int64[::1]), cache=True, nogil=True)
+def run_random_games_nb(template, seeds, out_games, out_players, log, err):
+    """run_games_nb of a table whose every seat is `random`: the bot called directly with
+    the stream ask_keyed_nb would give it (bot_stream_at_nb of its seat's one-way key
+    and the decisions so far; the random bot reads nothing else that asking hides),
+    and no second check of its answers (legal_nb's answers are ones ok_nb accepts)."""
+    s = template.copy()
+    oneway = np.zeros(8, np.int64)
+    rows = log.shape[0]
+    n_events = 0
+    for g in range(seeds.shape[0]):
+        begin_nb(s, seeds[g], g, log, n_events, rows)
+        for q in range(s[R_N_PLAYERS]):
+            oneway[q] = seat_oneway_nb(s, q)
+        while s[E.G_ASK] >= 0:
+            seat = s[E.G_SEAT]
+            s[M_BOT_RNG] = bot_stream_at_nb(oneway[seat], s[M_DECISIONS])
+            a = random_at_inline_nb(s[E.G_ASK], s, seat, M_BOT_RNG)
+            if a < 0:                               # no legal answer: a broken rule set
+                err[ERR_GAME], err[1], err[2], err[3], err[4], err[5] = g, s[E.G_ASK], seat, a, s[E.G_DAY], 0
+                err[ERR_EVENTS] = s[E.G_NEV]
+                return False
+            answer_inline_nb(s, a, log)
+        stats_nb(s, out_games, out_players, g)
+        n_events = s[E.G_NEV]
+    err[ERR_EVENTS] = n_events
+    return True

@@ -86,12 +86,19 @@ def bld_nb(s, c, f):
 
 @njit(cache=True)
 def event_nb(s, log, q, action, a, b, c, points, gold):
-    """One row of the event log (counted even when the log is full: the runner regrows it)."""
+    """One row of the event log (counted even when the log is full: the runner regrows it).
+    Small enough to be inlined: a game without a log pays a count, not a call (~20 ns)."""
     i = s[G_NEV]
-    if i < s[G_LOG_CAP] and i < log.shape[0]:
+    s[G_NEV] = i + 1
+    if i < s[G_LOG_CAP]:
+        event_row_nb(s, log, i, q, action, a, b, c, points, gold)
+
+
+@njit(cache=True)
+def event_row_nb(s, log, i, q, action, a, b, c, points, gold):
+    if i < log.shape[0]:
         log[i, 0], log[i, 1], log[i, 2], log[i, 3] = s[G_GAME], s[G_DAY], q, action
         log[i, 4], log[i, 5], log[i, 6], log[i, 7], log[i, 8] = a, b, c, points, gold
-    s[G_NEV] = i + 1
 
 
 @njit(cache=True)
@@ -142,9 +149,14 @@ def set_top_nb(s):
 
 @njit(cache=True)
 def refill_nb(s, log):
-    """An empty deck: the discard pile shuffled into a new deck."""
-    if s[G_DECK_N] > 0 or s[G_DISC_N] == 0:
-        return
+    """An empty deck: the discard pile shuffled into a new deck (the test small enough
+    to be inlined: the shuffle, once in a hundred draws, is a call)."""
+    if s[G_DECK_N] == 0 and s[G_DISC_N] > 0:
+        reshuffle_nb(s, log)
+
+
+@njit(cache=True)
+def reshuffle_nb(s, log):
     n = s[G_DISC_N]
     for i in range(n):
         s[G_DECK + i] = s[G_DISC + i]
@@ -325,8 +337,10 @@ def ask_set_nb(s, kind, seat):
     s[G_SEAT] = seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance_nb(s, log):
+    """Run to the next decision (inlined into answer_nb and begin_nb, its only callers:
+    a call a decision saved)."""
     n = s[R_N_PLAYERS]
     while True:
         ph = s[G_PHASE]
@@ -464,7 +478,7 @@ def complete_ok_nb(s, q, code):
     return j != NO_REF and j != i and builds_nb(s, ref_card_nb(s, q, j), x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_ok_nb(s, q, slot):
     """Hand card ``slot`` can be bought, hired, started or constructed."""
     b = pb(q)
@@ -586,11 +600,12 @@ def answer_nb(s, a, log):
     elif kind == D_RETURN:
         return_goods_nb(s, q, a, 1, log)
     elif a == A_END:
-        while s[b + P_HAND_N] > 0:                 # every card is played or discarded
-            c = take_hand_nb(s, q, 0)
+        for i in range(s[b + P_HAND_N]):          # every card is played or discarded, in order
+            c = s[b + P_HAND + i]
             discard_nb(s, c)
             s[b + P_DISCARDED] += 1
             event_nb(s, log, q, EV_DISCARD, face_nb(s, c), 0, 0, 0, 0)
+        s[b + P_HAND_N] = 0
         s[G_IDX] += 1
     else:
         act_nb(s, q, a, log)
@@ -878,6 +893,10 @@ def final_nb(s, log):
 
 
 # ---- the legal answers --------------------------------------------------------------------------
+# Listing the afternoon's answers is a third of a random game's time: legal_nb walks only
+# the answers that can be legal (each townsfolk's targets, each ship's craftsmen) instead
+# of asking ok_nb of every code; every answer it lists is one ok_nb accepts, and every one
+# ok_nb accepts is listed up to equal craftsmen (tests/games/shipwrights/test_ship_legal.py).
 @njit(cache=True)
 def legal_nb(s, out):
     """Answers ``ok_nb`` accepts for the pending decision into ``out`` (MAX_LEGAL long),
@@ -887,9 +906,9 @@ def legal_nb(s, out):
     n = 0
     if kind < 0:
         return 0
-    if kind == D_START or kind == D_RETURN:
+    if kind == D_START or kind == D_RETURN:         # ok_nb's test, inlined
         for g in range(NG):
-            if ok_nb(s, g):
+            if kind == D_START or s[pb(q) + P_GOODS + g] > 0:
                 out[n] = g
                 n += 1
         return n
@@ -904,8 +923,9 @@ def legal_nb(s, out):
     for i in range(hn):
         out[n] = A_DISCARD + i
         n += 1
-    for g in range(NG):
-        if action_ok_nb(s, q, A_GOODS + g):
+    if (s[b + P_GOLD] >= s[K_GOODS_GOLD] and s[b + P_WORKERS] >= s[K_GOODS_WORK]
+            and s[G_DECK_N] + s[G_DISC_N] > 0):     # action_ok_nb's test, the same for every kind
+        for g in range(NG):
             out[n] = A_GOODS + g
             n += 1
     for i in range(hn):
@@ -914,32 +934,97 @@ def legal_nb(s, out):
             n += 1
     for i in range(hn):
         if kind_nb(s, s[b + P_HAND + i]) == KIND_TOWN:
-            for arg in range(town_args_nb(s, q, s[b + P_HAND + i])):
-                if town_ok_nb(s, q, i, arg):
-                    out[n] = A_TOWN + i * 256 + arg
-                    n += 1
-    return legal_complete_nb(s, q, out, n)
+            n = legal_town_nb(s, q, i, out, n)
+    for y in range(s[K_YARDS]):                     # a call only with a ship in a yard
+        if s[b + P_YARD + y] >= 0:
+            return legal_complete_nb(s, q, out, n)
+    return n
+
+
+@njit(cache=True, inline="always")
+def put_nb(out, n, a):
+    out[n] = a
+    return n + 1
 
 
 @njit(cache=True)
-def town_args_nb(s, q, c):
-    """An upper bound of a townsfolk's arguments (town_ok_nb's encoding)."""
+def legal_town_nb(s, q, slot, out, n):
+    """The arguments town_ok_nb accepts for the townsfolk in hand ``slot``, in
+    increasing order, appended to ``out`` from ``n``; the new count."""
+    seats = s[R_N_PLAYERS]
+    b = pb(q)
+    c = s[b + P_HAND + slot]
     e = town_nb(s, c, TF_EFFECT)
-    if e == TF_REMOVE_CRAFT or e == TF_REMOVE_SHIP or e == TF_STEAL_CRAFT or e == TF_STEAL_GOODS:
-        return 8 * s[R_N_PLAYERS]
-    if e == TF_RAID or e == TF_DESTROY_TOOL:
-        return s[R_N_PLAYERS]
-    if e == TF_DISCARD_DRAW:
-        return 16 * s[pb(q) + P_HAND_N]
-    if e == TF_GAIN_GOODS or e == TF_GOODS_FOR_WORKERS:
-        return NG
-    if e == TF_SWAP_GOODS:
-        return 4 * NG
-    return 1
+    a0, a1, a2 = town_nb(s, c, 1), town_nb(s, c, 2), town_nb(s, c, 3)
+    base = A_TOWN + slot * 256
+    if e == TF_REMOVE_CRAFT or e == TF_STEAL_CRAFT:
+        if e == TF_STEAL_CRAFT and s[b + P_CRAFT_N] >= s[K_MAX_CRAFT]:
+            return n
+        for t in range(seats):
+            if protected_nb(s, q, t) or (e == TF_STEAL_CRAFT and t == q):
+                continue
+            for k in range(min(8, s[pb(t) + P_CRAFT_N])):
+                n = put_nb(out, n, base + t * 8 + k)
+    elif e == TF_REMOVE_SHIP:
+        for t in range(seats):
+            if protected_nb(s, q, t):
+                continue
+            for k in range(min(8, s[K_YARDS])):
+                if s[pb(t) + P_YARD + k] >= 0:
+                    n = put_nb(out, n, base + t * 8 + k)
+    elif e == TF_STEAL_GOODS:
+        for t in range(seats):
+            if t == q or protected_nb(s, q, t):
+                continue
+            for k in range(NG):
+                if s[pb(t) + P_GOODS + k] > 0:
+                    n = put_nb(out, n, base + t * 8 + k)
+    elif e == TF_RAID:
+        for t in range(seats):
+            if t != q and not protected_nb(s, q, t):
+                n = put_nb(out, n, base + t)
+    elif e == TF_DESTROY_TOOL:
+        if s[b + P_GOLD] >= a0:
+            for t in range(seats):
+                if t != q and s[pb(t) + P_TOOL] >= 0:
+                    n = put_nb(out, n, base + t)
+    elif e == TF_DISCARD_DRAW:
+        hn = s[b + P_HAND_N]
+        if hn - 1 + a2 <= MAX_HAND:                 # the hand after the draw (gone cards cancel)
+            for i in range(hn):
+                if i == slot:
+                    continue
+                if a0 <= 2 <= a1:
+                    for j in range(i + 1, hn):
+                        if j != slot:
+                            n = put_nb(out, n, base + i * 16 + j)
+                if a0 <= 1 <= a1:
+                    n = put_nb(out, n, base + i * 16 + 15)
+    elif e == TF_GAIN_GOODS:
+        for g in range(NG):
+            n = put_nb(out, n, base + g)
+    elif e == TF_SWAP_GOODS:
+        for g1 in range(NG):
+            if s[b + P_GOODS + g1] >= a0:
+                for g2 in range(NG):
+                    if g2 != g1:
+                        n = put_nb(out, n, base + g1 * 4 + g2)
+    elif e == TF_GOODS_FOR_WORKERS:
+        for g in range(NG):
+            if s[b + P_GOODS + g] >= a0:
+                n = put_nb(out, n, base + g)
+    elif e == TF_DRAW:
+        if s[b + P_HAND_N] - 1 + a0 <= MAX_HAND:
+            n = put_nb(out, n, base)
+    else:
+        n = put_nb(out, n, base)                    # no target: first_player, protect, gold ...
+    return n
 
 
 @njit(cache=True)
 def legal_complete_nb(s, q, out, n):
+    """The ship completions complete_ok_nb accepts, one per kind and place of craftsman
+    (``key``: face * 2 + in hand; refs kept as ref + 32 * key in the tail of ``out``)."""
     b = pb(q)
     refs = out[MAX_LEGAL - REFS:]               # the tail of out: no allocation (n stays below it)
     for y in range(s[K_YARDS]):
@@ -947,67 +1032,62 @@ def legal_complete_nb(s, q, out, n):
         if c < 0 or s[b + P_N_DONE] >= MAX_DONE:
             continue
         x = idx_nb(s, c)
-        m = 0                                       # the craftsmen that build x, one per kind and place
-        for r in range(HAND_REF + s[b + P_HAND_N]):
-            if r >= s[b + P_CRAFT_N] and r < HAND_REF:
-                continue
-            cr = ref_card_nb(s, q, r)
-            if not builds_nb(s, cr, x):
-                continue
-            refs[m] = r
-            m += 1
+        pay0 = can_pay_ship_nb(s, q, x, -1)
+        ign = ignored_nb(s, q, 1)
+        pay1 = ign >= 0 and ship_nb(s, x, S_GOODS + ign) != 0 and can_pay_ship_nb(s, q, x, ign)
+        if not pay0 and not pay1:
+            continue
+        m = 0                                       # the craftsmen that build x
+        for r in range(s[b + P_CRAFT_N]):
+            cr = s[b + P_CRAFT + r]
+            if builds_nb(s, cr, x):
+                refs[m] = r + 32 * (2 * face_nb(s, cr))
+                m += 1
+        for i in range(s[b + P_HAND_N]):
+            cr = s[b + P_HAND + i]
+            if kind_nb(s, cr) == KIND_CRAFT and builds_nb(s, cr, x):
+                refs[m] = HAND_REF + i + 32 * (2 * face_nb(s, cr) + 1)
+                m += 1
+        two = ship_nb(s, x, S_CRAFT) == 2
         for tool in range(2):
-            ign = ignored_nb(s, q, tool)
-            if ign == -2 or (ign >= 0 and ship_nb(s, x, S_GOODS + ign) == 0):
-                continue
-            if not can_pay_ship_nb(s, q, x, ign):
+            if not (pay1 if tool else pay0):
                 continue
             base = A_COMPLETE + (y * 2 + tool) * 1024
-            two = ship_nb(s, x, S_CRAFT) == 2
             for u in range(m):
-                if dup_nb(s, q, refs, u, u):
+                if dup_nb(refs, u, 0):              # u's kind was listed with an earlier twin
                     continue
                 if n >= MAX_LEGAL - REFS:
                     return n
                 if not two:
-                    out[n] = base + refs[u] * 32 + NO_REF
+                    out[n] = base + (refs[u] % 32) * 32 + NO_REF
                     n += 1
                     continue
                 for w in range(u + 1, m):
                     # each pair of kinds once: w the first of its kind, or u's first twin
-                    if dup_nb(s, q, refs, w, 0) and not first_twin_nb(s, q, refs, u, w):
+                    if dup_nb(refs, w, 0) and not first_twin_nb(refs, u, w):
                         continue
                     if n >= MAX_LEGAL - REFS:
                         return n
-                    out[n] = base + refs[u] * 32 + refs[w]
+                    out[n] = base + (refs[u] % 32) * 32 + refs[w] % 32
                     n += 1
     return n
 
 
-@njit(cache=True)
-def same_kind_nb(s, q, r1, r2):
-    """Two craftsman refs of the same face and the same place (board or hand)."""
-    return (r1 < HAND_REF) == (r2 < HAND_REF) and face_nb(s, ref_card_nb(s, q, r1)) == face_nb(s, ref_card_nb(s, q, r2))
-
-
-@njit(cache=True)
-def dup_nb(s, q, refs, u, lo):
-    """refs[u] repeats a ref of refs[lo:u] (same face, same place)."""
+@njit(cache=True, inline="always")
+def dup_nb(refs, u, lo):
+    """refs[u] repeats the kind of a ref of refs[lo:u] (same face, same place)."""
     for k in range(lo, u):
-        if same_kind_nb(s, q, refs[k], refs[u]):
+        if refs[k] // 32 == refs[u] // 32:
             return True
     return False
 
 
-@njit(cache=True)
-def first_twin_nb(s, q, refs, u, w):
+@njit(cache=True, inline="always")
+def first_twin_nb(refs, u, w):
     """refs[w] is the first ref after refs[u] of refs[u]'s kind (a pair of twins, listed once)."""
-    if not same_kind_nb(s, q, refs[u], refs[w]):
+    if refs[u] // 32 != refs[w] // 32:
         return False
-    for k in range(u + 1, w):
-        if same_kind_nb(s, q, refs[k], refs[w]):
-            return False
-    return True
+    return not dup_nb(refs, w, u + 1)
 
 
 @njit(cache=True)

@@ -45,6 +45,7 @@ class Shipwrights(GameBase):
     replay = lazy_member(".replay", "REPLAY")          # play --html (core.replay)
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
+    bench = lazy_member(".bench")
 
 
 GAME = Shipwrights()

@@ -59,7 +59,12 @@ def _search_fn():
 
 
 def chunk_kernel(template, decide, seeds, out_games, out_players, log, err) -> bool:
-    from .chunk_nb import run_games_nb
+    """run_games_nb, or run_random_games_nb for a table whose every seat is `random`
+    (its decide is the registry's first_only_decide): the same games."""
+    from .bots.dispatch_nb import random_table_nb
+    from .chunk_nb import run_games_nb, run_random_games_nb
+    if decide is random_table_nb:
+        return run_random_games_nb(template, seeds, out_games, out_players, log, err)
     return run_games_nb(template, decide, seeds, out_games, out_players, log, err)
 
 

@@ -82,3 +82,17 @@ def test_an_unknown_card_name_in_a_rules_file_is_refused():
         Rules.from_toml(text)
     with pytest.raises(RulesError, match="unknown rules parameter 'ship.Karfi.sails'"):
         Rules.from_toml("[ship.Karfi]\nsails = 2\n")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[ship.Longboat]\npoints = 3\n", "ship.Longboat.copies: missing"),           # a card the box lacks
+    ("[townsfolk.Jester]\neffect = \"gain_gold\"\n", "townsfolk.Jester.copies: missing"),
+    ("deck_size = 127\n", "deck_size: the deck holds 127 cards, the copies add up to 128"),
+    ("deck_size = 300\n", "deck_size: the kernels hold at most 256 cards, got 300"),
+    ("[ship.Knarr]\ngold = -1\n", "ship.Knarr.gold: must be from 0 to 50, got -1"),
+    ("[building.Church]\ngold = -2\n", "building.Church.gold: must be from 0 to 50, got -2"),
+])
+def test_bad_rules_files_are_one_line(text, message):
+    with pytest.raises(RulesError) as info:
+        Rules.from_toml(text)
+    assert message in str(info.value) and "\n" not in str(info.value)

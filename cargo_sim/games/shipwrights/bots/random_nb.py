@@ -5,12 +5,20 @@ from numba import njit
 from ....core.layout import M_BOT_RNG
 from ....core.rng_nb import rand_below_at_nb
 from ..engine_nb import legal_nb
-from ..enums import MAX_LEGAL, SCRATCH
+from ..enums import D_DRAFT, D_START, G_PACKET_N, MAX_LEGAL, NG, SCRATCH
 
 
 @njit(cache=True)
 def random_at_nb(kind, s, seat, at):
-    """A uniformly random legal answer drawn from the stream in word ``at``."""
+    """A uniformly random legal answer drawn from the stream in word ``at``: the
+    ``rand_below(n)``-th of legal_nb's n answers. A draft's answers are the packet's
+    slots and the setup's every goods kind, so those two draw the slot or kind itself
+    (the same answer without listing them)."""
+    if kind == D_DRAFT:
+        n = s[G_PACKET_N]
+        return rand_below_at_nb(s, at, n) if n > 0 else -1
+    if kind == D_START:
+        return rand_below_at_nb(s, at, NG)
     out = s[SCRATCH:SCRATCH + MAX_LEGAL]      # the state's scratch: no allocation a decision
     n = legal_nb(s, out)
     if n == 0:
