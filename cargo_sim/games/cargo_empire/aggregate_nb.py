@@ -145,9 +145,8 @@ def fold_events_nb(log, n_ev, op, n, acc, steps, tile, place):
             acc[O_PASSES + q * 2 + (0 if a == 0 else 1)] += 1
         elif ev == E.EV_CARD:
             acc[O_CARDS_GAINED + q * N_VEH + a] += b
-        elif ev == E.EV_ORDER:
-            if log[i, C_ROUND] == 0:
-                place[q] = a
+        elif ev == E.EV_ORDER and log[i, C_ROUND] == 0:
+            place[q] = a
     for q in range(n):
         for v in range(N_VEH):
             x = steps[q, v]

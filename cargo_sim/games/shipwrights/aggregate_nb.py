@@ -59,9 +59,9 @@ SECTIONS = (
     ("game_sumsq", (N_GAME_STATS,), "sum of squares of GAME_STATS"),
     ("days_hist", (DAY_BINS,), "games by days played"),
     ("cards", (MAX_FACES, CARD_W),
-     "by card face: CARD_FIELDS (drafted in the mornings, drawn by townsfolk, played: a tool "
-     "bought, a craftsman hired, a ship started, a building constructed, a townsfolk played; "
-     "discarded from hand; gold: the gold column of its play and completion rows)"),
+     ("by card face: CARD_FIELDS (drafted in the mornings, drawn by townsfolk, played: a tool "
+      "bought, a craftsman hired, a ship started, a building constructed, a townsfolk played; "
+      "discarded from hand; gold: the gold column of its play and completion rows)")),
     ("card_holders", (MAX_FACES, 3),
      "player-games that drafted the face at least once: HOLDER_FIELDS"),
     ("ships", (MAX_FACES, SHIP_W),

@@ -12,8 +12,14 @@ import cargo_sim
 from cargo_sim import ConfigError
 from cargo_sim.games.shipwrights import aggregate_nb as K
 from cargo_sim.games.shipwrights.aggregates import ShipwrightsAggregates
-from cargo_sim.games.shipwrights.enums import PLAYER_FIELDS, TF_DESTROY_TOOL, TF_REMOVE_CRAFT, \
-    TF_REMOVE_SHIP, TF_STEAL_CRAFT, TF_STEAL_GOODS
+from cargo_sim.games.shipwrights.enums import (
+    PLAYER_FIELDS,
+    TF_DESTROY_TOOL,
+    TF_REMOVE_CRAFT,
+    TF_REMOVE_SHIP,
+    TF_STEAL_CRAFT,
+    TF_STEAL_GOODS,
+)
 from cargo_sim.games.shipwrights.rules import Rules
 
 N, SEED = 120, 21
