@@ -178,9 +178,14 @@ def test_bad_input_is_one_config_error(tmp_path):
         cargo_sim.load_aggregates(tmp_path / "lie.npz", game=GAME)
 
 
-def test_cli_aggregate(capsys):
+def test_cli_aggregate_and_run_folder(tmp_path, capsys):
     from cargo_sim.cli import main
     rc = main(["simulate", "--game", GAME, "--aggregate", "-n", "30", "-p", "random,random,random",
                "--seed", "3", "--no-progress"])
     text = capsys.readouterr().out
     assert rc == 0 and "aggregated" in text and "equal seats" in text and "start player" in text
+    # a run folder on disk: chunk files merged, equal to the counters in memory
+    folder = tmp_path / "run"
+    assert main(["simulate", "--game", GAME, "--aggregate", "-n", "30", "-p", "random,random,random",
+                 "--seed", "3", "--out", str(folder), "--chunk-games", "12", "--no-progress"]) == 0
+    assert cargo_sim.load_aggregates(folder, game=GAME) == agg(30, ["random"] * 3, seed=3)
