@@ -109,6 +109,8 @@ def test_counters_equal_the_tables_of_the_same_games(pair):
     assert a["upgrades"].sum() == p["upgrades"].sum() and a["upgrades"][:, 1].sum() == p["perfect"].sum()
     assert a["steps"][..., 0].sum() == p["steps"].sum() and a["passes"].sum() == p["passes"].sum()
     assert a["order"][:4, 0].tolist() == [N] * 4 and a["order"][:4, 1].sum() == N   # one winner a game
+    # every path of the fold was taken: perfect and not at both levels, both passes, every reward
+    assert (a["upgrades"] > 0).all() and (a["passes"][:4] > 0).all() and (a["rewards"].sum(0) > 0).all()
     played = a["pay_hist"] @ np.arange(K.PAY_BINS)
     assert played.tolist() == [p[f"{v}s_played"].sum() for v in ("truck", "train", "ship")]
 

@@ -124,6 +124,9 @@ def test_counters_equal_the_tables_of_the_same_games(pair):
     # the counters are not trivially empty: the rules the tables show happened
     assert a.n_games == N and a["attacks"].sum() > 0 and a["ships"][:, 1].sum() > 0
     assert a["military_games"].sum() == N and a["cards"][:, 0].sum() > 0
+    # every path of the fold was taken: tools on ships, gold attacks, a shared token, a tie, draws
+    assert a["ships"][:, 3].sum() > 0 and a["attack_faces"][:, 1].sum() > 0
+    assert a["military"][:, 1].sum() > 0 and a["ties"][0] > 0 and a["cards"][:, 1].sum() > 0
     # every attack is one the players table counts (attacks made, attacks suffered)
     p = res.players
     assert np.array_equal(a["attacks"][:4].sum(1)[:4], p.groupby("seat")["attacks"].sum())
