@@ -368,7 +368,7 @@ def test_a_missing_capability_is_one_line_naming_the_game_and_what_it_lacks(cap)
 @pytest.mark.parametrize("name", ["cargo_noir", "macao", "shipwrights", "cargo_empire"])
 def test_the_library_games_offer_what_their_commands_need(name):
     game = get_game(name)
-    young = set(CAPABILITIES) - {"counters", "report", "robustness", "bench"}   # a forward model and a replay page
+    young = set(CAPABILITIES) - {"report", "robustness", "bench"}   # a forward model, a replay page, counters
     want = {"cargo_noir": set(CAPABILITIES), "macao": set(CAPABILITIES),
             "shipwrights": young | {"bench"}, "cargo_empire": young | {"report", "robustness", "bench"}}
     assert {c for c in CAPABILITIES if offers(game, c)} == want[name]

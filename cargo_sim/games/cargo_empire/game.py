@@ -43,6 +43,7 @@ class CargoEmpire(GameBase):
     forward = lazy_member(".forward", "FORWARD")
     GameState = lazy_member(".forward", "GameState")
     replay = lazy_member(".replay", "REPLAY")          # play --html (core.replay)
+    counters = lazy_member(".aggregates", "COUNTERS")  # aggregate counters (aggregates.py)
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
     analyses = ("cargo_sim.games.cargo_empire.analyses",)    # pandas pipelines (run_all)
