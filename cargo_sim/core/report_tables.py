@@ -1,0 +1,109 @@
+"""What the games' report pipelines share (pandas): clustered rows, the event log's
+subsample, the mirror-seat tables and the holders-versus-others difference.
+
+Statistics as docs/macao_study.md states them: a seat's advantage is measured only
+where every seat holds the same bot (seats exchangeable); rates over several players
+of one game have intervals clustered by game (``core.stats.clustered_mean`` /
+``clustered_diff``), since the players of one game share its deal and one of them wins.
+Every function takes a Tables-like bundle ``t`` (``games``, ``players``, optional
+``events``; an ``n_players`` column on each, as ``analyses.data.combine`` makes).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .stats import chi2_equal, clustered_diff, clustered_mean, proportion
+
+
+def clustered_row(values, clusters, name: str = "mean", **extra) -> dict:
+    """The clustered mean of ``values`` as a row: ``extra``, n, ``name``, ci_lo, ci_hi."""
+    r = clustered_mean(values, clusters)
+    return {**extra, "n": r["n"], name: r["mean"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"]}
+
+
+def events_of(t, action: str, columns=()) -> pd.DataFrame:
+    """The event rows of one action (an empty frame with ``columns`` when there is no log)."""
+    ev = t.events
+    if ev is None or not len(ev):
+        return pd.DataFrame(columns=list(columns))
+    return ev[ev["action"] == action]
+
+
+def event_players(t) -> pd.DataFrame:
+    """The players of the games that kept an event log (the subsample)."""
+    if t.events is None or not len(t.events):
+        return t.players.iloc[:0]
+    return t.players[t.players["game"].isin(t.events["game"].unique())]
+
+
+def same_bot_counts(players: pd.DataFrame) -> set:
+    """Player counts whose every seat holds the same bot (seats exchangeable)."""
+    k = players.groupby("n_players", observed=True)["bot"].nunique()
+    return {int(n) for n, v in k.items() if v == 1}
+
+
+def win_rate_by_seat(t) -> pd.DataFrame:
+    """Per player count and seat: the win rate (shared wins split; Wilson interval,
+    one observation per game and seat), only where one bot holds every seat."""
+    p = t.players[t.players["n_players"].isin(same_bot_counts(t.players))]
+    rows = []
+    for (n, seat), d in p.groupby(["n_players", "seat"], observed=True):
+        pr = proportion(d["win_share"].sum(), len(d), "win_rate")
+        rows.append({"n_players": int(n), "seat": int(seat), "bot": str(d["bot"].iloc[0]),
+                     "n": int(pr["n"]), "win_rate": float(pr["win_rate"]),
+                     "ci_lo": float(pr["ci_lo"]), "ci_hi": float(pr["ci_hi"]), "expected": 1 / n})
+    return pd.DataFrame(rows)
+
+
+def seat_chi2(seats: pd.DataFrame) -> pd.DataFrame:
+    """Chi-square test of equal win chances per player count, from ``win_rate_by_seat``."""
+    rows = []
+    for n, d in seats.groupby("n_players"):
+        wins = (d["win_rate"] * d["n"]).to_numpy()
+        rows.append({"n_players": int(n), "n": int(d["n"].iloc[0]), **chi2_equal(wins)})
+    return pd.DataFrame(rows)
+
+
+def win_rate_by_bot(t, score: str = "vp") -> pd.DataFrame:
+    """Per player count and bot over all its seats: win rate, interval clustered by game,
+    and the mean of ``score``."""
+    rows = []
+    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
+        r = clustered_row(d["win_share"], d["game"], "win_rate", n_players=int(n), bot=str(bot))
+        rows.append({**r, "mean_vp": float(d[score].mean())})
+    return pd.DataFrame(rows)
+
+
+def holders_vs_others(players: pd.DataFrame, held: pd.DataFrame, key: str = "a") -> list[dict]:
+    """For each value of ``held[key]`` (rows: game, seat, key; a player may hold a value
+    several times): the win rate of the players holding it against the other players of
+    the same ``players`` (one player count), the difference's interval clustered by game.
+    Observational: holding goes with the rest of the holder's game."""
+    p = players.sort_values(["game", "seat"])
+    gcode = pd.factorize(p["game"])[0]
+    row_of = pd.Series(np.arange(len(p)), index=pd.MultiIndex.from_arrays([p["game"], p["seat"]]))
+    win = p["win_share"].to_numpy(dtype=float)
+    rows = row_of.reindex(pd.MultiIndex.from_arrays([held["game"], held["seat"]])).to_numpy()
+    held = held.assign(row=rows).dropna(subset=["row"])
+    out = []
+    for value, h in held.groupby(key):
+        mark = np.zeros(len(p), bool)
+        mark[h["row"].to_numpy(dtype=np.int64)] = True
+        d = clustered_diff(win, mark, gcode)
+        out.append({key: value, "count": len(h), "n_holders": d["n1"],
+                    "holder_win_rate": float(win[mark].mean()), "n_others": d["n0"],
+                    "other_win_rate": float(win[~mark].mean()) if d["n0"] else np.nan,
+                    "diff": d["diff"], "diff_ci_lo": d["ci_lo"], "diff_ci_hi": d["ci_hi"]})
+    return out
+
+
+def label_games(out: dict, t, event_tables: set) -> dict:
+    """Each table's basis, for the figures' titles: a ``games`` column with the games (per
+    player count) its rows come from, the event subsample's for ``event_tables``."""
+    every = t.games.groupby("n_players")["game"].nunique()
+    logged = event_players(t).groupby("n_players")["game"].nunique()
+    for name, df in out.items():
+        if len(df) and "n_players" in df.columns:
+            df["games"] = df["n_players"].map(logged if name in event_tables else every).astype("int64")
+    return out
