@@ -44,6 +44,9 @@ class Shipwrights(GameBase):
     GameState = lazy_member(".forward", "GameState")
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
+    analyses = ("cargo_sim.games.shipwrights.analyses",)        # pandas pipelines (run_all)
+    report_sections = ("cargo_sim.games.shipwrights.report.SECTIONS",)
+    robustness = "cargo_sim.games.shipwrights.analyses"         # its ROBUSTNESS headlines
 
 
 GAME = Shipwrights()
