@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao ladder clean
+.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao reports-shipwrights robustness-shipwrights ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,35 @@ MACAO_ROBUST_GROUPS ?= --group 'card_costs=card.*.cost' --group 'tribute_coins=c
 
 robustness-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim robustness --game macao --out reports/macao_robustness --games $(MACAO_ROBUST_GAMES) --morris-games $(MACAO_ROBUST_MORRIS_GAMES) --trajectories $(MACAO_ROBUST_TRAJECTORIES) --seed 1 $(MACAO_ROBUST_GROUPS)
+
+# Shipwrights' committed report (reports/shipwrights/): the expert in every seat at 2-4 players
+# (the seat table measures the seat advantage), SHIP_GAMES games per count, the event log of
+# SHIP_EVENTS of them; about 5-8 min on 2 shared cores (docs/shipwrights_study.md).
+SHIP_GAMES ?= 100000
+SHIP_EVENTS ?= 5000
+
+reports-shipwrights: $(STAMP)
+	$(VENV)/bin/cargo-sim report --game shipwrights --out reports/shipwrights --no-svg --seed 0 --games $(SHIP_GAMES) --events-games $(SHIP_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
+
+# Shipwrights' robustness report (reports/shipwrights_robustness/): each family of estimates made
+# by one rule moves as one factor (--group), the decisions alone; the cards' copies are left out
+# (they must add up to the 128-card deck, so none can move alone or as a family). SHIP_ROBUST_GAMES
+# games per table and variant at 2-4 players, Morris SHIP_ROBUST_TRAJECTORIES trajectories at
+# SHIP_ROBUST_MORRIS_GAMES; about 12-15 min on 2 shared cores. Then make reports-shipwrights puts
+# the marks on the report's highlights.
+SHIP_ROBUST_GAMES ?= 3000
+SHIP_ROBUST_MORRIS_GAMES ?= 500
+SHIP_ROBUST_TRAJECTORIES ?= 4
+SHIP_ROBUST_PARAMS ?= --param max_days --param tie_break --param military_tie
+SHIP_ROBUST_GROUPS ?= --group 'ship_points=ship.*.points' --group 'ship_costs=ship.*.gold,ship.*.workers' \
+  --group 'ship_craftsmen=ship.*.craftsmen' --group 'ship_flags=ship.*.military' \
+  --group 'ship_gold_icons=ship.*.gold_icon' --group 'ship_worker_icons=ship.*.worker_icon' \
+  --group 'ship_mill_icons=ship.*.mill_icon' --group 'building_costs=building.*.gold,building.*.workers' \
+  --group 'building_points=building.*.arg' --group 'tool_prices=tool.*.price' \
+  --group 'townsfolk_amounts=townsfolk.*.args'
+
+robustness-shipwrights: $(STAMP)
+	$(VENV)/bin/cargo-sim robustness --game shipwrights --out reports/shipwrights_robustness --seats 2,3,4 --games $(SHIP_ROBUST_GAMES) --morris-games $(SHIP_ROBUST_MORRIS_GAMES) --trajectories $(SHIP_ROBUST_TRAJECTORIES) --seed 1 $(SHIP_ROBUST_PARAMS) $(SHIP_ROBUST_GROUPS)
 
 # The strength ladder (reports/ladder/): every built-in against ismcts at 5 budgets.
 # Sequential design: rounds of LADDER_GAMES games per cell until the bot's 95% interval

@@ -107,3 +107,40 @@ def label_games(out: dict, t, event_tables: set) -> dict:
         if len(df) and "n_players" in df.columns:
             df["games"] = df["n_players"].map(logged if name in event_tables else every).astype("int64")
     return out
+
+
+# ---- the robustness study's headlines (a game's ROBUSTNESS["measure"]; analyses.robustness)
+def half_width(p, n) -> float:
+    """Half-width of the normal 95 % interval of a proportion p of n (analyses.stats.half_width)."""
+    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
+
+
+def seat_headline(players: pd.DataFrame, games: int) -> tuple:
+    """(the seat that wins most, win rate by seat, half-widths) of a mirror table."""
+    wr = players.groupby("seat")["win_share"].mean()
+    return (f"seat {int(wr.idxmax())}", {f"seat {s}": float(x) for s, x in wr.items()},
+            {f"seat {s}": half_width(x, games) for s, x in wr.items()})
+
+
+def source_headline(winners: pd.DataFrame, sources) -> tuple:
+    """(the winners' largest source of points, mean of each, half-widths); ``sources``:
+    (column, label) pairs of ``winners``."""
+    means = {label: float(winners[col].mean()) for col, label in sources}
+    hws = {label: 1.96 * float(winners[col].std(ddof=1)) / np.sqrt(max(len(winners), 1))
+           for col, label in sources}
+    return max(means, key=means.get), means, hws
+
+
+def field_headlines(play, field, games: int) -> dict:
+    """``ranking`` (the field's order, best first) and ``leader`` (its first) from a
+    seat-rotated table: every strategy of ``field`` in every seat once, ``play(seats)``
+    returning the players table of ``games`` games of that seating."""
+    share = dict.fromkeys(field, 0.0)
+    for k in range(len(field)):
+        seats = list(field[k:] + field[:k])
+        wr = play(seats).groupby("seat")["win_share"].mean()
+        for bot, x in zip(seats, wr):
+            share[bot] += x / len(field)
+    order = sorted(field, key=lambda b: -share[b])
+    hws = {b: half_width(x, len(field) * games) for b, x in share.items()}
+    return {"ranking": (" > ".join(order), share, hws), "leader": (order[0], share, hws)}

@@ -282,3 +282,39 @@ def run_all(t) -> dict:
 
 
 EVENT_TABLES = {"drafts", "draft_kinds", "ships_by_day", "attacks", "buildings"}
+
+
+# ---- the robustness study's headlines (analyses.robustness.study_hooks) ------------------
+def robustness_measure(rules, games: int, design) -> dict:
+    """Headline -> (conclusion, values, 95 % half-widths) for one rules variant, all on the
+    same seed (common random numbers): ``seat.N`` the seat that wins most among N ``expert``
+    bots; ``source.N`` the winners' largest source of points there; ``military.N`` whether
+    the military token's holders win more often than the others there; ``ranking`` the order
+    of ROBUSTNESS["field"] in a seat-rotated 4-player field, ``leader`` its first."""
+    from ...core.report_tables import field_headlines, half_width, seat_headline, source_headline
+    from ...runners.api import simulate
+    kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="shipwrights")
+    out = {}
+    for n in design.player_counts:
+        p = simulate(games, [ROBUSTNESS["mirror"]] * n, **kw).players
+        out[f"seat.{n}"] = seat_headline(p, games)
+        out[f"source.{n}"] = source_headline(p[p["won"] > 0], SOURCES)
+        hold = p["military_vp"] > 0
+        rates = {"holders": float(p["win_share"][hold].mean()) if hold.any() else 0.0,
+                 "others": float(p["win_share"][~hold].mean()) if (~hold).any() else 0.0}
+        hws = {"holders": half_width(rates["holders"], int(hold.sum())),
+               "others": half_width(rates["others"], int((~hold).sum()))}
+        out[f"military.{n}"] = (max(rates, key=rates.get), rates, hws)
+    out.update(field_headlines(lambda seats: simulate(games, seats, **kw).players, ROBUSTNESS["field"], games))
+    return out
+
+
+ROBUSTNESS = {
+    "measure": robustness_measure, "mirror": "expert", "field": ("expert", "military", "attacker", "boathouse"),
+    "headlines": "Headlines: `seat.N` — the seat that wins most among N identical `expert` bots; "
+                 "`source.N` — the winners' largest source of points in those games (ships, buildings, "
+                 "military token); `military.N` — who wins more often in those games, the military "
+                 "token's holders or the others; `ranking` — the order of expert, military, attacker, "
+                 "boathouse in a seat-rotated 4-player field (each strategy in each seat once); "
+                 "`leader` — the first of that order.",
+}
