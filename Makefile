@@ -99,7 +99,8 @@ reports-shipwrights: $(STAMP)
 
 # Shipwrights' robustness report (reports/shipwrights_robustness/): each family of estimates made
 # by one rule moves as one factor (--group), the decisions alone; the cards' copies are left out
-# (they must add up to the 128-card deck, so none can move alone or as a family). SHIP_ROBUST_GAMES
+# (they must add up to the 128-card deck, so none can move alone or as a family), and the red flags
+# group names the seven military ships (the three civil ships' range is their printed 0). SHIP_ROBUST_GAMES
 # games per table and variant at 2-4 players, Morris SHIP_ROBUST_TRAJECTORIES trajectories at
 # SHIP_ROBUST_MORRIS_GAMES; about 12-15 min on 2 shared cores. Then make reports-shipwrights puts
 # the marks on the report's highlights.
@@ -108,7 +109,8 @@ SHIP_ROBUST_MORRIS_GAMES ?= 500
 SHIP_ROBUST_TRAJECTORIES ?= 4
 SHIP_ROBUST_PARAMS ?= --param max_days --param tie_break --param military_tie
 SHIP_ROBUST_GROUPS ?= --group 'ship_points=ship.*.points' --group 'ship_costs=ship.*.gold,ship.*.workers' \
-  --group 'ship_craftsmen=ship.*.craftsmen' --group 'ship_flags=ship.*.military' \
+  --group 'ship_craftsmen=ship.*.craftsmen' \
+  --group 'ship_flags=ship.Karfi.military,ship.Karve.military,ship.Snekkja.military,ship.Busse.military,ship.Skeid.military,ship.Langskip.military,ship.Drakkar.military' \
   --group 'ship_gold_icons=ship.*.gold_icon' --group 'ship_worker_icons=ship.*.worker_icon' \
   --group 'ship_mill_icons=ship.*.mill_icon' --group 'building_costs=building.*.gold,building.*.workers' \
   --group 'building_points=building.*.arg' --group 'tool_prices=tool.*.price' \

@@ -17,7 +17,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.stats import chi2_equal, clustered_diff, clustered_mean, proportion
+from ...core.report_tables import clustered_row as _cm
+from ...core.report_tables import event_players as _event_players
+from ...core.report_tables import label_games, same_bot_counts, seat_chi2, win_rate_by_bot, win_rate_by_seat  # noqa: F401
+from ...core.stats import clustered_diff
 from . import enums as E
 
 READS = "results"            # analyses.games.pipelines: this pipeline reads result tables
@@ -34,56 +37,7 @@ def _events(t, action: str) -> pd.DataFrame:
     return ev[ev["action"] == action]
 
 
-def _event_players(t) -> pd.DataFrame:
-    """The players of the games that kept an event log (the subsample)."""
-    if t.events is None or not len(t.events):
-        return t.players.iloc[:0]
-    return t.players[t.players["game"].isin(t.events["game"].unique())]
-
-
-def _cm(values, clusters, name: str = "mean", **extra) -> dict:
-    """The clustered mean of ``values`` as a row: ``extra``, n, ``name``, ci_lo, ci_hi."""
-    r = clustered_mean(values, clusters)
-    return {**extra, "n": r["n"], name: r["mean"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"]}
-
-
-def same_bot_counts(players: pd.DataFrame) -> set:
-    """Player counts whose every seat holds the same bot (seats exchangeable)."""
-    k = players.groupby("n_players", observed=True)["bot"].nunique()
-    return {int(n) for n, v in k.items() if v == 1}
-
-
 # ---- balance -------------------------------------------------------------------------
-def win_rate_by_seat(t) -> pd.DataFrame:
-    """Per player count and seat: the win rate (shared wins split; Wilson interval,
-    one observation per game and seat), only where one bot holds every seat."""
-    p = t.players[t.players["n_players"].isin(same_bot_counts(t.players))]
-    rows = []
-    for (n, seat), d in p.groupby(["n_players", "seat"], observed=True):
-        pr = proportion(d["win_share"].sum(), len(d), "win_rate")
-        rows.append({"n_players": int(n), "seat": int(seat), "bot": str(d["bot"].iloc[0]),
-                     "n": int(pr["n"]), "win_rate": float(pr["win_rate"]),
-                     "ci_lo": float(pr["ci_lo"]), "ci_hi": float(pr["ci_hi"]), "expected": 1 / n})
-    return pd.DataFrame(rows)
-
-
-def seat_chi2(seats: pd.DataFrame) -> pd.DataFrame:
-    rows = []
-    for n, d in seats.groupby("n_players"):
-        wins = (d["win_rate"] * d["n"]).to_numpy()
-        rows.append({"n_players": int(n), "n": int(d["n"].iloc[0]), **chi2_equal(wins)})
-    return pd.DataFrame(rows)
-
-
-def win_rate_by_bot(t) -> pd.DataFrame:
-    """Per player count and bot over all its seats: win rate, interval clustered by game."""
-    rows = []
-    for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
-        r = _cm(d["win_share"], d["game"], "win_rate", n_players=int(n), bot=str(bot))
-        rows.append({**r, "mean_vp": float(d["vp"].mean())})
-    return pd.DataFrame(rows)
-
-
 def score_breakdown(t, group_points: int) -> pd.DataFrame:
     """Mean points per player-game from each source, winners and the others apart
     (penalties negative); the sources sum to the final score."""
@@ -342,13 +296,7 @@ def run_all(t) -> dict:
         out.update({"cards": cards(t), "dice_by_round": dice_by_round(t), "dice_colours": dice_colours(t),
                     "waste_by_round": waste_by_round(t), "turn_order_win": turn_order_win(t),
                     "deliveries": deliveries(t), "tribute": tribute(t)})
-    # each table's basis: the games (per player count) its rows come from, for the figures' titles
-    every = t.games.groupby("n_players")["game"].nunique()
-    logged = _event_players(t).groupby("n_players")["game"].nunique()
-    for name, df in out.items():
-        if len(df) and "n_players" in df.columns:
-            df["games"] = df["n_players"].map(logged if name in EVENT_TABLES else every).astype("int64")
-    return out
+    return label_games(out, t, EVENT_TABLES)
 
 
 EVENT_TABLES = {"cards", "dice_by_round", "dice_colours", "waste_by_round", "turn_order_win", "deliveries",
@@ -356,39 +304,22 @@ EVENT_TABLES = {"cards", "dice_by_round", "dice_colours", "waste_by_round", "tur
 
 
 # ---- the robustness study's headlines (analyses.robustness.study_hooks) ------------------
-def _hw(p, n) -> float:
-    """Half-width of the normal 95 % interval of a proportion p of n (analyses.stats.half_width)."""
-    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
-
-
 def robustness_measure(rules, games: int, design) -> dict:
     """Headline -> (conclusion, values, 95 % half-widths) for one rules variant, all on the
     same seed (common random numbers): ``seat.N`` the seat that wins most among N
     ``expert`` bots; ``source.N`` the winners' largest source of points there; ``ranking``
     the order of ROBUSTNESS["field"] in a seat-rotated 4-player field, ``leader`` its first."""
+    from ...core.report_tables import field_headlines, seat_headline, source_headline
     from ...runners.api import simulate
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="macao")
-    field, out = ROBUSTNESS["field"], {}
+    out = {}
     for n in design.player_counts:
         p = simulate(games, [ROBUSTNESS["mirror"]] * n, **kw).players
-        wr = p.groupby("seat")["win_share"].mean()
-        out[f"seat.{n}"] = (f"seat {int(wr.idxmax())}", {f"seat {s}": float(x) for s, x in wr.items()},
-                            {f"seat {s}": _hw(x, games) for s, x in wr.items()})
+        out[f"seat.{n}"] = seat_headline(p, games)
         w = p[p["won"] > 0].assign(group_vp=lambda d: d["group"] * int(rules["group_points"]))
-        means = {label: float(w[col].mean()) for col, label in SOURCES if col != "penalty"}
-        hws = {label: 1.96 * float(w[col].std(ddof=1)) / np.sqrt(max(len(w), 1))
-               for col, label in SOURCES if col != "penalty"}
-        out[f"source.{n}"] = (max(means, key=means.get), means, hws)
-    share = dict.fromkeys(field, 0.0)
-    for k in range(len(field)):                       # every strategy in every seat once
-        seats = list(field[k:] + field[:k])
-        wr = simulate(games, seats, **kw).players.groupby("seat")["win_share"].mean()
-        for bot, x in zip(seats, wr):
-            share[bot] += x / len(field)
-    order = sorted(field, key=lambda b: -share[b])
-    hws = {b: _hw(x, len(field) * games) for b, x in share.items()}
-    out["ranking"] = (" > ".join(order), share, hws)
-    out["leader"] = (order[0], share, hws)
+        out[f"source.{n}"] = source_headline(w, [(c, label) for c, label in SOURCES if c != "penalty"])
+    # every strategy in every seat once
+    out.update(field_headlines(lambda seats: simulate(games, seats, **kw).players, ROBUSTNESS["field"], games))
     return out
 
 

@@ -10,71 +10,17 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ...core.plotting import legend  # noqa: E402
+from ...core.plotting import MIN_N, SMALL, legend  # noqa: E402,F401
+from ...core.plotting import ci_err as _err  # noqa: E402
+from ...core.plotting import enough as _enough  # noqa: E402
+from ...core.plotting import games_basis as _games  # noqa: E402
+from ...core.plotting import panels as _panels  # noqa: E402
+from ...core.plotting import rate_bars as _rate_bars  # noqa: E402
+from ...core.plotting import seat_bars as win_rate_by_seat  # noqa: E402
 
-MIN_N = 30                 # no interval (or point) from fewer observations (analyses.stats.MIN_N)
-SMALL = f"points with n < {MIN_N} not shown"
 WHO = {"winners": "#d62728", "others": "#1f77b4"}
-
-
-def _panels(df, title, width=3.0, height=3.6, sharey=True):
-    counts = sorted(int(n) for n in df["n_players"].unique())
-    fig, axes = plt.subplots(1, len(counts), figsize=(width * len(counts) + 3.4, height), sharey=sharey,
-                             constrained_layout=True, squeeze=False)
-    for ax, n in zip(axes[0], counts):
-        ax.set_title(f"{n} players")
-        ax.grid(True, alpha=0.3)
-    head, _, basis = title.partition(" (")       # the games it rests on on a line of their own
-    fig.suptitle(head + (f"\n({basis}" if basis else ""), fontsize=10)
-    return fig, dict(zip(counts, axes[0]))
-
-
-def _games(df, col="games") -> str:
-    """"1,000 games at 2 players, ..." from a table's per-count game counts."""
-    if col not in df.columns:
-        return ""
-    per = df.groupby("n_players")[col].max()
-    return "; ".join(f"{int(v):,} games at {int(n)}p" for n, v in per.items())
-
-
-def _err(d, y):
-    return np.vstack([np.clip(d[y] - d["ci_lo"], 0, None), np.clip(d["ci_hi"] - d[y], 0, None)])
-
-
-def _enough(d):
-    return d[d["n"] >= MIN_N]
-
-
-def _rate_bars(df, x, title, xlabel, y="win_rate", ylabel="win rate", equal=True):
-    fig, panels = _panels(df, f"{title} ({_games(df)})")
-    for n, ax in panels.items():
-        d = _enough(df[df["n_players"] == n])
-        pos = np.arange(len(d))
-        ax.bar(pos, d[y], 0.7, yerr=_err(d, y), capsize=3, color="C0", ecolor="0.2")
-        ax.set_xticks(pos, [str(v) for v in d[x]], fontsize=8)
-        ax.set_xlabel(xlabel)
-        if equal:
-            ax.axhline(1 / n, color="k", ls="--", lw=1)
-    next(iter(panels.values())).set_ylabel(ylabel)
-    legend(fig, f"bars: 95% CI clustered by game\n{SMALL}",
-            [plt.Line2D([], [], color="k", ls="--")] if equal else [], ["equal share 1/n"] if equal else [])
-    return fig
-
-
-def win_rate_by_seat(df):
-    fig, panels = _panels(df, f"Win rate by seat, one bot in every seat ({_games(df)})")
-    for n, ax in panels.items():
-        d = _enough(df[df["n_players"] == n]).sort_values("seat")
-        ax.bar(d["seat"], d["win_rate"], 0.7, yerr=_err(d, "win_rate"), capsize=3,
-               color=[f"C{int(s)}" for s in d["seat"]], ecolor="0.2")
-        ax.set_xticks(d["seat"], [f"seat {int(s)}\n{b}" for s, b in zip(d["seat"], d["bot"])], fontsize=8)
-        ax.axhline(1 / n, color="k", ls="--", lw=1)
-    next(iter(panels.values())).set_ylabel("win rate (shared wins split)")
-    legend(fig, f"bars: 95% Wilson CI\n{SMALL}", [plt.Line2D([], [], color="k", ls="--")], ["equal share 1/n"])
-    return fig
 
 
 def score_breakdown(df):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ...core.plotting import (SMALL, ci_err, diff_bars, enough, games_basis, legend, panels,  # noqa: E402
