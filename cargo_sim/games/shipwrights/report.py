@@ -105,7 +105,8 @@ def _pct(x) -> str:
 # lines that state its headlines (analyses.robustness_marks.headline_keys)
 ROBUSTNESS_MARKS = {"report": "reports/shipwrights_robustness",
                     "lines": ((r"(\d) players \([^)]+ in every seat\): best seat", "seat"),
-                              (r"Winners' largest source of points", "source"))}
+                              (r"Winners' largest source of points", "source"),
+                              (r"Win rate of the military token", "military"))}
 
 
 def highlights(tables: dict) -> list[str]:

@@ -160,6 +160,26 @@ def test_report_through_the_contract(runs, tmp_path):
     assert "Problems while building" not in md
 
 
+def test_highlights_carry_the_robustness_marks(runs, tmp_path, monkeypatch):
+    """The report reads the marks of the folder Shipwrights' report module names (here a
+    planted one) and puts each on the highlight line that states its headline."""
+    import json
+    from analyses.report import build_report
+    study = tmp_path / "shipwrights_robustness"
+    study.mkdir()
+    marks = {"seat.2": "robust", "source.2": "depends on ship_points", "military.2": "robust",
+             "military.3": "near-tie: flips within the noise with tie_break"}
+    (study / "verdicts.json").write_text(json.dumps({"kind": "x", "rules_digest": runs[0].rules.digest,
+                                                     "marks": marks}))
+    monkeypatch.setitem(R.ROBUSTNESS_MARKS, "report", str(study))
+    md = build_report(tmp_path / "r", results=list(runs), game="shipwrights",
+                      formats=("png",)).read_text(encoding="utf-8")
+    assert re.search(r"- 2 players \(expert in every seat\): best seat .* \[robustness: seat\.2: robust\]\n", md)
+    assert "[robustness: source.2: depends on ship_points]" in md       # the 3-player line has none
+    assert "[robustness: military.2: robust; military.3: near-tie: flips within the noise with tie_break]" in md
+    assert "](../shipwrights_robustness/index.md)" in md
+
+
 def test_report_refuses_a_player_count_the_rules_forbid(capsys, tmp_path):
     assert main(["report", "--game", "shipwrights", "--seats", "6", "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
