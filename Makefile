@@ -104,8 +104,8 @@ reports-shipwrights: $(STAMP)
 # games per table and variant at 2-4 players, Morris SHIP_ROBUST_TRAJECTORIES trajectories at
 # SHIP_ROBUST_MORRIS_GAMES; about 12-15 min on 2 shared cores. Then make reports-shipwrights puts
 # the marks on the report's highlights.
-SHIP_ROBUST_GAMES ?= 3000
-SHIP_ROBUST_MORRIS_GAMES ?= 500
+SHIP_ROBUST_GAMES ?= 2000
+SHIP_ROBUST_MORRIS_GAMES ?= 400
 SHIP_ROBUST_TRAJECTORIES ?= 4
 SHIP_ROBUST_PARAMS ?= --param max_days --param tie_break --param military_tie
 SHIP_ROBUST_GROUPS ?= --group 'ship_points=ship.*.points' --group 'ship_costs=ship.*.gold,ship.*.workers' \
