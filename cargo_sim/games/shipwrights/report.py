@@ -94,6 +94,10 @@ def notes(event_games: int | None) -> list[str]:
         "tie-break; docs/rules_shipwrights.md): conclusions that depend on them are provisional.",
         "Relations between a choice (a card drafted, a townsfolk played, a building) and winning "
         "are observational: they describe these bots' games, not causal effects.",
+        "The first player is drawn at random every game, so the rules treat the seats alike: a seat "
+        "difference among identical bots comes from the bots. The heuristic bots' attacks fall more "
+        "often on low seat numbers (docs/shipwrights_study.md); compare the seat table with the "
+        "attacks suffered by seat before reading it as a property of the game.",
     ]
 
 
