@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ...core.report_tables import (clustered_row, event_players, events_of, holders_vs_others,
-                                   label_games, seat_chi2, win_rate_by_bot, win_rate_by_seat)
+                                   label_games, same_bot_counts, seat_chi2, win_rate_by_bot,
+                                   win_rate_by_seat)
 from ...core.stats import clustered_diff
 
 READS = "results"            # analyses.games.pipelines: this pipeline reads result tables
@@ -220,6 +221,18 @@ def attack_balance(t) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def attacks_by_seat(t) -> pd.DataFrame:
+    """Where one bot holds every seat: attacks suffered per game by seat (interval clustered
+    by game), unfinished ships lost and the seat's win rate; the first player is drawn at
+    random, so a seat difference here is the bots' choice of targets."""
+    p = t.players[t.players["n_players"].isin(same_bot_counts(t.players))]
+    rows = []
+    for (n, seat), d in p.groupby(["n_players", "seat"], observed=True):
+        r = clustered_row(d["attacked"], d["game"], "attacked", n_players=int(n), seat=int(seat))
+        rows.append({**r, "lost_ships": float(d["lost_ships"].mean()), "win_rate": float(d["win_share"].mean())})
+    return pd.DataFrame(rows)
+
+
 # ---- buildings and military -----------------------------------------------------------------
 def military(t) -> pd.DataFrame:
     """Per player count: the share of players holding the military token (ties: every tied
@@ -274,6 +287,7 @@ def run_all(t) -> dict:
            "win_rate_by_bot": win_rate_by_bot(t), "score_breakdown": score_breakdown(t),
            "game_length": game_length(t), "length_summary": length_summary(t), "ships_win": ships_win(t),
            "attacked_win": attacked_win(t), "attack_balance": attack_balance(t),
+           "attacks_by_seat": attacks_by_seat(t),
            "military": military(t), "buildings_win": buildings_win(t)}
     if t.events is not None and len(t.events):
         out.update({"drafts": drafts(t), "draft_kinds": draft_kinds(t), "ships_by_day": ships_by_day(t),

@@ -62,7 +62,10 @@ SECTIONS = [
       ("attack_balance", ["n_players", "bot", "n", "attacked", "ci_lo", "ci_hi", "attacks", "townsfolk",
                           "lost_ships"],
        "Attacks suffered (mean, interval) and made per player-game, townsfolk played, unfinished ships "
-       "lost (n = player-games; " + CL + ")")],
+       "lost (n = player-games; " + CL + ")"),
+      ("attacks_by_seat", ["n_players", "seat", "n", "attacked", "ci_lo", "ci_hi", "lost_ships", "win_rate"],
+       "Where one bot holds every seat: attacks suffered per game by seat, unfinished ships lost and the "
+       "seat's win rate (n = games; " + CL + ")")],
      ["attacks", "attacked_win"]),
     ("Buildings and military",
      "The military token (3 points) goes to the most red flags on completed ships (every tied seat "
@@ -97,7 +100,7 @@ def notes(event_games: int | None) -> list[str]:
         "The first player is drawn at random every game, so the rules treat the seats alike: a seat "
         "difference among identical bots comes from the bots. The heuristic bots' attacks fall more "
         "often on low seat numbers (docs/shipwrights_study.md); compare the seat table with the "
-        "attacks suffered by seat before reading it as a property of the game.",
+        "attacks suffered by seat (Attacks) before reading it as a property of the game.",
     ]
 
 

@@ -62,11 +62,16 @@ def test_score_sources_sum_to_the_final_score(tables):
 
 
 def test_seat_table_only_from_mirrors(tables):
-    _, out = tables
+    t, out = tables
     seats = out["win_rate_by_seat"]
     assert set(seats["n_players"]) == {2}                  # the 3-player table mixes three bots
     assert list(seats["n"]) == [G2, G2] and seats["win_rate"].sum() == pytest.approx(1.0)
     assert set(out["win_rate_by_bot"].query("n_players == 3")["bot"]) == {"expert", "random", "builder"}
+    by_seat = out["attacks_by_seat"].set_index("seat")
+    assert set(by_seat["n_players"]) == {2} and list(by_seat["n"]) == [G2, G2]
+    assert by_seat["win_rate"].to_numpy() == pytest.approx(seats.set_index("seat")["win_rate"].to_numpy())
+    p2 = t.players[t.players["n_players"] == 2]
+    assert by_seat["attacked"].to_numpy() == pytest.approx(p2.groupby("seat")["attacked"].mean().to_numpy())
 
 
 def test_event_tables_agree_with_the_log(tables):
