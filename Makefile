@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao reports-shipwrights robustness-shipwrights ladder clean
+.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao reports-cargo-empire robustness-cargo-empire reports-shipwrights robustness-shipwrights ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,9 +33,12 @@ test: $(STAMP) browser
 wheel-check: $(STAMP)
 	NUMBA_OPT=$(TEST_OPT) $(PY) .ci/wheel_check.py
 
-# Headless Chromium for the replay page's test (tests/games/cargo_noir/test_replay.py):
+# Headless Chromium for the replay pages' browser tests (tests/browser.py: Cargo Noir's
+# tests/games/cargo_noir/test_replay.py, Macao's tests/games/macao/test_macao_replay.py,
+# Shipwrights' and Cargo Empire's test_ship_replay.py, test_ce_replay.py,
+# the core's tests/core/test_replay.py):
 # installed from the system's packages when missing and apt-get is there (as root,
-# or through sudo); otherwise that one test skips and says why.
+# or through sudo); otherwise those tests skip and say why.
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  { command -v apt-get >/dev/null 2>&1 && \
@@ -87,6 +90,28 @@ MACAO_ROBUST_GROUPS ?= --group 'card_costs=card.*.cost' --group 'tribute_coins=c
 
 robustness-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim robustness --game macao --out reports/macao_robustness --games $(MACAO_ROBUST_GAMES) --morris-games $(MACAO_ROBUST_MORRIS_GAMES) --trajectories $(MACAO_ROBUST_TRAJECTORIES) --seed 1 $(MACAO_ROBUST_GROUPS)
+
+# Cargo Empire's report (reports/cargo_empire/): the expert in every seat at 2-5 players (the
+# start player is drawn at random, so the first round's order place is a clean treatment),
+# CE_GAMES games per count, the event log of CE_EVENTS of them; about 4-6 min on 2 shared
+# cores, 1.5 GB (docs/cargo_empire_study.md).
+CE_GAMES ?= 50000
+CE_EVENTS ?= 5000
+
+reports-cargo-empire: $(STAMP)
+	$(VENV)/bin/cargo-sim report --game cargo_empire --out reports/cargo_empire --no-svg --seed 0 --games $(CE_GAMES) --events-games $(CE_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert --players 5=expert,expert,expert,expert,expert
+
+# Cargo Empire's robustness report (reports/cargo_empire_robustness/): every estimate's range
+# one at a time, the map family as one factor of named maps (the 12-city Europe map and
+# generated maps: Game.robustness, analyses.ROBUSTNESS["factors"]), Morris over the ranges;
+# CE_ROBUST_GAMES games per table and variant; about 11 min on 2 shared cores (0.8 GB). Then
+# make reports-cargo-empire puts the marks on the report's highlights.
+CE_ROBUST_GAMES ?= 4000
+CE_ROBUST_MORRIS_GAMES ?= 500
+CE_ROBUST_TRAJECTORIES ?= 4
+
+robustness-cargo-empire: $(STAMP)
+	$(VENV)/bin/cargo-sim robustness --game cargo_empire --out reports/cargo_empire_robustness --games $(CE_ROBUST_GAMES) --morris-games $(CE_ROBUST_MORRIS_GAMES) --trajectories $(CE_ROBUST_TRAJECTORIES) --seed 1
 
 # Shipwrights' committed report (reports/shipwrights/): the expert in every seat at 2-4 players
 # (the seat table measures the seat advantage), SHIP_GAMES games per count, the event log of

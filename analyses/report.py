@@ -27,6 +27,7 @@ import pandas as pd
 from cargo_sim.core.columns import narrow
 from cargo_sim.core.errors import CargoSimError, ConfigError
 from cargo_sim.core.fileio import atomic_write_text
+from cargo_sim.core.provenance import rules_census_line
 from cargo_sim.runners.runs.folder import LOCK, RunLock, lock_only
 
 from cargo_sim.core.contract import get_game
@@ -274,7 +275,8 @@ def _rules_table(rules) -> pd.DataFrame:
     prov = rules.provenance.copy()
     prov["value"] = prov["value"].map(lambda v: ", ".join(map(str, v)) if isinstance(v, list) else v)
     prov.insert(2, "flag", np.where(prov["status"] == "estimated", "ESTIMATED",
-                                    np.where(prov["status"] == "override", "OVERRIDE", "")))
+                                    np.where(prov["status"] == "override", "OVERRIDE",
+                                             np.where(prov["status"] == "user", "USER", ""))))
     return prov
 
 
@@ -392,8 +394,8 @@ def build_report(out_dir, results=None, n_games=None, player_counts=None,
             ("reproduce exactly", f"`{exact}`" if exact else "n/a"),
             ("cargo_sim version", cargo_sim.__version__ + (f" ({state})" if (state := source_state(game.name)) else "")),
             ("rules", f"{rules!r}, digest `{rules.digest}`"),
-            ("estimated rules values", f"{len(est)} of {len(rules.flat())} parameters are ESTIMATED "
-                                       "(flagged in the rules table below)"),
+            ("estimated rules values", f"{rules_census_line(rules)} The {len(est)} ESTIMATED are "
+                                       "flagged in the rules table below"),
             *([("run folders", "; ".join(f"`{f}`" for f in sources)
                 + " (their games are read, nothing is simulated; each folder's run.json gives "
                   "the command that made it)")] if sources else []),

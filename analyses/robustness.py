@@ -14,8 +14,10 @@ only) and measures the headlines the reports print:
 
 ``one_at_a_time`` moves each parameter alone to each end of its range (each
 alternative of a decision); ``morris`` screens all of them together (Morris
-elementary effects, SALib). ``verdicts`` says for each headline: robust, or
-which parameters flip it and at which values. ``write_report`` writes the
+elementary effects, SALib); a game's named factors (``factor_specs``: e.g. Cargo
+Empire's maps) are measured level by level beside them. ``verdicts`` says for each
+headline: robust, or which parameters flip it and at which values, and per factor on
+which levels it holds. ``write_report`` writes the
 tables, tornado and mu*/sigma figures and index.md.
 """
 from __future__ import annotations
@@ -178,17 +180,20 @@ def _numeric(headline: str, base: tuple, m: tuple) -> float:
 def group_members(rules: Rules, design: Design) -> dict:
     """Group name -> its member parameters: every parameter with a range whose name matches
     one of the group's shell-style patterns (``fnmatch``, e.g. ``card.*.cost``), in range
-    order. A pattern matching nothing, a parameter in two groups, or a group named like a
-    parameter is one ConfigError."""
+    order. A pattern matching only values the owner supplied (``Rules.user_rows``: no longer
+    estimates) adds none, and a group left with no member is not studied. A pattern
+    matching nothing, a parameter in two groups, or a group named like a parameter is one
+    ConfigError."""
     from fnmatch import fnmatchcase
     out, owner = {}, {}
+    printed = rules.user_rows()
     for name, patterns in design.groups:
         if name in rules.ranges or name in out:
             raise ConfigError(f"group {name!r}: the name is taken (a parameter or another group)")
         members = []
         for pat in patterns:
             hit = [p for p in rules.ranges if fnmatchcase(p, pat)]
-            if not hit:
+            if not hit and not any(fnmatchcase(p, pat) for p in printed):
                 raise ConfigError(f"group {name!r}: {pat!r} matches no parameter with a range "
                                   "(see Rules.ranges)")
             members += [p for p in hit if p not in members]
@@ -196,7 +201,8 @@ def group_members(rules: Rules, design: Design) -> dict:
             if p in owner:
                 raise ConfigError(f"{p} is in two groups ({owner[p]!r} and {name!r})")
             owner[p] = name
-        out[name] = members
+        if members:
+            out[name] = members
     return out
 
 
@@ -205,17 +211,51 @@ def _params(rules: Rules, design: Design) -> dict:
     group when none is named) and every group's members."""
     ranges = rules.ranges
     grouped = [p for members in group_members(rules, design).values() for p in members]
+    factors = factor_specs(design)
     if design.params is not None:
-        unknown = [p for p in design.params if p not in ranges]
+        unknown = [p for p in design.params if p not in ranges and p not in factors]
         if unknown:
             raise ConfigError(f"no plausible range for {', '.join(unknown)} (see Rules.ranges)")
         twice = [p for p in design.params if p in grouped]
         if twice:
             raise ConfigError(f"{', '.join(twice)}: named alone and in a group; name it once")
-        chosen = list(design.params) + grouped
-    else:
-        chosen = [p for p in ranges if p not in grouped] + grouped
+        chosen = [p for p in design.params if p not in factors] + grouped
+    else:                   # a parameter a factor's levels set is studied through the factor
+        by_factor = {p for f in factors.values() for over in f["levels"].values() for p in over}
+        chosen = [p for p in ranges if p not in grouped and p not in by_factor] + grouped
     return {p: ranges[p] for p in chosen}
+
+
+def factor_specs(design: Design) -> dict:
+    """The game's named factors (``ROBUSTNESS["factors"]``: name -> {"default": the
+    defaults' level label, "levels": {label: rules overrides}}), e.g. the map a game is
+    played on: levels that no end of a range can express (a generated map is several
+    parameters at once). Empty for a game that declares none."""
+    from cargo_sim.core.contract import get_game
+    hooks = study_hooks(get_game(design.game)) or {}
+    return dict(hooks.get("factors", {}))
+
+
+def chosen_factors(design: Design) -> dict:
+    """The factors this study measures: every one in a full study, the named ones
+    (``--param NAME``) when parameters are named."""
+    f = factor_specs(design)
+    return f if design.params is None else {k: v for k, v in f.items() if k in design.params}
+
+
+def factor_variants(rules: Rules, design: Design) -> list[tuple[str, str, str, dict]]:
+    """(factor, level, default label, overrides) of every level of the chosen factors,
+    each with every other parameter at its default; a level the rules refuse is one
+    ConfigError naming it."""
+    out = []
+    for name, f in chosen_factors(design).items():
+        for level, over in f["levels"].items():
+            try:
+                rules.replace(over)
+            except RulesError as e:
+                raise ConfigError(f"factor {name!r}, level {level!r}: {e}") from None
+            out.append((name, level, f["default"], dict(over)))
+    return out
 
 
 def _oat_values(values: list, current) -> list:
@@ -285,6 +325,7 @@ def check_factors(rules: Rules, design: Design) -> None:
     """One ConfigError, before any game, for an unknown parameter or a bad group."""
     oat_variants(rules, design)
     group_variants(rules, design)
+    factor_variants(rules, design)
 
 
 def _label(v) -> str:
@@ -299,6 +340,7 @@ def one_at_a_time(rules: Rules, design: Design, base: dict | None = None, progre
     rows = []
     variants = [(p, _label(v), _label(flat[p]), {p: v}) for p, v in oat_variants(rules, design)]
     variants += [(g, level, "defaults", over) for g, level, over in group_variants(rules, design)]
+    variants += factor_variants(rules, design)
     for i, (p, value, default, over) in enumerate(variants):
         m = measure(rules.replace(over), design.games, design)
         for h, b in base.items():
@@ -437,9 +479,25 @@ def _margin(headline: str, b: tuple) -> float:
     return float(v[0] - v[1]) if len(v) > 1 else float("nan")
 
 
-def verdicts(base: dict, oat: pd.DataFrame) -> pd.DataFrame:
-    """Per headline: the defaults' conclusion, robust or not, and each flip."""
+def across_factor(oat: pd.DataFrame, headline: str, factor: str, default: str) -> str:
+    """Whether a headline holds across a factor's levels: "holds on every <factor> (k)",
+    or the levels where it flips beyond the noise ("differs on ...") and within it
+    ("near-tie on ...")."""
+    d = oat[(oat["headline"] == headline) & (oat["parameter"] == factor)]
+    clear = d[d["flipped"] & d["clear"]]["value"].tolist()
+    near = d[d["flipped"] & ~d["clear"]]["value"].tolist()
+    if not clear and not near:
+        return f"holds on every {factor} ({len(d) + 1}: {default} and {len(d)} more)"
+    parts = [f"differs on {', '.join(clear)}"] if clear else []
+    parts += [f"near-tie on {', '.join(near)}"] if near else []
+    return "; ".join(parts) + f" (of {len(d) + 1})"
+
+
+def verdicts(base: dict, oat: pd.DataFrame, factors: dict | None = None) -> pd.DataFrame:
+    """Per headline: the defaults' conclusion, robust or not, and each flip; per factor
+    measured (``factors``: name -> spec), a column ``across <name>`` (``across_factor``)."""
     rows = []
+    factors = {k: v for k, v in (factors or {}).items() if (oat.get("parameter", pd.Series()) == k).any()}
     for h, b in base.items():
         d = oat[(oat["headline"] == h) & oat["flipped"]]
         clear, near = d[d["clear"]], d[~d["clear"]]
@@ -450,7 +508,8 @@ def verdicts(base: dict, oat: pd.DataFrame) -> pd.DataFrame:
                      "mark": mark,
                      "flips": "; ".join(f"{r.parameter} = {r.value} -> {r.conclusion}" for r in clear.itertuples()),
                      "near_ties": "; ".join(f"{r.parameter} = {r.value} -> {r.conclusion}"
-                                            for r in near.itertuples())})
+                                            for r in near.itertuples()),
+                     **{f"across {f}": across_factor(oat, h, f, spec["default"]) for f, spec in factors.items()}})
     return pd.DataFrame(rows)
 
 
@@ -512,4 +571,4 @@ def run(rules: Rules | None = None, design: Design | None = None, log=print, gam
            else pd.DataFrame(columns=["headline", "parameter", "mu_star", "mu_star_conf", "sigma"]))
     return {"rules": rules, "design": design, "base": base, "oat": oat, "morris": mor,
             "morris_points": mor.attrs.get("points", 0), "morris_repaired": mor.attrs.get("repaired", {}),
-            "verdicts": verdicts(base, oat), "seconds": time.time() - t0}
+            "verdicts": verdicts(base, oat, chosen_factors(design)), "seconds": time.time() - t0}

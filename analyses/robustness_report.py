@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cargo_sim.core.fileio import claim_folder, own_output
+from cargo_sim.core.provenance import rules_census_line
 from cargo_sim.runners.runs.folder import LOCK, lock_only
 
 from .markdown import markdown_table
@@ -121,6 +122,7 @@ def _index(res, command: str, figs: list[str]) -> str:
     md = ["# Do the headlines survive the unknowns?", "",
           f"Rules `{res['rules'].digest}` ({res['rules']!r}). Command: `{command}`. "
           f"Run time {res['seconds'] / 60:.1f} min.", "",
+          rules_census_line(res["rules"]), "",
           "## Verdicts", "",
           f"**Robust** (the same conclusion at every plausible value of every parameter, one at a "
           f"time): {', '.join(robust) or 'none'}. **Robust up to near-ties** (some values flip the "
@@ -130,7 +132,8 @@ def _index(res, command: str, figs: list[str]) -> str:
           "A flip is *beyond the noise* when the new conclusion leads the old one by more than the 95 % "
           "half-width of their difference (for `bank`: the share lies outside the old band by more "
           "than its half-width; for `ranking`: some pair of strategies swaps by more than that).", "",
-          markdown_table(v[["headline", "conclusion", "margin", "mark"]]), "",
+          markdown_table(v[["headline", "conclusion", "margin", "mark",
+                            *[c for c in v.columns if c.startswith("across ")]]]), "",
           "`margin`: how clear the conclusion is at the defaults — the winner's measure minus the "
           "runner-up's (win rates, or coins for `price`), or for `bank` the share's distance to the "
           "nearest band edge (5 % or 50 %). A margin inside the interval widths below "
@@ -150,6 +153,7 @@ def _index(res, command: str, figs: list[str]) -> str:
           f"{d.morris_games:,} games per table and point, 4 levels (SALib)." if d.morris_trajectories
           else "- No Morris screening (`--trajectories 0`).",
           *_groups_lines(res),
+          *_factor_lines(res),
           "- 95 % interval half-widths at the defaults: " + "; ".join(_widths(res)) + ". "
           "Why this is enough: the verdicts only call a flip clear when it exceeds these widths, "
           "and the flips that decide a verdict move a measure by several widths; a flip within "
@@ -170,6 +174,20 @@ def _index(res, command: str, figs: list[str]) -> str:
     md += ["## Figures", ""] + [f"![{f}](figures/{f}.png)" for f in figs] + [""]
     md += ["Tables: `verdicts.csv`, `one_at_a_time.csv`, `morris.csv`, `defaults.json`.", ""]
     return "\n".join(md)
+
+
+def _factor_lines(res) -> list[str]:
+    """The design bullet on the game's named factors measured (e.g. the map), if any."""
+    from .robustness import chosen_factors
+    out = []
+    for name, f in chosen_factors(res["design"]).items():
+        levels = "; ".join(f"{label} (`{', '.join(f'{k}={json.dumps(x)}' for k, x in over.items())}`)"
+                           for label, over in f["levels"].items())
+        out.append(f"- `{name}`, a factor of named levels (the game's own, one at a time, not in the "
+                   f"Morris screening; the parameters its levels set are studied only through it): "
+                   f"the defaults' {f['default']}, and {levels}. The `across {name}` column says "
+                   f"whether each headline holds on every {name} or on which it differs.")
+    return out
 
 
 def _groups_lines(res) -> list[str]:

@@ -169,6 +169,7 @@ def format_summary_of(summ, n: int, counts: dict, cfg: dict, interrupted: bool, 
     lines += get_game(game).summary_lines(counts, n, rules)
     est = rules.estimated
     if est:
-        lines.append(f"note: {len(est)} rules values are estimates ({_estimated_groups(est)}); "
+        from ..core.provenance import rules_census_line
+        lines.append(f"note: {rules_census_line(rules)} Estimated: {_estimated_groups(est)}; "
                      f"see `{PROG} rules --estimated`")
     return "\n".join(lines)

@@ -348,7 +348,8 @@ def robustness_options(p):
         help="player counts, comma-separated (default: those of 2,3,4,5 the game's rules allow)")
     deprecated(p, "--players", "--seats", "seats")
     add(p, "--param", action="append", default=None, metavar="NAME",
-        help="only this rules parameter (repeatable; default: every parameter with a range)")
+        help="only this rules parameter, or a factor the game names such as Cargo Empire's map "
+             "(repeatable; default: every parameter with a range and every factor)")
     add(p, "--group", action="append", default=None, metavar="NAME=PATTERN[,PATTERN]",
         help="move the parameters matching these shell-style patterns (e.g. card_costs=card.*.cost) "
              "together as one factor named NAME (repeatable; without --param, every other "

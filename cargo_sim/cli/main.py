@@ -133,7 +133,12 @@ def cmd_play(args, argv) -> int:
 # ---------------------------------------------------------------------------
 # rules / bots
 def cmd_rules(args, argv) -> int:
-    rules = load_rules(args.rules, args.set, _game(args))
+    game = _game(args)
+    rules = load_rules(args.rules, args.set, game)
+    if args.toml and args.estimated:           # a game owner's sheet: the estimates only
+        from ..core.sheet import estimates_sheet
+        sys.stdout.write(estimates_sheet(rules, game.title))
+        return 0
     if args.toml:
         sys.stdout.write(rules.to_toml())
         return 0
@@ -374,9 +379,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Show every rules parameter with its provenance "
                                    "(rulebook, review, estimated, decision, override).")
     G.rules(p)
-    g = p.add_mutually_exclusive_group()
-    G.add(g, "--estimated", action="store_true", help="only the estimated values")
-    G.add(g, "--toml", action="store_true", help="print the full rules as TOML (a --rules file)")
+    G.add(p, "--estimated", action="store_true", help="only the estimated values")
+    G.add(p, "--toml", action="store_true",
+          help="print the full rules as TOML (a --rules file); with --estimated, only the "
+               "estimates, with their ranges and reasons: a sheet to fill in from your box")
     G.game(p)
     p.set_defaults(func=cmd_rules)
 

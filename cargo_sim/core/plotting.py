@@ -16,16 +16,14 @@ def legend(fig, note=None, handles=None, labels=None):
                       title_fontsize=8, alignment="left")
 
 
-# ---- the report figures' parts (docs/figures.md: a panel per player count, 95% intervals
-# as bars or bands, points from fewer than MIN_N observations left out, titles naming the
-# games a figure rests on)
+# ---- the panel figures of the games' reports: one panel per player count --------------
 MIN_N = 30                 # no interval (or point) from fewer observations (analyses.stats.MIN_N)
 SMALL = f"points with n < {MIN_N} not shown"
 
 
 def panels(df, title, width=3.0, height=3.6, sharey=True):
-    """(figure, {player count: axes}): one panel per player count of ``df``; the title's
-    part in parentheses (the games it rests on) on a line of its own."""
+    """A figure with one panel per player count of ``df`` (its ``n_players``) and the
+    title, the games it rests on ("... (basis)") on a line of their own."""
     import matplotlib.pyplot as plt
     counts = sorted(int(n) for n in df["n_players"].unique())
     fig, axes = plt.subplots(1, len(counts), figsize=(width * len(counts) + 3.4, height), sharey=sharey,
@@ -46,64 +44,66 @@ def games_basis(df, col="games") -> str:
     return "; ".join(f"{int(v):,} games at {int(n)}p" for n, v in per.items())
 
 
-def ci_err(d, y, lo="ci_lo", hi="ci_hi"):
-    """Error-bar lengths below and above ``d[y]`` from its interval columns."""
+def err(d, y):
+    """The error bars of column ``y`` from ``ci_lo`` / ``ci_hi`` (never negative)."""
     import numpy as np
-    return np.vstack([np.clip(d[y] - d[lo], 0, None), np.clip(d[hi] - d[y], 0, None)])
+    return np.vstack([np.clip(d[y] - d["ci_lo"], 0, None), np.clip(d["ci_hi"] - d[y], 0, None)])
 
 
 def enough(d):
-    """The rows with at least MIN_N observations."""
     return d[d["n"] >= MIN_N]
 
 
 def rate_bars(df, x, title, xlabel, y="win_rate", ylabel="win rate", equal=True):
-    """Bars of ``y`` by ``x``, a panel per player count, the equal share 1/n dashed."""
+    """Bars of ``y`` by ``x`` per player count, 95 % intervals clustered by game, the
+    equal share 1/n dashed (``equal``)."""
     import matplotlib.pyplot as plt
     import numpy as np
-    fig, axes = panels(df, f"{title} ({games_basis(df)})")
-    for n, ax in axes.items():
+    fig, ps = panels(df, f"{title} ({games_basis(df)})")
+    for n, ax in ps.items():
         d = enough(df[df["n_players"] == n])
         pos = np.arange(len(d))
-        ax.bar(pos, d[y], 0.7, yerr=ci_err(d, y), capsize=3, color="C0", ecolor="0.2")
+        ax.bar(pos, d[y], 0.7, yerr=err(d, y), capsize=3, color="C0", ecolor="0.2")
         ax.set_xticks(pos, [str(v) for v in d[x]], fontsize=8)
         ax.set_xlabel(xlabel)
         if equal:
             ax.axhline(1 / n, color="k", ls="--", lw=1)
-    next(iter(axes.values())).set_ylabel(ylabel)
+    next(iter(ps.values())).set_ylabel(ylabel)
     legend(fig, f"bars: 95% CI clustered by game\n{SMALL}",
            [plt.Line2D([], [], color="k", ls="--")] if equal else [], ["equal share 1/n"] if equal else [])
     return fig
 
 
 def seat_bars(df):
-    """Win rate by seat where one bot holds every seat (``win_rate_by_seat`` tables)."""
+    """Win rate by seat where one bot holds every seat (a ``win_rate_by_seat`` table)."""
     import matplotlib.pyplot as plt
-    fig, axes = panels(df, f"Win rate by seat, one bot in every seat ({games_basis(df)})")
-    for n, ax in axes.items():
+    fig, ps = panels(df, f"Win rate by seat, one bot in every seat ({games_basis(df)})")
+    for n, ax in ps.items():
         d = enough(df[df["n_players"] == n]).sort_values("seat")
-        ax.bar(d["seat"], d["win_rate"], 0.7, yerr=ci_err(d, "win_rate"), capsize=3,
+        ax.bar(d["seat"], d["win_rate"], 0.7, yerr=err(d, "win_rate"), capsize=3,
                color=[f"C{int(s)}" for s in d["seat"]], ecolor="0.2")
         ax.set_xticks(d["seat"], [f"seat {int(s)}\n{b}" for s, b in zip(d["seat"], d["bot"])], fontsize=8)
         ax.axhline(1 / n, color="k", ls="--", lw=1)
-    next(iter(axes.values())).set_ylabel("win rate (shared wins split)")
+    next(iter(ps.values())).set_ylabel("win rate (shared wins split)")
     legend(fig, f"bars: 95% Wilson CI\n{SMALL}", [plt.Line2D([], [], color="k", ls="--")], ["equal share 1/n"])
     return fig
 
 
 def diff_bars(df, label, title, top=8, xlabel="win-rate difference", basis="event log: "):
-    """Horizontal bars of ``diff`` (holders' win rate minus the others') per ``label``, the
-    ``top`` highest and lowest of each player count, rows with fewer than MIN_N holders or
-    others left out; ``basis`` leads the games named in the title."""
+    """Horizontal bars of ``diff`` (holders' win rate minus the others', interval
+    ``diff_ci_lo``/``diff_ci_hi``) per ``label``: the ``top`` highest and lowest of each
+    player count, rows with fewer than MIN_N holders or others left out; ``basis`` leads
+    the games named in the title."""
     import numpy as np
     d0 = df[(df["n_holders"] >= MIN_N) & (df["n_others"] >= MIN_N)]
-    fig, axes = panels(d0 if len(d0) else df, f"{title} ({basis}{games_basis(df)})", width=4.2, height=5.0,
-                       sharey=False)
-    for n, ax in axes.items():
+    fig, ps = panels(d0 if len(d0) else df, f"{title} ({basis}{games_basis(df)})", width=4.2, height=5.0,
+                     sharey=False)
+    for n, ax in ps.items():
         d = d0[d0["n_players"] == n].sort_values("diff")
         d = d if len(d) <= 2 * top else d.iloc[np.r_[0:top, len(d) - top:len(d)]]
         pos = np.arange(len(d))
-        ax.barh(pos, d["diff"], 0.7, xerr=ci_err(d, "diff", "diff_ci_lo", "diff_ci_hi"),
+        ax.barh(pos, d["diff"], 0.7, xerr=np.vstack([np.clip(d["diff"] - d["diff_ci_lo"], 0, None),
+                                                     np.clip(d["diff_ci_hi"] - d["diff"], 0, None)]),
                 color=np.where(d["diff"] > 0, "#2ca02c", "#d62728"), ecolor="0.2", capsize=2)
         ax.set_yticks(pos, d[label], fontsize=7)
         ax.axvline(0, color="k", lw=0.8)

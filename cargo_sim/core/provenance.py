@@ -10,7 +10,11 @@ import operator
 from .rule_types import is_int
 
 META = ("provenance", "range", "constraint")
-STATUSES = ("rulebook", "review", "estimated", "decision")   # a [provenance] row's first word
+STATUSES = ("rulebook", "review", "estimated", "decision", "user")   # a [provenance] row's first word
+# "user: FILE": a value the user supplied in a rules file (a game owner's box). Such
+# rows are left out of the digest: who gave a value does not change the game.
+USER = "user"
+SOURCED = ("rulebook", "review")          # values taken from a source (not ours)
 MAX_RANGE_VALUES = 1000       # values of one [range] row (each may be played: keep it finite)
 
 # [constraint] rows: "NAME" = "OP OTHER" (OP one of these) or "none" (a lifted constraint)
@@ -35,6 +39,11 @@ def parse_constraint(spec):
     raise ValueError
 
 
+def status_of(source: str) -> str:
+    """A provenance text's status, its first word ('estimated: ...' -> 'estimated')."""
+    return source.split(":", 1)[0].strip()
+
+
 def _range_ends(spec, current):
     """(lo, hi) of a well-formed whole-number [range] row with the current value, else None."""
     if spec is None:
@@ -50,17 +59,32 @@ class RulesMeta:
     names (``flatten``, ``flat``, ``LABEL_KEYS``)."""
 
     def source_of(self, name: str) -> str:
-        """Where a parameter's value comes from; 'override' if this variant changed it."""
+        """Where a parameter's value comes from: 'user: FILE' if the user supplied
+        it in a rules file, 'override' if this variant changed it otherwise."""
+        own = self._data.get("provenance", {}).get(name)
+        if isinstance(own, str) and status_of(own) == USER:
+            return own
         if name in self.overrides or any(name.startswith(k + ".") for k in self.overrides):
             return "override"
+        return self.provenance_row(name)[1]
+
+    def provenance_row(self, name: str) -> tuple[str | None, str]:
+        """The [provenance] row that speaks for a parameter: (its name or pattern,
+        its text); (None, "unknown") when none does. The most specific row wins."""
         prov = self._data.get("provenance", {})
-        best, best_score = "unknown", None
+        best, best_score = (None, "unknown"), None
         for pattern, source in prov.items():
             if fnmatch.fnmatchcase(name, pattern.replace("*", "[!.]*")) or name == pattern:
                 score = (-pattern.count("*"), len(pattern))     # fewest wildcards, then longest
                 if best_score is None or score > best_score:
-                    best, best_score = source, score
+                    best, best_score = (pattern, source), score
         return best
+
+    def user_rows(self) -> dict:
+        """name -> file of the values the user supplied in a rules file ('user: FILE' rows)."""
+        return {n: s.split(":", 1)[1].strip() if ":" in s else ""
+                for n, s in self._data.get("provenance", {}).items()
+                if isinstance(s, str) and status_of(s) == USER}
 
     def provenance_rows(self) -> list[dict]:
         """``provenance`` as plain rows (what ``cargo-sim rules`` prints, without pandas)."""
@@ -69,13 +93,13 @@ class RulesMeta:
             if name in self.LABEL_KEYS:
                 continue
             src = self.source_of(name)
-            status = src.split(":", 1)[0].strip()
+            status = status_of(src)
             rows.append({"parameter": name, "value": value, "status": status, "source": src})
         return rows
 
     @property
     def provenance(self):
-        """DataFrame: parameter, value, status (rulebook/review/estimated/decision/override), source."""
+        """DataFrame: parameter, value, status (rulebook/review/estimated/decision/user/override), source."""
         import pandas as pd
         return pd.DataFrame(self.provenance_rows())
 
@@ -84,12 +108,13 @@ class RulesMeta:
         """Plausible values of each estimate and decision (the rules data's
         [range] table): name -> sorted list of values, the current one included
         (every whole number of a [lo, hi] range; the alternatives otherwise).
-        A tied parameter has none: it moves with its leader (``tied``)."""
+        A tied parameter has none: it moves with its leader (``tied``); nor has a value
+        the owner supplied from the box (``user_rows``): a printed number is not uncertain."""
         flat = self.flat()
-        tied = self.tied
+        tied, printed = self.tied, self.user_rows()
         out = {}
         for name, spec in self._data.get("range", {}).items():
-            if name in tied:                  # it moves with its leader
+            if name in tied or name in printed:
                 continue
             cur = flat[name]
             if is_int(cur):
@@ -273,3 +298,37 @@ class RulesMeta:
     def estimated(self) -> list[str]:
         """Names of the parameters whose value is an estimate, not a printed value."""
         return [n for n in self.flat() if self.source_of(n).startswith("estimated")]
+
+
+# ---- how many values are still estimates (every report says it) -----------------
+def rules_census(rules) -> dict:
+    """The rules' parameters counted by where their value comes from:
+    ``sourced`` (rulebook or review), ``decision``, ``estimated`` (still our
+    estimate), ``user`` (supplied in a rules file), ``override`` (changed
+    otherwise: ``--set``, ``replace``), ``unknown``; and ``user_files``, the
+    files the user's values came from (sorted)."""
+    out = dict.fromkeys(("sourced", "decision", "estimated", "user", "override", "unknown"), 0)
+    files = set()
+    for row in rules.provenance_rows():
+        st = row["status"]
+        key = "sourced" if st in SOURCED else st if st in out else "unknown"
+        out[key] += 1
+        if st == USER:
+            files.add(row["source"].split(":", 1)[1].strip() if ":" in row["source"] else "")
+    out["user_files"] = sorted(files)
+    return out
+
+
+def rules_census_line(rules) -> str:
+    """One line for a report: how many of the rules' values come from sources and
+    how many are still estimates (``rules_census``)."""
+    c = rules_census(rules)
+    line = (f"Rules: {c['sourced']} values from sources, {c['decision']} modelling decisions, "
+            f"{c['estimated']} still estimated")
+    if c["user"]:
+        line += f", {c['user']} supplied by the owner ({', '.join(c['user_files'])})"
+    if c["override"]:
+        line += f", {c['override']} changed for this run"
+    if c["unknown"]:
+        line += f", {c['unknown']} of unknown source"
+    return line + "."

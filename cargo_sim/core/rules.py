@@ -33,7 +33,7 @@ import numpy as np
 from .checks import whole
 from .errors import RulesError
 from .fileio import read_text
-from .provenance import META, RulesMeta
+from .provenance import META, USER, RulesMeta, status_of
 from .rule_types import IntList, check_items, check_type, is_int, short_repr, type_name
 
 __all__ = ["RulesBase", "IntList", "check_items", "check_type", "check_top_level", "is_int", "short_repr",
@@ -141,11 +141,33 @@ class RulesBase(RulesMeta):
 
     @classmethod
     def from_file(cls, path):
-        """Default rules with the overrides of a TOML file (same layout as the default file)."""
+        """Default rules with the overrides of a TOML file (same layout as the default
+        file, any part of it); the values that differ from the defaults are marked as
+        the user's, 'user: FILE NAME' (``supplied_in``)."""
         path = Path(path)
         # a regular file of at most RULES_FILE_LIMIT bytes, UTF-8 (a FIFO or /dev/zero would hang)
         text = read_text(path, RULES_FILE_LIMIT, "rules file", RulesError)
-        return cls.from_toml(text, f"rules file {path}")
+        what = f"rules file {path}"
+        user = parse_rules_toml(text, what)
+        cls.check_game_entry(user, what)        # before a game's own reading (a map read whole)
+        rules = cls.from_toml(text, what)
+        given = user.get("provenance", {})
+        return rules.supplied_in(path.name, keep=given if isinstance(given, dict) else {})
+
+    def supplied_in(self, origin: str, keep=()):
+        """These rules with every value that differs from the game's defaults
+        marked as the user's ('user: ORIGIN' in [provenance]; ``source_of`` gives
+        it, ``estimated`` no longer lists it), except the names in ``keep`` (the
+        file's own [provenance] rows). A value equal to the default stays as the
+        defaults say (an estimate stays an estimate): a file read back unchanged
+        changes nothing. ``overrides`` becomes exactly the differing values."""
+        default = type(self).default().flat()
+        flat = self.flat()
+        differ = {n: v for n, v in flat.items()
+                  if n not in self.LABEL_KEYS and (n not in default or default[n] != v)}
+        rules = self if differ == self.overrides else type(self)(self._data, differ)
+        rows = {n: f"{USER}: {origin}" for n in differ if n not in keep}
+        return rules.with_meta({"provenance": rows}, f"rules file {origin}") if rows else rules
 
     @classmethod
     def from_toml(cls, text: str, what: str = "rules TOML"):
@@ -205,7 +227,16 @@ class RulesBase(RulesMeta):
         changes = dict(overrides or {})
         changes, kw = self.coerced(changes), self.coerced(kw)    # list parameters as lists
         changes.update(kw)
-        return self._derive(changes)
+        new = self._derive(changes)
+        users = self.user_rows()
+        if users:
+            # a value changed here is no longer the one the user's file supplied
+            before, after = self.flat(), new.flat()
+            prov = new._data["provenance"]
+            for name in users:
+                if before.get(name) != after.get(name):
+                    del prov[name]
+        return new
 
     def _derive(self, changes: dict, meta: dict | None = None, what: str = "rules"):
         """A new rules object: ``meta`` rows merged in, then ``changes`` applied
@@ -317,10 +348,25 @@ class RulesBase(RulesMeta):
 
     @cached_property
     def digest(self) -> str:
-        """A short hash of the full rules data: two runs with equal digests used equal rules."""
-        blob = json.dumps(self._data, sort_keys=True).encode()
+        """A short hash of the full rules data: two runs with equal digests used equal
+        rules. The user's marks ('user: FILE' provenance rows) count as the rows they
+        replaced (the defaults'): the same values from a rules file or from ``--set``
+        are the same rules."""
+        blob = json.dumps(self.unmarked_data(), sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
+    def unmarked_data(self) -> dict:
+        """The rules data with the user's marks replaced by the defaults' rows (or
+        dropped where the defaults have none): what ``digest`` and ``==`` compare."""
+        data = self._data
+        prov = data.get("provenance")
+        if not isinstance(prov, dict) or not any(isinstance(v, str) and status_of(v) == USER
+                                                 for v in prov.values()):
+            return data
+        was = self.default_data().get("provenance", {})
+        mark = {k for k, v in prov.items() if isinstance(v, str) and status_of(v) == USER}
+        return dict(data, provenance={k: was[k] if k in mark else v for k, v in prov.items()
+                                      if k not in mark or k in was})
 
     # ---- output -------------------------------------------------------------------
     def to_toml(self) -> str:
@@ -340,7 +386,7 @@ class RulesBase(RulesMeta):
         return f"{type(self).__name__}({self._data.get('name', '')!r}{extra})"
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, type(self)) and self._data == other._data
+        return isinstance(other, type(self)) and self.unmarked_data() == other.unmarked_data()
 
     def __hash__(self) -> int:
         return hash(self.digest)

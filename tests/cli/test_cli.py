@@ -184,7 +184,7 @@ def test_rules_file_applies(tmp_path, capsys):
     assert main(["rules", "--rules", str(f), "--set", "turns.4=12"]) == 0
     out = capsys.readouterr().out
     row = {l.split()[0]: l.split() for l in out.splitlines() if l.split()}
-    assert row["start_coins"][1:3] == ["9", "override"]
+    assert row["start_coins"][1:4] == ["9", "user", "mine.toml"]     # the file's value: the user's
     assert row["turns.4"][1:3] == ["12", "override"]
 
 

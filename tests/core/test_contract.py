@@ -365,10 +365,12 @@ def test_a_missing_capability_is_one_line_naming_the_game_and_what_it_lacks(cap)
     assert optional(plain, members[0]) == getattr(GameBase, members[0])
 
 
-@pytest.mark.parametrize("name", ["cargo_noir", "macao"])
+@pytest.mark.parametrize("name", ["cargo_noir", "macao", "shipwrights", "cargo_empire"])
 def test_the_library_games_offer_what_their_commands_need(name):
     game = get_game(name)
-    want = {"cargo_noir": set(CAPABILITIES), "macao": set(CAPABILITIES) - {"counters", "replay"}}
+    young = set(CAPABILITIES) - {"counters", "report", "robustness", "bench"}   # a forward model and a replay page
+    want = {"cargo_noir": set(CAPABILITIES), "macao": set(CAPABILITIES) - {"counters"},
+            "shipwrights": young, "cargo_empire": young | {"report", "robustness"}}
     assert {c for c in CAPABILITIES if offers(game, c)} == want[name]
 
 

@@ -199,7 +199,8 @@ def test_from_file_overrides(tmp_path):
     assert r["card.Yacht.vp"] == 20          # the rest is the default
     prov = r.provenance.set_index("parameter")
     for name in ("start_coins", "card.Villa.cost", "card.Villa.vp", "turns.4", "port.Hong Kong.slots"):
-        assert prov.loc[name, "status"] == "override"
+        assert prov.loc[name, "status"] == "user"              # the file's values are the user's
+        assert prov.loc[name, "source"] == "user: variant.toml"
     assert prov.loc["card.Yacht.cost", "status"] == "estimated"
 
 

@@ -42,8 +42,12 @@ class CargoEmpire(GameBase):
     # ---- optional capabilities (core.contract.CAPABILITIES) -------------------------------
     forward = lazy_member(".forward", "FORWARD")
     GameState = lazy_member(".forward", "GameState")
+    replay = lazy_member(".replay", "REPLAY")          # play --html (core.replay)
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
+    analyses = ("cargo_sim.games.cargo_empire.analyses",)    # pandas pipelines (run_all)
+    report_sections = ("cargo_sim.games.cargo_empire.report.SECTIONS",)
+    robustness = "cargo_sim.games.cargo_empire.analyses"     # its ROBUSTNESS headlines
 
 
 GAME = CargoEmpire()

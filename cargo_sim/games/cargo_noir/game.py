@@ -61,19 +61,7 @@ class CargoNoir(GameBase):
     robustness = "cargo_sim.games.cargo_noir.analyses.aggregates"     # the study's own headlines
     bench = lazy_member(".bench")
 
-    class replay:
-        """``cargo-sim play --html``: the game as a self-contained HTML page."""
-        @staticmethod
-        def check(path) -> None:
-            from .replay import check_page_path
-            check_page_path(path)
-
-        @staticmethod
-        def write(path, seed, players, rules, check_bots=True):
-            """Write the page; returns (its path, the decisions it steps through)."""
-            from .replay import replay_steps, write_page
-            data, _ = replay_steps(seed, players, rules=rules, check_bots=check_bots)
-            return write_page(path, data), len(data["steps"]) - 1
+    replay = lazy_member(".replay", "REPLAY")          # play --html (core.replay)
 
 
 CARGO_NOIR = register_game(CargoNoir())

@@ -17,9 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.report_tables import clustered_row as _cm
-from ...core.report_tables import event_players as _event_players
-from ...core.report_tables import label_games, same_bot_counts, seat_chi2, win_rate_by_bot, win_rate_by_seat  # noqa: F401
+from ...core.seat_stats import (cm_row, event_players, events_of, seat_chi2, win_rate_by_bot,
+                               win_rate_by_seat)
 from ...core.stats import clustered_diff
 from . import enums as E
 
@@ -30,14 +29,17 @@ SOURCES = (("delivery_vp", "deliveries"), ("tribute_vp", "tribute"), ("card_vp",
            ("end_vp", "end-game cards"), ("group_vp", "city group"), ("penalty", "penalties"))
 
 
+_EVENT_COLUMNS = ("game", "round", "seat", "a", "b", "c", "points", "coins", "n_players")
+
+
 def _events(t, action: str) -> pd.DataFrame:
-    ev = t.events
-    if ev is None or not len(ev):
-        return pd.DataFrame(columns=["game", "round", "seat", "a", "b", "c", "points", "coins", "n_players"])
-    return ev[ev["action"] == action]
+    return events_of(t, action, _EVENT_COLUMNS)
 
 
-# ---- balance -------------------------------------------------------------------------
+_event_players, _cm = event_players, cm_row
+
+
+# ---- balance (the seats' and bots' tables are core.seat_stats's) -----------------------
 def score_breakdown(t, group_points: int) -> pd.DataFrame:
     """Mean points per player-game from each source, winners and the others apart
     (penalties negative); the sources sum to the final score."""
@@ -296,7 +298,13 @@ def run_all(t) -> dict:
         out.update({"cards": cards(t), "dice_by_round": dice_by_round(t), "dice_colours": dice_colours(t),
                     "waste_by_round": waste_by_round(t), "turn_order_win": turn_order_win(t),
                     "deliveries": deliveries(t), "tribute": tribute(t)})
-    return label_games(out, t, EVENT_TABLES)
+    # each table's basis: the games (per player count) its rows come from, for the figures' titles
+    every = t.games.groupby("n_players")["game"].nunique()
+    logged = _event_players(t).groupby("n_players")["game"].nunique()
+    for name, df in out.items():
+        if len(df) and "n_players" in df.columns:
+            df["games"] = df["n_players"].map(logged if name in EVENT_TABLES else every).astype("int64")
+    return out
 
 
 EVENT_TABLES = {"cards", "dice_by_round", "dice_colours", "waste_by_round", "turn_order_win", "deliveries",
@@ -309,7 +317,7 @@ def robustness_measure(rules, games: int, design) -> dict:
     same seed (common random numbers): ``seat.N`` the seat that wins most among N
     ``expert`` bots; ``source.N`` the winners' largest source of points there; ``ranking``
     the order of ROBUSTNESS["field"] in a seat-rotated 4-player field, ``leader`` its first."""
-    from ...core.report_tables import field_headlines, seat_headline, source_headline
+    from ...core.seat_stats import field_headlines, seat_headline, source_headline
     from ...runners.api import simulate
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="macao")
     out = {}

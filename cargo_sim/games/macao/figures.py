@@ -10,17 +10,28 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ...core.plotting import MIN_N, SMALL, legend  # noqa: E402,F401
-from ...core.plotting import ci_err as _err  # noqa: E402
-from ...core.plotting import enough as _enough  # noqa: E402
-from ...core.plotting import games_basis as _games  # noqa: E402
-from ...core.plotting import panels as _panels  # noqa: E402
-from ...core.plotting import rate_bars as _rate_bars  # noqa: E402
-from ...core.plotting import seat_bars as win_rate_by_seat  # noqa: E402
+from ...core.plotting import (MIN_N, SMALL, enough, err, games_basis, legend, panels,  # noqa: E402
+                              rate_bars)
 
 WHO = {"winners": "#d62728", "others": "#1f77b4"}
+# the panel helpers every game's report figures share
+_panels, _games, _err, _enough, _rate_bars = panels, games_basis, err, enough, rate_bars
+
+
+def win_rate_by_seat(df):
+    fig, panels = _panels(df, f"Win rate by seat, one bot in every seat ({_games(df)})")
+    for n, ax in panels.items():
+        d = _enough(df[df["n_players"] == n]).sort_values("seat")
+        ax.bar(d["seat"], d["win_rate"], 0.7, yerr=_err(d, "win_rate"), capsize=3,
+               color=[f"C{int(s)}" for s in d["seat"]], ecolor="0.2")
+        ax.set_xticks(d["seat"], [f"seat {int(s)}\n{b}" for s, b in zip(d["seat"], d["bot"])], fontsize=8)
+        ax.axhline(1 / n, color="k", ls="--", lw=1)
+    next(iter(panels.values())).set_ylabel("win rate (shared wins split)")
+    legend(fig, f"bars: 95% Wilson CI\n{SMALL}", [plt.Line2D([], [], color="k", ls="--")], ["equal share 1/n"])
+    return fig
 
 
 def score_breakdown(df):

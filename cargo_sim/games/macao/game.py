@@ -47,6 +47,7 @@ class Macao(GameBase):
     report_sections = ("cargo_sim.games.macao.report.SECTIONS",)
     robustness = "cargo_sim.games.macao.analyses"            # its ROBUSTNESS headlines
     bench = lazy_member(".bench")
+    replay = lazy_member(".replay", "REPLAY")          # play --html (core.replay)
 
 
 GAME = Macao()

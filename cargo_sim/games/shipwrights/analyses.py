@@ -6,7 +6,7 @@ returns ``{name: DataFrame}``; ``report.py`` lays them out and ``figures.py`` dr
 them. Nothing here draws.
 
 A seat's advantage is measured only where every seat holds the same bot; rates over
-several players of one game have intervals clustered by game (``core.report_tables``).
+several players of one game have intervals clustered by game (``core.seat_stats``).
 Relations between a choice (a card drafted, a townsfolk played, a building) and winning
 are observational: they describe these bots' games.
 """
@@ -15,9 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.report_tables import (clustered_row, event_players, events_of, holders_vs_others,
-                                   label_games, same_bot_counts, seat_chi2, win_rate_by_bot,
-                                   win_rate_by_seat)
+from ...core.seat_stats import (cm_row, event_players, events_of, holders_vs_others, label_games,
+                                same_bot_counts, seat_chi2, win_rate_by_bot, win_rate_by_seat)
 from ...core.stats import clustered_diff
 
 READS = "results"            # analyses.games.pipelines: this pipeline reads result tables
@@ -56,8 +55,8 @@ def score_breakdown(t) -> pd.DataFrame:
     rows = []
     for (n, who), d in p.groupby(["n_players", "who"], observed=True):
         for col, label in SOURCES:
-            rows.append(clustered_row(d[col], d["game"], n_players=int(n), who=who, source=label))
-        rows.append(clustered_row(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
+            rows.append(cm_row(d[col], d["game"], n_players=int(n), who=who, source=label))
+        rows.append(cm_row(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
     return pd.DataFrame(rows)
 
 
@@ -97,7 +96,7 @@ def draft_kinds(t) -> pd.DataFrame:
     rows = []
     for (n, who), d in dr.groupby(["n_players", "who"]):
         for kind in KIND_NAMES:
-            rows.append(clustered_row((d["kind"] == kind).astype(float), d["game"], "share",
+            rows.append(cm_row((d["kind"] == kind).astype(float), d["game"], "share",
                                       n_players=int(n), who=who, kind=kind))
     return pd.DataFrame(rows)
 
@@ -127,7 +126,7 @@ def ships_by_day(t) -> pd.DataFrame:
                 m = running & (who == w)
                 if m.sum() == 0:
                     continue
-                rows.append(clustered_row(wide[d].to_numpy()[m], base.index.get_level_values("game")[m],
+                rows.append(cm_row(wide[d].to_numpy()[m], base.index.get_level_values("game")[m],
                                           n_players=int(n), day=d, who=w))
     return pd.DataFrame(rows)
 
@@ -151,7 +150,7 @@ def length_summary(t) -> pd.DataFrame:
     rows = []
     for n, g in t.games.groupby("n_players"):
         p = t.players[t.players["n_players"] == n]
-        r = clustered_row(g["days"], g["game"], "mean_days", n_players=int(n))
+        r = cm_row(g["days"], g["game"], "mean_days", n_players=int(n))
         reach = (p["ships"] >= goal).to_numpy()
         d = clustered_diff(p["win_share"], reach, p["game"])
         rows.append({**r, "median_days": float(g["days"].median()), "ships": float(p["ships"].mean()),
@@ -166,7 +165,7 @@ def ships_win(t) -> pd.DataFrame:
     """Win rate and mean points by ships completed (n = player-games; clustered)."""
     rows = []
     for (n, k), d in t.players.groupby(["n_players", "ships"]):
-        r = clustered_row(d["win_share"], d["game"], "win_rate", n_players=int(n), ships=int(k))
+        r = cm_row(d["win_share"], d["game"], "win_rate", n_players=int(n), ships=int(k))
         rows.append({**r, "mean_vp": float(d["vp"].mean())})
     return pd.DataFrame(rows)
 
@@ -204,7 +203,7 @@ def attacked_win(t) -> pd.DataFrame:
         except ValueError:
             continue
         for b, e in d.groupby(bins, observed=True):
-            r = clustered_row(e["win_share"], e["game"], "win_rate", n_players=int(n),
+            r = cm_row(e["win_share"], e["game"], "win_rate", n_players=int(n),
                               attacked=f"{int(np.ceil(b.left + 1e-9))}-{int(b.right)}")
             rows.append({**r, "mean_vp": float(e["vp"].mean()), "mean_attacks": float(e["attacks"].mean())})
     return pd.DataFrame(rows)
@@ -215,7 +214,7 @@ def attack_balance(t) -> pd.DataFrame:
     suffered clustered by game), ships lost to the Barbarian."""
     rows = []
     for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
-        r = clustered_row(d["attacked"], d["game"], "attacked", n_players=int(n), bot=str(bot))
+        r = cm_row(d["attacked"], d["game"], "attacked", n_players=int(n), bot=str(bot))
         rows.append({**r, "attacks": float(d["attacks"].mean()), "townsfolk": float(d["townsfolk"].mean()),
                      "lost_ships": float(d["lost_ships"].mean())})
     return pd.DataFrame(rows)
@@ -228,7 +227,7 @@ def attacks_by_seat(t) -> pd.DataFrame:
     p = t.players[t.players["n_players"].isin(same_bot_counts(t.players))]
     rows = []
     for (n, seat), d in p.groupby(["n_players", "seat"], observed=True):
-        r = clustered_row(d["attacked"], d["game"], "attacked", n_players=int(n), seat=int(seat))
+        r = cm_row(d["attacked"], d["game"], "attacked", n_players=int(n), seat=int(seat))
         rows.append({**r, "lost_ships": float(d["lost_ships"].mean()), "win_rate": float(d["win_share"].mean())})
     return pd.DataFrame(rows)
 
@@ -274,7 +273,7 @@ def buildings_win(t) -> pd.DataFrame:
     for n, d in t.players.groupby("n_players"):
         k = d["buildings"].clip(upper=3)
         for v, e in d.groupby(k):
-            r = clustered_row(e["win_share"], e["game"], "win_rate", n_players=int(n),
+            r = cm_row(e["win_share"], e["game"], "win_rate", n_players=int(n),
                               buildings=f"{int(v)}+" if v == 3 else str(int(v)))
             rows.append({**r, "mean_building_vp": float(e["building_vp"].mean())})
     return pd.DataFrame(rows)
@@ -305,7 +304,7 @@ def robustness_measure(rules, games: int, design) -> dict:
     bots; ``source.N`` the winners' largest source of points there; ``military.N`` whether
     the military token's holders win more often than the others there; ``ranking`` the order
     of ROBUSTNESS["field"] in a seat-rotated 4-player field, ``leader`` its first."""
-    from ...core.report_tables import field_headlines, half_width, seat_headline, source_headline
+    from ...core.seat_stats import field_headlines, half_width, seat_headline, source_headline
     from ...runners.api import simulate
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="shipwrights")
     out = {}

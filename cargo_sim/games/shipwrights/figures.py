@@ -10,7 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 
-from ...core.plotting import (SMALL, ci_err, diff_bars, enough, games_basis, legend, panels,  # noqa: E402
+from ...core.plotting import (SMALL, diff_bars, enough, err, games_basis, legend, panels,  # noqa: E402
                               rate_bars, seat_bars)
 
 WHO = {"winners": "#d62728", "others": "#1f77b4"}
@@ -25,7 +25,7 @@ def _paired_barh(df, cat, title, xlabel, y="mean", basis=""):
         for k, who in enumerate(("winners", "others")):
             w = d[d["who"] == who].set_index(cat).reindex(cats)
             pos = np.arange(len(cats)) + (k - 0.5) * 0.38
-            ax.barh(pos, w[y], 0.36, xerr=ci_err(w, y), color=WHO[who], ecolor="0.2", capsize=2, label=who)
+            ax.barh(pos, w[y], 0.36, xerr=err(w, y), color=WHO[who], ecolor="0.2", capsize=2, label=who)
         ax.set_yticks(np.arange(len(cats)), cats, fontsize=8)
         ax.axvline(0, color="k", lw=0.8)
         ax.set_xlabel(xlabel)

@@ -42,6 +42,7 @@ class Shipwrights(GameBase):
     # ---- optional capabilities (core.contract.CAPABILITIES) -------------------------------
     forward = lazy_member(".forward", "FORWARD")
     GameState = lazy_member(".forward", "GameState")
+    replay = lazy_member(".replay", "REPLAY")          # play --html (core.replay)
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
     analyses = ("cargo_sim.games.shipwrights.analyses",)        # pandas pipelines (run_all)

@@ -1,13 +1,11 @@
 """The replay page (`cargo-sim play --html`) and the plain-English play log.
 
 The page's data is checked against the event log and the engine's own tables;
-the page itself is loaded in headless Chromium (installed by `make test` when
-missing): it must load without errors and, opened at its last step, show the
+the page itself is loaded in headless Chromium (tests/browser.py; installed by
+`make test` when missing): it must load without errors and, opened at its last step, show the
 final scores of the event log."""
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +16,7 @@ import cargo_sim
 from cargo_sim.core.errors import ConfigError
 from cargo_sim.core.rng_nb import game_seed_nb
 from cargo_sim.games.cargo_noir import narrate, replay
+from tests.browser import chromium, dump, page_errors, score_rows, stepping_all
 
 PLAYERS = ["random", "greedy", "expert"]
 SEED = 12345
@@ -34,7 +33,8 @@ def test_the_stepped_game_is_play_ones_game(game):
     data, events = game
     ref, _ = cargo_sim.play_one(SEED, PLAYERS)
     pd.testing.assert_frame_equal(events, ref)
-    # every event appears once, in order, across the steps
+    # every event appears once, in order, across the steps (the stepped state's event
+    # counter splits them), and the stepped game's scores are the log's
     lines = [line for st in data["steps"] for line in st["events"]]
     assert len(lines) == len(ref)
     assert data["scores"] == [{"seat": int(r.seat), "bot": PLAYERS[r.seat], "vp": int(r.value),
@@ -143,23 +143,6 @@ def test_readme_quotes_lines_the_example_prints():
 
 
 # ---- the page in a browser ------------------------------------------------
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.skip("no Chromium found: `make test` installs it with apt-get where it can "
-                "(apt-get install chromium)")
-
-
-def dump(browser, url):
-    out = subprocess.run([browser, "--headless", "--disable-gpu", "--no-sandbox",
-                          "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000",
-                          "--dump-dom", url], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return out.stdout, out.stderr
-
-
 @pytest.mark.slow               # two browser launches, ~5 s each on a busy machine
 def test_page_in_headless_chromium(game, tmp_path):
     browser = chromium()
@@ -167,17 +150,18 @@ def test_page_in_headless_chromium(game, tmp_path):
     path = replay.write_page(tmp_path / "game.html", data)
     dom, log = dump(browser, path.resolve().as_uri() + "#step=last")
     # the page reports script errors into #errors; the console must be clean too
-    errors = re.search(r'<div id="errors">(.*?)</div>', dom, re.S).group(1)
-    assert errors.strip() == ""
-    assert not re.search(r"CONSOLE.*(Error|Uncaught)|Uncaught", log), log[-2000:]
+    assert page_errors(dom, log) == []
     last = len(data["steps"]) - 1
     assert f"decision {last} of {last}" in dom
-    rows = re.findall(r'<tr class="score"><td class="seat">(\d+)</td><td>[^<]*</td>'
-                      r'<td class="num vp">(\d+)</td><td>(\w*)</td></tr>', dom)
     expect = events[events.action == "score"]
-    assert [(int(s), int(v), w == "winner") for s, v, w in rows] == \
-        [(int(r.seat), int(r.value), bool(r.count)) for r in expect.itertuples()]
+    assert score_rows(dom) == [(int(r.seat), int(r.value), bool(r.count)) for r in expect.itertuples()]
     assert 'id="scores" class="wide shown"' in dom
+    assert "Black Market" in dom and "Ports" in dom          # the game's board is drawn
     # opened at the start, the scores are hidden and the set-up is shown
     dom0, _ = dump(browser, path.resolve().as_uri())
     assert "decision 0 of" in dom0 and 'class="wide shown"' not in dom0
+    # every step drawn in turn, from the set-up to the end, without an error
+    every = tmp_path / "every.html"
+    every.write_text(stepping_all(path.read_text()))
+    dom1, log1 = dump(browser, every.resolve().as_uri())
+    assert page_errors(dom1, log1) == [] and f'<div id="stepped">stepped {last + 1}</div>' in dom1

@@ -9,6 +9,7 @@ from analyses.report import ROBUSTNESS_MARKS as CN_MARKS
 from analyses.robustness_report import write_report
 from cargo_sim import Rules
 from cargo_sim.core.errors import ConfigError
+from cargo_sim.core.provenance import rules_census_line
 
 RULES = Rules.default()
 TINY = R.Design(games=40, morris_games=20, morris_trajectories=2, player_counts=(2,), seed=3,
@@ -80,6 +81,7 @@ def test_written_report_and_marks(result, tmp_path):
     path = write_report(result, out, command="test")
     text = path.read_text()
     assert "## Verdicts" in text and "common random numbers" in text
+    assert rules_census_line(RULES) in text             # how many values are still estimates
     assert "## Under stronger play\n\n<!-- strong_play -->\n" in text    # analyses.strong_play's block
     assert (out / "figures" / "tornado_seat.2.png").exists()
     marks = R.load_marks(out)

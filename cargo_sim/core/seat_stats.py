@@ -1,12 +1,11 @@
-"""What the games' report pipelines share (pandas): clustered rows, the event log's
-subsample, the mirror-seat tables and the holders-versus-others difference.
-
-Statistics as docs/macao_study.md states them: a seat's advantage is measured only
-where every seat holds the same bot (seats exchangeable); rates over several players
-of one game have intervals clustered by game (``core.stats.clustered_mean`` /
-``clustered_diff``), since the players of one game share its deal and one of them wins.
-Every function takes a Tables-like bundle ``t`` (``games``, ``players``, optional
-``events``; an ``n_players`` column on each, as ``analyses.data.combine`` makes).
+"""Tables every seat game's analyses build the same way from its result tables (a
+Tables-like bundle: ``games``, ``players``, optional ``events``, each with an
+``n_players`` column): the event log's rows of one action and its subsample of
+players, a clustered mean as a table row, and the seat balance, measured only where
+one bot holds every seat (then seats are exchangeable and a seat difference is the
+seat's); the holders of a trait against the other players of their games, each table's
+basis for the figures' titles, and the robustness study's seat, source and field
+headlines. Each game's own tables live in its ``analyses.py``; these are the shared ones.
 """
 from __future__ import annotations
 
@@ -16,14 +15,8 @@ import pandas as pd
 from .stats import chi2_equal, clustered_diff, clustered_mean, proportion
 
 
-def clustered_row(values, clusters, name: str = "mean", **extra) -> dict:
-    """The clustered mean of ``values`` as a row: ``extra``, n, ``name``, ci_lo, ci_hi."""
-    r = clustered_mean(values, clusters)
-    return {**extra, "n": r["n"], name: r["mean"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"]}
-
-
-def events_of(t, action: str, columns=()) -> pd.DataFrame:
-    """The event rows of one action (an empty frame with ``columns`` when there is no log)."""
+def events_of(t, action: str, columns=("game", "round", "seat", "a", "b", "c", "n_players")) -> pd.DataFrame:
+    """The event log's rows of ``action`` (an empty frame of ``columns`` without a log)."""
     ev = t.events
     if ev is None or not len(ev):
         return pd.DataFrame(columns=list(columns))
@@ -35,6 +28,12 @@ def event_players(t) -> pd.DataFrame:
     if t.events is None or not len(t.events):
         return t.players.iloc[:0]
     return t.players[t.players["game"].isin(t.events["game"].unique())]
+
+
+def cm_row(values, clusters, name: str = "mean", **extra) -> dict:
+    """The clustered mean of ``values`` as a row: ``extra``, n, ``name``, ci_lo, ci_hi."""
+    r = clustered_mean(values, clusters)
+    return {**extra, "n": r["n"], name: r["mean"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"]}
 
 
 def same_bot_counts(players: pd.DataFrame) -> set:
@@ -57,7 +56,7 @@ def win_rate_by_seat(t) -> pd.DataFrame:
 
 
 def seat_chi2(seats: pd.DataFrame) -> pd.DataFrame:
-    """Chi-square test of equal win chances per player count, from ``win_rate_by_seat``."""
+    """Per player count: the chi-square test of equal win chances of ``win_rate_by_seat``."""
     rows = []
     for n, d in seats.groupby("n_players"):
         wins = (d["win_rate"] * d["n"]).to_numpy()
@@ -65,13 +64,25 @@ def seat_chi2(seats: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def win_rate_by_bot(t, score: str = "vp") -> pd.DataFrame:
-    """Per player count and bot over all its seats: win rate, interval clustered by game,
-    and the mean of ``score``."""
+def win_rate_by_bot(t) -> pd.DataFrame:
+    """Per player count and bot over all its seats: win rate, interval clustered by game."""
     rows = []
     for (n, bot), d in t.players.groupby(["n_players", "bot"], observed=True):
-        r = clustered_row(d["win_share"], d["game"], "win_rate", n_players=int(n), bot=str(bot))
-        rows.append({**r, "mean_vp": float(d[score].mean())})
+        r = cm_row(d["win_share"], d["game"], "win_rate", n_players=int(n), bot=str(bot))
+        rows.append({**r, "mean_vp": float(d["vp"].mean())})
+    return pd.DataFrame(rows)
+
+
+def win_rate_by(players: pd.DataFrame, col: str, top: int, label: str | None = None) -> pd.DataFrame:
+    """Per player count: the win rate by the whole-number column ``col``, values above
+    ``top`` pooled as ``top+`` (interval clustered by game), and the column's mean."""
+    rows = []
+    for n, d in players.groupby("n_players"):
+        k = d[col].clip(upper=top)
+        for v, e in d.groupby(k):
+            name = f"{int(v)}+" if v == top and (d[col] > top).any() else str(int(v))
+            r = cm_row(e["win_share"], e["game"], "win_rate", n_players=int(n), **{label or col: name})
+            rows.append({**r, "value": int(v)})
     return pd.DataFrame(rows)
 
 
