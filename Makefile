@@ -115,7 +115,8 @@ robustness-cargo-empire: $(STAMP)
 
 # Shipwrights' committed report (reports/shipwrights/): the expert in every seat at 2-4 players
 # (the seat table measures the seat advantage), SHIP_GAMES games per count, the event log of
-# SHIP_EVENTS of them; about 3 min on idle cores, 8 at a load of 12 (docs/shipwrights_study.md).
+# SHIP_EVENTS of them; 5 min at a load of 4-5 (72 s compiling on first use), 1.8 GB
+# (docs/shipwrights_study.md).
 SHIP_GAMES ?= 100000
 SHIP_EVENTS ?= 5000
 
