@@ -128,7 +128,7 @@ reports-shipwrights: $(STAMP)
 # (they must add up to the 128-card deck, so none can move alone or as a family), and the red flags
 # group names the seven military ships (the three civil ships' range is their printed 0). SHIP_ROBUST_GAMES
 # games per table and variant at 2-4 players, Morris SHIP_ROBUST_TRAJECTORIES trajectories at
-# SHIP_ROBUST_MORRIS_GAMES; about 4 min on idle cores, 10 at a load of 10. Then make reports-shipwrights puts
+# SHIP_ROBUST_MORRIS_GAMES; 6.5 min at a load of 4-5, 0.6 GB. Then make reports-shipwrights puts
 # the marks on the report's highlights.
 SHIP_ROBUST_GAMES ?= 2000
 SHIP_ROBUST_MORRIS_GAMES ?= 400
