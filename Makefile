@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao reports-cargo-empire robustness-cargo-empire ladder clean
+.PHONY: install test test-fast wheel-check browser demo bench reports reports-macao robustness-macao reports-cargo-empire robustness-cargo-empire reports-shipwrights robustness-shipwrights ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -112,6 +112,38 @@ CE_ROBUST_TRAJECTORIES ?= 4
 
 robustness-cargo-empire: $(STAMP)
 	$(VENV)/bin/cargo-sim robustness --game cargo_empire --out reports/cargo_empire_robustness --games $(CE_ROBUST_GAMES) --morris-games $(CE_ROBUST_MORRIS_GAMES) --trajectories $(CE_ROBUST_TRAJECTORIES) --seed 1
+
+# Shipwrights' committed report (reports/shipwrights/): the expert in every seat at 2-4 players
+# (the seat table measures the seat advantage), SHIP_GAMES games per count, the event log of
+# SHIP_EVENTS of them; 5 min at a load of 4-5 (72 s compiling on first use), 1.8 GB
+# (docs/shipwrights_study.md).
+SHIP_GAMES ?= 100000
+SHIP_EVENTS ?= 5000
+
+reports-shipwrights: $(STAMP)
+	$(VENV)/bin/cargo-sim report --game shipwrights --out reports/shipwrights --no-svg --seed 0 --games $(SHIP_GAMES) --events-games $(SHIP_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
+
+# Shipwrights' robustness report (reports/shipwrights_robustness/): each family of estimates made
+# by one rule moves as one factor (--group), the decisions alone; the cards' copies are left out
+# (they must add up to the 128-card deck, so none can move alone or as a family), and the red flags
+# group names the seven military ships (the three civil ships' range is their printed 0). SHIP_ROBUST_GAMES
+# games per table and variant at 2-4 players, Morris SHIP_ROBUST_TRAJECTORIES trajectories at
+# SHIP_ROBUST_MORRIS_GAMES; 6.5 min at a load of 4-5, 0.6 GB. Then make reports-shipwrights puts
+# the marks on the report's highlights.
+SHIP_ROBUST_GAMES ?= 2000
+SHIP_ROBUST_MORRIS_GAMES ?= 400
+SHIP_ROBUST_TRAJECTORIES ?= 4
+SHIP_ROBUST_PARAMS ?= --param max_days --param tie_break --param military_tie
+SHIP_ROBUST_GROUPS ?= --group 'ship_points=ship.*.points' --group 'ship_costs=ship.*.gold,ship.*.workers' \
+  --group 'ship_craftsmen=ship.*.craftsmen' \
+  --group 'ship_flags=ship.Karfi.military,ship.Karve.military,ship.Snekkja.military,ship.Busse.military,ship.Skeid.military,ship.Langskip.military,ship.Drakkar.military' \
+  --group 'ship_gold_icons=ship.*.gold_icon' --group 'ship_worker_icons=ship.*.worker_icon' \
+  --group 'ship_mill_icons=ship.*.mill_icon' --group 'building_costs=building.*.gold,building.*.workers' \
+  --group 'building_points=building.*.arg' --group 'tool_prices=tool.*.price' \
+  --group 'townsfolk_amounts=townsfolk.*.args'
+
+robustness-shipwrights: $(STAMP)
+	$(VENV)/bin/cargo-sim robustness --game shipwrights --out reports/shipwrights_robustness --seats 2,3,4 --games $(SHIP_ROBUST_GAMES) --morris-games $(SHIP_ROBUST_MORRIS_GAMES) --trajectories $(SHIP_ROBUST_TRAJECTORIES) --seed 1 $(SHIP_ROBUST_PARAMS) $(SHIP_ROBUST_GROUPS)
 
 # The strength ladder (reports/ladder/): every built-in against ismcts at 5 budgets.
 # Sequential design: rounds of LADDER_GAMES games per cell until the bot's 95% interval

@@ -72,3 +72,42 @@ def rate_bars(df, x, title, xlabel, y="win_rate", ylabel="win rate", equal=True)
     legend(fig, f"bars: 95% CI clustered by game\n{SMALL}",
            [plt.Line2D([], [], color="k", ls="--")] if equal else [], ["equal share 1/n"] if equal else [])
     return fig
+
+
+def seat_bars(df):
+    """Win rate by seat where one bot holds every seat (a ``win_rate_by_seat`` table)."""
+    import matplotlib.pyplot as plt
+    fig, ps = panels(df, f"Win rate by seat, one bot in every seat ({games_basis(df)})")
+    for n, ax in ps.items():
+        d = enough(df[df["n_players"] == n]).sort_values("seat")
+        ax.bar(d["seat"], d["win_rate"], 0.7, yerr=err(d, "win_rate"), capsize=3,
+               color=[f"C{int(s)}" for s in d["seat"]], ecolor="0.2")
+        ax.set_xticks(d["seat"], [f"seat {int(s)}\n{b}" for s, b in zip(d["seat"], d["bot"])], fontsize=8)
+        ax.axhline(1 / n, color="k", ls="--", lw=1)
+    next(iter(ps.values())).set_ylabel("win rate (shared wins split)")
+    legend(fig, f"bars: 95% Wilson CI\n{SMALL}", [plt.Line2D([], [], color="k", ls="--")], ["equal share 1/n"])
+    return fig
+
+
+def diff_bars(df, label, title, top=8, xlabel="win-rate difference", basis="event log: "):
+    """Horizontal bars of ``diff`` (holders' win rate minus the others', interval
+    ``diff_ci_lo``/``diff_ci_hi``) per ``label``: the ``top`` highest and lowest of each
+    player count, rows with fewer than MIN_N holders or others left out; ``basis`` leads
+    the games named in the title."""
+    import numpy as np
+    d0 = df[(df["n_holders"] >= MIN_N) & (df["n_others"] >= MIN_N)]
+    fig, ps = panels(d0 if len(d0) else df, f"{title} ({basis}{games_basis(df)})", width=4.2, height=5.0,
+                     sharey=False)
+    for n, ax in ps.items():
+        d = d0[d0["n_players"] == n].sort_values("diff")
+        d = d if len(d) <= 2 * top else d.iloc[np.r_[0:top, len(d) - top:len(d)]]
+        pos = np.arange(len(d))
+        ax.barh(pos, d["diff"], 0.7, xerr=np.vstack([np.clip(d["diff"] - d["diff_ci_lo"], 0, None),
+                                                     np.clip(d["diff_ci_hi"] - d["diff"], 0, None)]),
+                color=np.where(d["diff"] > 0, "#2ca02c", "#d62728"), ecolor="0.2", capsize=2)
+        ax.set_yticks(pos, d[label], fontsize=7)
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_xlabel(xlabel)
+    legend(fig, f"bars: 95% CI clustered by game\nat most the {top} highest and lowest\n"
+                f"rows with < {MIN_N} holders not shown", [], [])
+    return fig

@@ -3,13 +3,16 @@ Tables-like bundle: ``games``, ``players``, optional ``events``, each with an
 ``n_players`` column): the event log's rows of one action and its subsample of
 players, a clustered mean as a table row, and the seat balance, measured only where
 one bot holds every seat (then seats are exchangeable and a seat difference is the
-seat's). Each game's own tables live in its ``analyses.py``; these are the shared ones.
+seat's); the holders of a trait against the other players of their games, each table's
+basis for the figures' titles, and the robustness study's seat, source and field
+headlines. Each game's own tables live in its ``analyses.py``; these are the shared ones.
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from .stats import chi2_equal, clustered_mean, proportion
+from .stats import chi2_equal, clustered_diff, clustered_mean, proportion
 
 
 def events_of(t, action: str, columns=("game", "round", "seat", "a", "b", "c", "n_players")) -> pd.DataFrame:
@@ -81,3 +84,74 @@ def win_rate_by(players: pd.DataFrame, col: str, top: int, label: str | None = N
             r = cm_row(e["win_share"], e["game"], "win_rate", n_players=int(n), **{label or col: name})
             rows.append({**r, "value": int(v)})
     return pd.DataFrame(rows)
+
+
+def holders_vs_others(players: pd.DataFrame, held: pd.DataFrame, key: str = "a") -> list[dict]:
+    """For each value of ``held[key]`` (rows: game, seat, key; a player may hold a value
+    several times): the win rate of the players holding it against the other players of
+    the same ``players`` (one player count), the difference's interval clustered by game.
+    Observational: holding goes with the rest of the holder's game."""
+    p = players.sort_values(["game", "seat"])
+    gcode = pd.factorize(p["game"])[0]
+    row_of = pd.Series(np.arange(len(p)), index=pd.MultiIndex.from_arrays([p["game"], p["seat"]]))
+    win = p["win_share"].to_numpy(dtype=float)
+    rows = row_of.reindex(pd.MultiIndex.from_arrays([held["game"], held["seat"]])).to_numpy()
+    held = held.assign(row=rows).dropna(subset=["row"])
+    out = []
+    for value, h in held.groupby(key):
+        mark = np.zeros(len(p), bool)
+        mark[h["row"].to_numpy(dtype=np.int64)] = True
+        d = clustered_diff(win, mark, gcode)
+        out.append({key: value, "count": len(h), "n_holders": d["n1"],
+                    "holder_win_rate": float(win[mark].mean()), "n_others": d["n0"],
+                    "other_win_rate": float(win[~mark].mean()) if d["n0"] else np.nan,
+                    "diff": d["diff"], "diff_ci_lo": d["ci_lo"], "diff_ci_hi": d["ci_hi"]})
+    return out
+
+
+def label_games(out: dict, t, event_tables: set) -> dict:
+    """Each table's basis, for the figures' titles: a ``games`` column with the games (per
+    player count) its rows come from, the event subsample's for ``event_tables``."""
+    every = t.games.groupby("n_players")["game"].nunique()
+    logged = event_players(t).groupby("n_players")["game"].nunique()
+    for name, df in out.items():
+        if len(df) and "n_players" in df.columns:
+            df["games"] = df["n_players"].map(logged if name in event_tables else every).astype("int64")
+    return out
+
+
+# ---- the robustness study's headlines (a game's ROBUSTNESS["measure"]; analyses.robustness)
+def half_width(p, n) -> float:
+    """Half-width of the normal 95 % interval of a proportion p of n (analyses.stats.half_width)."""
+    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
+
+
+def seat_headline(players: pd.DataFrame, games: int) -> tuple:
+    """(the seat that wins most, win rate by seat, half-widths) of a mirror table."""
+    wr = players.groupby("seat")["win_share"].mean()
+    return (f"seat {int(wr.idxmax())}", {f"seat {s}": float(x) for s, x in wr.items()},
+            {f"seat {s}": half_width(x, games) for s, x in wr.items()})
+
+
+def source_headline(winners: pd.DataFrame, sources) -> tuple:
+    """(the winners' largest source of points, mean of each, half-widths); ``sources``:
+    (column, label) pairs of ``winners``."""
+    means = {label: float(winners[col].mean()) for col, label in sources}
+    hws = {label: 1.96 * float(winners[col].std(ddof=1)) / np.sqrt(max(len(winners), 1))
+           for col, label in sources}
+    return max(means, key=means.get), means, hws
+
+
+def field_headlines(play, field, games: int) -> dict:
+    """``ranking`` (the field's order, best first) and ``leader`` (its first) from a
+    seat-rotated table: every strategy of ``field`` in every seat once, ``play(seats)``
+    returning the players table of ``games`` games of that seating."""
+    share = dict.fromkeys(field, 0.0)
+    for k in range(len(field)):
+        seats = list(field[k:] + field[:k])
+        wr = play(seats).groupby("seat")["win_share"].mean()
+        for bot, x in zip(seats, wr):
+            share[bot] += x / len(field)
+    order = sorted(field, key=lambda b: -share[b])
+    hws = {b: half_width(x, len(field) * games) for b, x in share.items()}
+    return {"ranking": (" > ".join(order), share, hws), "leader": (order[0], share, hws)}

@@ -440,39 +440,22 @@ EVENT_TABLES = {"cards", "dice_by_round", "dice_colours", "waste_by_round", "tur
 
 
 # ---- the robustness study's headlines (analyses.robustness.study_hooks) ------------------
-def _hw(p, n) -> float:
-    """Half-width of the normal 95 % interval of a proportion p of n (analyses.stats.half_width)."""
-    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
-
-
 def robustness_measure(rules, games: int, design) -> dict:
     """Headline -> (conclusion, values, 95 % half-widths) for one rules variant, all on the
     same seed (common random numbers): ``seat.N`` the seat that wins most among N
     ``expert`` bots; ``source.N`` the winners' largest source of points there; ``ranking``
     the order of ROBUSTNESS["field"] in a seat-rotated 4-player field, ``leader`` its first."""
+    from ...core.seat_stats import field_headlines, seat_headline, source_headline
     from ...runners.api import simulate
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="macao")
-    field, out = ROBUSTNESS["field"], {}
+    out = {}
     for n in design.player_counts:
         p = simulate(games, [ROBUSTNESS["mirror"]] * n, **kw).players
-        wr = p.groupby("seat")["win_share"].mean()
-        out[f"seat.{n}"] = (f"seat {int(wr.idxmax())}", {f"seat {s}": float(x) for s, x in wr.items()},
-                            {f"seat {s}": _hw(x, games) for s, x in wr.items()})
+        out[f"seat.{n}"] = seat_headline(p, games)
         w = p[p["won"] > 0].assign(group_vp=lambda d: d["group"] * int(rules["group_points"]))
-        means = {label: float(w[col].mean()) for col, label in SOURCES if col != "penalty"}
-        hws = {label: 1.96 * float(w[col].std(ddof=1)) / np.sqrt(max(len(w), 1))
-               for col, label in SOURCES if col != "penalty"}
-        out[f"source.{n}"] = (max(means, key=means.get), means, hws)
-    share = dict.fromkeys(field, 0.0)
-    for k in range(len(field)):                       # every strategy in every seat once
-        seats = list(field[k:] + field[:k])
-        wr = simulate(games, seats, **kw).players.groupby("seat")["win_share"].mean()
-        for bot, x in zip(seats, wr):
-            share[bot] += x / len(field)
-    order = sorted(field, key=lambda b: -share[b])
-    hws = {b: _hw(x, len(field) * games) for b, x in share.items()}
-    out["ranking"] = (" > ".join(order), share, hws)
-    out["leader"] = (order[0], share, hws)
+        out[f"source.{n}"] = source_headline(w, [(c, label) for c, label in SOURCES if c != "penalty"])
+    # every strategy in every seat once
+    out.update(field_headlines(lambda seats: simulate(games, seats, **kw).players, ROBUSTNESS["field"], games))
     return out
 
 

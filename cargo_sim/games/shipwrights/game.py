@@ -47,6 +47,9 @@ class Shipwrights(GameBase):
     sweep_measures = SWEEP_MEASURES
     sweep_units = lazy_function(".measures", "sweep_units")
     bench = lazy_member(".bench")
+    analyses = ("cargo_sim.games.shipwrights.analyses",)        # pandas pipelines (run_all)
+    report_sections = ("cargo_sim.games.shipwrights.report.SECTIONS",)
+    robustness = "cargo_sim.games.shipwrights.analyses"         # its ROBUSTNESS headlines
 
 
 GAME = Shipwrights()
