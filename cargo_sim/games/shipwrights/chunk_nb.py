@@ -45,8 +45,11 @@ def stats_nb(s, out_games, out_players, g):
 @njit(types.boolean(types.int64[::1], DecideType, types.uint64[::1], types.int64[:, ::1],
                     types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]), cache=True, nogil=True)
 def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
-    """Every game of the chunk in a copy of the table's template, asking the table's bots."""
-    s = template.copy()
+    """Every game of the chunk in a copy of the table's template, asking the table's bots
+    (the state and the log passed on as borrowed views, as in run_random_games_nb)."""
+    own = template.copy()
+    s = borrow_nb(own)
+    log = borrow_nb(log)
     oneway = np.zeros(8, np.int64)                 # each seat's key, once a game (ask_keyed_nb)
     rows = log.shape[0]
     n_events = 0
@@ -69,6 +72,7 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
         stats_nb(s, out_games, out_players, g)
         n_events = s[E.G_NEV]
     err[ERR_EVENTS] = s[E.G_NEV] if not ok else n_events
+    keep_nb(own)
     return ok
 
 

@@ -456,6 +456,13 @@ def can_pay_ship_nb(s, q, x, ign):
 
 
 @njit(cache=True)
+def tool_pays_nb(s, q, x):
+    """Seat q can pay ship x with its ignore tool, and the tool saves goods there."""
+    ign = ignored_nb(s, q, 1)
+    return ign >= 0 and ship_nb(s, x, S_GOODS + ign) != 0 and can_pay_ship_nb(s, q, x, ign)
+
+
+@njit(cache=True)
 def complete_ok_nb(s, q, code):
     v = code - A_COMPLETE
     j, i, yt = v % 32, (v // 32) % 32, v // 1024
@@ -935,8 +942,9 @@ def legal_nb(s, out):
     for i in range(hn):
         if kind_nb(s, s[b + P_HAND + i]) == KIND_TOWN:
             n = legal_town_nb(s, q, i, out, n)
-    for y in range(s[K_YARDS]):                     # a call only with a ship in a yard
-        if s[b + P_YARD + y] >= 0:
+    for y in range(s[K_YARDS]):                     # a call only with a ship it can pay for
+        c = s[b + P_YARD + y]
+        if c >= 0 and (can_pay_ship_nb(s, q, idx_nb(s, c), -1) or tool_pays_nb(s, q, idx_nb(s, c))):
             return legal_complete_nb(s, q, out, n)
     return n
 
@@ -1033,8 +1041,7 @@ def legal_complete_nb(s, q, out, n):
             continue
         x = idx_nb(s, c)
         pay0 = can_pay_ship_nb(s, q, x, -1)
-        ign = ignored_nb(s, q, 1)
-        pay1 = ign >= 0 and ship_nb(s, x, S_GOODS + ign) != 0 and can_pay_ship_nb(s, q, x, ign)
+        pay1 = tool_pays_nb(s, q, x)
         if not pay0 and not pay1:
             continue
         m = 0                                       # the craftsmen that build x
