@@ -447,12 +447,11 @@ def ignored_nb(s, q, tool):
 def can_pay_ship_nb(s, q, x, ign):
     """Gold, workers and goods (one kind ignored, or -1) for ship x."""
     b = pb(q)
-    if s[b + P_GOLD] < ship_nb(s, x, S_GOLD) or s[b + P_WORKERS] < ship_nb(s, x, S_WORK):
-        return False
+    # one test of all five (& not `and`): a random game's costs mispredict every early exit
+    ok = (s[b + P_GOLD] >= ship_nb(s, x, S_GOLD)) & (s[b + P_WORKERS] >= ship_nb(s, x, S_WORK))
     for g in range(NG):
-        if g != ign and s[b + P_GOODS + g] < ship_nb(s, x, S_GOODS + g):
-            return False
-    return True
+        ok &= (g == ign) | (s[b + P_GOODS + g] >= ship_nb(s, x, S_GOODS + g))
+    return ok
 
 
 @njit(cache=True)
@@ -935,16 +934,23 @@ def legal_nb(s, out):
         for g in range(NG):
             out[n] = A_GOODS + g
             n += 1
-    for i in range(hn):
-        if kind_nb(s, s[b + P_HAND + i]) != KIND_TOWN and play_ok_nb(s, q, i):
-            out[n] = A_PLAY + i
-            n += 1
+    towns = 0                                       # the townsfolk's slots, a bit each
     for i in range(hn):
         if kind_nb(s, s[b + P_HAND + i]) == KIND_TOWN:
+            towns |= 1 << i
+        elif play_ok_nb(s, q, i):
+            out[n] = A_PLAY + i
+            n += 1
+    i = 0
+    while towns:
+        if towns & 1:
             n = legal_town_nb(s, q, i, out, n)
+        towns >>= 1
+        i += 1
     for y in range(s[K_YARDS]):                     # a call only with a ship it can pay for
         c = s[b + P_YARD + y]
-        if c >= 0 and (can_pay_ship_nb(s, q, idx_nb(s, c), -1) or tool_pays_nb(s, q, idx_nb(s, c))):
+        if c >= 0 and (can_pay_ship_nb(s, q, idx_nb(s, c), -1)
+                       or (s[b + P_TOOL] >= 0 and tool_pays_nb(s, q, idx_nb(s, c)))):
             return legal_complete_nb(s, q, out, n)
     return n
 
