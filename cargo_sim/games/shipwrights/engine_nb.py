@@ -357,7 +357,14 @@ def advance_nb(s, log):
         elif ph == PH_DRAFT:
             if s[G_SUB] == 0:                  # the first player draws players + 1 cards
                 s[G_PACKET_N] = 0
-                for _ in range(n + 1):
+                d = s[G_DECK_N]
+                if d > n + 1:                  # no refill on the way: draw_nb's cards, at once
+                    for i in range(n + 1):
+                        s[G_PACKET + i] = s[G_DECK + d - 1 - i]
+                    s[G_DECK_N] = d - n - 1
+                    s[G_PACKET_N] = n + 1
+                    set_top_nb(s)
+                for _ in range(n + 1 - s[G_PACKET_N]):
                     c = draw_nb(s, log)
                     if c < 0:
                         break
