@@ -344,7 +344,9 @@ def advance_nb(s, log):
     n = s[R_N_PLAYERS]
     while True:
         ph = s[G_PHASE]
-        seat = (s[G_FIRST] + s[G_IDX]) % n
+        seat = s[G_FIRST] + s[G_IDX]                # (first + idx) % n without a division
+        while seat >= n:                            # (first < n, idx at most n)
+            seat -= n
         if ph == PH_START:
             if s[G_SUB] >= s[K_START_GOODS]:
                 s[G_IDX] += 1
