@@ -7,6 +7,7 @@ import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
+from ...core.borrow_nb import borrow_nb, keep_nb
 from ...core.dispatch_nb import DecideType, ask_keyed_nb, seat_oneway_nb
 from ...core.layout import BOT_FAULT, M_BOT_RNG, M_DECISIONS, R_N_PLAYERS
 from ...core.rng_nb import bot_stream_at_nb
@@ -44,8 +45,11 @@ def stats_nb(s, out_games, out_players, g):
 @njit(types.boolean(types.int64[::1], DecideType, types.uint64[::1], types.int64[:, ::1],
                     types.int32[:, :, ::1], types.int64[:, ::1], types.int64[::1]), cache=True, nogil=True)
 def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
-    """Every game of the chunk in a copy of the table's template, asking the table's bots."""
-    s = template.copy()
+    """Every game of the chunk in a copy of the table's template, asking the table's bots
+    (the state and the log passed on as borrowed views, as in run_random_games_nb)."""
+    own = template.copy()
+    s = borrow_nb(own)
+    log = borrow_nb(log)
     oneway = np.zeros(8, np.int64)                 # each seat's key, once a game (ask_keyed_nb)
     rows = log.shape[0]
     n_events = 0
@@ -68,6 +72,7 @@ def run_games_nb(template, decide, seeds, out_games, out_players, log, err):
         stats_nb(s, out_games, out_players, g)
         n_events = s[E.G_NEV]
     err[ERR_EVENTS] = s[E.G_NEV] if not ok else n_events
+    keep_nb(own)
     return ok
 
 
@@ -84,8 +89,13 @@ def run_random_games_nb(template, seeds, out_games, out_players, log, err):
     """run_games_nb of a table whose every seat is `random`: the bot called directly with
     the stream ask_keyed_nb would give it (bot_stream_at_nb of its seat's one-way key
     and the decisions so far; the random bot reads nothing else that asking hides),
-    and no second check of its answers (legal_nb's answers are ones ok_nb accepts)."""
-    s = template.copy()
+    and no second check of its answers (legal_nb's answers are ones ok_nb accepts).
+    The state and the log go to every call as borrowed views (core.borrow_nb): numba
+    reference-counts each array argument of each call, an atomic add and subtract that
+    were a third of this kernel's time."""
+    own = template.copy()
+    s = borrow_nb(own)
+    log = borrow_nb(log)
     oneway = np.zeros(8, np.int64)
     rows = log.shape[0]
     n_events = 0
@@ -100,9 +110,11 @@ def run_random_games_nb(template, seeds, out_games, out_players, log, err):
             if a < 0:                               # no legal answer: a broken rule set
                 err[ERR_GAME], err[1], err[2], err[3], err[4], err[5] = g, s[E.G_ASK], seat, a, s[E.G_DAY], 0
                 err[ERR_EVENTS] = s[E.G_NEV]
+                keep_nb(own)
                 return False
             answer_inline_nb(s, a, log)
         stats_nb(s, out_games, out_players, g)
         n_events = s[E.G_NEV]
     err[ERR_EVENTS] = n_events
+    keep_nb(own)                                    # the view's owner lives until here
     return True

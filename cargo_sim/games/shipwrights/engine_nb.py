@@ -344,7 +344,9 @@ def advance_nb(s, log):
     n = s[R_N_PLAYERS]
     while True:
         ph = s[G_PHASE]
-        seat = (s[G_FIRST] + s[G_IDX]) % n
+        seat = s[G_FIRST] + s[G_IDX]                # (first + idx) % n without a division
+        while seat >= n:                            # (first < n, idx at most n)
+            seat -= n
         if ph == PH_START:
             if s[G_SUB] >= s[K_START_GOODS]:
                 s[G_IDX] += 1
@@ -357,7 +359,14 @@ def advance_nb(s, log):
         elif ph == PH_DRAFT:
             if s[G_SUB] == 0:                  # the first player draws players + 1 cards
                 s[G_PACKET_N] = 0
-                for _ in range(n + 1):
+                d = s[G_DECK_N]
+                if d > n + 1:                  # no refill on the way: draw_nb's cards, at once
+                    for i in range(n + 1):
+                        s[G_PACKET + i] = s[G_DECK + d - 1 - i]
+                    s[G_DECK_N] = d - n - 1
+                    s[G_PACKET_N] = n + 1
+                    set_top_nb(s)
+                for _ in range(n + 1 - s[G_PACKET_N]):
                     c = draw_nb(s, log)
                     if c < 0:
                         break
@@ -447,12 +456,18 @@ def ignored_nb(s, q, tool):
 def can_pay_ship_nb(s, q, x, ign):
     """Gold, workers and goods (one kind ignored, or -1) for ship x."""
     b = pb(q)
-    if s[b + P_GOLD] < ship_nb(s, x, S_GOLD) or s[b + P_WORKERS] < ship_nb(s, x, S_WORK):
-        return False
+    # one test of all five (& not `and`): a random game's costs mispredict every early exit
+    ok = (s[b + P_GOLD] >= ship_nb(s, x, S_GOLD)) & (s[b + P_WORKERS] >= ship_nb(s, x, S_WORK))
     for g in range(NG):
-        if g != ign and s[b + P_GOODS + g] < ship_nb(s, x, S_GOODS + g):
-            return False
-    return True
+        ok &= (g == ign) | (s[b + P_GOODS + g] >= ship_nb(s, x, S_GOODS + g))
+    return ok
+
+
+@njit(cache=True)
+def tool_pays_nb(s, q, x):
+    """Seat q can pay ship x with its ignore tool, and the tool saves goods there."""
+    ign = ignored_nb(s, q, 1)
+    return ign >= 0 and ship_nb(s, x, S_GOODS + ign) != 0 and can_pay_ship_nb(s, q, x, ign)
 
 
 @njit(cache=True)
@@ -928,15 +943,23 @@ def legal_nb(s, out):
         for g in range(NG):
             out[n] = A_GOODS + g
             n += 1
-    for i in range(hn):
-        if kind_nb(s, s[b + P_HAND + i]) != KIND_TOWN and play_ok_nb(s, q, i):
-            out[n] = A_PLAY + i
-            n += 1
+    towns = 0                                       # the townsfolk's slots, a bit each
     for i in range(hn):
         if kind_nb(s, s[b + P_HAND + i]) == KIND_TOWN:
+            towns |= 1 << i
+        elif play_ok_nb(s, q, i):
+            out[n] = A_PLAY + i
+            n += 1
+    i = 0
+    while towns:
+        if towns & 1:
             n = legal_town_nb(s, q, i, out, n)
-    for y in range(s[K_YARDS]):                     # a call only with a ship in a yard
-        if s[b + P_YARD + y] >= 0:
+        towns >>= 1
+        i += 1
+    for y in range(s[K_YARDS]):                     # a call only with a ship it can pay for
+        c = s[b + P_YARD + y]
+        if c >= 0 and (can_pay_ship_nb(s, q, idx_nb(s, c), -1)
+                       or (s[b + P_TOOL] >= 0 and tool_pays_nb(s, q, idx_nb(s, c)))):
             return legal_complete_nb(s, q, out, n)
     return n
 
@@ -1033,8 +1056,7 @@ def legal_complete_nb(s, q, out, n):
             continue
         x = idx_nb(s, c)
         pay0 = can_pay_ship_nb(s, q, x, -1)
-        ign = ignored_nb(s, q, 1)
-        pay1 = ign >= 0 and ship_nb(s, x, S_GOODS + ign) != 0 and can_pay_ship_nb(s, q, x, ign)
+        pay1 = tool_pays_nb(s, q, x)
         if not pay0 and not pay1:
             continue
         m = 0                                       # the craftsmen that build x

@@ -64,3 +64,30 @@ def test_the_direct_random_kernel_plays_the_table_kernels_games():
     assert err[E.ERR_EVENTS] <= len(log)              # every event row kept
     (g1, p1, l1), (g2, p2, l2) = got
     assert len(l1) > 1000 and (g1 == g2).all() and (p1 == p2).all() and np.array_equal(l1, l2)
+
+
+def test_the_random_bots_direct_draws_are_the_listings_draw():
+    """The setup's, a draft's and a mill return's answers are drawn without listing them:
+    from the same stream, the same answer as the rand_below(n)-th of legal_nb's n."""
+    from cargo_sim.core.layout import M_BOT_RNG
+    from cargo_sim.core.rng_nb import rand_below_at_nb
+    from cargo_sim.games.shipwrights.bots.random_nb import random_at_nb
+    rng = random.Random(3)
+    seen = {E.D_START: 0, E.D_DRAFT: 0, E.D_RETURN: 0}
+    for seed in (1, 2):
+        s, _ = T.new_state(4, seed=seed)
+        while s[E.G_ASK] >= 0:
+            listed = T.legal(s)
+            kind = int(s[E.G_ASK])
+            if kind in seen:
+                seen[kind] += 1
+                for k in range(3):                      # a few streams: different draws
+                    s[M_BOT_RNG] = rng.getrandbits(62)
+                    t = s.copy()
+                    want = listed[rand_below_at_nb(t, M_BOT_RNG, len(listed))]
+                    assert random_at_nb(kind, s, int(s[E.G_SEAT]), M_BOT_RNG) == want
+                    assert s[M_BOT_RNG] == t[M_BOT_RNG]     # one draw, as the listing's
+            # buy goods often: mills overflow with two kinds or more (a return to choose)
+            goods = [a for a in listed if E.A_GOODS <= a < E.A_PLAY]
+            T.step(s, rng.choice(goods) if goods and rng.random() < 0.6 else rng.choice(listed))
+    assert seen[E.D_RETURN] >= 5 and seen[E.D_DRAFT] > 0 and seen[E.D_START] > 0, seen
