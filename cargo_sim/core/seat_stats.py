@@ -3,10 +3,13 @@ Tables-like bundle: ``games``, ``players``, optional ``events``, each with an
 ``n_players`` column): the event log's rows of one action and its subsample of
 players, a clustered mean as a table row, and the seat balance, measured only where
 one bot holds every seat (then seats are exchangeable and a seat difference is the
-seat's). Each game's own tables live in its ``analyses.py``; these are the shared ones.
+seat's). Each game's own tables live in its ``analyses.py``; these are the shared ones,
+with the headlines the games' robustness studies share (the winners' largest source of
+points, the ranking of a seat-rotated field).
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from .stats import chi2_equal, clustered_mean, proportion
@@ -81,3 +84,33 @@ def win_rate_by(players: pd.DataFrame, col: str, top: int, label: str | None = N
             r = cm_row(e["win_share"], e["game"], "win_rate", n_players=int(n), **{label or col: name})
             rows.append({**r, "value": int(v)})
     return pd.DataFrame(rows)
+
+
+# ---- the robustness studies' shared headlines (a game's analyses.robustness_measure) ---------
+def half_width(p, n) -> float:
+    """Half-width of the normal 95 % interval of a proportion p of n (analyses.stats.half_width)."""
+    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
+
+
+def winners_largest_source(players: pd.DataFrame, sources) -> tuple:
+    """(largest, means, 95 % half-widths) of the winners' mean points from each source
+    (``sources``: (players column, label) pairs) in a players table."""
+    w = players[players["won"] > 0]
+    means = {label: float(w[col].mean()) for col, label in sources}
+    hws = {label: 1.96 * float(w[col].std(ddof=1)) / np.sqrt(max(len(w), 1)) for col, label in sources}
+    return max(means, key=means.get), means, hws
+
+
+def rotated_ranking(simulate, games: int, field, **kw) -> dict:
+    """``ranking`` (the bots of ``field`` by win share, " > "-joined) and ``leader`` (its
+    first), each with the shares and their 95 % half-widths, from one table of
+    len(field) seats per rotation: every bot in every seat once, ``games`` each."""
+    share = dict.fromkeys(field, 0.0)
+    for k in range(len(field)):
+        seats = list(field[k:] + field[:k])
+        wr = simulate(games, seats, **kw).players.groupby("seat")["win_share"].mean()
+        for bot, x in zip(seats, wr):
+            share[bot] += x / len(field)
+    order = sorted(field, key=lambda b: -share[b])
+    hws = {b: half_width(x, len(field) * games) for b, x in share.items()}
+    return {"ranking": (" > ".join(order), share, hws), "leader": (order[0], share, hws)}

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.seat_stats import (cm_row, event_players, events_of, seat_chi2, win_rate_by_bot,
-                               win_rate_by_seat)
+from ...core.seat_stats import (cm_row, event_players, events_of, half_width, rotated_ranking, seat_chi2,
+                               win_rate_by_bot, win_rate_by_seat, winners_largest_source)
 from ...core.stats import clustered_diff, t_quantile
 from . import enums as E
 
@@ -440,11 +440,6 @@ EVENT_TABLES = {"cards", "dice_by_round", "dice_colours", "waste_by_round", "tur
 
 
 # ---- the robustness study's headlines (analyses.robustness.study_hooks) ------------------
-def _hw(p, n) -> float:
-    """Half-width of the normal 95 % interval of a proportion p of n (analyses.stats.half_width)."""
-    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
-
-
 def robustness_measure(rules, games: int, design) -> dict:
     """Headline -> (conclusion, values, 95 % half-widths) for one rules variant, all on the
     same seed (common random numbers): ``seat.N`` the seat that wins most among N
@@ -457,22 +452,10 @@ def robustness_measure(rules, games: int, design) -> dict:
         p = simulate(games, [ROBUSTNESS["mirror"]] * n, **kw).players
         wr = p.groupby("seat")["win_share"].mean()
         out[f"seat.{n}"] = (f"seat {int(wr.idxmax())}", {f"seat {s}": float(x) for s, x in wr.items()},
-                            {f"seat {s}": _hw(x, games) for s, x in wr.items()})
-        w = p[p["won"] > 0].assign(group_vp=lambda d: d["group"] * int(rules["group_points"]))
-        means = {label: float(w[col].mean()) for col, label in SOURCES if col != "penalty"}
-        hws = {label: 1.96 * float(w[col].std(ddof=1)) / np.sqrt(max(len(w), 1))
-               for col, label in SOURCES if col != "penalty"}
-        out[f"source.{n}"] = (max(means, key=means.get), means, hws)
-    share = dict.fromkeys(field, 0.0)
-    for k in range(len(field)):                       # every strategy in every seat once
-        seats = list(field[k:] + field[:k])
-        wr = simulate(games, seats, **kw).players.groupby("seat")["win_share"].mean()
-        for bot, x in zip(seats, wr):
-            share[bot] += x / len(field)
-    order = sorted(field, key=lambda b: -share[b])
-    hws = {b: _hw(x, len(field) * games) for b, x in share.items()}
-    out["ranking"] = (" > ".join(order), share, hws)
-    out["leader"] = (order[0], share, hws)
+                            {f"seat {s}": half_width(x, games) for s, x in wr.items()})
+        w = p.assign(group_vp=lambda d: d["group"] * int(rules["group_points"]))
+        out[f"source.{n}"] = winners_largest_source(w, [(c, lab) for c, lab in SOURCES if c != "penalty"])
+    out.update(rotated_ranking(simulate, games, field, **kw))
     return out
 
 
