@@ -114,3 +114,16 @@ def rotated_ranking(simulate, games: int, field, **kw) -> dict:
     order = sorted(field, key=lambda b: -share[b])
     hws = {b: half_width(x, len(field) * games) for b, x in share.items()}
     return {"ranking": (" > ".join(order), share, hws), "leader": (order[0], share, hws)}
+
+
+def score_breakdown(players: pd.DataFrame, sources) -> pd.DataFrame:
+    """Mean points per player-game from each source (``sources``: (players column,
+    label) pairs that sum to the score) and the total, winners and the others apart,
+    per player count; intervals clustered by game."""
+    p = players.assign(who=np.where(players["won"] > 0, "winners", "others"))
+    rows = []
+    for (n, who), d in p.groupby(["n_players", "who"], observed=True):
+        for col, label in sources:
+            rows.append(cm_row(d[col], d["game"], n_players=int(n), who=who, source=label))
+        rows.append(cm_row(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
+    return pd.DataFrame(rows)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...core import seat_stats
 from ...core.seat_stats import (cm_row, event_players, events_of, half_width, rotated_ranking, seat_chi2,
                                 win_rate_by, win_rate_by_bot, win_rate_by_seat, winners_largest_source)
 from . import enums as E
@@ -35,21 +36,11 @@ def _events(t, action: str) -> pd.DataFrame:
     return events_of(t, action, _COLS)
 
 
-def _who(p: pd.DataFrame) -> np.ndarray:
-    return np.where(p["won"] > 0, "winners", "others")
-
-
 # ---- balance -------------------------------------------------------------------------
 def score_breakdown(t) -> pd.DataFrame:
     """Mean points per player-game from each source, winners and the others apart; the
     sources sum to the final score."""
-    p = t.players.assign(who=_who(t.players))
-    rows = []
-    for (n, who), d in p.groupby(["n_players", "who"], observed=True):
-        for col, label in SOURCES:
-            rows.append(cm_row(d[col], d["game"], n_players=int(n), who=who, source=label))
-        rows.append(cm_row(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
-    return pd.DataFrame(rows)
+    return seat_stats.score_breakdown(t.players, SOURCES)
 
 
 def first_player(t) -> pd.DataFrame:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...core import seat_stats
 from ...core.seat_stats import (cm_row, event_players, events_of, half_width, rotated_ranking, seat_chi2,
                                win_rate_by_bot, win_rate_by_seat, winners_largest_source)
 from ...core.stats import clustered_diff, t_quantile
@@ -43,14 +44,8 @@ _event_players, _cm = event_players, cm_row
 def score_breakdown(t, group_points: int) -> pd.DataFrame:
     """Mean points per player-game from each source, winners and the others apart
     (penalties negative); the sources sum to the final score."""
-    p = t.players.assign(group_vp=t.players["group"] * group_points, penalty=-t.players["penalty_vp"],
-                         who=np.where(t.players["won"] > 0, "winners", "others"))
-    rows = []
-    for (n, who), d in p.groupby(["n_players", "who"], observed=True):
-        for col, label in SOURCES:
-            rows.append(_cm(d[col], d["game"], n_players=int(n), who=who, source=label))
-        rows.append(_cm(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
-    return pd.DataFrame(rows)
+    p = t.players.assign(group_vp=t.players["group"] * group_points, penalty=-t.players["penalty_vp"])
+    return seat_stats.score_breakdown(p, SOURCES)
 
 
 # ---- cards ---------------------------------------------------------------------------
