@@ -24,6 +24,32 @@ def section_offsets(sections):
     return off, at
 
 
+def seat_sections(max_seats: int, n_player_fields: int, share_scale: int | None = None) -> tuple:
+    """The SECTIONS head of the seat tables (core.seat_counters): games, wins and the
+    players table's sums by seat; with ``share_scale`` (wins may be shared) also ties,
+    tied_wins and ``win<scale>``, the win shares x share_scale."""
+    shared = share_scale is not None
+    ties = (("ties", (1,), "games whose win is shared (after the tie-break)"),) if shared else ()
+    shares = ((("tied_wins", (max_seats,), "shared wins by seat"),
+               (f"win{share_scale}", (max_seats,),
+                f"win shares by seat x {share_scale} (a win shared by k adds {share_scale}/k)"))
+              if shared else ())
+    return ((("games", (1,), "games played"),) + ties
+            + (("wins", (max_seats,), "games won by seat (a shared win counts 1)" if shared
+                else "games won by seat"),) + shares
+            + (("player_sum", (max_seats, n_player_fields),
+                "sum over games of each players-table statistic (enums.PLAYER_FIELDS) by seat"),
+               ("player_sumsq", (max_seats, n_player_fields), "sum of squares of the same"),
+               ("winner_sum", (max_seats, n_player_fields),
+                "the same sums over the games the seat won" + (" (a shared win included)" if shared else ""))))
+
+
+def game_sections(n_game_stats: int) -> tuple:
+    """The game_sum and game_sumsq sections of a game's GAME_STATS."""
+    return (("game_sum", (n_game_stats,), "sum over games of GAME_STATS"),
+            ("game_sumsq", (n_game_stats,), "sum of squares of GAME_STATS"))
+
+
 def layout_id(kind: str, sections) -> str:
     """``kind`` plus a hash of the sections' names and shapes: a saved file of another
     layout is refused on load."""

@@ -17,7 +17,7 @@ from ...core import cache  # noqa: F401  (first: numba's cache folder for this s
 from numba import njit, types
 
 from ...core.borrow_nb import keep_nb, state_ptr_nb
-from ...core.counters_nb import (bin_nb, fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb,
+from ...core.counters_nb import (game_sections, seat_sections, bin_nb, fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb,
                                  layout_id, overflowed_nb, section_offsets)
 from ...core.dispatch_nb import DecideType, ask_nb
 from ...core.layout import R_N_PLAYERS
@@ -40,17 +40,10 @@ N_GAME_STATS = len(GAME_STATS)
 ORDER_W = len(ORDER_FIELDS)
 TRACK_BINS = MAX_SLOTS + 1      # development slot reached (MAX_SLOTS: the score spaces' row)
 
-SECTIONS = (
-    ("games", (1,), "games played"),
-    ("wins", (MAX_SEATS,), "games won by seat"),
-    ("player_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "sum over games of each players-table statistic (enums.PLAYER_FIELDS) by seat"),
-    ("player_sumsq", (MAX_SEATS, N_PLAYER_FIELDS), "sum of squares of the same"),
-    ("winner_sum", (MAX_SEATS, N_PLAYER_FIELDS), "the same sums over the games the seat won"),
+SECTIONS = seat_sections(MAX_SEATS, N_PLAYER_FIELDS) + (
     ("vp_hist", (MAX_SEATS, VP_BINS), "player-games by seat and final points"),
     ("missions_hist", (MAX_SEATS, MISSION_BINS), "player-games by seat and missions completed"),
-    ("game_sum", (N_GAME_STATS,), "sum over games of GAME_STATS"),
-    ("game_sumsq", (N_GAME_STATS,), "sum of squares of GAME_STATS"),
+) + game_sections(N_GAME_STATS) + (
     ("routes", (MAXC, MAXC), "deliveries by supply city and target city"),
     ("colours", (MAX_COL,), "deliveries by goods colour"),
     ("pay_hist", (N_VEH, PAY_BINS), "deliveries by vehicle and cards of it paid"),

@@ -23,7 +23,7 @@ from ...core import cache  # noqa: F401  (first: numba's cache folder for this s
 from numba import njit, types
 
 from ...core.borrow_nb import keep_nb, state_ptr_nb
-from ...core.counters_nb import (bin_nb, fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb,
+from ...core.counters_nb import (game_sections, seat_sections, bin_nb, fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb,
                                  layout_id, overflowed_nb, section_offsets, winner_share_nb)
 from ...core.dispatch_nb import DecideType, ask_nb
 from ...core.layout import R_N_PLAYERS
@@ -59,20 +59,9 @@ CARD_W = len(CARD_FIELDS)
 PENALTY_W = len(PENALTY_FIELDS)
 
 # name, shape, meaning (the axes' labels are in the meaning)
-SECTIONS = (
-    ("games", (1,), "games played"),
-    ("ties", (1,), "games whose win is shared (after the tie-break)"),
-    ("wins", (MAX_SEATS,), "games won by seat (a shared win counts 1)"),
-    ("tied_wins", (MAX_SEATS,), "shared wins by seat"),
-    ("win12", (MAX_SEATS,), "win shares by seat x 12 (a win shared by k adds 12/k)"),
-    ("player_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "sum over games of each players-table statistic (enums.PLAYER_FIELDS) by seat"),
-    ("player_sumsq", (MAX_SEATS, N_PLAYER_FIELDS), "sum of squares of the same"),
-    ("winner_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "the same sums over the games the seat won (a shared win included)"),
+SECTIONS = seat_sections(MAX_SEATS, N_PLAYER_FIELDS, WIN_SHARE_SCALE) + (
     ("vp_hist", (MAX_SEATS, VP_BINS), "player-games by seat and final points - VP_MIN"),
-    ("game_sum", (N_GAME_STATS,), "sum over games of GAME_STATS"),
-    ("game_sumsq", (N_GAME_STATS,), "sum of squares of GAME_STATS"),
+) + game_sections(N_GAME_STATS) + (
     ("rounds_hist", (MAX_ROUNDS,), "games by rounds played"),
     ("round_stats", (MAX_ROUNDS, ROUND_W, 2),
      "all seats' ROUND_FIELDS by round: sum over games, sum of squares of the game's value"),

@@ -18,7 +18,7 @@ import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
-from ...core.counters_nb import (fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb, layout_id,
+from ...core.counters_nb import (game_sections, seat_sections, fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb, layout_id,
                                  overflowed_nb, section_offsets, winner_share_nb)
 from ...core.dispatch_nb import DecideType, ask_keyed_nb, seat_oneway_nb
 from ...core.layout import R_N_PLAYERS
@@ -43,21 +43,10 @@ N_GAME_STATS = len(GAME_STATS)
 CARD_W = len(CARD_FIELDS)
 SHIP_W = len(SHIP_FIELDS)
 
-SECTIONS = (
-    ("games", (1,), "games played"),
-    ("ties", (1,), "games whose win is shared (after the tie-break)"),
-    ("wins", (MAX_SEATS,), "games won by seat (a shared win counts 1)"),
-    ("tied_wins", (MAX_SEATS,), "shared wins by seat"),
-    ("win60", (MAX_SEATS,), "win shares by seat x 60 (a win shared by k adds 60/k)"),
-    ("player_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "sum over games of each players-table statistic (enums.PLAYER_FIELDS) by seat"),
-    ("player_sumsq", (MAX_SEATS, N_PLAYER_FIELDS), "sum of squares of the same"),
-    ("winner_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "the same sums over the games the seat won (a shared win included)"),
+SECTIONS = seat_sections(MAX_SEATS, N_PLAYER_FIELDS, WIN_SHARE_SCALE) + (
     ("vp_hist", (MAX_SEATS, VP_BINS), "player-games by seat and final points"),
     ("ships_hist", (MAX_SEATS, SHIP_BINS), "player-games by seat and ships completed"),
-    ("game_sum", (N_GAME_STATS,), "sum over games of GAME_STATS"),
-    ("game_sumsq", (N_GAME_STATS,), "sum of squares of GAME_STATS"),
+) + game_sections(N_GAME_STATS) + (
     ("days_hist", (DAY_BINS,), "games by days played"),
     ("cards", (MAX_FACES, CARD_W),
      ("by card face: CARD_FIELDS (drafted in the mornings, drawn by townsfolk, played: a tool "
