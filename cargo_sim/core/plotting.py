@@ -111,3 +111,29 @@ def diff_bars(df, label, title, top=8, xlabel="win-rate difference", basis="even
     legend(fig, f"bars: 95% CI clustered by game\nat most the {top} highest and lowest\n"
                 f"rows with < {MIN_N} holders not shown", [], [])
     return fig
+
+
+WHO = {"winners": "#d62728", "others": "#1f77b4"}     # the colours of winners and the others
+
+
+def score_breakdown(df, height=3.6, zero_line=False):
+    """Points by source, winners beside the others (core.seat_stats.score_breakdown's
+    table), a panel per player count; ``zero_line`` for sources that may be negative."""
+    import numpy as np
+    d0 = df[df["source"] != "total"]
+    fig, ps = panels(d0, f"Points by source, winners and the others ({games_basis(df)})",
+                     width=3.6, height=height)
+    sources = list(dict.fromkeys(d0["source"]))
+    for n, ax in ps.items():
+        d = d0[d0["n_players"] == n]
+        for k, who in enumerate(("winners", "others")):
+            w = d[d["who"] == who].set_index("source").reindex(sources)
+            pos = np.arange(len(sources)) + (k - 0.5) * 0.38
+            ax.barh(pos, w["mean"], 0.36, xerr=err(w, "mean"), color=WHO[who], ecolor="0.2", capsize=2,
+                    label=who)
+        ax.set_yticks(np.arange(len(sources)), sources, fontsize=8)
+        if zero_line:
+            ax.axvline(0, color="k", lw=0.8)
+        ax.set_xlabel("mean points per player-game")
+    legend(fig, "bars: 95% CI clustered by game")
+    return fig

@@ -28,7 +28,7 @@ def mean_row(n, total, total_sq, factor=1) -> dict:
 class SeatCounters(Counters):
     PLAYER_FIELDS: tuple = ()      # the players table's columns (player_sum's second axis)
     GAME_STATS: tuple = ()         # game_sum's entries
-    SOURCES: tuple = ()            # (label, players-table column): the score's parts
+    SOURCES: tuple = ()            # (label, players-table column[, factor]): the score's parts
     SHARE_SECTION: str | None = None   # win shares x WIN_SCALE by seat (None: wins never shared)
     WIN_SCALE = 1
 
@@ -78,15 +78,18 @@ class SeatCounters(Counters):
     def score_sources(self) -> pd.DataFrame:
         """Mean points per player-game from each source by seat (the sources sum to
         the final score), 95 % t CI, and the mean over the seat's wins
-        (``winners_mean``, n = wins)."""
+        (``winners_mean``, n = wins). A source's optional factor turns its column
+        into points: a number (-1 for a penalty) or the name of a rule (points each)."""
         rows = []
         for seat in self._seats():
             wins = int(self["wins"][seat])
-            for label, col in tuple(self.SOURCES) + (("total", "vp"),):
+            for label, col, *factor in tuple(self.SOURCES) + (("total", "vp"),):
+                f = factor[0] if factor else 1
+                f = int(self.rules[f]) if isinstance(f, str) else f
                 i = self.PLAYER_FIELDS.index(col)
-                m = mean_row(self.n_games, self["player_sum"][seat, i], self["player_sumsq"][seat, i])
+                m = mean_row(self.n_games, self["player_sum"][seat, i], self["player_sumsq"][seat, i], f)
                 rows.append({"seat": seat, "bot": self.players[seat], "source": label, **m,
-                             "wins": wins, "winners_mean": (int(self["winner_sum"][seat, i]) / wins
+                             "wins": wins, "winners_mean": (f * int(self["winner_sum"][seat, i]) / wins
                                                             if wins else np.nan)})
         return pd.DataFrame(rows)
 
@@ -97,10 +100,10 @@ class SeatCounters(Counters):
                              for i, s in enumerate(self.GAME_STATS)])
 
 
-def seat_summary_lines(agg: SeatCounters) -> list[str]:
+def seat_summary_lines(agg: SeatCounters, ties_note: str = "") -> list[str]:
     """Per seat win rate (95 % Wilson) and mean points (95 % t), the seat test and the
-    shared wins, then the points by source (mean per player): the head of a game's
-    ``simulate --aggregate`` report."""
+    shared wins (followed by ``ties_note``), then the points by source (mean per
+    player): the head of a game's ``simulate --aggregate`` report."""
     rows = [("seat", "bot", "win rate", "95% CI", "mean points", "95% CI")]
     for _, r in agg.summary().iterrows():
         rows.append((str(r["seat"]), str(r["bot"]), f"{100 * r['win_rate']:.2f}%",
@@ -110,7 +113,7 @@ def seat_summary_lines(agg: SeatCounters) -> list[str]:
     t = agg.seat_test()
     line = f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}"
     if "ties" in agg.LAYOUT.shapes:
-        line += f"; shared wins: {int(agg['ties'][0])} of {agg.n_games} games"
+        line += f"; shared wins: {int(agg['ties'][0])} of {agg.n_games} games{ties_note}"
     lines.append(line)
     src = agg.score_sources()
     src = src[src["source"] != "total"].groupby("source", sort=False)["mean"].sum() / agg.n_players

@@ -5,7 +5,8 @@ players, a clustered mean as a table row, and the seat balance, measured only wh
 one bot holds every seat (then seats are exchangeable and a seat difference is the
 seat's); the holders of a trait against the other players of their games, each table's
 basis for the figures' titles, and the robustness study's seat, source and field
-headlines. Each game's own tables live in its ``analyses.py``; these are the shared ones.
+headlines (the winners' largest source of points, the ranking of a seat-rotated
+field). Each game's own tables live in its ``analyses.py``; these are the shared ones.
 """
 from __future__ import annotations
 
@@ -133,25 +134,38 @@ def seat_headline(players: pd.DataFrame, games: int) -> tuple:
             {f"seat {s}": half_width(x, games) for s, x in wr.items()})
 
 
-def source_headline(winners: pd.DataFrame, sources) -> tuple:
-    """(the winners' largest source of points, mean of each, half-widths); ``sources``:
-    (column, label) pairs of ``winners``."""
-    means = {label: float(winners[col].mean()) for col, label in sources}
-    hws = {label: 1.96 * float(winners[col].std(ddof=1)) / np.sqrt(max(len(winners), 1))
-           for col, label in sources}
+def winners_largest_source(players: pd.DataFrame, sources) -> tuple:
+    """(largest, means, 95 % half-widths) of the winners' mean points from each source
+    (``sources``: (players column, label) pairs) in a players table."""
+    w = players[players["won"] > 0]
+    means = {label: float(w[col].mean()) for col, label in sources}
+    hws = {label: 1.96 * float(w[col].std(ddof=1)) / np.sqrt(max(len(w), 1)) for col, label in sources}
     return max(means, key=means.get), means, hws
 
 
-def field_headlines(play, field, games: int) -> dict:
-    """``ranking`` (the field's order, best first) and ``leader`` (its first) from a
-    seat-rotated table: every strategy of ``field`` in every seat once, ``play(seats)``
-    returning the players table of ``games`` games of that seating."""
+def rotated_ranking(simulate, games: int, field, **kw) -> dict:
+    """``ranking`` (the bots of ``field`` by win share, " > "-joined) and ``leader`` (its
+    first), each with the shares and their 95 % half-widths, from one table of
+    len(field) seats per rotation: every bot in every seat once, ``games`` each."""
     share = dict.fromkeys(field, 0.0)
     for k in range(len(field)):
         seats = list(field[k:] + field[:k])
-        wr = play(seats).groupby("seat")["win_share"].mean()
+        wr = simulate(games, seats, **kw).players.groupby("seat")["win_share"].mean()
         for bot, x in zip(seats, wr):
             share[bot] += x / len(field)
     order = sorted(field, key=lambda b: -share[b])
     hws = {b: half_width(x, len(field) * games) for b, x in share.items()}
     return {"ranking": (" > ".join(order), share, hws), "leader": (order[0], share, hws)}
+
+
+def score_breakdown(players: pd.DataFrame, sources) -> pd.DataFrame:
+    """Mean points per player-game from each source (``sources``: (players column,
+    label) pairs that sum to the score) and the total, winners and the others apart,
+    per player count; intervals clustered by game."""
+    p = players.assign(who=np.where(players["won"] > 0, "winners", "others"))
+    rows = []
+    for (n, who), d in p.groupby(["n_players", "who"], observed=True):
+        for col, label in sources:
+            rows.append(cm_row(d[col], d["game"], n_players=int(n), who=who, source=label))
+        rows.append(cm_row(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
+    return pd.DataFrame(rows)

@@ -17,13 +17,14 @@ from ...core import cache  # noqa: F401  (first: numba's cache folder for this s
 from numba import njit, types
 
 from ...core.borrow_nb import keep_nb, state_ptr_nb
-from ...core.counters_nb import OVERFLOW_KIND, OVERFLOW_ROWS, bin_nb, layout_id, section_offsets
+from ...core.counters_nb import (game_sections, seat_sections, bin_nb, fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb,
+                                 layout_id, overflowed_nb, section_offsets)
 from ...core.dispatch_nb import DecideType, ask_nb
-from ...core.layout import BOT_FAULT, R_N_PLAYERS
+from ...core.layout import R_N_PLAYERS
 from . import enums as E
 from .chunk_nb import stats_nb
 from .engine_nb import answer_nb, begin_nb, ok_nb
-from .enums import ERR_GAME, MAX_COL, MAX_MISSIONS, MAX_SEATS, MAX_SLOTS, MAXC, N_VEH
+from .enums import MAX_COL, MAX_MISSIONS, MAX_SEATS, MAX_SLOTS, MAXC, N_VEH
 
 # ---- bounds (values beyond go to the last bin) -----------------------------------------
 VP_BINS = 160           # final points 0..159
@@ -39,17 +40,10 @@ N_GAME_STATS = len(GAME_STATS)
 ORDER_W = len(ORDER_FIELDS)
 TRACK_BINS = MAX_SLOTS + 1      # development slot reached (MAX_SLOTS: the score spaces' row)
 
-SECTIONS = (
-    ("games", (1,), "games played"),
-    ("wins", (MAX_SEATS,), "games won by seat"),
-    ("player_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "sum over games of each players-table statistic (enums.PLAYER_FIELDS) by seat"),
-    ("player_sumsq", (MAX_SEATS, N_PLAYER_FIELDS), "sum of squares of the same"),
-    ("winner_sum", (MAX_SEATS, N_PLAYER_FIELDS), "the same sums over the games the seat won"),
+SECTIONS = seat_sections(MAX_SEATS, N_PLAYER_FIELDS) + (
     ("vp_hist", (MAX_SEATS, VP_BINS), "player-games by seat and final points"),
     ("missions_hist", (MAX_SEATS, MISSION_BINS), "player-games by seat and missions completed"),
-    ("game_sum", (N_GAME_STATS,), "sum over games of GAME_STATS"),
-    ("game_sumsq", (N_GAME_STATS,), "sum of squares of GAME_STATS"),
+) + game_sections(N_GAME_STATS) + (
     ("routes", (MAXC, MAXC), "deliveries by supply city and target city"),
     ("colours", (MAX_COL,), "deliveries by goods colour"),
     ("pay_hist", (N_VEH, PAY_BINS), "deliveries by vehicle and cards of it paid"),
@@ -95,21 +89,12 @@ C_ROUND, C_SEAT, C_ACTION, C_A, C_B, C_C, C_D = (E.EVENT_FIELDS.index(f) for f i
 def fold_results_nb(og, op, n, acc):
     """End-of-game statistics: the games and players rows stats_nb wrote (row 0)."""
     acc[O_GAMES] += 1
-    for i in range(N_GAME_STATS):
-        x = og[0, GAME_COLS[i]]
-        acc[O_GAME_SUM + i] += x
-        acc[O_GAME_SUMSQ + i] += x * x
+    fold_game_stats_nb(og, GAME_COLS, acc, O_GAME_SUM, O_GAME_SUMSQ)
+    # one winner a game (the ranking breaks every tie): no win shares
+    fold_seats_nb(op, n, acc, F_WON, O_WINS, O_PLAYER_SUM, O_PLAYER_SUMSQ, O_WINNER_SUM, 0, 1, -1, -1)
     for q in range(n):
-        won = np.int64(op[0, q, F_WON])
-        acc[O_WINS + q] += won
-        for f in range(N_PLAYER_FIELDS):
-            x = np.int64(op[0, q, f])
-            acc[O_PLAYER_SUM + q * N_PLAYER_FIELDS + f] += x
-            acc[O_PLAYER_SUMSQ + q * N_PLAYER_FIELDS + f] += x * x
-            if won:
-                acc[O_WINNER_SUM + q * N_PLAYER_FIELDS + f] += x
-        acc[O_VP_HIST + q * VP_BINS + bin_nb(np.int64(op[0, q, F_VP]), VP_BINS)] += 1
-        acc[O_MISSIONS_HIST + q * MISSION_BINS + bin_nb(np.int64(op[0, q, F_MISS_DONE]), MISSION_BINS)] += 1
+        hist_add_nb(acc, O_VP_HIST + q * VP_BINS, VP_BINS, np.int64(op[0, q, F_VP]))
+        hist_add_nb(acc, O_MISSIONS_HIST + q * MISSION_BINS, MISSION_BINS, np.int64(op[0, q, F_MISS_DONE]))
 
 
 @njit(cache=True)
@@ -192,18 +177,14 @@ def aggregate_games_nb(template, decide, seeds, log, acc, err):
             seat = p[E.G_SEAT]
             a = ask_nb(decide, p[E.G_ASK], p, seat)
             if not ok_nb(p, a):
-                err[ERR_GAME], err[1], err[2], err[3], err[4] = g, p[E.G_ASK], seat, a, p[E.G_ROUND]
-                err[5] = 1 if a == BOT_FAULT else 0
+                illegal_nb(err, g, p[E.G_ASK], seat, a, p[E.G_ROUND])
                 ok = False
                 break
             answer_nb(p, a, lp)
         if not ok:
             break
         n_ev = p[E.G_NEV]
-        if n_ev > rows:
-            err[ERR_GAME] = g
-            err[OVERFLOW_KIND] = -1
-            err[OVERFLOW_ROWS] = n_ev
+        if overflowed_nb(err, g, n_ev, rows):
             ok = False
             break
         stats_nb(p, og, op, 0)

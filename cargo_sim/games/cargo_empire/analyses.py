@@ -17,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.seat_stats import (cm_row, event_players, events_of, seat_chi2, win_rate_by,
-                                win_rate_by_bot, win_rate_by_seat)
+from ...core import seat_stats
+from ...core.seat_stats import (cm_row, event_players, events_of, half_width, rotated_ranking, seat_chi2,
+                                win_rate_by, win_rate_by_bot, win_rate_by_seat, winners_largest_source)
 from . import enums as E
 from . import maps
 
@@ -35,21 +36,11 @@ def _events(t, action: str) -> pd.DataFrame:
     return events_of(t, action, _COLS)
 
 
-def _who(p: pd.DataFrame) -> np.ndarray:
-    return np.where(p["won"] > 0, "winners", "others")
-
-
 # ---- balance -------------------------------------------------------------------------
 def score_breakdown(t) -> pd.DataFrame:
     """Mean points per player-game from each source, winners and the others apart; the
     sources sum to the final score."""
-    p = t.players.assign(who=_who(t.players))
-    rows = []
-    for (n, who), d in p.groupby(["n_players", "who"], observed=True):
-        for col, label in SOURCES:
-            rows.append(cm_row(d[col], d["game"], n_players=int(n), who=who, source=label))
-        rows.append(cm_row(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
-    return pd.DataFrame(rows)
+    return seat_stats.score_breakdown(t.players, SOURCES)
 
 
 def first_player(t) -> pd.DataFrame:
@@ -299,11 +290,6 @@ EVENT_TABLES = {"first_player", "turn_order", "order_bonus", "delivery_lengths",
 
 
 # ---- the robustness study's headlines (analyses.robustness.study_hooks) ------------------
-def _hw(p, n) -> float:
-    """Half-width of the normal 95 % interval of a proportion p of n (analyses.stats.half_width)."""
-    return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
-
-
 def robustness_measure(rules, games: int, design) -> dict:
     """Headline -> (conclusion, values, 95 % half-widths) for one rules variant, all on the
     same seed (common random numbers): ``start.N`` whether the start player (drawn at random)
@@ -323,23 +309,11 @@ def robustness_measure(rules, games: int, design) -> dict:
         # one estimate against a constant: "ahead" and "behind" differ by twice the lead, so
         # each gets sqrt(2) half-widths and a flip is clear when the lead changes sign by more
         # than the start player's own half-width (analyses.robustness.clear_flip)
-        hw = np.sqrt(2) * _hw(wr, games)
+        hw = np.sqrt(2) * half_width(wr, games)
         out[f"start.{n}"] = ("ahead" if wr >= 1 / n else "behind", {"ahead": wr - 1 / n, "behind": 1 / n - wr},
                              {"ahead": hw, "behind": hw})
-        w = r.players[r.players["won"] > 0]
-        means = {label: float(w[col].mean()) for col, label in SOURCES}
-        hws = {label: 1.96 * float(w[col].std(ddof=1)) / np.sqrt(max(len(w), 1)) for col, label in SOURCES}
-        out[f"source.{n}"] = (max(means, key=means.get), means, hws)
-    share = dict.fromkeys(field, 0.0)
-    for k in range(len(field)):                       # every strategy in every seat once
-        seats = list(field[k:] + field[:k])
-        wr = simulate(games, seats, **kw).players.groupby("seat")["win_share"].mean()
-        for bot, x in zip(seats, wr):
-            share[bot] += x / len(field)
-    order = sorted(field, key=lambda b: -share[b])
-    hws = {b: _hw(x, len(field) * games) for b, x in share.items()}
-    out["ranking"] = (" > ".join(order), share, hws)
-    out["leader"] = (order[0], share, hws)
+        out[f"source.{n}"] = winners_largest_source(r.players, SOURCES)
+    out.update(rotated_ranking(simulate, games, field, **kw))
     return out
 
 

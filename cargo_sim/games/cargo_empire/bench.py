@@ -4,6 +4,8 @@ games of the compiled kernel on one thread, `random` in every seat at 2 to 5 pla
 against the targets (expert at least a fifth of random's rate at 4 players)."""
 from __future__ import annotations
 
+from ...core.kernel_rates import interleaved_rates, rate_share
+
 RANDOM_TARGET = 10_000          # 4-player random games/s on one thread (quiet machine)
 EXPERT_SHARE_TARGET = 0.20      # expert's rate / random's, 4 players
 PLAYERS = (2, 3, 4, 5)
@@ -14,16 +16,11 @@ def kernel_rates(kernel_rate, repeat: int = 5, seconds: float = 1.0) -> dict:
     """games/s of `random` at each of PLAYERS and of `expert` at SHARE_AT, and expert's
     share; ``kernel_rate`` is cargo_sim.bench's (n_players, n_games, workers, seed, bot, game)."""
     runs = [(n, "random") for n in PLAYERS] + [(SHARE_AT, "expert")]
-    rate = {r: kernel_rate(r[0], 64, 1, 1, r[1], "cargo_empire") for r in runs}      # load
-    size = {r: max(64, int(x * seconds)) for r, x in rate.items()}
-    got = {r: [] for r in runs}
-    for k in range(max(1, repeat)):           # interleaved: every rate from the same minutes
-        for r, n in size.items():
-            got[r].append(kernel_rate(r[0], n, 1, 2 + k, r[1], "cargo_empire"))
-    rnd, exp = max(got[(SHARE_AT, "random")]), max(got[(SHARE_AT, "expert")])
-    shares = sorted(e / r for e, r in zip(got[(SHARE_AT, "expert")], got[(SHARE_AT, "random")]))
+    got = interleaved_rates(kernel_rate, runs, "cargo_empire", repeat, seconds)
+    s = rate_share(got, (SHARE_AT, "expert"), (SHARE_AT, "random"))
+    exp = s["part"]
     out = {"random": {n: max(got[(n, "random")]) for n in PLAYERS}, "expert": exp,
-           "expert_share": exp / rnd, "expert_share_median": shares[len(shares) // 2]}
+           "expert_share": s["share"], "expert_share_median": s["share_median"]}
     per_n = ", ".join(f"{n} players {out['random'][n]:,.0f}" for n in PLAYERS)
     out["lines"] = [
         f"Cargo Empire, kernel games/s on 1 thread (best of {max(1, repeat)}, timed in turn): "

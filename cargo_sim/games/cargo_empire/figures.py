@@ -13,9 +13,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ...core import plotting  # noqa: E402
 from ...core.plotting import SMALL, enough, err, games_basis, legend, panels, rate_bars  # noqa: E402
 
-WHO = {"winners": "#d62728", "others": "#1f77b4"}
 VEH = {"truck": "C1", "train": "C2", "ship": "C0", "all": "0.5"}
 
 
@@ -33,20 +33,7 @@ def win_rate_by_seat(df):
 
 
 def score_breakdown(df):
-    d0 = df[df["source"] != "total"]
-    fig, ps = panels(d0, f"Points by source, winners and the others ({games_basis(df)})", width=3.6)
-    sources = list(dict.fromkeys(d0["source"]))
-    for n, ax in ps.items():
-        d = d0[d0["n_players"] == n]
-        for k, who in enumerate(("winners", "others")):
-            w = d[d["who"] == who].set_index("source").reindex(sources)
-            pos = np.arange(len(sources)) + (k - 0.5) * 0.38
-            ax.barh(pos, w["mean"], 0.36, xerr=err(w, "mean"), color=WHO[who], ecolor="0.2", capsize=2,
-                    label=who)
-        ax.set_yticks(np.arange(len(sources)), sources, fontsize=8)
-        ax.set_xlabel("mean points per player-game")
-    legend(fig, "bars: 95% CI clustered by game")
-    return fig
+    return plotting.score_breakdown(df)
 
 
 def first_player(df):

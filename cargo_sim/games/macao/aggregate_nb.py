@@ -23,13 +23,14 @@ from ...core import cache  # noqa: F401  (first: numba's cache folder for this s
 from numba import njit, types
 
 from ...core.borrow_nb import keep_nb, state_ptr_nb
-from ...core.counters_nb import OVERFLOW_KIND, OVERFLOW_ROWS, bin_nb, layout_id, section_offsets
+from ...core.counters_nb import (game_sections, seat_sections, bin_nb, fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb,
+                                 layout_id, overflowed_nb, section_offsets, winner_share_nb)
 from ...core.dispatch_nb import DecideType, ask_nb
-from ...core.layout import BOT_FAULT, R_N_PLAYERS
+from ...core.layout import R_N_PLAYERS
 from . import enums as E
 from .chunk_nb import stats_nb
 from .engine_nb import answer_nb, begin_nb, ok_nb
-from .enums import ERR_GAME, MAX_CT, MAX_GOODS, MAX_PORTS, MAX_Q, MAX_SEATS, NC
+from .enums import MAX_CT, MAX_GOODS, MAX_PORTS, MAX_Q, MAX_SEATS, NC
 
 # ---- bounds (values beyond go to the last bin) -----------------------------------------
 MAX_ROUNDS = 32         # round rows 0..31 (0 = setup); rounds >= 31 share row 31
@@ -58,20 +59,9 @@ CARD_W = len(CARD_FIELDS)
 PENALTY_W = len(PENALTY_FIELDS)
 
 # name, shape, meaning (the axes' labels are in the meaning)
-SECTIONS = (
-    ("games", (1,), "games played"),
-    ("ties", (1,), "games whose win is shared (after the tie-break)"),
-    ("wins", (MAX_SEATS,), "games won by seat (a shared win counts 1)"),
-    ("tied_wins", (MAX_SEATS,), "shared wins by seat"),
-    ("win12", (MAX_SEATS,), "win shares by seat x 12 (a win shared by k adds 12/k)"),
-    ("player_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "sum over games of each players-table statistic (enums.PLAYER_FIELDS) by seat"),
-    ("player_sumsq", (MAX_SEATS, N_PLAYER_FIELDS), "sum of squares of the same"),
-    ("winner_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "the same sums over the games the seat won (a shared win included)"),
+SECTIONS = seat_sections(MAX_SEATS, N_PLAYER_FIELDS, WIN_SHARE_SCALE) + (
     ("vp_hist", (MAX_SEATS, VP_BINS), "player-games by seat and final points - VP_MIN"),
-    ("game_sum", (N_GAME_STATS,), "sum over games of GAME_STATS"),
-    ("game_sumsq", (N_GAME_STATS,), "sum of squares of GAME_STATS"),
+) + game_sections(N_GAME_STATS) + (
     ("rounds_hist", (MAX_ROUNDS,), "games by rounds played"),
     ("round_stats", (MAX_ROUNDS, ROUND_W, 2),
      "all seats' ROUND_FIELDS by round: sum over games, sum of squares of the game's value"),
@@ -140,29 +130,15 @@ def fold_results_nb(og, op, n, acc):
     k = og[0, N_WINNERS]
     if k > 1:
         acc[O_TIES] += 1
-    share = WIN_SHARE_SCALE // k if k > 0 else 0
-    for i in range(N_GAME_STATS):
-        x = og[0, GAME_COLS[i]]
-        acc[O_GAME_SUM + i] += x
-        acc[O_GAME_SUMSQ + i] += x * x
-    acc[O_ROUNDS_HIST + bin_nb(og[0, GAME_COLS[0]], MAX_ROUNDS)] += 1
+    fold_game_stats_nb(og, GAME_COLS, acc, O_GAME_SUM, O_GAME_SUMSQ)
+    hist_add_nb(acc, O_ROUNDS_HIST, MAX_ROUNDS, og[0, GAME_COLS[0]])
+    fold_seats_nb(op, n, acc, F_WON, O_WINS, O_PLAYER_SUM, O_PLAYER_SUMSQ, O_WINNER_SUM,
+                  k, WIN_SHARE_SCALE, O_WIN12, O_TIED_WINS)
     for q in range(n):
-        won = np.int64(op[0, q, F_WON])
-        acc[O_WINS + q] += won
-        if won:
-            acc[O_WIN12 + q] += share
-            if k > 1:
-                acc[O_TIED_WINS + q] += 1
-        for f in range(N_PLAYER_FIELDS):
-            x = np.int64(op[0, q, f])
-            acc[O_PLAYER_SUM + q * N_PLAYER_FIELDS + f] += x
-            acc[O_PLAYER_SUMSQ + q * N_PLAYER_FIELDS + f] += x * x
-            if won:
-                acc[O_WINNER_SUM + q * N_PLAYER_FIELDS + f] += x
-        acc[O_VP_HIST + q * VP_BINS + bin_nb(np.int64(op[0, q, F_VP]) - VP_MIN, VP_BINS)] += 1
-        acc[O_CITY_HIST + q * CITY_BINS + bin_nb(np.int64(op[0, q, F_CITY]), CITY_BINS)] += 1
-        acc[O_GROUP_HIST + q * CITY_BINS + bin_nb(np.int64(op[0, q, F_GROUP]), CITY_BINS)] += 1
-        acc[O_WALL_HIST + q * WALL_BINS + bin_nb(np.int64(op[0, q, F_WALL]), WALL_BINS)] += 1
+        hist_add_nb(acc, O_VP_HIST + q * VP_BINS, VP_BINS, np.int64(op[0, q, F_VP]) - VP_MIN)
+        hist_add_nb(acc, O_CITY_HIST + q * CITY_BINS, CITY_BINS, np.int64(op[0, q, F_CITY]))
+        hist_add_nb(acc, O_GROUP_HIST + q * CITY_BINS, CITY_BINS, np.int64(op[0, q, F_GROUP]))
+        hist_add_nb(acc, O_WALL_HIST + q * WALL_BINS, WALL_BINS, np.int64(op[0, q, F_WALL]))
 
 
 @njit(cache=True)
@@ -259,17 +235,8 @@ def fold_events_nb(log, n_ev, op, n, acc, held, pending, rs, pen):
             if held[q, c]:
                 acc[O_CARD_HOLDERS + c * 3] += 1
                 if op[0, q, F_WON]:
-                    acc[O_CARD_HOLDERS + c * 3 + 1] += acc_share_nb(op, n)
+                    acc[O_CARD_HOLDERS + c * 3 + 1] += winner_share_nb(op, n, F_WON, WIN_SHARE_SCALE)
                 acc[O_CARD_HOLDERS + c * 3 + 2] += np.int64(op[0, q, F_VP])
-
-
-@njit(cache=True)
-def acc_share_nb(op, n):
-    """A winner's share x WIN_SHARE_SCALE (the winners of the game split it)."""
-    k = 0
-    for q in range(n):
-        k += op[0, q, F_WON]
-    return WIN_SHARE_SCALE // k
 
 
 # The kernel's one signature (decide as the core's first-class function type), compiled on
@@ -303,18 +270,14 @@ def aggregate_games_nb(template, decide, seeds, log, acc, err):
             seat = p[E.G_SEAT]
             a = ask_nb(decide, p[E.G_ASK], p, seat)
             if not ok_nb(p, a):
-                err[ERR_GAME], err[1], err[2], err[3], err[4] = g, p[E.G_ASK], seat, a, p[E.G_ROUND]
-                err[5] = 1 if a == BOT_FAULT else 0
+                illegal_nb(err, g, p[E.G_ASK], seat, a, p[E.G_ROUND])
                 ok = False
                 break
             answer_nb(p, a, lp)
         if not ok:
             break
         n_ev = p[E.G_NEV]
-        if n_ev > rows:
-            err[ERR_GAME] = g
-            err[OVERFLOW_KIND] = -1
-            err[OVERFLOW_ROWS] = n_ev
+        if overflowed_nb(err, g, n_ev, rows):
             ok = False
             break
         stats_nb(p, og, op, 0)

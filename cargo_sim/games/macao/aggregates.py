@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 from ...core.aggregate import Fold, GameCounters
-from ...core.counters import Counters, Layout, distribution
+from ...core.counters import Layout, distribution
 from ...core.errors import ConfigError
-from ...core.stats import chi2_equal, mean_from_sums, proportion
+from ...core.seat_counters import SeatCounters, mean_row, seat_summary_lines
+from ...core.stats import proportion
 from . import aggregate_nb as K
 from .enums import N_EVENT_FIELDS, PLAYER_FIELDS
 from .game import Macao
@@ -29,89 +30,27 @@ NAME = "macao"
 LAYOUT = Layout("macao.aggregates/1", K.SECTIONS)
 EVENT_ROWS_PER_SEAT = Macao.event_rows_per_seat    # first guess per game and seat (grown on overflow)
 
-# the score's sources (the players table's columns; vp is their sum): label, column, factor
-SOURCES = (("deliveries", "delivery_vp", 1), ("tribute", "tribute_vp", 1),
-           ("card effects", "card_vp", 1), ("end-game cards", "end_vp", 1),
-           ("city group", "group", None), ("penalties", "penalty_vp", -1))
 
-
-def _mean(n, total, total_sq, factor=1) -> dict:
-    m = mean_from_sums(n, np.asarray(total) * factor, np.asarray(total_sq) * factor * factor)
-    return {k: (int(v) if k == "n" else float(v)) for k, v in m.items()}
-
-
-class MacaoAggregates(Counters):
+class MacaoAggregates(SeatCounters):
     """Counters of a Macao run (layout ``aggregate_nb.SECTIONS``), its configuration
     and rules; ``agg["dice_pairs"]`` is a raw section, the methods label them."""
     LAYOUT = LAYOUT
     RULES = Rules
+    PLAYER_FIELDS = PLAYER_FIELDS
+    GAME_STATS = K.GAME_STATS
+    # the score's sources (vp is their sum): label, players-table column, points per unit
+    SOURCES = (("deliveries", "delivery_vp"), ("tribute", "tribute_vp"), ("card effects", "card_vp"),
+               ("end-game cards", "end_vp"), ("city group", "group", "group_points"),
+               ("penalties", "penalty_vp", -1))
+    SHARE_SECTION, WIN_SCALE = "win12", K.WIN_SHARE_SCALE
     # counts only (points sums may be negative: a holder's points, an end card's)
     COUNT_SECTIONS = ("games", "ties", "wins", "tied_wins", "win12", "dice_pairs", "lots", "quarters")
-
-    # ---- outcomes ------------------------------------------------------------------
-    def win_rates(self) -> pd.DataFrame:
-        """Per seat: n (games), wins (shared ones included), tied_wins, win_share
-        (a win shared by k counts 1/k), win_rate with its 95 % Wilson interval,
-        expected = 1 / n_players."""
-        k, n = self.n_players, self.n_games
-        share = self["win12"][:k] / K.WIN_SHARE_SCALE
-        p = proportion(share, np.full(k, n), "win_rate")
-        return pd.DataFrame({"seat": np.arange(k), "bot": self.players, "n": p["n"],
-                             "wins": self["wins"][:k], "tied_wins": self["tied_wins"][:k],
-                             "win_share": share, "win_rate": p["win_rate"], "ci_lo": p["ci_lo"],
-                             "ci_hi": p["ci_hi"], "expected": 1.0 / k})
-
-    def seat_test(self) -> dict:
-        """Chi-square test that every seat wins equally often (win shares by seat)."""
-        return {"n": self.n_games, **chi2_equal(self["win12"][:self.n_players] / K.WIN_SHARE_SCALE)}
-
-    def player_means(self, fields=None) -> pd.DataFrame:
-        """Per seat and players-table statistic: n (games), mean, sd, se, 95 % t CI."""
-        rows = []
-        for f in list(fields or PLAYER_FIELDS):
-            if f not in PLAYER_FIELDS:
-                raise ConfigError(f"unknown player statistic {f!r}")
-            i = PLAYER_FIELDS.index(f)
-            for seat in self._seats():
-                rows.append({"stat": f, "seat": seat, "bot": self.players[seat],
-                             **_mean(self.n_games, self["player_sum"][seat, i],
-                                     self["player_sumsq"][seat, i])})
-        return pd.DataFrame(rows)
-
-    def summary(self) -> pd.DataFrame:
-        """Per seat: win rate (95 % Wilson) and mean points (95 % t)."""
-        w = self.win_rates()
-        vp = self.player_means(["vp"])
-        return w.assign(mean_vp=vp["mean"].to_numpy(), vp_ci_lo=vp["ci_lo"].to_numpy(),
-                        vp_ci_hi=vp["ci_hi"].to_numpy())
-
-    def score_sources(self) -> pd.DataFrame:
-        """Mean points per player-game from each source by seat (penalties negative;
-        the sources sum to the final score), 95 % t CI, and the mean over the seat's
-        wins (``winners_mean``, n = wins)."""
-        gp = int(self.rules["group_points"])
-        rows = []
-        for seat in self._seats():
-            wins = int(self["wins"][seat])
-            for label, col, f in SOURCES + (("total", "vp", 1),):
-                f = gp if f is None else f
-                i = PLAYER_FIELDS.index(col)
-                m = _mean(self.n_games, self["player_sum"][seat, i], self["player_sumsq"][seat, i], f)
-                rows.append({"seat": seat, "bot": self.players[seat], "source": label, **m,
-                             "wins": wins, "winners_mean": (f * int(self["winner_sum"][seat, i]) / wins
-                                                            if wins else np.nan)})
-        return pd.DataFrame(rows)
-
-    def game_length(self) -> pd.DataFrame:
-        """Rounds, decisions and cards left in the deck per game: n, mean, 95 % t CI."""
-        return pd.DataFrame([{"stat": s, **_mean(self.n_games, self["game_sum"][i], self["game_sumsq"][i])}
-                             for i, s in enumerate(K.GAME_STATS)])
 
     def by_round(self) -> pd.DataFrame:
         """Per round and ROUND_FIELDS statistic (all seats): mean per game, 95 % t CI."""
         rs = self["round_stats"]
         rounds = int(self.rules["rounds"])
-        rows = [{"round": r, "stat": f, **_mean(self.n_games, rs[r, i, 0], rs[r, i, 1])}
+        rows = [{"round": r, "stat": f, **mean_row(self.n_games, rs[r, i, 0], rs[r, i, 1])}
                 for r in range(min(rounds + 1, K.MAX_ROUNDS)) for i, f in enumerate(K.ROUND_FIELDS)]
         return pd.DataFrame(rows)
 
@@ -185,7 +124,7 @@ class MacaoAggregates(Counters):
         """Per seat and cause (PENALTY_FIELDS): mean per player-game, 95 % t CI."""
         p = self["penalties"]
         return pd.DataFrame([{"seat": s, "bot": self.players[s], "cause": f,
-                              **_mean(self.n_games, p[s, i, 0], p[s, i, 1])}
+                              **mean_row(self.n_games, p[s, i, 0], p[s, i, 1])}
                              for s in self._seats() for i, f in enumerate(K.PENALTY_FIELDS)])
 
 
@@ -201,24 +140,9 @@ def fold() -> Fold:
 
 
 def summary_lines(agg) -> list[str]:
-    """The ``simulate --aggregate`` report: per seat win rate (95 % Wilson) and mean
-    points (95 % t), the seat test and ties, then the points by source (all seats)."""
-    from ...core.columns import aligned_rows
-    rows = [("seat", "bot", "win rate", "95% CI", "mean points", "95% CI")]
-    for _, r in agg.summary().iterrows():
-        rows.append((str(r["seat"]), str(r["bot"]), f"{100 * r['win_rate']:.2f}%",
-                     f"[{100 * r['ci_lo']:.2f}%, {100 * r['ci_hi']:.2f}%]", f"{r['mean_vp']:.2f}",
-                     f"[{r['vp_ci_lo']:.2f}, {r['vp_ci_hi']:.2f}]"))
-    lines = aligned_rows(rows)
-    t = agg.seat_test()
-    ties = int(agg["ties"][0])
-    lines.append(f"equal seats: chi2 {t['chi2']:.2f} on {t['dof']} df, p = {t['p_value']:.3g}; "
-                 f"shared wins: {ties} of {agg.n_games} games (tie-break: {agg.rules['tie_break']})")
-    src = agg.score_sources()
-    src = src[src["source"] != "total"].groupby("source", sort=False)["mean"].sum() / agg.n_players
-    lines.append("points by source (mean per player): "
-                 + ", ".join(f"{k} {v:.2f}" for k, v in src.items()))
-    return lines
+    """The ``simulate --aggregate`` report: the seat table, the seat test, shared wins
+    and the tie-break, then the points by source (all seats)."""
+    return seat_summary_lines(agg, f" (tie-break: {agg.rules['tie_break']})")
 
 
 COUNTERS = GameCounters(NAME, MacaoAggregates, fold, summary_lines)

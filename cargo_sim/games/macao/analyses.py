@@ -17,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.seat_stats import (cm_row, event_players, events_of, seat_chi2, win_rate_by_bot,
-                               win_rate_by_seat)
+from ...core import seat_stats
+from ...core.seat_stats import (cm_row, event_players, events_of, rotated_ranking, seat_chi2,
+                               win_rate_by_bot, win_rate_by_seat, winners_largest_source)
 from ...core.stats import clustered_diff, t_quantile
 from . import enums as E
 
@@ -43,14 +44,8 @@ _event_players, _cm = event_players, cm_row
 def score_breakdown(t, group_points: int) -> pd.DataFrame:
     """Mean points per player-game from each source, winners and the others apart
     (penalties negative); the sources sum to the final score."""
-    p = t.players.assign(group_vp=t.players["group"] * group_points, penalty=-t.players["penalty_vp"],
-                         who=np.where(t.players["won"] > 0, "winners", "others"))
-    rows = []
-    for (n, who), d in p.groupby(["n_players", "who"], observed=True):
-        for col, label in SOURCES:
-            rows.append(_cm(d[col], d["game"], n_players=int(n), who=who, source=label))
-        rows.append(_cm(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
-    return pd.DataFrame(rows)
+    p = t.players.assign(group_vp=t.players["group"] * group_points, penalty=-t.players["penalty_vp"])
+    return seat_stats.score_breakdown(p, SOURCES)
 
 
 # ---- cards ---------------------------------------------------------------------------
@@ -445,17 +440,16 @@ def robustness_measure(rules, games: int, design) -> dict:
     same seed (common random numbers): ``seat.N`` the seat that wins most among N
     ``expert`` bots; ``source.N`` the winners' largest source of points there; ``ranking``
     the order of ROBUSTNESS["field"] in a seat-rotated 4-player field, ``leader`` its first."""
-    from ...core.seat_stats import field_headlines, seat_headline, source_headline
+    from ...core.seat_stats import seat_headline
     from ...runners.api import simulate
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="macao")
     out = {}
     for n in design.player_counts:
         p = simulate(games, [ROBUSTNESS["mirror"]] * n, **kw).players
         out[f"seat.{n}"] = seat_headline(p, games)
-        w = p[p["won"] > 0].assign(group_vp=lambda d: d["group"] * int(rules["group_points"]))
-        out[f"source.{n}"] = source_headline(w, [(c, label) for c, label in SOURCES if c != "penalty"])
-    # every strategy in every seat once
-    out.update(field_headlines(lambda seats: simulate(games, seats, **kw).players, ROBUSTNESS["field"], games))
+        w = p.assign(group_vp=lambda d: d["group"] * int(rules["group_points"]))
+        out[f"source.{n}"] = winners_largest_source(w, [(c, lab) for c, lab in SOURCES if c != "penalty"])
+    out.update(rotated_ranking(simulate, games, ROBUSTNESS["field"], **kw))   # every strategy in every seat once
     return out
 
 

@@ -13,10 +13,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ...core.plotting import (MIN_N, SMALL, enough, err, games_basis, legend, panels,  # noqa: E402
+from ...core import plotting  # noqa: E402
+from ...core.plotting import (MIN_N, SMALL, WHO, enough, err, games_basis, legend, panels,  # noqa: E402
                               rate_bars)
 
-WHO = {"winners": "#d62728", "others": "#1f77b4"}
 # the panel helpers every game's report figures share
 _panels, _games, _err, _enough, _rate_bars = panels, games_basis, err, enough, rate_bars
 
@@ -35,22 +35,7 @@ def win_rate_by_seat(df):
 
 
 def score_breakdown(df):
-    d0 = df[df["source"] != "total"]
-    fig, panels = _panels(d0, f"Points by source, winners and the others ({_games(df)})",
-                          width=3.6, height=4.0)
-    sources = list(dict.fromkeys(d0["source"]))
-    for n, ax in panels.items():
-        d = d0[d0["n_players"] == n]
-        for k, who in enumerate(("winners", "others")):
-            w = d[d["who"] == who].set_index("source").reindex(sources)
-            pos = np.arange(len(sources)) + (k - 0.5) * 0.38
-            ax.barh(pos, w["mean"], 0.36, xerr=_err(w, "mean"), color=WHO[who], ecolor="0.2", capsize=2,
-                    label=who)
-        ax.set_yticks(np.arange(len(sources)), sources, fontsize=8)
-        ax.axvline(0, color="k", lw=0.8)
-        ax.set_xlabel("mean points per player-game")
-    legend(fig, "bars: 95% CI clustered by game")
-    return fig
+    return plotting.score_breakdown(df, height=4.0, zero_line=True)     # penalties are negative
 
 
 def card_holders(df, top=8):

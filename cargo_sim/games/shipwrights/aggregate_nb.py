@@ -18,13 +18,14 @@ import numpy as np
 from ...core import cache  # noqa: F401  (first: numba's cache folder for this source version)
 from numba import njit, types
 
-from ...core.counters_nb import OVERFLOW_KIND, OVERFLOW_ROWS, bin_nb, layout_id, section_offsets
+from ...core.counters_nb import (game_sections, seat_sections, fold_game_stats_nb, fold_seats_nb, hist_add_nb, illegal_nb, layout_id,
+                                 overflowed_nb, section_offsets, winner_share_nb)
 from ...core.dispatch_nb import DecideType, ask_keyed_nb, seat_oneway_nb
-from ...core.layout import BOT_FAULT, R_N_PLAYERS
+from ...core.layout import R_N_PLAYERS
 from . import enums as E
 from .chunk_nb import stats_nb
 from .engine_nb import answer_nb, begin_nb, ok_nb
-from .enums import ERR_GAME, MAX_FACES, MAX_SEATS, NG
+from .enums import MAX_FACES, MAX_SEATS, NG
 
 # ---- bounds (values beyond go to the last bin) -----------------------------------------
 VP_BINS = 128           # final points 0..127
@@ -42,21 +43,10 @@ N_GAME_STATS = len(GAME_STATS)
 CARD_W = len(CARD_FIELDS)
 SHIP_W = len(SHIP_FIELDS)
 
-SECTIONS = (
-    ("games", (1,), "games played"),
-    ("ties", (1,), "games whose win is shared (after the tie-break)"),
-    ("wins", (MAX_SEATS,), "games won by seat (a shared win counts 1)"),
-    ("tied_wins", (MAX_SEATS,), "shared wins by seat"),
-    ("win60", (MAX_SEATS,), "win shares by seat x 60 (a win shared by k adds 60/k)"),
-    ("player_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "sum over games of each players-table statistic (enums.PLAYER_FIELDS) by seat"),
-    ("player_sumsq", (MAX_SEATS, N_PLAYER_FIELDS), "sum of squares of the same"),
-    ("winner_sum", (MAX_SEATS, N_PLAYER_FIELDS),
-     "the same sums over the games the seat won (a shared win included)"),
+SECTIONS = seat_sections(MAX_SEATS, N_PLAYER_FIELDS, WIN_SHARE_SCALE) + (
     ("vp_hist", (MAX_SEATS, VP_BINS), "player-games by seat and final points"),
     ("ships_hist", (MAX_SEATS, SHIP_BINS), "player-games by seat and ships completed"),
-    ("game_sum", (N_GAME_STATS,), "sum over games of GAME_STATS"),
-    ("game_sumsq", (N_GAME_STATS,), "sum of squares of GAME_STATS"),
+) + game_sections(N_GAME_STATS) + (
     ("days_hist", (DAY_BINS,), "games by days played"),
     ("cards", (MAX_FACES, CARD_W),
      ("by card face: CARD_FIELDS (drafted in the mornings, drawn by townsfolk, played: a tool "
@@ -103,27 +93,13 @@ def fold_results_nb(og, op, n, acc):
     k = og[0, N_WINNERS]
     if k > 1:
         acc[O_TIES] += 1
-    share = WIN_SHARE_SCALE // k if k > 0 else 0
-    for i in range(N_GAME_STATS):
-        x = og[0, GAME_COLS[i]]
-        acc[O_GAME_SUM + i] += x
-        acc[O_GAME_SUMSQ + i] += x * x
-    acc[O_DAYS_HIST + bin_nb(og[0, GAME_COLS[0]], DAY_BINS)] += 1
+    fold_game_stats_nb(og, GAME_COLS, acc, O_GAME_SUM, O_GAME_SUMSQ)
+    hist_add_nb(acc, O_DAYS_HIST, DAY_BINS, og[0, GAME_COLS[0]])
+    fold_seats_nb(op, n, acc, F_WON, O_WINS, O_PLAYER_SUM, O_PLAYER_SUMSQ, O_WINNER_SUM,
+                  k, WIN_SHARE_SCALE, O_WIN60, O_TIED_WINS)
     for q in range(n):
-        won = np.int64(op[0, q, F_WON])
-        acc[O_WINS + q] += won
-        if won:
-            acc[O_WIN60 + q] += share
-            if k > 1:
-                acc[O_TIED_WINS + q] += 1
-        for f in range(N_PLAYER_FIELDS):
-            x = np.int64(op[0, q, f])
-            acc[O_PLAYER_SUM + q * N_PLAYER_FIELDS + f] += x
-            acc[O_PLAYER_SUMSQ + q * N_PLAYER_FIELDS + f] += x * x
-            if won:
-                acc[O_WINNER_SUM + q * N_PLAYER_FIELDS + f] += x
-        acc[O_VP_HIST + q * VP_BINS + bin_nb(np.int64(op[0, q, F_VP]), VP_BINS)] += 1
-        acc[O_SHIPS_HIST + q * SHIP_BINS + bin_nb(np.int64(op[0, q, F_SHIPS]), SHIP_BINS)] += 1
+        hist_add_nb(acc, O_VP_HIST + q * VP_BINS, VP_BINS, np.int64(op[0, q, F_VP]))
+        hist_add_nb(acc, O_SHIPS_HIST + q * SHIP_BINS, SHIP_BINS, np.int64(op[0, q, F_SHIPS]))
 
 
 @njit(cache=True)
@@ -192,15 +168,13 @@ def fold_events_nb(s, log, n_ev, op, n, acc, drafted, pend):
             acc[O_GOODS + a * 2] += 1
             acc[O_GOODS + a * 2 + 1] += b
     acc[O_MILITARY_GAMES + (0 if holders == 1 else (1 if holders > 1 else 2))] += 1
-    k = 0
-    for q in range(n):
-        k += op[0, q, F_WON]
+    share = winner_share_nb(op, n, F_WON, WIN_SHARE_SCALE)
     for q in range(n):
         for f in range(MAX_FACES):
             if drafted[q, f]:
                 acc[O_CARD_HOLDERS + f * 3] += 1
                 if op[0, q, F_WON]:
-                    acc[O_CARD_HOLDERS + f * 3 + 1] += WIN_SHARE_SCALE // k
+                    acc[O_CARD_HOLDERS + f * 3 + 1] += share
                 acc[O_CARD_HOLDERS + f * 3 + 2] += np.int64(op[0, q, F_VP])
 
 
@@ -234,18 +208,14 @@ def aggregate_games_nb(template, decide, seeds, log, acc, err):
             seat = s[E.G_SEAT]
             a = ask_keyed_nb(decide, s[E.G_ASK], s, seat, oneway[seat])
             if not ok_nb(s, a):
-                err[ERR_GAME], err[1], err[2], err[3], err[4] = g, s[E.G_ASK], seat, a, s[E.G_DAY]
-                err[5] = 1 if a == BOT_FAULT else 0
+                illegal_nb(err, g, s[E.G_ASK], seat, a, s[E.G_DAY])
                 ok = False
                 break
             answer_nb(s, a, log)
         if not ok:
             break
         n_ev = s[E.G_NEV]
-        if n_ev > rows:
-            err[ERR_GAME] = g
-            err[OVERFLOW_KIND] = -1
-            err[OVERFLOW_ROWS] = n_ev
+        if overflowed_nb(err, g, n_ev, rows):
             ok = False
             break
         stats_nb(s, og, op, 0)

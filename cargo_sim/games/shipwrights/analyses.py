@@ -304,21 +304,21 @@ def robustness_measure(rules, games: int, design) -> dict:
     bots; ``source.N`` the winners' largest source of points there; ``military.N`` whether
     the military token's holders win more often than the others there; ``ranking`` the order
     of ROBUSTNESS["field"] in a seat-rotated 4-player field, ``leader`` its first."""
-    from ...core.seat_stats import field_headlines, half_width, seat_headline, source_headline
+    from ...core.seat_stats import half_width, rotated_ranking, seat_headline, winners_largest_source
     from ...runners.api import simulate
     kw = dict(seed=design.seed, rules=rules, workers=design.workers, progress=False, game="shipwrights")
     out = {}
     for n in design.player_counts:
         p = simulate(games, [ROBUSTNESS["mirror"]] * n, **kw).players
         out[f"seat.{n}"] = seat_headline(p, games)
-        out[f"source.{n}"] = source_headline(p[p["won"] > 0], SOURCES)
+        out[f"source.{n}"] = winners_largest_source(p, SOURCES)
         hold = p["military_vp"] > 0
         rates = {"holders": float(p["win_share"][hold].mean()) if hold.any() else 0.0,
                  "others": float(p["win_share"][~hold].mean()) if (~hold).any() else 0.0}
         hws = {"holders": half_width(rates["holders"], int(hold.sum())),
                "others": half_width(rates["others"], int((~hold).sum()))}
         out[f"military.{n}"] = (max(rates, key=rates.get), rates, hws)
-    out.update(field_headlines(lambda seats: simulate(games, seats, **kw).players, ROBUSTNESS["field"], games))
+    out.update(rotated_ranking(simulate, games, ROBUSTNESS["field"], **kw))
     return out
 
 

@@ -6,6 +6,8 @@ rate: an expert game is far shorter than a random one, ~10 days against ~35, but
 its afternoon decisions tries every legal action on a copy of the state)."""
 from __future__ import annotations
 
+from ...core.kernel_rates import interleaved_rates, rate_share
+
 RANDOM_TARGET = 10_000          # 4-player random games/s on one thread (quiet machine)
 EXPERT_SHARE_TARGET = 0.20      # expert's rate / random's, at 4 players
 PLAYERS = (2, 3, 4)
@@ -16,17 +18,12 @@ def kernel_rates(kernel_rate, repeat: int = 5, seconds: float = 1.0, n_players: 
     expert's share; ``kernel_rate`` is cargo_sim.bench's (n_players, n_games, workers,
     seed, bot, game)."""
     tables = [(n, "random") for n in PLAYERS] + [(n_players, "expert")]
-    rate = {t: kernel_rate(t[0], 64, 1, 1, t[1], "shipwrights") for t in tables}   # load
-    size = {t: max(64, int(r * seconds)) for t, r in rate.items()}
-    got = {t: [] for t in tables}
-    for k in range(max(1, repeat)):           # interleaved: every rate from the same minutes
-        for t, n in size.items():
-            got[t].append(kernel_rate(t[0], n, 1, 2 + k, t[1], "shipwrights"))
+    got = interleaved_rates(kernel_rate, tables, "shipwrights", repeat, seconds)
     best = {t: max(v) for t, v in got.items()}
-    rnd, exp = best[(n_players, "random")], best[(n_players, "expert")]
-    shares = sorted(e / r for e, r in zip(got[(n_players, "expert")], got[(n_players, "random")]))
-    out = {"players": n_players, "random": rnd, "expert": exp, "expert_share": exp / rnd,
-           "expert_share_median": shares[len(shares) // 2],
+    s = rate_share(got, (n_players, "expert"), (n_players, "random"))
+    rnd, exp = s["whole"], s["part"]
+    out = {"players": n_players, "random": rnd, "expert": exp, "expert_share": s["share"],
+           "expert_share_median": s["share_median"],
            "random_by_players": {n: best[(n, "random")] for n in PLAYERS}}
     by = ", ".join(f"{n}p {best[(n, 'random')]:,.0f}" for n in PLAYERS)
     out["lines"] = [

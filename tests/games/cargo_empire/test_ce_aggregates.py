@@ -13,6 +13,15 @@ from cargo_sim import ConfigError
 from cargo_sim.games.cargo_empire import aggregate_nb as K
 from cargo_sim.games.cargo_empire.aggregates import EmpireAggregates
 from cargo_sim.games.cargo_empire.enums import N_VEH, PLAYER_FIELDS
+from tests.aggregate_checks import (
+    assert_sections_equal,
+    check_bad_input,
+    check_cli_aggregate,
+    check_halves_and_save_load,
+    check_workers_chunking_overflow,
+    expected_seat_sections,
+    hist,
+)
 
 N, SEED = 120, 21
 GAME = "cargo_empire"
@@ -30,28 +39,13 @@ def pair():
     return a, res
 
 
-def _hist(values, n_bins):
-    return np.bincount(np.clip(np.asarray(values, np.int64), 0, n_bins - 1), minlength=n_bins)
-
-
 def expected_sections(res) -> dict:
     """Every counter section computed independently from the tables and the event log."""
-    p, g, ev = res.players.sort_values(["game", "seat"]), res.games, res.events
+    out, p, _ = expected_seat_sections(
+        res, K.SECTIONS, PLAYER_FIELDS, K.GAME_STATS,
+        {"vp_hist": ("vp", K.VP_BINS, 0), "missions_hist": ("missions_done", K.MISSION_BINS, 0)})
+    g, ev = res.games, res.events
     n = int(g["n_players"].iloc[0])
-    out = {name: np.zeros(shape, np.int64) for name, shape, _ in K.SECTIONS}
-    out["games"][0] = len(g)
-    for seat, d in p.groupby("seat"):
-        out["wins"][seat] = d["won"].sum()
-        for i, f in enumerate(PLAYER_FIELDS):
-            x = d[f].to_numpy(np.int64)
-            out["player_sum"][seat, i] = x.sum()
-            out["player_sumsq"][seat, i] = (x * x).sum()
-            out["winner_sum"][seat, i] = x[d["won"].to_numpy() > 0].sum()
-        out["vp_hist"][seat] = _hist(d["vp"], K.VP_BINS)
-        out["missions_hist"][seat] = _hist(d["missions_done"], K.MISSION_BINS)
-    for i, f in enumerate(K.GAME_STATS):
-        x = g[f].to_numpy(np.int64)
-        out["game_sum"][i], out["game_sumsq"][i] = x.sum(), (x * x).sum()
     act = ev["action"].astype(str)
     e = {name: ev[act == name] for name in act.unique()}
 
@@ -66,8 +60,8 @@ def expected_sections(res) -> dict:
     w = dl["c"].to_numpy(np.int64)
     paid = np.stack([(w >> (8 * v)) & 255 for v in range(N_VEH)], 1)
     for v in range(N_VEH):
-        out["pay_hist"][v] = _hist(paid[:, v], K.PAY_BINS)
-    out["cards_hist"][:] = _hist(paid.sum(1), K.CARD_BINS)
+        out["pay_hist"][v] = hist(paid[:, v], K.PAY_BINS)
+    out["cards_hist"][:] = hist(paid.sum(1), K.CARD_BINS)
     for (lv, perfect), d in get("upgrade").groupby(["b", "c"]):
         out["upgrades"][lv - 2, perfect] = len(d)
     for (city, lv), d in get("upgrade").groupby(["a", "b"]):
@@ -81,7 +75,7 @@ def expected_sections(res) -> dict:
         out["rewards"][v, r] = len(d)
     last = st.groupby(["game", "seat", "a"])["c"].last().reindex(full, fill_value=0)
     for v in range(N_VEH):
-        out["track_end"][v] = _hist(last.xs(v, level="a"), K.TRACK_BINS)
+        out["track_end"][v] = hist(last.xs(v, level="a"), K.TRACK_BINS)
     for m, d in get("mission").groupby("a"):
         out["missions"][m] = len(d)
     ps = get("pass")
@@ -100,9 +94,7 @@ def expected_sections(res) -> dict:
 
 def test_counters_equal_the_tables_of_the_same_games(pair):
     a, res = pair
-    want = expected_sections(res)
-    bad = [name for name, _, _ in K.SECTIONS if not np.array_equal(a[name], want[name])]
-    assert not bad, bad
+    assert_sections_equal(a, expected_sections(res), K.SECTIONS)
     # the counters are not trivially empty, and agree with the players table's rules
     p = res.players
     assert a.n_games == N and a["routes"].sum() == p["deliveries"].sum()
@@ -141,25 +133,12 @@ def test_tables_read_the_counters(pair):
 
 def test_workers_and_chunking_do_not_matter_and_overflow_replays(monkeypatch):
     from cargo_sim.games.cargo_empire import aggregates as A
-    players = ["random", "random", "random"]
-    one = agg(60, players, seed=5, workers=1)
-    two = agg(60, players, seed=5, workers=2, chunk_size=7)
-    assert np.array_equal(one.counts, two.counts)
-    monkeypatch.setattr(A, "EVENT_ROWS_PER_SEAT", 1)      # every game overflows at first
-    assert agg(60, players, seed=5, workers=2, chunk_size=32) == one
+    check_workers_chunking_overflow(agg, A, monkeypatch, ["random"] * 3)
 
 
 def test_halves_merge_into_the_whole_and_save_load(tmp_path):
-    players = ["random"] * 2
-    whole = agg(50, players, seed=9)
-    h1, h2 = agg(30, players, seed=9), agg(20, players, seed=9, start=30)
-    m = h1 + h2
-    assert np.array_equal(m.counts, whole.counts) and m.config["parts"] == [[9, 0, 50]]
-    with pytest.raises(ConfigError, match="share games"):
-        h1 + whole
-    path = m.save(tmp_path / "m.npz")
-    back = cargo_sim.load_aggregates(path, game=GAME)
-    assert isinstance(back, EmpireAggregates) and back == m and back.config == m.config
+    m, back = check_halves_and_save_load(agg, GAME, EmpireAggregates, "start_order", tmp_path,
+                                         ["random"] * 2)
     pd.testing.assert_frame_equal(back.deliveries("length"), m.deliveries("length"))
 
 
@@ -167,27 +146,8 @@ def test_bad_input_is_one_config_error(tmp_path):
     a = agg(5, ["random"] * 2, seed=1)
     with pytest.raises(ConfigError, match="no deliveries by 'port'"):
         a.deliveries("port")
-    with pytest.raises(ConfigError, match="no distribution of 'points'"):
-        a.distribution("points")
-    with pytest.raises(ConfigError, match="unknown player statistic"):
-        a.player_means(["nosuch"])
-    path = a.save(tmp_path / "ce.npz")
-    with pytest.raises(ConfigError, match="another format or counter layout"):
-        cargo_sim.load_aggregates(path, game="shipwrights")
-    a.config["parts"] = [[1, 0, 7]]
-    a.save(tmp_path / "lie.npz")
-    with pytest.raises(ConfigError, match="5 games counted, its game ranges hold 7"):
-        cargo_sim.load_aggregates(tmp_path / "lie.npz", game=GAME)
+    check_bad_input(a, GAME, "shipwrights", tmp_path)
 
 
 def test_cli_aggregate_and_run_folder(tmp_path, capsys):
-    from cargo_sim.cli import main
-    rc = main(["simulate", "--game", GAME, "--aggregate", "-n", "30", "-p", "random,random,random",
-               "--seed", "3", "--no-progress"])
-    text = capsys.readouterr().out
-    assert rc == 0 and "aggregated" in text and "equal seats" in text and "start player" in text
-    # a run folder on disk: chunk files merged, equal to the counters in memory
-    folder = tmp_path / "run"
-    assert main(["simulate", "--game", GAME, "--aggregate", "-n", "30", "-p", "random,random,random",
-                 "--seed", "3", "--out", str(folder), "--chunk-games", "12", "--no-progress"]) == 0
-    assert cargo_sim.load_aggregates(folder, game=GAME) == agg(30, ["random"] * 3, seed=3)
+    check_cli_aggregate(agg, GAME, ["start player"], tmp_path, capsys)

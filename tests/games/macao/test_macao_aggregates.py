@@ -5,7 +5,6 @@ input is one ConfigError line; the CLI and a resumed run folder give the same co
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import cargo_sim
@@ -13,6 +12,13 @@ from cargo_sim import ConfigError
 from cargo_sim.games.macao import aggregate_nb as K
 from cargo_sim.games.macao.aggregates import MacaoAggregates
 from cargo_sim.games.macao.enums import PLAYER_FIELDS
+from tests.aggregate_checks import (
+    assert_sections_equal,
+    check_bad_input,
+    check_halves_and_save_load,
+    expected_seat_sections,
+    hist,
+)
 
 N, SEED = 150, 21
 TABLES = {"random4": ["random"] * 4, "mixed3": ["greedy", "builder", "shipper"]}
@@ -30,36 +36,18 @@ def pair(request):
     return a, res
 
 
-def _hist(values, n_bins, low=0):
-    return np.bincount(np.clip(np.asarray(values, np.int64) - low, 0, n_bins - 1), minlength=n_bins)
-
-
 def expected_sections(res) -> dict:
     """Every counter section computed independently from the tables and the event log."""
-    p, g, ev = res.players, res.games, res.events
+    out, p, share = expected_seat_sections(
+        res, K.SECTIONS, PLAYER_FIELDS, K.GAME_STATS,
+        {"vp_hist": ("vp", K.VP_BINS, K.VP_MIN), "city_hist": ("quarters", K.CITY_BINS, 0),
+         "group_hist": ("group", K.CITY_BINS, 0), "wall_hist": ("wall", K.WALL_BINS, 0)},
+        share=("win12", K.WIN_SHARE_SCALE))
+    # the players table's own win shares agree with the rule the counters count by
+    assert np.array_equal(share, np.rint(p["win_share"] * K.WIN_SHARE_SCALE))
+    g, ev = res.games, res.events
     n = int(g["n_players"].iloc[0])
-    out = {name: np.zeros(shape, np.int64) for name, shape, _ in K.SECTIONS}
-    out["games"][0] = len(g)
-    out["ties"][0] = int((g["n_winners"] > 1).sum())
-    p = p.sort_values(["game", "seat"])
-    k_of = p["game"].map(g.set_index("game")["n_winners"])
-    for seat, d in p.groupby("seat"):
-        out["wins"][seat] = d["won"].sum()
-        out["tied_wins"][seat] = ((d["won"] > 0) & (k_of[d.index] > 1)).sum()
-        out["win12"][seat] = np.rint(d["win_share"] * K.WIN_SHARE_SCALE).sum()
-        for i, f in enumerate(PLAYER_FIELDS):
-            x = d[f].to_numpy(np.int64)
-            out["player_sum"][seat, i] = x.sum()
-            out["player_sumsq"][seat, i] = (x * x).sum()
-            out["winner_sum"][seat, i] = x[d["won"].to_numpy() > 0].sum()
-        out["vp_hist"][seat] = _hist(d["vp"], K.VP_BINS, K.VP_MIN)
-        out["city_hist"][seat] = _hist(d["quarters"], K.CITY_BINS)
-        out["group_hist"][seat] = _hist(d["group"], K.CITY_BINS)
-        out["wall_hist"][seat] = _hist(d["wall"], K.WALL_BINS)
-    for i, f in enumerate(K.GAME_STATS):
-        x = g[f].to_numpy(np.int64)
-        out["game_sum"][i], out["game_sumsq"][i] = x.sum(), (x * x).sum()
-    out["rounds_hist"][:] = _hist(g["rounds"], K.MAX_ROUNDS)
+    out["rounds_hist"][:] = hist(g["rounds"], K.MAX_ROUNDS)
     act = ev["action"].astype(str)
     e = {name: ev[act == name] for name in act.unique()}
     empty = ev.iloc[:0]
@@ -116,9 +104,7 @@ def expected_sections(res) -> dict:
 
 def test_counters_equal_the_tables_of_the_same_games(pair):
     a, res = pair
-    want = expected_sections(res)
-    bad = [name for name, _, _ in K.SECTIONS if not np.array_equal(a[name], want[name])]
-    assert not bad, bad
+    assert_sections_equal(a, expected_sections(res), K.SECTIONS)
     # the counters are not trivially empty: the rules the tables show happened
     assert a.n_games == N and a["round_stats"][..., 0].sum() > 0 and a["dice_pairs"].sum() > 0
     assert a["lots"][..., 0].sum() == 2 * a["dice_pairs"].sum()
@@ -176,42 +162,22 @@ def test_event_buffer_overflow_replays_the_chunk(monkeypatch):
 
 
 def test_halves_merge_into_the_whole_and_save_load(tmp_path):
-    players = TABLES["random4"]
-    whole = agg(100, players, seed=9)
-    h1, h2 = agg(60, players, seed=9), agg(40, players, seed=9, start=60)
-    m = h1 + h2
-    assert np.array_equal(m.counts, whole.counts) and m.config["parts"] == [[9, 0, 100]]
-    with pytest.raises(ConfigError, match="share games"):
-        h1 + whole
-    path = m.save(tmp_path / "m.npz")
-    back = cargo_sim.load_aggregates(path, game="macao")
-    assert isinstance(back, MacaoAggregates) and back == m and back.config == m.config
+    m, back = check_halves_and_save_load(agg, "macao", MacaoAggregates, "cards", tmp_path,
+                                         TABLES["random4"], n=(60, 40))
     assert back.rules == m.rules
-    pd.testing.assert_frame_equal(back.cards(), m.cards())
 
 
 def test_bad_input_is_one_config_error(tmp_path):
     a = agg(5, ["random"] * 2, seed=1)
-    with pytest.raises(ConfigError, match="no distribution of 'points'"):
-        a.distribution("points")
-    with pytest.raises(ConfigError, match="unknown player statistic"):
-        a.player_means(["nosuch"])
     with pytest.raises(ConfigError, match="chunk_size"):
         agg(5, ["random"] * 2, chunk_size=0)
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(ConfigError, match="not a cargo_sim aggregates file"):
         cargo_sim.load_aggregates(tmp_path / "bad.npz", game="macao")
-    # a Macao file is not Cargo Noir's (another counter layout), and back
-    path = a.save(tmp_path / "macao.npz")
-    with pytest.raises(ConfigError, match="another format or counter layout"):
-        cargo_sim.load_aggregates(path)
     with pytest.raises(ConfigError, match="cannot merge aggregates of different runs"):
         a + agg(5, ["random"] * 3, seed=1)
-    # counts that disagree with the recorded game ranges
-    a.config["parts"] = [[1, 0, 7]]
-    a.save(tmp_path / "lie.npz")
-    with pytest.raises(ConfigError, match="5 games counted, its game ranges hold 7"):
-        cargo_sim.load_aggregates(tmp_path / "lie.npz", game="macao")
+    # a Macao file is not Cargo Noir's (another counter layout); lying game ranges
+    check_bad_input(a, "macao", "cargo_noir", tmp_path)
 
 
 def test_cli_and_resumed_run_folder(tmp_path, capsys):

@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 import cargo_sim
-from cargo_sim import ConfigError
 from cargo_sim.games.shipwrights import aggregate_nb as K
 from cargo_sim.games.shipwrights.aggregates import ShipwrightsAggregates
 from cargo_sim.games.shipwrights.enums import (
@@ -21,6 +20,15 @@ from cargo_sim.games.shipwrights.enums import (
     TF_STEAL_GOODS,
 )
 from cargo_sim.games.shipwrights.rules import Rules
+from tests.aggregate_checks import (
+    assert_sections_equal,
+    check_bad_input,
+    check_cli_aggregate,
+    check_halves_and_save_load,
+    check_workers_chunking_overflow,
+    expected_seat_sections,
+    hist,
+)
 
 N, SEED = 120, 21
 GAME = "shipwrights"
@@ -38,33 +46,14 @@ def pair():
     return a, res
 
 
-def _hist(values, n_bins):
-    return np.bincount(np.clip(np.asarray(values, np.int64), 0, n_bins - 1), minlength=n_bins)
-
-
 def expected_sections(res) -> dict:
     """Every counter section computed independently from the tables and the event log."""
-    p, g, ev = res.players.sort_values(["game", "seat"]), res.games, res.events
-    out = {name: np.zeros(shape, np.int64) for name, shape, _ in K.SECTIONS}
-    out["games"][0] = len(g)
-    out["ties"][0] = int((g["n_winners"] > 1).sum())
-    k_of = p["game"].map(g.set_index("game")["n_winners"])
-    share = np.where(p["won"] > 0, K.WIN_SHARE_SCALE // k_of, 0)
-    for seat, d in p.groupby("seat"):
-        out["wins"][seat] = d["won"].sum()
-        out["tied_wins"][seat] = ((d["won"] > 0) & (k_of[d.index] > 1)).sum()
-        out["win60"][seat] = share[(p["seat"] == seat).to_numpy()].sum()
-        for i, f in enumerate(PLAYER_FIELDS):
-            x = d[f].to_numpy(np.int64)
-            out["player_sum"][seat, i] = x.sum()
-            out["player_sumsq"][seat, i] = (x * x).sum()
-            out["winner_sum"][seat, i] = x[d["won"].to_numpy() > 0].sum()
-        out["vp_hist"][seat] = _hist(d["vp"], K.VP_BINS)
-        out["ships_hist"][seat] = _hist(d["ships"], K.SHIP_BINS)
-    for i, f in enumerate(K.GAME_STATS):
-        x = g[f].to_numpy(np.int64)
-        out["game_sum"][i], out["game_sumsq"][i] = x.sum(), (x * x).sum()
-    out["days_hist"][:] = _hist(g["days"], K.DAY_BINS)
+    out, p, share = expected_seat_sections(
+        res, K.SECTIONS, PLAYER_FIELDS, K.GAME_STATS,
+        {"vp_hist": ("vp", K.VP_BINS, 0), "ships_hist": ("ships", K.SHIP_BINS, 0)},
+        share=("win60", K.WIN_SHARE_SCALE))
+    g, ev = res.games, res.events
+    out["days_hist"][:] = hist(g["days"], K.DAY_BINS)
     act = ev["action"].astype(str)
     e = {name: ev[act == name] for name in act.unique()}
 
@@ -118,9 +107,7 @@ def expected_sections(res) -> dict:
 
 def test_counters_equal_the_tables_of_the_same_games(pair):
     a, res = pair
-    want = expected_sections(res)
-    bad = [name for name, _, _ in K.SECTIONS if not np.array_equal(a[name], want[name])]
-    assert not bad, bad
+    assert_sections_equal(a, expected_sections(res), K.SECTIONS)
     # the counters are not trivially empty: the rules the tables show happened
     assert a.n_games == N and a["attacks"].sum() > 0 and a["ships"][:, 1].sum() > 0
     assert a["military_games"].sum() == N and a["cards"][:, 0].sum() > 0
@@ -162,51 +149,16 @@ def test_tables_read_the_counters(pair):
 
 def test_workers_and_chunking_do_not_matter_and_overflow_replays(monkeypatch):
     from cargo_sim.games.shipwrights import aggregates as A
-    players = ["random", "random", "random"]
-    one = agg(60, players, seed=5, workers=1)
-    two = agg(60, players, seed=5, workers=2, chunk_size=7)
-    assert np.array_equal(one.counts, two.counts)
-    monkeypatch.setattr(A, "EVENT_ROWS_PER_SEAT", 1)      # every game overflows at first
-    assert agg(60, players, seed=5, workers=2, chunk_size=32) == one
+    check_workers_chunking_overflow(agg, A, monkeypatch, ["random"] * 3)
 
 
 def test_halves_merge_into_the_whole_and_save_load(tmp_path):
-    players = ["random"] * 2
-    whole = agg(50, players, seed=9)
-    h1, h2 = agg(30, players, seed=9), agg(20, players, seed=9, start=30)
-    m = h1 + h2
-    assert np.array_equal(m.counts, whole.counts) and m.config["parts"] == [[9, 0, 50]]
-    with pytest.raises(ConfigError, match="share games"):
-        h1 + whole
-    path = m.save(tmp_path / "m.npz")
-    back = cargo_sim.load_aggregates(path, game=GAME)
-    assert isinstance(back, ShipwrightsAggregates) and back == m and back.config == m.config
-    pd.testing.assert_frame_equal(back.cards(), m.cards())
+    check_halves_and_save_load(agg, GAME, ShipwrightsAggregates, "cards", tmp_path, ["random"] * 2)
 
 
 def test_bad_input_is_one_config_error(tmp_path):
-    a = agg(5, ["random"] * 2, seed=1)
-    with pytest.raises(ConfigError, match="no distribution of 'points'"):
-        a.distribution("points")
-    with pytest.raises(ConfigError, match="unknown player statistic"):
-        a.player_means(["nosuch"])
-    path = a.save(tmp_path / "ship.npz")
-    with pytest.raises(ConfigError, match="another format or counter layout"):
-        cargo_sim.load_aggregates(path, game="macao")
-    a.config["parts"] = [[1, 0, 7]]
-    a.save(tmp_path / "lie.npz")
-    with pytest.raises(ConfigError, match="5 games counted, its game ranges hold 7"):
-        cargo_sim.load_aggregates(tmp_path / "lie.npz", game=GAME)
+    check_bad_input(agg(5, ["random"] * 2, seed=1), GAME, "macao", tmp_path)
 
 
 def test_cli_aggregate_and_run_folder(tmp_path, capsys):
-    from cargo_sim.cli import main
-    rc = main(["simulate", "--game", GAME, "--aggregate", "-n", "30", "-p", "random,random,random",
-               "--seed", "3", "--no-progress"])
-    text = capsys.readouterr().out
-    assert rc == 0 and "aggregated" in text and "equal seats" in text and "ships completed" in text
-    # a run folder on disk: chunk files merged, equal to the counters in memory
-    folder = tmp_path / "run"
-    assert main(["simulate", "--game", GAME, "--aggregate", "-n", "30", "-p", "random,random,random",
-                 "--seed", "3", "--out", str(folder), "--chunk-games", "12", "--no-progress"]) == 0
-    assert cargo_sim.load_aggregates(folder, game=GAME) == agg(30, ["random"] * 3, seed=3)
+    check_cli_aggregate(agg, GAME, ["ships completed"], tmp_path, capsys)

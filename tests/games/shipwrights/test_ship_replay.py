@@ -4,15 +4,18 @@ and completed ships step by step, every card of the deck somewhere at every step
 final points the scores), the open hands say who saw each card, the page never replaces
 a file the library did not write, and in headless Chromium (tests/browser.py) it loads
 without errors, draws every step in turn and, at its last step, shows the final scores."""
-import re
 
 import pytest
 
-from cargo_sim.core.errors import BotError, ConfigError, RulesError
 from cargo_sim.core.runner import play_one
 from cargo_sim.games.shipwrights import replay
 from cargo_sim.games.shipwrights.game import GAME
-from tests.browser import chromium, dump, page_errors, score_rows, stepping_all
+from tests.replay_checks import (
+    check_bad_requests,
+    check_cli_html,
+    check_never_over_a_foreign_file,
+    check_page_in_chromium,
+)
 
 PLAYERS = ["builder", "random"]
 SEED = 3
@@ -90,58 +93,20 @@ def test_open_hands_say_who_saw_each_card(game):
 
 
 def test_bad_requests_are_one_line_errors(tmp_path):
-    for seed, players, kind in ((-1, PLAYERS, ConfigError), (SEED, ["builder"] * 6, RulesError),
-                                (SEED, ["nobody", "random"], BotError)):
-        with pytest.raises(kind) as e:
-            replay.REPLAY.steps(seed, players)
-        assert "\n" not in str(e.value)
-    with pytest.raises(ConfigError, match="folder"):
-        replay.REPLAY.check(tmp_path)
+    check_bad_requests(replay.REPLAY, SEED, PLAYERS, ["builder"] * 6, tmp_path)
 
 
 def test_the_page_is_never_written_over_a_foreign_file(game, tmp_path):
-    data, _ = game
-    mine = tmp_path / "game.html"
-    replay.REPLAY.write_page(mine, data)
-    replay.REPLAY.write_page(mine, data)              # ours: replaced
-    foreign = tmp_path / "notes.html"
-    foreign.write_text("<html>my notes</html>")
-    with pytest.raises(ConfigError, match="not written by cargo-sim"):
-        replay.REPLAY.write_page(foreign, data)
-    with pytest.raises(ConfigError, match="not written by cargo-sim"):
-        replay.REPLAY.check(foreign)
-    assert foreign.read_text() == "<html>my notes</html>"
-    html = mine.read_text()
-    assert html.count("</script>") == 2 and "Shipwrights of the North Sea: builder, random" in html
-    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)     # nothing fetched
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.html", "notes.html"]
+    check_never_over_a_foreign_file(replay.REPLAY, game[0], tmp_path, "Shipwrights of the North Sea: builder, random")
 
 
 def test_cli_html(tmp_path, capsys):
-    from cargo_sim.cli import main
-    out = tmp_path / "page.html"
-    assert main(["play", "--game", "shipwrights", "--seed", str(SEED), "--players", ",".join(PLAYERS),
-                 "--html", str(out)]) == 0
-    assert f"wrote {out}" in capsys.readouterr().out
-    assert '<meta name="generator" content="cargo-sim replay">' in out.read_text()[:4096]
+    check_cli_html("shipwrights", SEED, PLAYERS, tmp_path, capsys)
 
 
 @pytest.mark.slow               # two browser launches, ~5 s each on a busy machine
 def test_page_in_headless_chromium(game, tmp_path):
-    browser = chromium()
     data, events = game
-    path = replay.REPLAY.write_page(tmp_path / "game.html", data)
-    dom, log = dump(browser, path.resolve().as_uri() + "#step=last")
-    assert page_errors(dom, log) == []
-    last = len(data["steps"]) - 1
-    assert f"decision {last} of {last} \u2014 day {data['steps'][-1]['turn']}, game over" in dom
     ranks = events[events.action == "rank"].sort_values("seat")
-    assert score_rows(dom) == [(int(r.seat), int(r.b), int(r.a) == 1) for r in ranks.itertuples()]
-    assert 'id="scores" class="wide shown"' in dom
-    assert "Open hands" in dom and "The day" in dom and "completed ships" in dom
-    every = tmp_path / "every.html"
-    every.write_text(stepping_all(path.read_text()))
-    dom1, log1 = dump(browser, every.resolve().as_uri())
-    assert page_errors(dom1, log1) == []
-    assert f'<div id="stepped">stepped {last + 1}</div>' in dom1
-    assert f"decision {last} of {last}" in dom1 and 'id="scores" class="wide shown"' in dom1
+    scores = [(int(r.seat), int(r.b), int(r.a) == 1) for r in ranks.itertuples()]
+    check_page_in_chromium(replay.REPLAY, data, tmp_path, f"day {data['steps'][-1]['turn']}, game over", scores, ["Open hands", "The day", "completed ships"])
