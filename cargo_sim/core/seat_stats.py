@@ -169,3 +169,34 @@ def score_breakdown(players: pd.DataFrame, sources) -> pd.DataFrame:
             rows.append(cm_row(d[col], d["game"], n_players=int(n), who=who, source=label))
         rows.append(cm_row(d["vp"], d["game"], n_players=int(n), who=who, source="total"))
     return pd.DataFrame(rows)
+
+
+# ---- the report highlights every seat game shares (a game's report.highlights) -------------
+def pct(x) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def seat_highlights(w) -> list[str]:
+    """A line per player count from a ``win_rate_by_seat`` table (mirrors only): the best
+    seat's win rate, its interval and the games."""
+    out = []
+    if w is None or not len(w):
+        return out
+    for n, d in w.groupby("n_players"):
+        top = d.sort_values("win_rate").iloc[-1]
+        out.append(f"{n} players ({top['bot']} in every seat): best seat {int(top['seat'])} wins "
+                   f"{pct(top['win_rate'])} [{pct(top['ci_lo'])}, {pct(top['ci_hi'])}] of "
+                   f"{int(top['n']):,} games (equal share {pct(1 / n)})")
+    return out
+
+
+def source_highlights(s) -> list[str]:
+    """The winners' largest source of points per player count, from a ``score_breakdown``
+    table (one line, or none without the table)."""
+    if s is None or not len(s):
+        return []
+    parts = []
+    for n, d in s[(s["who"] == "winners") & (s["source"] != "total")].groupby("n_players"):
+        top = d.sort_values("mean").iloc[-1]
+        parts.append(f"{int(n)}p {top['source']} {top['mean']:.1f} [{top['ci_lo']:.1f}, {top['ci_hi']:.1f}]")
+    return ["Winners' largest source of points (mean per game): " + ", ".join(parts)]

@@ -5,6 +5,7 @@ tables of ``analyses.run_all`` and the figures of ``figures.FIGURES`` laid out f
 ``SECTIONS``)."""
 from __future__ import annotations
 
+from ...core.seat_stats import pct, source_highlights
 from .figures import EVENT_FIGURES, FIGURES  # noqa: F401 (read by the report beside SECTIONS)
 
 CL = "95% intervals clustered by game (the players of one game share its deal, and one of them wins)."
@@ -109,10 +110,6 @@ def notes(event_games: int | None) -> list[str]:
     ]
 
 
-def _pct(x) -> str:
-    return f"{100 * x:.1f}%"
-
-
 # The committed robustness report the highlights cite (`make robustness-cargo-empire`) and the
 # lines that state its headlines (analyses.robustness_marks.headline_keys)
 ROBUSTNESS_MARKS = {"report": "reports/cargo_empire_robustness",
@@ -128,16 +125,10 @@ def highlights(tables: dict) -> list[str]:
         for n, d in f.groupby("n_players"):
             first = d[d["place"] == 1].iloc[0]
             top = d.sort_values("win_rate").iloc[-1]
-            out.append(f"{n} players, start player (drawn at random) wins {_pct(first['win_rate'])} "
-                       f"[{_pct(first['ci_lo'])}, {_pct(first['ci_hi'])}] of {int(first['n']):,} games "
-                       f"(equal share {_pct(1 / n)}); the best first-round place is {int(top['place'])}")
-    s = tables.get("score_breakdown")
-    if s is not None and len(s):
-        parts = []
-        for n, d in s[(s["who"] == "winners") & (s["source"] != "total")].groupby("n_players"):
-            top = d.sort_values("mean").iloc[-1]
-            parts.append(f"{int(n)}p {top['source']} {top['mean']:.1f} [{top['ci_lo']:.1f}, {top['ci_hi']:.1f}]")
-        out.append("Winners' largest source of points (mean per game): " + ", ".join(parts))
+            out.append(f"{n} players, start player (drawn at random) wins {pct(first['win_rate'])} "
+                       f"[{pct(first['ci_lo'])}, {pct(first['ci_hi'])}] of {int(first['n']):,} games "
+                       f"(equal share {pct(1 / n)}); the best first-round place is {int(top['place'])}")
+    out += source_highlights(tables.get("score_breakdown"))
     c = tables.get("delivery_costs")
     if c is not None and len(c):
         a = c[c["vehicle"] == "all"]
@@ -147,7 +138,7 @@ def highlights(tables: dict) -> list[str]:
     u = tables.get("upgrade_players")
     if u is not None and len(u):
         out.append("Share of upgrades that are perfect: " + ", ".join(
-            f"{int(r.n_players)}p {r.bot} {_pct(r.perfect_share)}" for r in u.itertuples()))
+            f"{int(r.n_players)}p {r.bot} {pct(r.perfect_share)}" for r in u.itertuples()))
     p = tables.get("passes")
     if p is not None and len(p):
         out.append("Forced passes per player-game: " + ", ".join(

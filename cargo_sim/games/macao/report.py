@@ -4,6 +4,7 @@
 ``FIGURES``, ``EVENT_FIGURES``, ``notes`` and ``highlights`` beside ``SECTIONS``)."""
 from __future__ import annotations
 
+from ...core.seat_stats import pct, seat_highlights, source_highlights
 from .analyses import SEARCH_SAMPLE
 from .figures import EVENT_FIGURES, FIGURES  # noqa: F401 (read by the report beside SECTIONS)
 
@@ -115,10 +116,6 @@ def notes(event_games: int | None) -> list[str]:
     ]
 
 
-def _pct(x) -> str:
-    return f"{100 * x:.1f}%"
-
-
 # The committed robustness report the highlights cite (`make robustness-macao`) and the lines
 # that state its headlines (analyses.robustness_marks.headline_keys; docs/macao_study.md)
 ROBUSTNESS_MARKS = {"report": "reports/macao_robustness",
@@ -129,20 +126,10 @@ ROBUSTNESS_MARKS = {"report": "reports/macao_robustness",
 def highlights(tables: dict) -> list[str]:
     """A few headline numbers, each with its interval and sample size."""
     out = []
-    w = tables.get("win_rate_by_seat")
-    if w is not None and len(w):
-        for n, d in w.groupby("n_players"):
-            top = d.sort_values("win_rate").iloc[-1]
-            out.append(f"{n} players ({top['bot']} in every seat): best seat {int(top['seat'])} wins "
-                       f"{_pct(top['win_rate'])} [{_pct(top['ci_lo'])}, {_pct(top['ci_hi'])}] of "
-                       f"{int(top['n']):,} games (equal share {_pct(1 / n)})")
+    out += seat_highlights(tables.get("win_rate_by_seat"))
+    out += source_highlights(tables.get("score_breakdown"))
     s = tables.get("score_breakdown")
     if s is not None and len(s):
-        parts = []
-        for n, d in s[(s["who"] == "winners") & (s["source"] != "total")].groupby("n_players"):
-            top = d.sort_values("mean").iloc[-1]
-            parts.append(f"{int(n)}p {top['source']} {top['mean']:.1f} [{top['ci_lo']:.1f}, {top['ci_hi']:.1f}]")
-        out.append("Winners' largest source of points (mean per game): " + ", ".join(parts))
         share = []                            # every player: the winners' and the others' means
         for n, d in s[s["source"].isin(["tribute", "total"])].groupby("n_players"):
             m = {src: (x["mean"] * x["n"]).sum() / x["n"].sum() for src, x in d.groupby("source")} \
@@ -161,13 +148,13 @@ def highlights(tables: dict) -> list[str]:
         # equal places share the better one: say how many players share the first, or a
         # 50 % at 2 players reads as "the wall does not matter" when everyone is there
         out.append("Win rate of the player furthest on the wall at the end: " + ", ".join(
-            f"{int(r.n_players)}p {_pct(r.win_rate)} [{_pct(r.ci_lo)}, {_pct(r.ci_hi)}] (n = {int(r.n):,}; "
-            f"{_pct(r.n / total[r.n_players])} of players share that place)"
+            f"{int(r.n_players)}p {pct(r.win_rate)} [{pct(r.ci_lo)}, {pct(r.ci_hi)}] (n = {int(r.n):,}; "
+            f"{pct(r.n / total[r.n_players])} of players share that place)"
             for r in first.itertuples()))
     r = tables.get("rose_waste")
     if r is not None and len(r):
         out.append("Share of cubes lost unspent: " + ", ".join(
-            f"{int(x.n_players)}p {x.bot} {_pct(x.wasted_share)}" for x in r.itertuples()))
+            f"{int(x.n_players)}p {x.bot} {pct(x.wasted_share)}" for x in r.itertuples()))
     return out
 
 
@@ -180,7 +167,7 @@ def _score_basis(tables: dict) -> list[str]:
         def share(r) -> str:
             if r.share != r.share:            # NaN: the players' summed score is not positive
                 return "n/a (summed score <= 0)"
-            return f"{_pct(r.share)} [{_pct(r.ci_lo)}, {_pct(r.ci_hi)}]"
+            return f"{pct(r.share)} [{pct(r.ci_lo)}, {pct(r.ci_hi)}]"
         out.append("Share of the score from the tribute, whose numbers are estimates (tribute points / "
                    "final points): " + "; ".join(
                        f"{int(n)}p {bot}: winners {share(w)}, all {share(a)}"
@@ -203,7 +190,7 @@ def _score_basis(tables: dict) -> list[str]:
         r = play[play["cause"] != "total"]
         games = int(play["games"].iloc[0])
         out.append(f"Where the penalties come from ({play['bot'].iloc[0]} against its opponents in the "
-                   f"report's own {games} games at 2 players, winning {_pct(play['win_share'].iloc[0])} of "
+                   f"report's own {games} games at 2 players, winning {pct(play['win_share'].iloc[0])} of "
                    f"them; its penalty points less theirs per player-game): " + "; ".join(
                        f"{x.cause}: {x.reading} ({x.diff:+.1f} [{x.ci_lo:+.1f}, {x.ci_hi:+.1f}])"
                        for x in r.itertuples()))

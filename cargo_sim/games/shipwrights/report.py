@@ -5,6 +5,7 @@ of ``analyses.run_all`` and the figures of ``figures.FIGURES`` laid out for
 ``SECTIONS``)."""
 from __future__ import annotations
 
+from ...core.seat_stats import pct, seat_highlights, source_highlights
 from .figures import EVENT_FIGURES, FIGURES  # noqa: F401 (read by the report beside SECTIONS)
 
 CL = "95% intervals clustered by game (the players of one game share its deck, and one of them wins)."
@@ -104,10 +105,6 @@ def notes(event_games: int | None) -> list[str]:
     ]
 
 
-def _pct(x) -> str:
-    return f"{100 * x:.1f}%"
-
-
 # The committed robustness report the highlights cite (`make robustness-shipwrights`) and the
 # lines that state its headlines (analyses.robustness_marks.headline_keys)
 ROBUSTNESS_MARKS = {"report": "reports/shipwrights_robustness",
@@ -119,20 +116,8 @@ ROBUSTNESS_MARKS = {"report": "reports/shipwrights_robustness",
 def highlights(tables: dict) -> list[str]:
     """A few headline numbers, each with its interval and sample size."""
     out = []
-    w = tables.get("win_rate_by_seat")
-    if w is not None and len(w):
-        for n, d in w.groupby("n_players"):
-            top = d.sort_values("win_rate").iloc[-1]
-            out.append(f"{n} players ({top['bot']} in every seat): best seat {int(top['seat'])} wins "
-                       f"{_pct(top['win_rate'])} [{_pct(top['ci_lo'])}, {_pct(top['ci_hi'])}] of "
-                       f"{int(top['n']):,} games (equal share {_pct(1 / n)})")
-    s = tables.get("score_breakdown")
-    if s is not None and len(s):
-        parts = []
-        for n, d in s[(s["who"] == "winners") & (s["source"] != "total")].groupby("n_players"):
-            top = d.sort_values("mean").iloc[-1]
-            parts.append(f"{int(n)}p {top['source']} {top['mean']:.1f} [{top['ci_lo']:.1f}, {top['ci_hi']:.1f}]")
-        out.append("Winners' largest source of points (mean per game): " + ", ".join(parts))
+    out += seat_highlights(tables.get("win_rate_by_seat"))
+    out += source_highlights(tables.get("score_breakdown"))
     g = tables.get("length_summary")
     if g is not None and len(g):
         out.append("Days per game: " + ", ".join(
@@ -141,14 +126,14 @@ def highlights(tables: dict) -> list[str]:
     m = tables.get("military")
     if m is not None and len(m):
         out.append("Win rate of the military token's holders against the others: " + ", ".join(
-            f"{int(r.n_players)}p {_pct(r.holder_win_rate)} vs {_pct(r.other_win_rate)} "
-            f"(difference {_pct(r.diff)} [{_pct(r.diff_ci_lo)}, {_pct(r.diff_ci_hi)}]; "
-            f"{_pct(r.holders)} of players hold it)" for r in m.itertuples()))
+            f"{int(r.n_players)}p {pct(r.holder_win_rate)} vs {pct(r.other_win_rate)} "
+            f"(difference {pct(r.diff)} [{pct(r.diff_ci_lo)}, {pct(r.diff_ci_hi)}]; "
+            f"{pct(r.holders)} of players hold it)" for r in m.itertuples()))
     d = tables.get("drafts")
     if d is not None and len(d):
         ok = d[(d["n_holders"] >= 30) & (d["n_others"] >= 30)]
-        parts = [f"{int(n)}p {x.iloc[0]['card']} {_pct(x.iloc[0]['diff'])} "
-                 f"[{_pct(x.iloc[0]['diff_ci_lo'])}, {_pct(x.iloc[0]['diff_ci_hi'])}]"
+        parts = [f"{int(n)}p {x.iloc[0]['card']} {pct(x.iloc[0]['diff'])} "
+                 f"[{pct(x.iloc[0]['diff_ci_lo'])}, {pct(x.iloc[0]['diff_ci_hi'])}]"
                  for n, x in ok.sort_values("diff", ascending=False).groupby("n_players", sort=True)]
         if parts:
             out.append("The card whose drafters win most against the others of their games "
