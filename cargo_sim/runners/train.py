@@ -333,7 +333,7 @@ def _finish(plan, folder, state, generations, workers, progress, rules_file, com
             "generations": generations, "popsize": plan.popsize,
             "games_per_eval": plan.games, "games_played": int(state["games_played"]),
             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "space": {k: [float(a), float(b)] for k, a, b in zip(plan.names, plan.lo, plan.hi)},
+            "space": {k: f"{a:g} to {b:g}" for k, a, b in zip(plan.names, plan.lo, plan.hi)},
             "spec_digest": hashlib.sha256(json.dumps(plan.spec.describe(), sort_keys=True)
                                           .encode()).hexdigest()[:12],
             "measured": {f"p{m['players']}_f{j}": {k: v for k, v in m.items()}
