@@ -320,7 +320,7 @@ def _finish(plan, folder, state, generations, workers, progress, rules_file, com
         r = evaluate(best, field, n, spec.fresh_games, fresh, plan.rules, workers, plan.game)
         s = evaluate(start_bot, field, n, spec.fresh_games, fresh, plan.rules, workers, plan.game)
         state["games_played"] += r["n"] + s["n"]
-        measured.append({"players": n, "field": ",".join(field), "games": r["n"],
+        measured.append({"players": n, "field_index": i, "field": ",".join(field), "games": r["n"],
                          "win_rate": r["win_rate"], "lo": r["lo"], "hi": r["hi"],
                          "start_win_rate": s["win_rate"], "start_lo": s["lo"], "start_hi": s["hi"]})
     meas = pd.DataFrame(measured)
@@ -336,8 +336,9 @@ def _finish(plan, folder, state, generations, workers, progress, rules_file, com
             "space": {k: f"{a:g} to {b:g}" for k, a, b in zip(plan.names, plan.lo, plan.hi)},
             "spec_digest": hashlib.sha256(json.dumps(plan.spec.describe(), sort_keys=True)
                                           .encode()).hexdigest()[:12],
-            "measured": {f"p{m['players']}_f{j}": {k: v for k, v in m.items()}
-                         for j, m in enumerate(measured)}}
+            "measured": {f"p{m['players']}_f{m['field_index']}": {k: v for k, v in m.items()
+                                                                   if k != "field_index"}
+                         for m in measured}}
     if rules_file:
         prov["rules_file"] = str(rules_file)
     if plan.rules.overrides:
