@@ -77,7 +77,12 @@ def test_resume_after_generation_one_is_the_uninterrupted_run(first, tmp_path):
     r = run(out, resume=True, progress=lines.append)
     assert lines[0].endswith("resuming after generation 1")
     assert params(r.path) == params(first.path)
-    assert r.history.drop(columns=[]).equals(first.history)
+    assert r.history.equals(first.history)
+    # resuming a finished training measures it again: the same file but for its date
+    prov = tomllib.loads(r.path.read_text())["provenance"]
+    again = tomllib.loads(run(out, resume=True).path.read_text())["provenance"]
+    assert {**again, "date": 0} == {**prov, "date": 0}
+    assert prov["games_played"] == tomllib.loads(first.path.read_text())["provenance"]["games_played"]
     # another seed's options refuse this checkpoint; a folder with no checkpoint has nothing to resume
     with pytest.raises(ConfigError, match=r"another training \(seed differs\)"):
         run(out, resume=True, seed=6)

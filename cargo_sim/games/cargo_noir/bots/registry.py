@@ -14,7 +14,7 @@ from ....core.bots import (PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_na
                            register_search_bots)
 from ....core import userbots
 from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_docs, search_params
-from ....core.strong import TrainSpec
+from ....core.strong import TrainSpec, register_strong
 from ..enums import BELIEF, N_PARAMS, OUT, STATE_SIZE
 
 __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "register_builtin",
@@ -82,6 +82,9 @@ def _load_builtins():
     for name in STRATEGIES:
         register_builtin(BotSpec(name, _KERNELS + "heuristic_nb:heuristic_decide_nb",
                                  strategy_params(name), strategy_doc(name)))
+    # `strong`: expert's kernel with the trained parameters of bots/strong.toml (a model
+    # of the search bots like the others; never in a default mix)
+    register_strong(REGISTRY, __name__.rsplit(".", 2)[0])
     # the search bots come last: the bots before them are their models (model_rows)
     register_search_bots(REGISTRY, _KERNELS + "dispatch_nb:builtin_decide_nb", SEARCH_PARAMS, SEARCH_DOCS,
                          {"bids": SEARCH_RANGES["bids"]})
