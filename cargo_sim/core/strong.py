@@ -144,7 +144,7 @@ def strong_path(package: str):
 
 
 def load_strong(package: str, registry=None) -> StrongData:
-    """The strong bot of game package ``package`` (e.g. ``"cargo_sim.games.cargo_noir"``),
+    """The strong bot of game package ``package`` (``"cargo_sim.games.<game>"``),
     from its ``bots/strong.toml``; checked against ``registry`` when given."""
     path = strong_path(package)
     where = f"{package} bots/strong.toml"
