@@ -48,6 +48,8 @@ def test_built_wheel_holds_every_tracked_data_file(tmp_path):
     assert sorted(p.name for p in ROOT.iterdir()) == before   # built from a copy: no build/ here
     tracked = wc.tracked_files()
     assert wc.data_problem(tracked, wc.wheel_names(wheel)) == ""
+    # the strong bot's parameters are package data, read through importlib.resources
+    assert "cargo_sim/games/cargo_noir/bots/strong.toml" in wc.wheel_names(wheel)
     games = {n.split("/")[2] for n in wc.data_files(tracked) if n.startswith("cargo_sim/games/")}
     assert {"cargo_noir", "macao"} <= games            # each game's data, not only the first's
     with zipfile.ZipFile(wheel) as z:
