@@ -122,3 +122,16 @@ def test_cli_errors_are_one_line(capsys, tmp_path, argv, says):
     assert len(lines) == 1 and lines[0].startswith("cargo-sim: error: ") and says in lines[0], err
     assert not (tmp_path / "o").exists()
     assert (tmp_path / "full" / "mine.txt").read_text() == "not cargo_sim's"
+
+
+def test_own_rules_are_played_and_recorded(first, tmp_path):
+    import cargo_sim
+    rules = cargo_sim.Rules.default().replace(start_coins=3)
+    r = run(tmp_path / "r", rules=rules, rules_file="my_rules.toml")
+    prov = tomllib.loads(r.path.read_text())["provenance"]
+    assert prov["rules_digest"] == rules.digest != tomllib.loads(first.path.read_text())["provenance"]["rules_digest"]
+    assert prov["rules_file"] == "my_rules.toml" and prov["rules_overrides"] == {"start_coins": "3"}
+    assert prov["reproduce"].endswith("--rules my_rules.toml")
+    assert r.history["score"].tolist() != first.history["score"].tolist()    # other games
+    with pytest.raises(ConfigError, match=r"rules_digest differs"):
+        run(tmp_path / "r", resume=True)
