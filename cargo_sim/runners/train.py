@@ -258,6 +258,8 @@ def _train(plan, folder, generations, workers, resume, progress, rules_file, com
                 raise ConfigError(f"--resume: the checkpoint in {folder} is another training "
                                   f"({k} differs): give the same options or a new folder")
     if state is None:
+        if (folder / CHECKPOINT).exists():
+            _say(progress, f"{label}: starting afresh in {folder} (--resume continues its checkpoint)")
         x0 = plan.start_x()
         state = {"kind": TRAIN_KIND, "identity": ident, "generation": 0,
                  "mean": x0.tolist(), "sigma": [SIGMA0] * len(plan.names), "history": [],
