@@ -49,7 +49,7 @@ import pandas as pd
 from ..core.bots import param_value
 from ..core.checks import check_number, check_seed
 from ..core.contract import get_game
-from ..core.errors import ConfigError
+from ..core.errors import BotError, ConfigError
 from ..core.fileio import MB, Staged, atomic_write_text, own_output, read_json
 from ..core.strong import STRONG_NAME, StrongData, parse_strong
 from ..core.version import __version__
@@ -101,6 +101,12 @@ class Plan:
     """The checked training problem: family, space, fields, sizes, rules."""
 
     def __init__(self, game, spec, rules, seed, popsize, games_per_eval):
+        try:
+            self._check(game, spec, rules, seed, popsize, games_per_eval)
+        except BotError as e:             # an unknown bot or parameter: the spec's mistake
+            raise ConfigError(f"train: {e}") from None
+
+    def _check(self, game, spec, rules, seed, popsize, games_per_eval):
         self.game, self.spec, self.rules, self.seed = game, spec, rules, seed
         bots = game.bots
         family = bots.get(spec.family)
@@ -134,6 +140,8 @@ class Plan:
         self.counts = sorted(spec.fields)
         self.popsize = check_number("popsize", popsize, 2)
         self.games = check_number("games_per_eval", games_per_eval, 1)
+        for name in ("finalists", "validation_games", "fresh_games"):
+            check_number(f"the training spec's {name}", getattr(spec, name), 1)
 
     def identity(self) -> dict:
         """What a checkpoint must match to be continued."""

@@ -101,6 +101,11 @@ def test_bad_inputs_are_one_line(tmp_path):
         run(tmp_path / "x", popsize=1)
     with pytest.raises(ConfigError, match="generations must be a whole number >= 1"):
         run(tmp_path / "x", generations=0)
+    with pytest.raises(ConfigError, match="fresh_games must be a whole number >= 1"):
+        run(tmp_path / "x", spec=TrainSpec("expert", {"hold": (0.5, 1)}, {2: (("expert",),)},
+                                           fresh_games=0))
+    with pytest.raises(ConfigError, match="unknown bot 'nobot'"):
+        run(tmp_path / "x", spec=TrainSpec("expert", {"hold": (0.5, 1)}, {2: (("nobot",),)}))
     with pytest.raises(ConfigError, match="macao declares no training"):
         train("macao", tmp_path / "x", spec=None, progress=False)
     assert not (tmp_path / "x").exists()
