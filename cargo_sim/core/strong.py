@@ -4,15 +4,15 @@ package data.
 A game that has one keeps ``bots/strong.toml`` in its package::
 
     [strong]
-    family = "expert"          # the built-in whose kernel and parameter slots it uses
+    family = "<bot>"           # the built-in whose kernel and parameter slots it uses
     [strong.params]            # every parameter of that bot, by name
-    coin_value = 1.2
+    some_weight = 1.2
     ...
     [provenance]               # written by `cargo-sim train strong` (runners/train.py)
     library_version = "0.1.0"
     rules_digest = "..."
     seed = 1
-    command = "cargo-sim train strong --game cargo_noir ..."
+    command = "cargo-sim train strong --game <game> ..."
     ...
 
 ``load_strong(package, registry)`` reads and checks it (one-line ConfigError for
@@ -60,7 +60,7 @@ class TrainSpec:
     ``family``: the built-in bot whose parameters are searched; ``space``: parameter ->
     (low, high), the searched ones (the others keep the family's values); ``fields``:
     player count -> the fields to beat at that count, each a tuple of opponent bot specs
-    (cycled over the other seats; perturbed bots such as ``"expert?coin_value=1.4"``
+    (cycled over the other seats; perturbed bots such as ``"<bot>?some_weight=1.4"``
     keep the result from exploiting one deterministic bot); ``weights``: player count ->
     weight of its mean win rate in the objective (default 1 each); ``games_per_eval``:
     games per field and player count for one candidate; ``validation_games``,
