@@ -37,7 +37,7 @@ from ..enums import (ACT_BLOCK, A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_
                      G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_PACK,
                      K_C_KIND, K_C_TIMING, K_CHOSEN, K_DP, K_MIXED, K_OFF_CHOSEN, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
                      K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
-                     K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
+                     K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END, K_TAB_SPACES,
                      K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
                      MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, MAX_TAB, NC, PACK_HIGH, PW, P_CITY, P_COINS,
                      P_DELIVERED_TILES, P_DONE, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_JOKERS, P_N_DONE,
@@ -47,7 +47,7 @@ from ..enums import (ACT_BLOCK, A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
 (W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON,
- W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT) = range(13)
+ W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT, W_GAP, W_CROWD, W_END) = range(16)
 
 
 @njit(cache=True)
@@ -64,7 +64,7 @@ def weights_nb(s, q):
     return (s[at] / PARAM_SCALE, s[at + 1] / PARAM_SCALE, s[at + 2] / PARAM_SCALE,
             s[at + 3] / PARAM_SCALE, s[at + 4] / PARAM_SCALE, s[at + 5] / PARAM_SCALE,
             s[at + 6] / PARAM_SCALE, 0.0, s[at + 8] / PARAM_SCALE,
-            s[at + 9] / PARAM_SCALE, 0.0, 0.0, 0.0)
+            s[at + 9] / PARAM_SCALE, 0.0, 0.0, 0.0, 0.0, s[at + 14] / PARAM_SCALE, 0.0)
 
 
 # value_nb's memo of one decision (memo_nb; docs/performance.md, Macao): the decision's
@@ -173,6 +173,8 @@ def value_nb(s, q, group, w, memo, at):
                 ports = at + M_NEXT
         v += w[W_DELIV] * deliver_value_nb(s, q, left, memo, ports)
     v -= s[K_TAB_PEN] * s[b + P_N_TAB]
+    if w[W_CROWD] > 0 and left > 0:           # a full tableau: the next drafts cost markers
+        v -= w[W_CROWD] * max(s[b + P_N_TAB] - s[K_TAB_SPACES] + 2, 0)
     same_cards = at >= 0 and s[b + P_N_DONE] == memo[at + M_N_DONE] and s[b + P_CITY] == memo[at + M_CITY]
     for i in range(s[b + P_N_DONE]):
         card = s[b + P_DONE + i]
@@ -871,6 +873,26 @@ def card_value_nb(s, card, coming, w_card, w_fit):
     return v
 
 
+@njit(cache=True)
+def end_draft_nb(s, q, card):
+    """An end card's points were it completed now (end_draft): added to the seat's completed
+    cards for the count, then taken off again."""
+    p = state_ptr_nb(s)
+    b = pb(q)
+    n = p[b + P_N_DONE]
+    if n >= MAX_DONE:
+        keep_nb(s)
+        return 0
+    old = p[b + P_DONE + n]
+    p[b + P_DONE + n] = card
+    p[b + P_N_DONE] = n + 1
+    pts = end_card_points_nb(p, q, n)
+    p[b + P_N_DONE] = n
+    p[b + P_DONE + n] = old
+    keep_nb(s)
+    return pts
+
+
 @njit(cache=True, inline="always")
 def zeros_nb():
     """NC zeros on the calling kernel's stack (inlined: the buffer is the caller's)."""
@@ -880,6 +902,15 @@ def zeros_nb():
     return z
 
 
+@njit(cache=True, inline="always")
+def side_empty_nb(s, b, side):
+    """No cube on rose side ``side`` of the seat's block at b."""
+    for c in range(NC):
+        if s[b + P_ROSE + side * NC + c] > 0:
+            return False
+    return True
+
+
 @njit(cache=True)
 def greedy_decide_nb(kind, s, seat):
     b = pb(seat)
@@ -887,6 +918,7 @@ def greedy_decide_nb(kind, s, seat):
         return best_action_nb(s, seat)
     if kind == D_CARD or kind == D_DISCARD:
         w_card, w_fit = w_nb(s, seat, W_CARD), w_nb(s, seat, W_FIT)
+        w_end = w_nb(s, seat, W_END)
         coming = zeros_nb()
         if w_fit > 0:
             coming_nb(s, seat, coming)
@@ -896,12 +928,17 @@ def greedy_decide_nb(kind, s, seat):
                 card = s[G_OFFER + i]
                 if card >= 0:
                     v = card_value_nb(s, card, coming, w_card, w_fit)
+                    if w_end > 0 and s[K_C_TIMING + card] == T_END:
+                        v += w_end * end_draft_nb(s, seat, card)
                     if v > bv:
                         best, bv = i, v
             return best
         worst, wv = 0, 1e18
         for t in range(s[b + P_N_TAB]):
-            v = card_value_nb(s, s[b + P_TAB + t], coming, w_card, w_fit)
+            card = s[b + P_TAB + t]
+            v = card_value_nb(s, card, coming, w_card, w_fit)
+            if w_end > 0 and s[K_C_TIMING + card] == T_END:
+                v += w_end * end_draft_nb(s, seat, card)
             if v < wv:
                 worst, wv = t, v
         return worst
@@ -922,6 +959,7 @@ def greedy_decide_nb(kind, s, seat):
         left = s[K_ROUNDS] - s[G_ROUND] + 1
         w_need = w_nb(s, seat, W_NEED)
         w_soon = w_nb(s, seat, W_SOON)
+        w_gap = w_nb(s, seat, W_GAP)
         need = zeros_nb()
         if w_need > 0:                  # the tableau's cost not yet on its way
             coming_nb(s, seat, need)
@@ -946,6 +984,13 @@ def greedy_decide_nb(kind, s, seat):
                         v += w_need * min(pips, need[d])
                     if pips == 1 and empty_next:
                         v += 5.0
+                if w_gap > 0:                 # sides still empty filled: rounds without cubes avoided
+                    p0 = s[G_DICE + i] if s[G_DICE + i] <= left else 1
+                    p1 = s[G_DICE + j] if s[G_DICE + j] <= left else 1
+                    if side_empty_nb(s, b, p0):
+                        v += w_gap
+                    if p1 != p0 and side_empty_nb(s, b, p1):
+                        v += w_gap
                 if v > bv:
                     best, bv = i * NC + j, v
         return best
