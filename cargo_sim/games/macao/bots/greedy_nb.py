@@ -47,7 +47,7 @@ from ..enums import (ACT_BLOCK, A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
 # behaviour (greedy and the named strategies leave them 0)
 (W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON,
- W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT, W_GAP, W_CROWD, W_END) = range(16)
+ W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT, W_GAP, W_CROWD, W_END, W_QDICE) = range(17)
 
 
 @njit(cache=True)
@@ -912,6 +912,27 @@ def side_empty_nb(s, b, side):
 
 
 @njit(cache=True)
+def side_pays_quarter_nb(s, b, side, c0, n0, c1, n1):
+    """Would rose side ``side``'s cubes, with n0 more of colour c0 and n1 of c1, pay the
+    printed cost of an open quarter they do not pay now (cubes arriving together: a
+    quarter's cost is paid in one round)?"""
+    for x in range(s[K_NQ]):
+        if s[G_Q_OWNER + x] >= 0:
+            continue
+        now, then = True, True
+        for c in range(NC):
+            have = s[b + P_ROSE + side * NC + c]
+            cost = s[K_Q_COST + x * NC + c]
+            if have < cost:
+                now = False
+            if have + (n0 if c == c0 else 0) + (n1 if c == c1 else 0) < cost:
+                then = False
+        if then and not now:
+            return True
+    return False
+
+
+@njit(cache=True)
 def greedy_decide_nb(kind, s, seat):
     b = pb(seat)
     if kind == D_ACTION:
@@ -960,6 +981,7 @@ def greedy_decide_nb(kind, s, seat):
         w_need = w_nb(s, seat, W_NEED)
         w_soon = w_nb(s, seat, W_SOON)
         w_gap = w_nb(s, seat, W_GAP)
+        w_qdice = w_nb(s, seat, W_QDICE)
         need = zeros_nb()
         if w_need > 0:                  # the tableau's cost not yet on its way
             coming_nb(s, seat, need)
@@ -991,6 +1013,15 @@ def greedy_decide_nb(kind, s, seat):
                         v += w_gap
                     if p1 != p0 and side_empty_nb(s, b, p1):
                         v += w_gap
+                if w_qdice > 0:               # the lots complete a quarter's cost on their side
+                    p0 = s[G_DICE + i] if s[G_DICE + i] <= left else 1
+                    p1 = s[G_DICE + j] if s[G_DICE + j] <= left else 1
+                    if p0 == p1:
+                        if side_pays_quarter_nb(s, b, p0, i, p0, j, p1):
+                            v += w_qdice
+                    elif side_pays_quarter_nb(s, b, p0, i, p0, j, 0) or \
+                            side_pays_quarter_nb(s, b, p1, i, 0, j, p1):
+                        v += w_qdice
                 if v > bv:
                     best, bv = i * NC + j, v
         return best

@@ -14,7 +14,8 @@ _K = "cargo_sim.games.macao.bots."
 GREEDY_PARAMS = {"coin_weight": 0.5, "city_weight": 1.0, "goods_weight": 2.0, "ship_weight": 0.3,
                  "card_weight": 0.5, "wall_weight": 0.3, "joker_weight": 1.5, "patience": 0.3,
                  "fade": 0.0, "delivery_weight": 0.0, "need_weight": 0.0, "keep": 0.0,
-                 "draft_fit": 0.0, "gap_weight": 0.0, "crowd_weight": 0.0, "end_draft": 0.0}
+                 "draft_fit": 0.0, "gap_weight": 0.0, "crowd_weight": 0.0, "end_draft": 0.0,
+                 "quarter_dice": 0.0}
 STRATEGIES = {
     "greedy": ({}, "one-step look-ahead on a balanced value of points, coins, the city group, "
                    "goods, the ship, active cards and the wall"),
@@ -30,7 +31,8 @@ REGISTRY.tune_opponents = tuple(STRATEGIES)          # `tune`'s default field: t
 GREEDY_RANGES = {**{k: (0.0, 6.0, False) for k in GREEDY_PARAMS}, "patience": (0.0, 1.5, False),
                  "fade": (0.0, 12.0, False), "delivery_weight": (0.0, 12.0, False),
                  "keep": (0.0, 1.0, False), "gap_weight": (0.0, 8.0, False),
-                 "crowd_weight": (0.0, 6.0, False), "end_draft": (0.0, 2.0, False)}
+                 "crowd_weight": (0.0, 6.0, False), "end_draft": (0.0, 2.0, False),
+                 "quarter_dice": (0.0, 8.0, False)}
 
 REGISTRY.register_builtin(BotSpec(
     "random", _K + "random_nb:random_decide_nb", {},
