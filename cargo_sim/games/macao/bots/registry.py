@@ -4,6 +4,7 @@ from ....core import userbots
 from ....core.bots import BotRegistry, BotSpec, register_search_bots
 from ....core.layout import N_PARAMS
 from ....core.search.params import search_docs, search_params
+from ....core.strong import TrainSpec
 from ..enums import PL, STATE_SIZE
 
 REGISTRY = BotRegistry("macao", N_PARAMS)
@@ -57,6 +58,26 @@ REGISTRY.register_builtin(BotSpec(
     "drafts cards whose cubes are coming, picks dice for its cards' colours, pays with the "
     "colours they do not need, values goods by the delivery ahead",
     ranges=GREEDY_RANGES))
+
+# how `strong` is trained (`cargo-sim train strong`, docs/bots.md "The strong bot"): expert's
+# weights and the family's later rules, against experts at 2 and 4 players and mixed 4-player
+# fields (the named strategies and perturbed experts, so that it does not merely exploit one
+# deterministic opponent). The search starts at expert's values clipped to these ranges: the
+# later rules' low ends (gap_weight 2, end_draft 0.3, quarter_dice 2) are where quick duels
+# against expert put them on
+REGISTRY.train = TrainSpec(
+    family="expert",
+    space={"coin_weight": (0.7, 1.6), "city_weight": (1.4, 3.0), "goods_weight": (1.2, 3.0),
+           "ship_weight": (0.2, 0.9), "card_weight": (0.2, 0.9), "wall_weight": (0.4, 1.0),
+           "joker_weight": (0.8, 2.2), "patience": (0.0, 0.5), "draft_fit": (0.2, 1.0),
+           "need_weight": (0.1, 1.0), "delivery_weight": (0.4, 1.6), "gap_weight": (2.0, 6.0),
+           "crowd_weight": (0.0, 2.0), "end_draft": (0.3, 1.5), "quarter_dice": (2.0, 6.0)},
+    fields={2: (("expert",),),
+            4: (("expert", "expert", "expert"),
+                ("greedy", "builder", "expert?coin_weight=1.3&wall_weight=0.8"),
+                ("shipper", "expert?city_weight=2.5&draft_fit=0.8", "expert?need_weight=1&patience=0.3"))},
+    weights={2: 1.0, 4: 1.0}, games_per_eval=1000, popsize=12, generations=20, finalists=5,
+    validation_games=4000, fresh_games=10000)
 
 # the core's search bots, registered after every other built-in (those are their models,
 # in table order: search bots registered before another built-in would shift its index)
