@@ -7,7 +7,8 @@ nothing, as they are lost at the round's end); the best action is taken, and the
 ends when no action raises the value. Cards, dice and colours by simple rules (below).
 Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fade`` on
 (end-game fading, delivery values, dice and draft for the tableau's colours, colours
-kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md,
+kept, dice for empty rose sides and for a quarter's cost, end cards' points in the draft,
+a full tableau) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md,
 docs/performance.md): a try is undone by copying back the words it may write, actions of
 equal value are tried once, what the tries share is found once a decision, and the
 commonest tries (a sail, a wall step, a goods tile, an office's coins) write only the
@@ -45,7 +46,7 @@ from ..enums import (ACT_BLOCK, A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_
                      P_WALL_N, COST_CAP, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
-# behaviour (greedy and the named strategies leave them 0)
+# behaviour (greedy and the named strategies leave them 0, expert all but W_DELIV to W_FIT)
 (W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON,
  W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT, W_GAP, W_CROWD, W_END, W_QDICE) = range(17)
 
@@ -58,8 +59,9 @@ def w_nb(s, seat, i):
 @njit(cache=True)
 def weights_nb(s, q):
     """The seat's parameters that value_nb reads as floats (w_nb's), once a decision
-    rather than once a try; 0.0 for the others (W_SOON, W_NEED, W_KEEP, W_FIT: read
-    elsewhere through w_nb or the state; their divisions were a quarter of this one's)."""
+    rather than once a try; 0.0 for the others (W_SOON, W_NEED, W_KEEP, W_FIT, W_GAP,
+    W_END, W_QDICE: read elsewhere through w_nb or the state; their divisions were a
+    quarter of this one's)."""
     at = PARAMS + q * N_PARAMS
     return (s[at] / PARAM_SCALE, s[at + 1] / PARAM_SCALE, s[at + 2] / PARAM_SCALE,
             s[at + 3] / PARAM_SCALE, s[at + 4] / PARAM_SCALE, s[at + 5] / PARAM_SCALE,
@@ -975,7 +977,8 @@ def greedy_decide_nb(kind, s, seat):
         return most
     if kind == D_DICE:
         # cubes soon are worth more (W_SOON per side of waiting); an empty next side is
-        # filled first (zero-cube penalty)
+        # filled first (zero-cube penalty); with W_GAP any empty side a die fills, with
+        # W_QDICE lots that pay an open quarter's two colours in the round they arrive
         best, bv = 1, -1e18
         left = s[K_ROUNDS] - s[G_ROUND] + 1
         w_need = w_nb(s, seat, W_NEED)

@@ -11,7 +11,12 @@ REGISTRY = BotRegistry("macao", N_PARAMS)
 _K = "cargo_sim.games.macao.bots."
 
 # the heuristic family's parameters, in their slot order (greedy_nb.W_*)
-# (from `fade` on, 0 keeps the family's first behaviour: docs/macao_study.md)
+# (from `fade` on, 0 keeps the family's first behaviour: docs/macao_study.md). gap_weight: a
+# die whose cubes land on an empty rose side (a round without cubes costs a marker);
+# crowd_weight: less value per tableau card beyond the 3rd while rounds remain (a full
+# tableau makes the next drafts cost markers); end_draft: an end card's points, were it
+# completed now, in the draft; quarter_dice: a pair of dice whose lots, arriving together,
+# pay an open quarter's printed cost (a quarter's two colours are paid in one round)
 GREEDY_PARAMS = {"coin_weight": 0.5, "city_weight": 1.0, "goods_weight": 2.0, "ship_weight": 0.3,
                  "card_weight": 0.5, "wall_weight": 0.3, "joker_weight": 1.5, "patience": 0.3,
                  "fade": 0.0, "delivery_weight": 0.0, "need_weight": 0.0, "keep": 0.0,
