@@ -4,7 +4,7 @@ from ....core import userbots
 from ....core.bots import BotRegistry, BotSpec, register_search_bots
 from ....core.layout import N_PARAMS
 from ....core.search.params import search_docs, search_params
-from ....core.strong import TrainSpec
+from ....core.strong import TrainSpec, register_strong
 from ..enums import PL, STATE_SIZE
 
 REGISTRY = BotRegistry("macao", N_PARAMS)
@@ -83,6 +83,10 @@ REGISTRY.train = TrainSpec(
                 ("shipper", "expert?city_weight=2.5&draft_fit=0.8", "expert?need_weight=1&patience=0.3"))},
     weights={2: 1.0, 4: 1.0}, games_per_eval=1000, popsize=12, generations=20, finalists=5,
     validation_games=4000, fresh_games=10000)
+
+# strong: expert's kernel with the trained parameters of bots/strong.toml (after the other
+# heuristics, before the search bots, whose model it is; never in a default mix)
+register_strong(REGISTRY, "cargo_sim.games.macao")
 
 # the core's search bots, registered after every other built-in (those are their models,
 # in table order: search bots registered before another built-in would shift its index)
