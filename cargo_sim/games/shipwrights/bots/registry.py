@@ -13,8 +13,10 @@ _K = "cargo_sim.games.shipwrights.bots."
 HEURISTIC_PARAMS = {"gold_weight": 0.04, "worker_weight": 0.08, "goods_weight": 0.05,
                     "craft_weight": 0.15, "yard_weight": 0.6, "military_weight": 0.3,
                     "civil_weight": 0.0, "attack_weight": 0.0, "treasury_weight": 0.0,
-                    "token_weight": 0.5, "hand_weight": 0.05, "draft_ship": 1.0}
-HEURISTIC_RANGES = {k: (0.0, 4.0, False) for k in HEURISTIC_PARAMS}
+                    "token_weight": 0.5, "hand_weight": 0.05, "draft_ship": 1.0,
+                    "lookahead": 0.0}
+# lookahead: a switch (1: when no single action helps, look for a pair that does)
+HEURISTIC_RANGES = {**{k: (0.0, 4.0, False) for k in HEURISTIC_PARAMS}, "lookahead": (0.0, 1.0, True)}
 STRATEGIES = {
     "builder": ({}, "one-step look-ahead on a balanced value of points, resources, ships in the "
                     "yards and craftsmen"),
