@@ -267,7 +267,7 @@ def best_action_nb(s, seat):
         v = value_nb(scratch, seat, seat)
         if v > bv:
             best, bv = a, v
-    if best == A_END and w_nb(s, seat, W_LOOKAHEAD) > 0.5:
+    if best == A_END and w_nb(s, seat, W_LOOKAHEAD) > 0.0:
         best = best_pair_nb(s, seat, out, n, bv)
     return best
 
