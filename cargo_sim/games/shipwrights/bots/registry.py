@@ -4,7 +4,7 @@ from ....core import userbots
 from ....core.bots import BotRegistry, BotSpec, register_search_bots
 from ....core.layout import N_PARAMS
 from ....core.search.params import search_docs, search_params
-from ....core.strong import TrainSpec
+from ....core.strong import TrainSpec, register_strong
 from ..enums import STATE_SIZE
 
 REGISTRY = BotRegistry("shipwrights", N_PARAMS)
@@ -67,6 +67,9 @@ REGISTRY.train = TrainSpec(
                  "expert?attack_weight=0.9&token_weight=1.4"))},
     weights={2: 1.0, 4: 1.0}, games_per_eval=800, popsize=12, generations=16, finalists=4,
     validation_games=3000, fresh_games=8000)
+# strong: the expert's family with the trained values of bots/strong.toml (after the
+# heuristics, so the search bots may model it)
+register_strong(REGISTRY, "cargo_sim.games.shipwrights")
 
 SEARCH_PARAMS = search_params(
     {"max_options": (0.0, "options tried per decision: every legal answer (0), or the model "
