@@ -4,7 +4,7 @@ from ....core import userbots
 from ....core.bots import BotRegistry, BotSpec
 from ....core.layout import N_PARAMS
 from ....core.search.params import SEARCH_KINDS, SEARCH_RANGES, search_docs, search_params
-from ....core.strong import TrainSpec
+from ....core.strong import TrainSpec, register_strong
 from ..enums import STATE_SIZE
 
 REGISTRY = BotRegistry("cargo_empire", N_PARAMS)
@@ -66,6 +66,9 @@ REGISTRY.train = TrainSpec(
                  "expert?upgrade=6&mission=5"))},
     weights={2: 1.0, 4: 1.0}, games_per_eval=1000, popsize=14, generations=18, finalists=4,
     validation_games=4000, fresh_games=10000)
+# strong: the expert's family with the trained values of bots/strong.toml (after the
+# heuristics, so the search bots may model it)
+register_strong(REGISTRY, "cargo_sim.games.cargo_empire")
 
 # user bots (@bot(..., game="cargo_empire")): a bot may write nothing of the game's words
 REGISTRY.plumbing = userbots.Plumbing(
