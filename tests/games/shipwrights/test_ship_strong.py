@@ -42,3 +42,15 @@ def test_the_lookahead_buys_the_missing_iron_then_completes_the_ship():
 def test_the_lookahead_is_a_number_from_0_to_1(value):
     with pytest.raises((BotError, ConfigError), match="lookahead"):
         BOTS.parse(f"expert?lookahead={value}")
+
+
+def test_strong_is_the_expert_family_with_the_trained_values_out_of_the_default_mixes():
+    from cargo_sim.core.strong import load_strong
+    data = load_strong("cargo_sim.games.shipwrights", BOTS)
+    spec = BOTS.get("strong")
+    assert data.family == "expert" and spec.decide == BOTS.get("expert").decide
+    assert spec.params == data.params and spec.params["lookahead"] > 0
+    order = BOTS.builtin_order
+    assert order.index("expert") < order.index("strong") < order.index("flatmc")
+    assert all("strong" not in BOTS.default_players(n) for n in (2, 3, 4, 5))
+    assert data.provenance["measured"]["p2_f0"]["win_rate"] > 0.5
