@@ -17,7 +17,7 @@ A game that has one keeps ``bots/strong.toml`` in its package::
 
 ``load_strong(package, registry)`` reads and checks it (one-line ConfigError for
 anything wrong); ``register_strong(registry, package)`` registers the bot ``strong``
-(after the other heuristics, before the search bots, left out of default mixes).
+(left out of default mixes; where in the registration order is the game's choice).
 ``TrainSpec`` is what a game's registry declares as ``REGISTRY.train``: how its
 strong bot is trained.
 """
@@ -144,7 +144,7 @@ def strong_path(package: str):
 
 
 def load_strong(package: str, registry=None) -> StrongData:
-    """The strong bot of game package ``package`` (e.g. ``"cargo_sim.games.cargo_noir"``),
+    """The strong bot of game package ``package`` (``"cargo_sim.games.<game>"``),
     from its ``bots/strong.toml``; checked against ``registry`` when given."""
     path = strong_path(package)
     where = f"{package} bots/strong.toml"
@@ -181,8 +181,8 @@ def provenance_sentence(data: StrongData) -> str:
 def register_strong(registry, package: str) -> BotSpec:
     """Register the built-in ``strong`` bot of ``registry`` from ``package``'s
     strong.toml: the family's kernel and ranges with the trained values as defaults,
-    left out of the default mixes. Call it after the other heuristics and before the
-    search bots (so it is one of their models)."""
+    left out of the default mixes. Registered before the search bots it becomes one of
+    their models (their games then change where they use every model); after them not."""
     data = load_strong(package, registry)
     family = registry.builtin[data.family]
     doc = (f"The `{data.family}` heuristic with parameters trained against a field of bots "

@@ -303,10 +303,10 @@ def _finish(plan, folder, state, generations, workers, progress, rules_file, com
             cands.append(b)
     _say(progress, f"{label}: re-playing {len(cands)} finalists on the validation stream")
     val_seed = stream_seed(plan.seed, "validation")
-    frows = []
+    frows, games_played = [], int(state["games_played"])     # the search's, then these
     for order, b in enumerate(cands):
         sc, rates, played = plan.score(b, spec.validation_games, val_seed, workers)
-        state["games_played"] += played
+        games_played += played
         frows.append({"spec": b, "validation_score": sc, "order": order, **rates})
     fin = pd.DataFrame(frows).sort_values(["validation_score", "order"], ascending=[False, True],
                                           ignore_index=True)
@@ -319,10 +319,12 @@ def _finish(plan, folder, state, generations, workers, progress, rules_file, com
     for n, i, field in plan.fields:
         r = evaluate(best, field, n, spec.fresh_games, fresh, plan.rules, workers, plan.game)
         s = evaluate(start_bot, field, n, spec.fresh_games, fresh, plan.rules, workers, plan.game)
-        state["games_played"] += r["n"] + s["n"]
-        measured.append({"players": n, "field": ",".join(field), "games": r["n"],
-                         "win_rate": r["win_rate"], "lo": r["lo"], "hi": r["hi"],
-                         "start_win_rate": s["win_rate"], "start_lo": s["lo"], "start_hi": s["hi"]})
+        games_played += r["n"] + s["n"]
+        measured.append({"players": n, "field_index": i, "field": ",".join(field), "games": r["n"],
+                         **{k: round(v, 4) for k, v in (
+                             ("win_rate", r["win_rate"]), ("lo", r["lo"]), ("hi", r["hi"]),
+                             ("start_win_rate", s["win_rate"]), ("start_lo", s["lo"]),
+                             ("start_hi", s["hi"]))}})
     meas = pd.DataFrame(measured)
     params = {**plan.base, **by_spec[best]}
     canonical = canonical_command(plan.game.name, plan.seed, generations, plan.popsize,
@@ -331,13 +333,14 @@ def _finish(plan, folder, state, generations, workers, progress, rules_file, com
             "rules_digest": plan.rules.digest, "seed": plan.seed,
             "command": command or canonical, "reproduce": canonical,
             "generations": generations, "popsize": plan.popsize,
-            "games_per_eval": plan.games, "games_played": int(state["games_played"]),
+            "games_per_eval": plan.games, "games_played": games_played,
             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "space": {k: f"{a:g} to {b:g}" for k, a, b in zip(plan.names, plan.lo, plan.hi)},
             "spec_digest": hashlib.sha256(json.dumps(plan.spec.describe(), sort_keys=True)
                                           .encode()).hexdigest()[:12],
-            "measured": {f"p{m['players']}_f{j}": {k: v for k, v in m.items()}
-                         for j, m in enumerate(measured)}}
+            "measured": {f"p{m['players']}_f{m['field_index']}": {k: v for k, v in m.items()
+                                                                   if k != "field_index"}
+                         for m in measured}}
     if rules_file:
         prov["rules_file"] = str(rules_file)
     if plan.rules.overrides:

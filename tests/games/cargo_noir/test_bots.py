@@ -19,13 +19,38 @@ def test_builtin_table_order_matches_dispatch():
     # dispatch_nb sends index 0 to random and every other built-in to the heuristic family
     assert registry.BUILTIN_ORDER[0] == "random"
     assert registry.BUILTIN["random"].resolve() is random_decide_nb
-    # ... except the search bots, registered last and marked for the table (s[R_SEARCH])
+    # ... except the search bots, registered after the strategies and marked for the table
+    # (s[R_SEARCH]), then `strong` (expert's kernel, trained; not one of the search's models)
     plain = registry.bot_names(search=False)
-    assert plain == registry.BUILTIN_ORDER[:len(plain)]
+    assert plain[-1] == registry.BUILTIN_ORDER[-1] == "strong"
+    assert plain[:-1] == registry.BUILTIN_ORDER[:len(plain) - 1] == list(registry.BUILTIN["ismcts"].models)
     for name in plain[1:]:
         assert registry.BUILTIN[name].resolve() is heur
-    assert set(plain[1:]) == set(STRATEGIES)
+    assert set(plain[1:-1]) == set(STRATEGIES)
     assert [b for b in registry.BUILTIN_ORDER if registry.BUILTIN[b].search] == ["flatmc", "ismcts"]
+    assert len(registry.model_rows()) == (1 + len(STRATEGIES)) * registry.N_PARAMS
+
+
+def test_strong_is_the_shipped_file_and_beats_expert():
+    """`strong`: bots/strong.toml's parameters on expert's kernel; out of the default
+    mixes and of the search's models; stronger than expert head to head (the trained
+    file measured about 0.86 of 10,000 fresh two-player games)."""
+    from cargo_sim.core.strong import load_strong
+    data = load_strong("cargo_sim.games.cargo_noir", registry.REGISTRY)
+    spec = registry.BUILTIN["strong"]
+    assert data.family == "expert" and spec.params == data.params and list(spec.params) == list(PARAMS)
+    assert "cargo-sim train strong" in spec.doc
+    assert all("strong" not in registry.default_players(n) for n in (2, 3, 4, 5))
+    with pytest.raises(cargo_sim.BotError, match="opponent"):
+        cargo_sim.player("ismcts?opponent=strong")
+    res = cargo_sim.simulate(200, ["strong", "expert"], seed=3, progress=False)
+    won = res.players.query("seat == 0").win_share.sum()
+    res = cargo_sim.simulate(200, ["expert", "strong"], seed=3, progress=False)
+    won += res.players.query("seat == 1").win_share.sum()
+    assert won / 400 > 0.7
+    # a table with a search bot seats it too (its index comes after the search bots')
+    res = cargo_sim.simulate(2, ["ismcts?iterations=20", "strong", "expert"], seed=1, progress=False)
+    assert len(res.games) == 2
 
 
 def test_strategies_are_distinct_and_documented():

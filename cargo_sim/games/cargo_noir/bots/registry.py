@@ -14,7 +14,7 @@ from ....core.bots import (PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_na
                            register_search_bots)
 from ....core import userbots
 from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_docs, search_params
-from ....core.strong import TrainSpec
+from ....core.strong import TrainSpec, register_strong
 from ..enums import BELIEF, N_PARAMS, OUT, STATE_SIZE
 
 __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "register_builtin",
@@ -82,9 +82,13 @@ def _load_builtins():
     for name in STRATEGIES:
         register_builtin(BotSpec(name, _KERNELS + "heuristic_nb:heuristic_decide_nb",
                                  strategy_params(name), strategy_doc(name)))
-    # the search bots come last: the bots before them are their models (model_rows)
+    # the search bots next: the bots before them are their models (model_rows)
     register_search_bots(REGISTRY, _KERNELS + "dispatch_nb:builtin_decide_nb", SEARCH_PARAMS, SEARCH_DOCS,
                          {"bids": SEARCH_RANGES["bids"]})
+    # `strong` last: expert's kernel with the trained parameters of bots/strong.toml, never
+    # in a default mix and not a search model (the search bots propose and weigh one move
+    # per model: one more model would change every search game)
+    register_strong(REGISTRY, __name__.rsplit(".", 2)[0])
 
 
 # the search bots' parameters in their slot order (core.search.params: the core's, with
@@ -111,11 +115,13 @@ def bot_names(search: bool = True) -> list[str]:
 
 
 def model_rows() -> np.ndarray:
-    """Each non-search built-in bot's default parameters (fixed point), in
-    BUILTIN_ORDER: the search bots' models (their `opponent` and `rollout`)."""
+    """Each built-in bot's default parameters (fixed point) registered before the
+    search bots, in BUILTIN_ORDER: the search bots' models (their `opponent` and
+    `rollout`)."""
     from ..enums import PARAM_SCALE
     names = [b for b in BUILTIN_ORDER if not BUILTIN[b].search]
-    assert names == BUILTIN_ORDER[:len(names)], "search bots are registered last"
+    names = names[:BUILTIN_ORDER.index(next(b for b in BUILTIN_ORDER if BUILTIN[b].search))]
+    assert list(BUILTIN["ismcts"].models) == names, "the models are the bots before the search bots"
     rows = [np.round(Player(BUILTIN[b], tuple(BUILTIN[b].params.values())).param_vector(N_PARAMS)
                      * PARAM_SCALE).astype(np.int64) for b in names]
     return np.concatenate(rows)
