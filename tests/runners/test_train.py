@@ -90,7 +90,7 @@ def test_resume_after_generation_one_is_the_uninterrupted_run(first, tmp_path):
         run(tmp_path / "empty", resume=True)
 
 
-def test_bad_inputs_are_one_line(tmp_path):
+def test_bad_inputs_are_one_line(tmp_path, monkeypatch):
     with pytest.raises(ConfigError, match="has no parameter 'nope'"):
         run(tmp_path / "x", spec=TrainSpec("expert", {"nope": (0, 1)}, {2: (("expert",),)}))
     with pytest.raises(ConfigError, match="low must be below high"):
@@ -106,6 +106,8 @@ def test_bad_inputs_are_one_line(tmp_path):
                                            fresh_games=0))
     with pytest.raises(ConfigError, match="unknown bot 'nobot'"):
         run(tmp_path / "x", spec=TrainSpec("expert", {"hold": (0.5, 1)}, {2: (("nobot",),)}))
+    from cargo_sim.core.contract import get_game
+    monkeypatch.setattr(get_game("macao").bots, "train", None)     # a game that declares none
     with pytest.raises(ConfigError, match="macao declares no training"):
         train("macao", tmp_path / "x", spec=None, progress=False)
     assert not (tmp_path / "x").exists()

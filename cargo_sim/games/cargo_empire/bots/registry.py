@@ -4,6 +4,7 @@ from ....core import userbots
 from ....core.bots import BotRegistry, BotSpec
 from ....core.layout import N_PARAMS
 from ....core.search.params import SEARCH_KINDS, SEARCH_RANGES, search_docs, search_params
+from ....core.strong import TrainSpec, register_strong
 from ..enums import STATE_SIZE
 
 REGISTRY = BotRegistry("cargo_empire", N_PARAMS)
@@ -48,6 +49,26 @@ REGISTRY.register_builtin(BotSpec(
     "(ships above all), upgrades and LV3 posts, city cards and bonuses, its leading "
     "vehicle, mission rewards", ranges=GREEDY_RANGES))
 REGISTRY.tune_opponents = tuple(STRATEGIES)
+# how `strong` is trained (`cargo-sim train strong`, docs/bots.md "The strong bot"): every
+# weight from 0.4 to 1.8 times the expert's (within the family's 0-10), against experts and a
+# mixed field with perturbed experts
+REGISTRY.train = TrainSpec(
+    family="expert",
+    space={"step": (0.5, 2.1), "card_cost": (2.7, 10.0), "ship_cost": (3.0, 10.0),
+           "perfect": (1.7, 7.5), "upgrade": (3.6, 10.0), "lv3": (3.7, 10.0), "supply": (1.0, 4.5),
+           "mission": (1.4, 6.2), "focus": (3.5, 10.0), "city": (3.5, 10.0),
+           "reward_card": (0.1, 1.0), "reward_city": (2.7, 10.0), "reward_mission": (3.7, 10.0),
+           "vp": (2.0, 8.9), "hand": (0.6, 2.7)},
+    fields={2: (("expert",), ("expert?card_cost=5&focus=6&reward_mission=7",)),
+            4: (("expert", "expert", "expert"),
+                ("expert", "upgrader", "racer"),
+                ("expert?ship_cost=5&lv3=7", "expert?city=6&reward_city=9",
+                 "expert?upgrade=6&mission=5"))},
+    weights={2: 1.0, 4: 1.0}, games_per_eval=1000, popsize=14, generations=18, finalists=4,
+    validation_games=4000, fresh_games=10000)
+# strong: the expert's family with the trained values of bots/strong.toml (after the
+# heuristics, so the search bots may model it)
+register_strong(REGISTRY, "cargo_sim.games.cargo_empire")
 
 # user bots (@bot(..., game="cargo_empire")): a bot may write nothing of the game's words
 REGISTRY.plumbing = userbots.Plumbing(

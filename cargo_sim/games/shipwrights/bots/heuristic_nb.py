@@ -18,8 +18,8 @@ from numba import njit
 from ....core.layout import N_PARAMS, PARAM_SCALE, PARAMS, R_N_PLAYERS
 from ..engine_nb import (answer_nb, building_points_nb, builds_nb, goods_total_nb, idx_nb, kind_nb,
                          legal_nb, mill_cap_nb, pb, ship_nb, ship_points_nb, town_nb, tool_nb, bld_nb)
-from ..enums import (A_DISCARD, A_END, A_GOODS, BLD_MILL_OVER, BLD_PER_CIVIL, BLD_PER_GOLD, B_ARG,
-                     B_EFFECT, B_GOLD, D_ACTION, D_DRAFT, D_RETURN, D_START, G_ENDING, G_PACKET,
+from ..enums import (A_DISCARD, A_END, A_GOODS, A_TOWN, BLD_MILL_OVER, BLD_PER_CIVIL, BLD_PER_GOLD, B_ARG,
+                     B_EFFECT, B_GOLD, D_ACTION, D_DRAFT, D_RETURN, D_START, G_ASK, G_ENDING, G_PACKET, G_SEAT,
                      KIND_BLD, KIND_CRAFT, KIND_SHIP, KIND_TOOL, K_GOLD_MAX, K_MAX_CRAFT,
                      K_MIL_PTS, K_N_SHIPS, K_YARDS, MAX_LEGAL, N_EVENT_FIELDS, NG, P_BLD, P_CIVIL,
                      P_CRAFT, P_CRAFT_N, P_GOLD, P_GOODS, P_HAND, P_HAND_N, P_MIL, P_TOOL, P_WORKERS, P_YARD, RULES_END, STATE_SIZE, S_CRAFT, S_GOLD, S_GOODS,
@@ -29,7 +29,7 @@ from ..enums import (A_DISCARD, A_END, A_GOODS, BLD_MILL_OVER, BLD_PER_CIVIL, BL
 
 # the parameters' slots (registry.HEURISTIC_PARAMS has them in this order)
 (W_GOLD, W_WORKER, W_GOODS, W_CRAFT, W_YARD, W_MIL, W_CIVIL, W_ATTACK, W_TREASURY, W_TOKEN,
- W_HAND, W_DRAFT_SHIP) = range(12)
+ W_HAND, W_DRAFT_SHIP, W_LOOKAHEAD) = range(13)
 REGROW = 0.3
 
 
@@ -267,6 +267,42 @@ def best_action_nb(s, seat):
         v = value_nb(scratch, seat, seat)
         if v > bv:
             best, bv = a, v
+    if best == A_END and w_nb(s, seat, W_LOOKAHEAD) > 0.0:
+        best = best_pair_nb(s, seat, out, n, bv)
+    return best
+
+
+@njit(cache=True)
+def best_pair_nb(s, seat, out, n, bv):
+    """No single action raises the value: the first action of the best pair that does
+    (a purchase or a card played, then any action: buying the goods a ship lacks and
+    completing it). Only public, deterministic first steps: no townsfolk (their draws
+    would read the hidden deck)."""
+    first = s.copy()
+    second = s.copy()
+    out2 = np.empty(MAX_LEGAL, np.int64)
+    log = np.zeros((0, N_EVENT_FIELDS), np.int64)
+    best = A_END
+    for k in range(n):
+        a = out[k]
+        if not (A_GOODS <= a < A_TOWN):
+            continue
+        for i in range(RULES_END, STATE_SIZE):
+            first[i] = s[i]
+        answer_nb(first, a, log)
+        if first[G_ASK] != D_ACTION or first[G_SEAT] != seat:
+            continue
+        m = legal_nb(first, out2)
+        for j in range(m):
+            a2 = out2[j]
+            if a2 == A_END or A_DISCARD <= a2 < A_GOODS:
+                continue
+            for i in range(RULES_END, STATE_SIZE):
+                second[i] = first[i]
+            answer_nb(second, a2, log)
+            v = value_nb(second, seat, seat)
+            if v > bv:
+                best, bv = a, v
     return best
 
 
