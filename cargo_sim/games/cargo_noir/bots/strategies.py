@@ -30,6 +30,8 @@ PARAMS = {
     "rich_value": (1.0, "coin_value when the safe holds more than rich_coins coins"),
     "deny": (0.0, "points per point a port's cargo would add to the opponent who gains most, "
                   "divided by the other players (0: ignore what others gain)"),
+    "guard": (0.0, "coins stacked above the least bid per point the port's cargo would add to the "
+                   "opponent who gains most (0: none)"),
 }
 
 # the first expert's parameters: `expert_v1` keeps them so past results reproduce
