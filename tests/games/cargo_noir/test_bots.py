@@ -19,16 +19,15 @@ def test_builtin_table_order_matches_dispatch():
     # dispatch_nb sends index 0 to random and every other built-in to the heuristic family
     assert registry.BUILTIN_ORDER[0] == "random"
     assert registry.BUILTIN["random"].resolve() is random_decide_nb
-    # ... except the search bots, registered after the strategies and marked for the table
-    # (s[R_SEARCH]), then `strong` (expert's kernel, trained; not one of the search's models)
+    # ... except the search bots, registered last and marked for the table (s[R_SEARCH]);
+    # every bot before them is one of their models, `strong` (expert's kernel, trained) among them
     plain = registry.bot_names(search=False)
-    assert plain[-1] == registry.BUILTIN_ORDER[-1] == "strong"
-    assert plain[:-1] == registry.BUILTIN_ORDER[:len(plain) - 1] == list(registry.BUILTIN["ismcts"].models)
+    assert plain == registry.BUILTIN_ORDER[:len(plain)] == list(registry.BUILTIN["ismcts"].models)
     for name in plain[1:]:
         assert registry.BUILTIN[name].resolve() is heur
-    assert set(plain[1:-1]) == set(STRATEGIES)
+    assert set(plain[1:]) == set(STRATEGIES) | {"strong"}
     assert [b for b in registry.BUILTIN_ORDER if registry.BUILTIN[b].search] == ["flatmc", "ismcts"]
-    assert len(registry.model_rows()) == (1 + len(STRATEGIES)) * registry.N_PARAMS
+    assert len(registry.model_rows()) == len(plain) * registry.N_PARAMS
 
 
 def test_strong_is_the_shipped_file_and_beats_expert():
@@ -41,14 +40,15 @@ def test_strong_is_the_shipped_file_and_beats_expert():
     assert data.family == "expert" and spec.params == data.params and list(spec.params) == list(PARAMS)
     assert "cargo-sim train strong" in spec.doc
     assert all("strong" not in registry.default_players(n) for n in (2, 3, 4, 5))
-    with pytest.raises(cargo_sim.BotError, match="opponent"):
-        cargo_sim.player("ismcts?opponent=strong")
+    # one of the search bots' models: by name as a rollout or opponent, and in model_rows
+    assert cargo_sim.player("ismcts?opponent=strong&rollout=strong").label
+    assert len(registry.model_rows()) == registry.N_PARAMS * (registry.BUILTIN_ORDER.index("strong") + 1)
     res = cargo_sim.simulate(200, ["strong", "expert"], seed=3, progress=False)
     won = res.players.query("seat == 0").win_share.sum()
     res = cargo_sim.simulate(200, ["expert", "strong"], seed=3, progress=False)
     won += res.players.query("seat == 1").win_share.sum()
     assert won / 400 > 0.7
-    # a table with a search bot seats it too (its index comes after the search bots')
+    # a table with a search bot seats it too
     res = cargo_sim.simulate(2, ["ismcts?iterations=20", "strong", "expert"], seed=1, progress=False)
     assert len(res.games) == 2
 

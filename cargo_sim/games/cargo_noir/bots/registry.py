@@ -35,7 +35,10 @@ REGISTRY.train = TrainSpec(
            "diff_bias": (0.0, 2.5), "bm_bias": (-2.0, 3.0), "ship_value": (0.0, 6.0),
            "warehouse_value": (0.0, 8.0), "syndicate_value": (0.0, 25.0), "hold": (0.3, 1.2),
            "raise_ratio": (0.5, 2.5), "sell_at": (0.0, 45.0), "late_bid": (0.0, 2.0),
-           "rich_coins": (0.0, 30.0), "rich_value": (0.3, 1.5)},
+           "rich_coins": (0.0, 30.0), "rich_value": (0.3, 1.5),
+           # guard's range starts above 0: the search starts at the family's values, and
+           # guard pays only from about 0.1 (a coin more on ports worth 5 to an opponent)
+           "deny": (0.0, 1.5), "guard": (0.05, 0.35)},
     fields={2: (("expert",),),
             4: (("expert", "expert", "expert"),
                 ("expert_v1", "greedy", "syndicate"),
@@ -82,13 +85,12 @@ def _load_builtins():
     for name in STRATEGIES:
         register_builtin(BotSpec(name, _KERNELS + "heuristic_nb:heuristic_decide_nb",
                                  strategy_params(name), strategy_doc(name)))
-    # the search bots next: the bots before them are their models (model_rows)
+    # `strong`: expert's kernel with the trained parameters of bots/strong.toml (a model
+    # of the search bots like the others; never in a default mix)
+    register_strong(REGISTRY, __name__.rsplit(".", 2)[0])
+    # the search bots come last: the bots before them are their models (model_rows)
     register_search_bots(REGISTRY, _KERNELS + "dispatch_nb:builtin_decide_nb", SEARCH_PARAMS, SEARCH_DOCS,
                          {"bids": SEARCH_RANGES["bids"]})
-    # `strong` last: expert's kernel with the trained parameters of bots/strong.toml, never
-    # in a default mix and not a search model (the search bots propose and weigh one move
-    # per model: one more model would change every search game)
-    register_strong(REGISTRY, __name__.rsplit(".", 2)[0])
 
 
 # the search bots' parameters in their slot order (core.search.params: the core's, with
@@ -115,13 +117,11 @@ def bot_names(search: bool = True) -> list[str]:
 
 
 def model_rows() -> np.ndarray:
-    """Each built-in bot's default parameters (fixed point) registered before the
-    search bots, in BUILTIN_ORDER: the search bots' models (their `opponent` and
-    `rollout`)."""
+    """Each non-search built-in bot's default parameters (fixed point), in
+    BUILTIN_ORDER: the search bots' models (their `opponent` and `rollout`)."""
     from ..enums import PARAM_SCALE
     names = [b for b in BUILTIN_ORDER if not BUILTIN[b].search]
-    names = names[:BUILTIN_ORDER.index(next(b for b in BUILTIN_ORDER if BUILTIN[b].search))]
-    assert list(BUILTIN["ismcts"].models) == names, "the models are the bots before the search bots"
+    assert names == BUILTIN_ORDER[:len(names)], "search bots are registered last"
     rows = [np.round(Player(BUILTIN[b], tuple(BUILTIN[b].params.values())).param_vector(N_PARAMS)
                      * PARAM_SCALE).astype(np.int64) for b in names]
     return np.concatenate(rows)
