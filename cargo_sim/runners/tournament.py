@@ -294,7 +294,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     ``first_deal``: play deals ``first_deal ..`` of every table's fixed deal
     sequence (the ``deal`` column counts from it), so a later call continues an
     earlier one with fresh deals (the ladder's rounds); 0 by default.
-    ``focus``: an entrant's name: one bot against a field. Every table seats it
+    ``focus``: an entrant's name (or its spec as listed in ``bots``): one bot against a field. Every table seats it
     once and the other entrants in the other seats (``seating_plan``), and
     ``.focus`` gives its win share and VP margin over the best other seat, with
     intervals clustered by deal (``core.ratings.focus_table``).
@@ -323,7 +323,11 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
 
     if focus is not None and focus not in names:
-        raise ConfigError(f"focus must be one of the entrants ({', '.join(names)}), got {focus!r}")
+        specs = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else (
+            list(bots) if not isinstance(bots, dict) else [])
+        if specs.count(focus) != 1:
+            raise ConfigError(f"focus must be one of the entrants ({', '.join(names)}), got {focus!r}")
+        focus = names[specs.index(focus)]          # the spec as given: its entrant's name
     plan = seating_plan(len(names), n_players, design,
                         focus=None if focus is None else names.index(focus))
     n_tables = len(plan)

@@ -608,6 +608,10 @@ def test_focus_tournament():
     assert f["share"] > 0.8 and f["margin_lo"] > 0                   # greedy beats random
     assert "greedy against the field" in tm.format_results(r)
     assert tournament(["greedy", "random"], 2, games=4, seed=4, progress=False).focus is None
+    # the spec as listed names its entrant (whose name is the bot's label)
+    r = tournament(["greedy?bid_margin=0", "random"], 2, games=4, seed=4, progress=False,
+                   focus="greedy?bid_margin=0")
+    assert r.config["focus"] == r.entrants[0] and list(r.focus.index) == [r.entrants[0]]
     with pytest.raises(ConfigError, match="focus must be one of the entrants"):
         tournament(["greedy", "random"], 4, games=4, progress=False, focus="expert")
 
