@@ -378,7 +378,8 @@ def focus_table(players: pd.DataFrame, focus) -> pd.DataFrame:
     ``share`` (its mean win share, shared wins split; fair share 1/seats) and
     ``margin`` (its VP minus the best other seat's VP, per game), each with the
     95 % interval of ``stats.clustered_mean`` clustered by deal: with every deal
-    played in the same seatings, the t interval over the deal means."""
+    played in the same seatings, the t interval over the deal means (the share's
+    kept within [0, 1])."""
     unit = players[cluster_column(players)].to_numpy()
     mine = (players["entrant"] == focus).to_numpy()
     if not mine.any():
@@ -393,7 +394,8 @@ def focus_table(players: pd.DataFrame, focus) -> pd.DataFrame:
     marg = clustered_mean(margin, unit[mine])
     n_players = int(len(players) // players["game"].nunique())
     return pd.DataFrame([{"games": share["n"], "deals": share["clusters"], "fair": 1.0 / n_players,
-                          "share": share["mean"], "share_lo": share["ci_lo"], "share_hi": share["ci_hi"],
+                          "share": share["mean"], "share_lo": max(share["ci_lo"], 0.0),
+                          "share_hi": min(share["ci_hi"], 1.0),
                           "margin": marg["mean"], "margin_lo": marg["ci_lo"], "margin_hi": marg["ci_hi"]}],
                         index=pd.Index([focus], name="entrant"))
 
