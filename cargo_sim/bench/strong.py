@@ -3,7 +3,8 @@ of 4 x ``strong`` against 4 x ``expert`` on one thread, timed in turn.
 
 Target: ``strong`` keeps at least 25 % of ``expert``'s games/s (at most about 3x
 ``expert``'s time per decision, a game holding other work than decisions). A game
-that has no ``strong`` bot registered yet gets a line saying so.
+that has no ``strong`` bot registered yet gets a line saying so. Alone:
+``python -c "from cargo_sim.bench import main, strong; strong.run(main.kernel_rate, 3, 0.5)"``.
 """
 from __future__ import annotations
 
@@ -54,23 +55,3 @@ def run(kernel_rate, repeat: int, seconds: float, say=print) -> dict:
             f"{r['expert']:,.0f}: {r['share']:.0%} (median of the rounds {r['share_median']:.0%}; "
             f"target >= {STRONG_SHARE:.0%}: {'met' if r['share'] >= STRONG_SHARE else 'NOT met'})")
     return out
-
-
-def main(argv=None) -> int:
-    """``python -m cargo_sim.bench.strong [--repeat R] [--seconds S]``: this section alone."""
-    import argparse
-    from .main import kernel_rate
-    p = argparse.ArgumentParser(prog="python -m cargo_sim.bench.strong", description=__doc__.split("\n\n")[0])
-    p.add_argument("--repeat", type=int, default=3, metavar="R", help="interleaved rounds (default 3)")
-    p.add_argument("--seconds", type=float, default=0.5, metavar="S",
-                   help="seconds of expert games per measurement (default 0.5)")
-    a = p.parse_args(argv)
-    if a.repeat < 1 or not a.seconds > 0:
-        p.error("--repeat must be >= 1 and --seconds > 0")
-    run(kernel_rate, a.repeat, a.seconds, say=lambda *x: print(*x, flush=True))
-    return 0
-
-
-if __name__ == "__main__":
-    import sys
-    sys.exit(main())
