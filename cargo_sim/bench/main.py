@@ -385,6 +385,9 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
 
     say("  (target: expert >= 40 % of random's rate)")
     say("")
+    from . import strong as bench_strong
+    strong = bench_strong.run(kernel_rate, repeat, seconds, say)
+    say("")
     own_games = games_rates(repeat, seconds, say)
     from . import reference as bench_ref
     ref = bench_ref.engine_vs_reference(kernel_rate, rounds=max(3, repeat), seconds=seconds)
@@ -460,7 +463,7 @@ def run(games: int | None, seconds: float, cold: bool, mem_games: int, repeat: i
     return {"machine": mach, "load_average": load, "repeat": repeat, "rates": rows, "bots": bot_rows,
             "games": own_games,
             "reference": ref, "startup": st, "memory": m, "runs": scale, "targets": targets, "forward": fwd, "search": search,
-            "bench_maxrss_mb": own, "seconds": total, "check_bots": checked}
+            "bench_maxrss_mb": own, "seconds": total, "check_bots": checked, "strong": strong}
 
 
 def main(argv=None) -> int:

@@ -49,6 +49,7 @@ MEANINGS = {
     "--estimated": "only the estimated rules values",
     "--toml": "print the full rules as TOML",
     "--design": "seat orders per deal",
+    "--focus": "one bot against a field: the bot seated once at every table",
     "--vary": "a rules parameter and the values to compare, PARAM=V1,V2 (repeatable)",
     "--measures": "measures to print",
     "--bot": "one bot (the one to tune)",

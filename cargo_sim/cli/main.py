@@ -247,6 +247,8 @@ def cmd_tournament(args, argv) -> int:
     if dup:        # a typo far more often than an A/A test (the API's tournament(["random"] * 2, ...))
         raise ConfigError(f"--players names {', '.join(dup)} more than once; entrants must differ "
                           f"(an A/A test of one bot: cargo_sim.tournament([bot, bot], ...))")
+    if args.focus is not None and args.focus.strip() not in bots:
+        raise ConfigError(f"--focus names one of --players ({', '.join(bots)}), got {args.focus!r}")
     if args.out:                 # the common mistakes first, so they leave no empty folder
         for b in bots:
             game.bots.parse(b)
@@ -261,7 +263,7 @@ def cmd_tournament(args, argv) -> int:
 
 TOURNAMENT_KIND = "cargo_sim.tournament/1"
 TOURNAMENT_FILES = ("standings.csv", "head_to_head.csv", "ratings.csv", "significance.csv",
-                    "win_rates.png", "run.json", "run.lock")
+                    "focus.csv", "win_rates.png", "run.json", "run.lock")
 
 
 def _tournament_run_json(d: dict) -> bool:
@@ -286,7 +288,8 @@ def _tournament(args, argv, tournament, bots, rules, game) -> int:
         warnings.simplefilter("always")
         res = tournament(bots, args.seats, games=args.games, seed=args.seed, rules=rules,
                          workers=args.workers, progress=show_progress(args), design=args.design,
-                         game=game, check_bots=not args.fast_bots)
+                         game=game, check_bots=not args.fast_bots,
+                         focus=None if args.focus is None else args.focus.strip())
     if res.standings is None:
         failed = next((str(w.message) for w in caught if "analysis failed" in str(w.message)), "")
         raise ConfigError("the tournament was played but its analysis failed" + (f": {failed}" if failed else ""))
@@ -301,8 +304,11 @@ def _tournament(args, argv, tournament, bots, rules, game) -> int:
         meta = dict(res.config, kind=TOURNAMENT_KIND, command=shlex.join([PROG] + list(argv)),
                     rules_overrides=rules.overrides, versions=versions())
         with Staged(out) as files:               # all six files or none (a full disk: none)
-            for name, df in (("standings", res.standings), ("head_to_head", res.head_to_head),
-                             ("ratings", res.ratings), ("significance", res.significance)):
+            tables = (("standings", res.standings), ("head_to_head", res.head_to_head),
+                      ("ratings", res.ratings), ("significance", res.significance))
+            if res.focus is not None:
+                tables += (("focus", res.focus),)
+            for name, df in tables:
                 files.write(f"{name}.csv", lambda f, df=df: df.to_csv(f))
             files.write("win_rates.png", lambda f: ax.figure.savefig(f, dpi=120, format="png"))
             files.write("run.json", lambda f: Path(f).write_text(
@@ -310,7 +316,7 @@ def _tournament(args, argv, tournament, bots, rules, game) -> int:
             with contextlib.suppress(FileNotFoundError):
                 (out / "run.json").unlink()      # an earlier one (ours: claimed) goes first
         print(f"\nwrote {out}/standings.csv, head_to_head.csv, ratings.csv, significance.csv, "
-              f"win_rates.png, run.json")
+              f"{'focus.csv, ' if res.focus is not None else ''}win_rates.png, run.json")
     return 0
 
 
@@ -410,6 +416,10 @@ def build_parser() -> argparse.ArgumentParser:
     G.add(p, "--design", choices=("balanced", "all"), default="balanced",
           help="seat orders per deal: balanced = all at 2-4 seats, 20 at 5; all = every "
                "order, 120 at 5 seats (default balanced)")
+    G.add(p, "--focus", default=None, metavar="BOT",
+          help="one bot against a field: BOT (one of --players) sits once at every table, the "
+               "other entrants fill the other seats; prints its win share and VP margin with "
+               "intervals clustered by deal (and writes focus.csv)")
     G.seed(p, what="tournament seed")
     G.rules(p)
     G.workers(p)

@@ -19,14 +19,14 @@ from scipy import stats
 from scipy.sparse.csgraph import connected_components
 
 from .errors import ConfigError
-from .stats import t_quantile, wilson_interval
+from .stats import clustered_mean, t_quantile, wilson_interval
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 RTOL = 1e-10          # Bradley-Terry: converged when every score is this small per meeting
 MAX_NEWTON = 200
 
 __all__ = ["pairwise_counts", "meetings", "head_to_head", "bradley_terry", "standings_table",
-           "significance", "cluster_column", "ELO_PER_NAT"]
+           "significance", "focus_table", "cluster_column", "ELO_PER_NAT"]
 
 
 def _order(players: pd.DataFrame) -> list:
@@ -369,6 +369,35 @@ def standings_table(players: pd.DataFrame, ratings: pd.DataFrame | None = None,
         out["rating"] = ratings["elo"].reindex(out.index)
         sort.append("rating")
     return out.sort_values(sort, ascending=False, kind="stable")
+
+
+# ---------------------------------------------------------------------------
+# one bot against a field
+def focus_table(players: pd.DataFrame, focus) -> pd.DataFrame:
+    """One row for the entrant ``focus`` (one seat of every game): games, deals,
+    ``share`` (its mean win share, shared wins split; fair share 1/seats) and
+    ``margin`` (its VP minus the best other seat's VP, per game), each with the
+    95 % interval of ``stats.clustered_mean`` clustered by deal: with every deal
+    played in the same seatings, the t interval over the deal means (the share's
+    kept within [0, 1])."""
+    unit = players[cluster_column(players)].to_numpy()
+    mine = (players["entrant"] == focus).to_numpy()
+    if not mine.any():
+        raise ConfigError(f"focus {focus!r} sat at no table")
+    game = players["game"].to_numpy()
+    if len(np.unique(game[mine])) != int(mine.sum()):
+        raise ConfigError(f"focus {focus!r} holds more than one seat of a game: a focus has one seat")
+    vp = players["vp"].to_numpy(dtype=float)
+    others = pd.Series(np.where(mine, -np.inf, vp)).groupby(game).max()
+    margin = vp[mine] - others.reindex(game[mine]).to_numpy()
+    share = clustered_mean(players["win_share"].to_numpy(dtype=float)[mine], unit[mine])
+    marg = clustered_mean(margin, unit[mine])
+    n_players = int(len(players) // players["game"].nunique())
+    return pd.DataFrame([{"games": share["n"], "deals": share["clusters"], "fair": 1.0 / n_players,
+                          "share": share["mean"], "share_lo": max(share["ci_lo"], 0.0),
+                          "share_hi": min(share["ci_hi"], 1.0),
+                          "margin": marg["mean"], "margin_lo": marg["ci_lo"], "margin_hi": marg["ci_hi"]}],
+                        index=pd.Index([focus], name="entrant"))
 
 
 # ---------------------------------------------------------------------------

@@ -48,8 +48,8 @@ from ..core.checks import check_seed, whole
 from ..core.contract import get_game
 from ..core.errors import BotError, ConfigError, IllegalDecisionError
 from ..core.progress import Progress
-from ..core.ratings import (ELO_PER_NAT, bradley_terry, head_to_head, meetings, pairwise_counts,
-                           significance, standings_table)
+from ..core.ratings import (ELO_PER_NAT, bradley_terry, focus_table, head_to_head, meetings,
+                            pairwise_counts, significance, standings_table)
 from ..core.runner import Table, available_memory, run_jobs
 from ..core.seeds_nb import game_seeds
 from ..core.stats import wilson_interval
@@ -115,7 +115,8 @@ def seat_maps(n_players: int, design: str = "balanced") -> list[tuple]:
     return list(itertools.permutations(range(n_players)))
 
 
-def seating_plan(n_entrants: int, n_players: int, design: str = "balanced") -> pd.DataFrame:
+def seating_plan(n_entrants: int, n_players: int, design: str = "balanced",
+                 focus: int | None = None) -> pd.DataFrame:
     """The tables of a tournament: one row per (composition, seating).
 
     Columns: table, combo (composition index: tables with the same combo
@@ -126,14 +127,25 @@ def seating_plan(n_entrants: int, n_players: int, design: str = "balanced") -> p
     composition with repeated entrants keeps its distinct seatings only;
     the seat maps form a group, so every distinct seating stands for equally
     many maps and the balance holds. See the module docstring.
+
+    ``focus`` (an entrant index): one bot against a field. Every table holds
+    the focus entrant once and fills the other ``n_players - 1`` seats from
+    the other entrants as above (each ``q`` times plus an ``r``-combination).
     """
     if n_entrants < 1 or n_players < 1:
         raise ConfigError("seating_plan needs at least one entrant and one seat")
     maps = seat_maps(n_players, design)
-    q, r = divmod(n_players, n_entrants)
+    if focus is None:
+        field, head, slots = list(range(n_entrants)), [], n_players
+    else:
+        if not 0 <= focus < n_entrants or n_entrants < 2 or n_players < 2:
+            raise ConfigError("a focus entrant needs a field of at least one other entrant "
+                              "and at least 2 seats")
+        field, head, slots = [e for e in range(n_entrants) if e != focus], [focus], n_players - 1
+    q, r = divmod(slots, len(field))
     rows = []
-    for ci, extra in enumerate(itertools.combinations(range(n_entrants), r)):
-        comp = list(range(n_entrants)) * q + list(extra)
+    for ci, extra in enumerate(itertools.combinations(field, r)):
+        comp = head + field * q + list(extra)
         seen = set()
         for oi, g in enumerate(maps):
             seats = tuple(comp[g[s]] for s in range(n_players))
@@ -199,13 +211,14 @@ class TournamentResults:
     head_to_head_n: pd.DataFrame = field(init=False)
     ratings: pd.DataFrame = field(init=False)
     significance: pd.DataFrame = field(init=False)
+    focus: pd.DataFrame | None = field(init=False, default=None)
 
     def __post_init__(self):
         try:
             self.analyze()
         except Exception as e:          # the games were played: never lose them to a statistic
             self.standings = self.head_to_head = self.head_to_head_n = None
-            self.ratings = self.significance = None
+            self.ratings = self.significance = self.focus = None
             warnings.warn(f"tournament analysis failed ({type(e).__name__}: {e}); the games "
                           f"are kept in .players and .games", RuntimeWarning, stacklevel=3)
 
@@ -222,6 +235,8 @@ class TournamentResults:
         self.ratings = bradley_terry(wins, meetings=m)
         self.standings = standings_table(p, self.ratings, self.entrants)
         self.significance = significance(p, standings=self.standings)
+        focus = self.config.get("focus")
+        self.focus = focus_table(p, focus) if focus is not None else None
 
     def plot_win_rates(self, ax=None):
         """Horizontal bars of win rate with 95% deal-clustered intervals; a dashed line
@@ -258,7 +273,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
                rules=None, workers: int | None = None,
                progress: bool = True, design: str = "balanced",
                check_bots: bool = True, game=None,
-               first_deal: int = 0) -> TournamentResults:
+               first_deal: int = 0, focus: str | None = None) -> TournamentResults:
     """Play a seat-fair round robin between ``bots`` at tables of ``n_players``.
 
     ``bots``: a list of bot specs (names such as ``"greedy?bid_margin=2"``,
@@ -279,6 +294,10 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     ``first_deal``: play deals ``first_deal ..`` of every table's fixed deal
     sequence (the ``deal`` column counts from it), so a later call continues an
     earlier one with fresh deals (the ladder's rounds); 0 by default.
+    ``focus``: an entrant's name (or its spec as listed in ``bots``): one bot against a field. Every table seats it
+    once and the other entrants in the other seats (``seating_plan``), and
+    ``.focus`` gives its win share and VP margin over the best other seat, with
+    intervals clustered by deal (``core.ratings.focus_table``).
 
     >>> r = tournament(["greedy", "banker", "collector"], 3, games=6000)  # doctest: +SKIP
     >>> r.standings; r.head_to_head; r.ratings; r.significance  # doctest: +SKIP
@@ -303,7 +322,14 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
     if not whole(workers) or workers < 1:
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
 
-    plan = seating_plan(len(names), n_players, design)
+    if focus is not None and focus not in names:
+        specs = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else (
+            list(bots) if not isinstance(bots, dict) else [])
+        if specs.count(focus) != 1:
+            raise ConfigError(f"focus must be one of the entrants ({', '.join(names)}), got {focus!r}")
+        focus = names[specs.index(focus)]          # the spec as given: its entrant's name
+    plan = seating_plan(len(names), n_players, design,
+                        focus=None if focus is None else names.index(focus))
     n_tables = len(plan)
     n_combos = int(plan["combo"].nunique())
     deals = -(-int(games) // n_tables)                   # round up
@@ -395,6 +421,7 @@ def tournament(bots, n_players: int, games: int = 12_000, seed: int = 0,
               "games_per_composition": int(gpt.sum()) // n_combos, "compositions": n_combos,
               "tables": n_tables, "design": design, "deals_per_table": deals, "seed": seed,
               **({"first_deal": first_deal} if first_deal else {}),
+              **({"focus": focus} if focus is not None else {}),
               "rules_digest": rules.digest, "game": game.name}
     return TournamentResults(names, n_players, players_df, games_df, plan, rules, config)
 
@@ -458,6 +485,14 @@ def format_results(res: "TournamentResults") -> str:
                          "estimate": lambda v: "" if not np.isfinite(v) else f"{v:.3f}",
                          "ci_lo": lambda v: "" if not np.isfinite(v) else f"{v:.3f}",
                          "ci_hi": lambda v: "" if not np.isfinite(v) else f"{v:.3f}"})]
+    if res.focus is not None:
+        f = res.focus.iloc[0]
+        lines += ["", f"{res.focus.index[0]} against the field (one seat of every game, 95 % "
+                      f"intervals clustered by deal): win share {f['share']:.3f} "
+                      f"[{f['share_lo']:.3f}, {f['share_hi']:.3f}] (fair {f['fair']:.3f}), "
+                      f"VP margin over the best other seat {f['margin']:+.1f} "
+                      f"[{f['margin_lo']:+.1f}, {f['margin_hi']:+.1f}]; "
+                      f"{int(f['deals']):,} deals, {int(f['games']):,} games"]
     return "\n".join(lines)
 
 

@@ -387,6 +387,24 @@ def test_tournament_command_writes_standings(tmp_path, capsys):
     assert "--seats 2" in capsys.readouterr().err
 
 
+def test_tournament_focus_option(tmp_path, capsys):
+    from cargo_sim.cli import main
+    rc = main(["tournament", "--players", "greedy,random", "--focus", "greedy", "--seats", "3",
+               "--games", "9", "--no-progress", "--out", str(tmp_path)])
+    assert rc == 0
+    assert "greedy against the field" in capsys.readouterr().out
+    f = pd.read_csv(tmp_path / "focus.csv", index_col=0)
+    assert f.loc["greedy", "games"] == 9 and f.loc["greedy", "deals"] == 3
+    # a focus that is not an entrant: one line, before any game or folder
+    out = tmp_path / "never"
+    assert main(["tournament", "--players", "greedy,random", "--focus", "expert", "--seats", "3",
+                 "--games", "9", "--no-progress", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert_one_error_line(err)
+    assert "--focus names one of --players" in err
+    assert not out.exists()
+
+
 def test_internal_fault_is_one_line_not_a_traceback(capsys, monkeypatch):
     import cargo_sim.runners.tournament as tm
     from cargo_sim.cli import main

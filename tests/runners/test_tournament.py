@@ -18,6 +18,7 @@ import importlib
 
 tm = importlib.import_module("cargo_sim.runners.tournament")
 from cargo_sim import BotError, ConfigError, Rules, RulesError
+from cargo_sim.core.ratings import focus_table
 from cargo_sim.runners.tournament import (ELO_PER_NAT, bradley_terry, head_to_head, pairwise_counts,
                                   seat_maps, seating_plan, significance, standings_table,
                                   tournament, wilson_interval)
@@ -552,6 +553,67 @@ def test_errors():
     rules = Rules.default().replace(min_players=3)
     with pytest.raises(RulesError):
         tournament(["random", "random"], 2, games=10, rules=rules, progress=False)
+
+
+# ---------------------------------------------------------------------------
+# one bot against a field
+def test_focus_seating_plan():
+    # focus 0 against one field entrant at 4 seats: 0 1 1 1, the focus once in each seat
+    plan = seating_plan(2, 4, focus=0)
+    assert sorted(plan["seats"]) == [(0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 0)]
+    # focus 1 against entrants 0 and 2 at 4 seats: compositions 1 0 2 0 and 1 0 2 2
+    plan = seating_plan(3, 4, focus=1)
+    assert plan["combo"].nunique() == 2 and len(plan) == 24
+    for row in plan["seats"]:
+        assert list(row).count(1) == 1 and set(row) == {0, 1, 2}
+    seats = np.array(plan["seats"].tolist())
+    assert ((seats == 1).sum(axis=0) == 6).all()          # the focus in every seat equally
+    # focus with three field entrants at 4 seats: one composition, all 24 orders
+    assert len(seating_plan(4, 4, focus=3)) == 24
+    for bad in (dict(n_entrants=2, n_players=2, focus=2), dict(n_entrants=2, n_players=2, focus=-1),
+                dict(n_entrants=1, n_players=2, focus=0), dict(n_entrants=2, n_players=1, focus=0)):
+        with pytest.raises(ConfigError, match="focus"):
+            seating_plan(**bad)
+
+
+def test_focus_table_by_hand():
+    # 3-seat games; F's VP minus the best other: +2, -1, 0, +4; deals (0, 1), (2, 3)
+    p = table([(0, "F", 1, 9, 1.0), (0, "A", 2, 7, 0.0), (0, "B", 3, 1, 0.0),
+               (1, "F", 2, 5, 0.0), (1, "A", 1, 6, 1.0), (1, "B", 3, 2, 0.0),
+               (2, "F", 1, 4, 0.5), (2, "A", 1, 4, 0.5), (2, "B", 3, 0, 0.0),
+               (3, "F", 1, 8, 1.0), (3, "A", 2, 4, 0.0), (3, "B", 3, 3, 0.0)],
+              deal_id=[0] * 6 + [1] * 6)
+    f = focus_table(p, "F").loc["F"]
+    assert f["games"] == 4 and f["deals"] == 2 and f["fair"] == pytest.approx(1 / 3)
+    assert f["share"] == pytest.approx(2.5 / 4) and f["margin"] == pytest.approx(5 / 4)
+    # two deals with means 0.5 and 0.75: se 0.125, t(0.975, 1) = 12.7062: kept within [0, 1]
+    assert (f["share_lo"], f["share_hi"]) == (0.0, 1.0)
+    # margins: deal means 0.5 and 2.0, se 0.75
+    assert f["margin"] - f["margin_lo"] == pytest.approx(12.7062047 * 0.75, abs=1e-5)
+    with pytest.raises(ConfigError, match="sat at no table"):
+        focus_table(p, "Z")
+    with pytest.raises(ConfigError, match="more than one seat"):
+        focus_table(p.assign(entrant=p["entrant"].replace("B", "F")), "F")
+
+
+@pytest.mark.filterwarnings("ignore:Bradley-Terry")
+def test_focus_tournament():
+    r = tournament(["greedy", "random"], 4, games=16, seed=4, progress=False, focus="greedy")
+    assert len(r.tables) == 4 and r.config["games_played"] == 16 and r.config["focus"] == "greedy"
+    assert (r.players[r.players["entrant"] == "greedy"].groupby("game").size() == 1).all()
+    assert (r.players[r.players["entrant"] == "greedy"].groupby("seat").size() == 4).all()
+    f = r.focus.loc["greedy"]
+    assert f["games"] == 16 and f["deals"] == 4
+    assert f["share"] == pytest.approx(r.standings.loc["greedy", "win_rate"])
+    assert f["share"] > 0.8 and f["margin_lo"] > 0                   # greedy beats random
+    assert "greedy against the field" in tm.format_results(r)
+    assert tournament(["greedy", "random"], 2, games=4, seed=4, progress=False).focus is None
+    # the spec as listed names its entrant (whose name is the bot's label)
+    r = tournament(["greedy?bid_margin=0", "random"], 2, games=4, seed=4, progress=False,
+                   focus="greedy?bid_margin=0")
+    assert r.config["focus"] == r.entrants[0] and list(r.focus.index) == [r.entrants[0]]
+    with pytest.raises(ConfigError, match="focus must be one of the entrants"):
+        tournament(["greedy", "random"], 4, games=4, progress=False, focus="expert")
 
 
 def test_plot_win_rates(small):
