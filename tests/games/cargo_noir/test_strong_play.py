@@ -181,3 +181,11 @@ def test_the_script_refuses_bad_input_before_playing(tmp_path):
     with pytest.raises(ConfigError, match="--games must be at least 1"):
         s.main(["--games", "0", "--out", str(tmp_path)])
     assert not any(tmp_path.iterdir())
+
+
+def test_committed_reports_show_the_committed_tables(tmp_path):
+    import shutil
+    for name in ("index.md", "verdicts.json"):
+        shutil.copy(S.ROBUSTNESS_DIR / name, tmp_path / name)
+    assert S.update_robustness(tmp_path)
+    assert (tmp_path / "index.md").read_text() == (S.ROBUSTNESS_DIR / "index.md").read_text()
