@@ -59,6 +59,8 @@ MEANINGS = {
     "--method": "search method",
     "--start-bot": "the bot spec a search starts from",
     "--space": "search range of one parameter, PARAM=LO:HI (repeatable)",
+    "--generations": "generations of the training search",
+    "--popsize": "candidates per generation of the training search",
     "--yardstick": "the yardstick bot spec",
     "--budgets": "search budgets per decision of the yardstick, comma-separated",
     "--budget-param": "the yardstick parameter the budgets set",
@@ -261,6 +263,27 @@ def tune_options(p):
     no_progress(p)
     fast_bots(p)
     game(p)
+
+
+def train_options(p):
+    p.add_argument("target", metavar="TARGET",
+                   help="what to train: strong (the game's `strong` bot; the only target)")
+    game(p)
+    out(p, "strong.toml (copy it into the game's bots/ folder), history.csv and "
+           "checkpoint.json (required)")
+    p._option_string_actions["--out"].required = True
+    seed(p, what="training seed (search, validation and fresh games derive from it)")
+    add(p, "--generations", type=int, default=None, metavar="K",
+        help="generations of the search (default: the game's training spec)")
+    add(p, "--popsize", type=int, default=None, metavar="P",
+        help="candidates per generation (default: the game's training spec)")
+    add(p, "--games-per-eval", type=int, default=None, metavar="N",
+        help="games per candidate, field and player count (default: the game's training spec)")
+    workers(p)
+    add(p, "--resume", action="store_true",
+        help="continue the training checkpointed in --out (finished generations are kept)")
+    rules(p)
+    no_progress(p)
 
 
 def ladder_options(p):

@@ -212,6 +212,8 @@ ELSEWHERE = {
               "rule variants on the same games, with paired differences and intervals"),
     "tune": ("cargo_sim.cli.tune:tune_command", "tune_options",
              "search a heuristic bot's parameters against a field"),
+    "train": ("cargo_sim.cli.train:train_command", "train_options",
+              "train the game's `strong` bot (its strong.toml) against its fields"),
     "ladder": ("cargo_sim.cli.analyses:ladder_command", "ladder_options",
                "every bot against a yardstick search bot at several budgets"),
     "report": ("cargo_sim.cli.analyses:report_command", "report_options",

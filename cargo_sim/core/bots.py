@@ -30,6 +30,7 @@ class BotSpec:
     bot_params: tuple = ()              # parameters whose value is a bot, given by name ...
     models: tuple = ()                  # ... one of these (the value is its index)
     ranges: dict = field(default_factory=dict)   # parameter name -> (lo, hi, whole numbers only)
+    in_mix: bool = True                 # False: left out of default_players (the trained `strong`)
 
     def resolve(self):
         """The compiled decide function (importing its module when named)."""
@@ -125,6 +126,7 @@ class BotRegistry:
         self.on_change: list = []
         self.plumbing = None            # core.userbots.Plumbing: the game's user-bot plumbing
         self.tune_opponents: tuple = ()  # `tune`'s default field: the game's named strategies
+        self.train = None               # core.strong.TrainSpec: how its `strong` bot is trained
 
     def register_builtin(self, spec: BotSpec) -> None:
         self.builtin[spec.name] = spec
@@ -137,8 +139,9 @@ class BotRegistry:
 
     def default_players(self, n: int, builtin_only: bool = False) -> list[str]:
         """The default bot mix for n seats: the non-random, non-search bots in turn
-        (seat s plays bot s mod k), or random bots when no other bot exists."""
-        pool = self.names(search=False)
+        (seat s plays bot s mod k), or random bots when no other bot exists; a bot
+        registered with in_mix=False (the trained `strong`) is never in it."""
+        pool = [b for b in self.names(search=False) if self.get(b).in_mix]
         if builtin_only:
             pool = [b for b in pool if b in self.builtin]
         names = [b for b in pool if b != "random"] or ["random"]

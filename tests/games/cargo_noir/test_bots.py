@@ -24,7 +24,7 @@ def test_builtin_table_order_matches_dispatch():
     assert plain == registry.BUILTIN_ORDER[:len(plain)]
     for name in plain[1:]:
         assert registry.BUILTIN[name].resolve() is heur
-    assert set(plain[1:]) == set(STRATEGIES)
+    assert set(plain[1:]) == set(STRATEGIES) | {"strong"}     # strong: expert's kernel, trained
     assert [b for b in registry.BUILTIN_ORDER if registry.BUILTIN[b].search] == ["flatmc", "ismcts"]
 
 

@@ -14,6 +14,7 @@ from ....core.bots import (PARAM_MAX, BotRegistry, BotSpec, Player, check_bot_na
                            register_search_bots)
 from ....core import userbots
 from ....core.search.params import SEARCH_RANGES as CORE_SEARCH_RANGES, search_docs, search_params
+from ....core.strong import TrainSpec, register_strong
 from ..enums import BELIEF, N_PARAMS, OUT, STATE_SIZE
 
 __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "register_builtin",
@@ -24,6 +25,24 @@ __all__ = ["BotSpec", "Player", "REGISTRY", "PARAM_MAX", "param_value", "registe
 # dicts are the registry's own, so old code reading BUILTIN / USER sees the same bots)
 REGISTRY = BotRegistry("cargo_noir", N_PARAMS)
 REGISTRY.tune_opponents = ("greedy", "syndicate", "fleet")     # `tune`'s default field
+# how `strong` is trained (`cargo-sim train strong`, docs/bots.md "The strong bot"): the
+# expert's parameters that shape its play, against experts and a mixed field; the
+# perturbed experts keep it from exploiting one deterministic opponent
+REGISTRY.train = TrainSpec(
+    family="expert",
+    space={"coin_value": (0.6, 2.5), "bid_margin": (0.0, 3.0), "casino_bias": (0.0, 3.0),
+           "low_coins": (0.0, 6.0), "contest": (0.0, 1.0), "same_bias": (0.0, 2.5),
+           "diff_bias": (0.0, 2.5), "bm_bias": (-2.0, 3.0), "ship_value": (0.0, 6.0),
+           "warehouse_value": (0.0, 8.0), "syndicate_value": (0.0, 25.0), "hold": (0.3, 1.2),
+           "raise_ratio": (0.5, 2.5), "sell_at": (0.0, 45.0), "late_bid": (0.0, 2.0),
+           "rich_coins": (0.0, 30.0), "rich_value": (0.3, 1.5)},
+    fields={2: (("expert",),),
+            4: (("expert", "expert", "expert"),
+                ("expert_v1", "greedy", "syndicate"),
+                ("expert?coin_value=1.4&raise_ratio=1.1", "expert?sell_at=24&same_bias=1.1",
+                 "expert?hold=0.8&syndicate_value=8"))},
+    weights={2: 1.0, 4: 1.0}, games_per_eval=1000, popsize=12, generations=30, finalists=5,
+    validation_games=4000, fresh_games=10000)
 _KERNELS_DISPATCH = "cargo_sim.games.cargo_noir.bots.dispatch_nb:"
 BUILTIN: dict[str, BotSpec] = REGISTRY.builtin
 BUILTIN_ORDER: list[str] = REGISTRY.builtin_order
@@ -63,6 +82,9 @@ def _load_builtins():
     for name in STRATEGIES:
         register_builtin(BotSpec(name, _KERNELS + "heuristic_nb:heuristic_decide_nb",
                                  strategy_params(name), strategy_doc(name)))
+    # `strong`: expert's kernel with the trained parameters of bots/strong.toml (a model
+    # of the search bots like the others; never in a default mix)
+    register_strong(REGISTRY, __name__.rsplit(".", 2)[0])
     # the search bots come last: the bots before them are their models (model_rows)
     register_search_bots(REGISTRY, _KERNELS + "dispatch_nb:builtin_decide_nb", SEARCH_PARAMS, SEARCH_DOCS,
                          {"bids": SEARCH_RANGES["bids"]})
