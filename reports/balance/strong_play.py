@@ -6,8 +6,8 @@
 
 Mirror tables of `strong` (GAMES per player count), of the heuristic bots the reports used
 so far (GAMES each) and of `ismcts?iterations=1000` on a subsample (`--search-games`; the
-expensive part: at 1 worker on 2 shared cores a Cargo Noir game took about 2-15 s from 2 to
-5 players, a Macao game about 10-45 s from 2 to 4). The search's games are appended per
+expensive part: at 1 worker on 2 cores shared with other work a Cargo Noir game took about
+5, 12, 16-21 and 30 s at 2-5 players, a Macao game about 15, 44 and 64 s at 2-4). The search's games are appended per
 chunk to tables/strong_play_search_games.csv (one row per player-game: what the headlines
 read), so a stopped run keeps what it played and a rerun plays only the rest; the other
 tables are replayed each time (seconds). Writes tables/strong_play.csv (a verdict per
