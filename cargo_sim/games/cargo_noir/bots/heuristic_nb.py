@@ -61,6 +61,9 @@ HP_BANK_AWARE = 18      # 1: the Casino is worth only what the bank can still pa
 HP_SYNDICATE_COUNT = 19  # 1: bait/abandon only while a Syndicate card is left to pay
 HP_RICH_COINS = 20      # above this many coins (0: never) a coin is worth rich_value
 HP_RICH_VALUE = 21      # coin_value when rich
+# strong-bot switches (0 = the behaviour before them; docs/bots.md)
+HP_DENY = 22            # points per point a port's cargo would add to the opponent who gains most
+HP_GUARD = 23           # coins of bid per point the port's cargo would add to that opponent
 
 # best_black_market_nb's scores of one call by token count (float bits; the
 # types are symmetric, so adding or removing a token of a type scores the same
@@ -95,7 +98,14 @@ NOTE_SYNDICATE_COUNT = NOTE_P_COIN + 10  # 1: bait_room_nb counts the contested 
 NOTE_MARGIN = NOTE_P_COIN + 11           # bid_margin_nb (a function of the turn)
 NOTE_P_SAME = NOTE_P_COIN + 12           # same_bias
 NOTE_P_DIFF = NOTE_P_COIN + 13           # diff_bias
-assert NOTE_P_DIFF < SCRATCH + SCRATCH_W
+NOTE_P_DENY = NOTE_P_COIN + 14           # deny / (players - 1)
+NOTE_P_GUARD = NOTE_P_COIN + 15          # guard
+assert NOTE_P_GUARD < SCRATCH + SCRATCH_W
+# with deny or guard, each port's denied_nb, noted with its gain: the Black Market's
+# memo words (best_black_market_nb fills them before the first port is scored and
+# not again in the phase: its gain is noted too)
+NOTE_PORT_DENIED = MEMO_LOSS                # [MAX_PORTS] float bits
+assert MAX_PORTS <= MEMO_W
 
 
 @njit(cache=True)
@@ -526,6 +536,21 @@ def send_notes_nb(s, seat):
     s[NOTE_BANK_AWARE] = 0 if param_nb(s, seat, HP_BANK_AWARE) < 0.5 else 1
     s[NOTE_SYNDICATE_COUNT] = 1 if bait and param_nb(s, seat, HP_SYNDICATE_COUNT) > 0.5 else 0
     s[NOTE_MARGIN] = bid_margin_nb(s, seat)
+    s[NOTE_P_DENY] = float_bits_nb(param_nb(s, seat, HP_DENY) / (n_players_nb(s) - 1))
+    s[NOTE_P_GUARD] = float_bits_nb(param_nb(s, seat, HP_GUARD))
+
+
+@njit(cache=True)
+def denied_nb(s, seat, p):
+    """The most port p's whole cargo would add to another seat's hand (its trade
+    value): what taking the port keeps from the opponent who wants it most."""
+    top = 0.0
+    for o in range(n_players_nb(s)):
+        if o != seat:
+            g = holding_score_with_nb(s, o, p, 0.0, 0.0) - holding_score_with_nb(s, o, -1, 0.0, 0.0)
+            if g > top:
+                top = g
+    return top
 
 
 @njit(cache=True)
@@ -570,6 +595,7 @@ def choose_send_nb(s, seat):
     bait = (s[NOTE_BAIT] != 0
             and bait_room_nb(s, seat, s[NOTE_SYNDICATE], s[NOTE_SYNDICATE_COUNT] != 0) > 0)
     margin = s[NOTE_MARGIN]
+    guard = bits_float_nb(s[NOTE_P_GUARD])
     for p in range(n_ports_nb(s)):
         need = port_min_bid_nb(s, seat, p)
         if need < 0:
@@ -577,8 +603,14 @@ def choose_send_nb(s, seat):
         contested = need > 1              # need = the top stack + 1
         if s[NOTE_PORT_GAIN + p] == NOT_YET:
             # the score the port's whole cargo adds to the hand
-            s[NOTE_PORT_GAIN + p] = float_bits_nb(holding_score_with_nb(
-                s, seat, p, bits_float_nb(s[NOTE_P_SAME]), bits_float_nb(s[NOTE_P_DIFF])) - base)
+            g = holding_score_with_nb(s, seat, p, bits_float_nb(s[NOTE_P_SAME]),
+                                      bits_float_nb(s[NOTE_P_DIFF])) - base
+            deny = bits_float_nb(s[NOTE_P_DENY])
+            if deny != 0.0 or guard != 0.0:
+                denied = denied_nb(s, seat, p)
+                g += deny * denied
+                s[NOTE_PORT_DENIED + p] = float_bits_nb(denied)
+            s[NOTE_PORT_GAIN + p] = float_bits_nb(g)
         gain = bits_float_nb(s[NOTE_PORT_GAIN + p])
         if contested:
             if bait and need <= coins:
@@ -591,6 +623,9 @@ def choose_send_nb(s, seat):
                 continue
             gain *= contest
         bid = need + margin
+        if guard != 0.0:
+            # a stack the opponent who wants the cargo most would find too dear to top
+            bid = max(bid, need + int(guard * bits_float_nb(s[NOTE_PORT_DENIED + p]) + 0.5))
         if bid > coins:
             bid = coins
         if max_pay > 0.0 and bid > max_pay * gain:
@@ -617,6 +652,9 @@ def choose_raise_nb(s, seat):
     diff = param_nb(s, seat, HP_DIFF_BIAS)
     base = holding_score_with_nb(s, seat, -1, same, diff)
     gain = holding_score_with_nb(s, seat, p, same, diff) - base
+    deny = param_nb(s, seat, HP_DENY)
+    if deny != 0.0:
+        gain += deny / (n_players_nb(s) - 1) * denied_nb(s, seat, p)
     stack = port_bid_nb(s, p, seat) + need
     if gain * param_nb(s, seat, HP_RAISE_RATIO) >= coin_value_nb(s, seat) * stack:
         return need

@@ -35,7 +35,10 @@ REGISTRY.train = TrainSpec(
            "diff_bias": (0.0, 2.5), "bm_bias": (-2.0, 3.0), "ship_value": (0.0, 6.0),
            "warehouse_value": (0.0, 8.0), "syndicate_value": (0.0, 25.0), "hold": (0.3, 1.2),
            "raise_ratio": (0.5, 2.5), "sell_at": (0.0, 45.0), "late_bid": (0.0, 2.0),
-           "rich_coins": (0.0, 30.0), "rich_value": (0.3, 1.5)},
+           "rich_coins": (0.0, 30.0), "rich_value": (0.3, 1.5),
+           # guard's range starts above 0: the search starts at the family's values, and
+           # guard pays only from about 0.1 (a coin more on ports worth 5 to an opponent)
+           "deny": (0.0, 1.5), "guard": (0.05, 0.35)},
     fields={2: (("expert",),),
             4: (("expert", "expert", "expert"),
                 ("expert_v1", "greedy", "syndicate"),

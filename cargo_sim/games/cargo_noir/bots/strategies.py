@@ -28,6 +28,10 @@ PARAMS = {
     "syndicate_count": (0.0, "1: bait and abandon only while a Syndicate card is left to pay for it"),
     "rich_coins": (0.0, "above this many coins in the safe a coin is worth rich_value (0: never)"),
     "rich_value": (1.0, "coin_value when the safe holds more than rich_coins coins"),
+    "deny": (0.0, "points per point a port's cargo would add to the opponent who gains most, "
+                  "divided by the other players (0: ignore what others gain)"),
+    "guard": (0.0, "coins stacked above the least bid per point the port's cargo would add to the "
+                   "opponent who gains most (0: none)"),
 }
 
 # the first expert's parameters: `expert_v1` keeps them so past results reproduce
