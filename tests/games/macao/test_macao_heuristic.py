@@ -1,6 +1,7 @@
 """Macao's heuristic family (bots/greedy_nb.py): a tried action is undone word for word,
 and each of the family's later rules (``fade``, ``delivery_weight``, ``keep``,
-``need_weight``, ``draft_fit``) changes the answer in a scripted state the way its
+``need_weight``, ``draft_fit``, ``gap_weight``, ``quarter_dice``, ``end_draft``,
+``crowd_weight``) changes the answer in a scripted state the way its
 docstring says, against the same bot without it (0: the old behaviour)."""
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from cargo_sim.games.macao.forward import GameState
 from cargo_sim.games.macao.rules import Rules
 
 R = Rules.default()
-GREEN, GREY, BLUE = 0, 1, 2
+GREEN, GREY, BLUE, BLACK = 0, 1, 2, 3
 
 
 def table(spec, n=2):
@@ -231,7 +232,87 @@ def test_draft_fit_prefers_a_card_whose_cubes_are_on_their_way():
     assert got[0] == 0 and got[1] == 1           # the cheaper card, or the one that fits
 
 
+def dice_state(s, rnd, dice):
+    """Seat 0 to choose its dice in round ``rnd`` (the six dice's pips); cubes due next
+    round (no zero-cube worry), every later side empty."""
+    b = eng.pb(0)
+    s[E.G_PHASE], s[E.G_ROUND], s[E.G_ASK], s[E.G_SEAT] = E.PH_DICE, rnd, E.D_DICE, 0
+    s[E.G_DICE:E.G_DICE + E.NC] = dice
+    s[b + E.P_ROSE + E.NC:b + E.P_ROSE + 7 * E.NC] = 0
+    s[b + E.P_ROSE + E.NC + GREY] = 1
+    return b
+
+
+def test_gap_weight_picks_a_die_for_a_rose_side_without_cubes():
+    got = {}
+    for w in (0, 3):
+        s, decide = table(f"greedy?gap_weight={w}")
+        b = dice_state(s, 3, [2, 5, 5, 2, 2, 2])
+        s[b + E.P_ROSE + 5 * E.NC + BLUE] = 1     # side 5 has cubes, side 2 none
+        got[w] = answer(s, decide)
+    assert got[0] == GREY * E.NC + BLUE          # the most cubes: 5 + 5 (4.9 + 4.9 ... 7.0)
+    assert got[3] == GREEN * E.NC + GREY         # 2 on the empty side and 5: 4.9 + 3 > 7.0
+
+
+def test_quarter_dice_picks_the_dice_whose_cubes_pay_a_quarter_together():
+    got = {}
+    for w in (0, 6):
+        s, decide = table(f"greedy?quarter_dice={w}")
+        b = dice_state(s, 3, [2, 5, 2, 5, 5, 5])
+        s[E.G_Q_OWNER:E.G_Q_OWNER + s[E.K_NQ]] = 1        # one quarter open, 2 green + 2 blue
+        s[E.G_Q_OWNER] = -1
+        s[E.K_Q_COST:E.K_Q_COST + E.NC] = [2, 0, 2, 0, 0, 0]
+        got[w] = answer(s, decide)
+        s[E.K_Q_COST:E.K_Q_COST + E.NC] = [2, 0, 3, 0, 0, 0]   # now they do not pay it
+        got[w, "dearer"] = answer(s, decide)
+    assert got[0] == got[0, "dearer"] == GREY * E.NC + BLACK
+    assert got[6] == GREEN * E.NC + BLUE         # both lots on side 2: the quarter's cost
+    assert got[6, "dearer"] == GREY * E.NC + BLACK
+
+
+def test_end_draft_counts_an_end_cards_points_in_the_draft():
+    got = {}
+    for w in (0, 1):
+        s, decide = table(f"greedy?end_draft={w}")
+        x, y = 1, 2
+        for card in (x, y):
+            s[E.K_C_COST + card * E.NC:E.K_C_COST + card * E.NC + E.NC] = [3, 0, 0, 0, 0, 0]
+        s[E.K_C_TIMING + x] = E.T_ACTIVATE
+        s[E.K_C_TIMING + y], s[E.K_C_EFFECT + y] = E.T_END, E.EFFECT_ID["END_POINTS"]
+        s[E.K_C_ARGS + y * 4] = 5
+        s[E.G_PHASE], s[E.G_ASK], s[E.G_SEAT] = E.PH_CARDS, E.D_CARD, 0
+        s[E.G_N_OFFER], s[E.G_OFFER], s[E.G_OFFER + 1] = 2, x, y
+        before = s[E.RULES_END:].copy()
+        got[w] = answer(s, decide)
+        assert np.array_equal(s[E.RULES_END:], before)     # the count's card taken off again
+    # activated cards count twice the card weight (-3 + 4 * 0.5 * 2 = 1 against -1); its
+    # 5 points make the end card the better one
+    assert got[0] == 0 and got[1] == 1
+
+
+def test_crowd_weight_values_a_full_tableau_less_while_rounds_remain():
+    def value(w, rnd, n_tab):
+        s, _ = table(f"greedy?crowd_weight={w}")
+        b = eng.pb(0)
+        s[E.G_ROUND] = rnd
+        s[b + E.P_N_TAB] = n_tab
+        s[b + E.P_TAB:b + E.P_TAB + n_tab] = 0
+        memo = np.zeros(gr.N_MEMO, np.int64)
+        return gr.value_nb(s, 0, 0, gr.weights_nb(s, 0), memo, -1)
+    pen = R["tableau_penalty"]
+    # 3 a card on the tableau, and crowd_weight a card beyond 3 while rounds remain
+    assert value(2, 6, 4) - value(2, 6, 5) == pytest.approx(pen + 2)
+    assert value(2, 6, 3) - value(2, 6, 4) == pytest.approx(pen + 2)
+    assert value(2, 6, 2) - value(2, 6, 3) == pytest.approx(pen)
+    assert value(0, 6, 4) - value(0, 6, 5) == pytest.approx(pen)
+    assert value(2, 12, 4) - value(2, 12, 5) == pytest.approx(pen)
+
+
 @pytest.mark.parametrize("spec, words", [
+    ("greedy?gap_weight=-1", "'gap_weight' must be a number from 0"),
+    ("greedy?quarter_dice=9", "'quarter_dice' must be a number from 0 to 8"),
+    ("expert?end_draft=x", "'end_draft' must be a number"),
+    ("expert?crowd_weight=7", "'crowd_weight' must be a number from 0 to 6"),
     ("greedy?draft_fit=-1", "'draft_fit' must be a number from 0"),
     ("greedy?keep=2", "'keep' must be a number from 0 to 1, got '2'"),
     ("greedy?delivery_weight=-3", "'delivery_weight' must be a number from 0"),

@@ -7,7 +7,8 @@ nothing, as they are lost at the round's end); the best action is taken, and the
 ends when no action raises the value. Cards, dice and colours by simple rules (below).
 Parameters (fixed point, ``PARAMS``): see ``registry.GREEDY_PARAMS``; from ``fade`` on
 (end-game fading, delivery values, dice and draft for the tableau's colours, colours
-kept) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md,
+kept, dice for empty rose sides and for a quarter's cost, end cards' points in the draft,
+a full tableau) 0 is the first behaviour (docs/macao_study.md). Speed (docs/macao_study.md,
 docs/performance.md): a try is undone by copying back the words it may write, actions of
 equal value are tried once, what the tries share is found once a decision, and the
 commonest tries (a sail, a wall step, a goods tile, an office's coins) write only the
@@ -37,7 +38,7 @@ from ..enums import (ACT_BLOCK, A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_
                      G_Q_TILE, G_ROUND, G_STAMP, G_SUPPLY, K_C_COLOUR, K_C_COST, K_C_EFFECT, K_C_PACK,
                      K_C_KIND, K_C_TIMING, K_CHOSEN, K_DP, K_MIXED, K_OFF_CHOSEN, K_GROUP_PTS, K_LIMIT_COINS, K_LIMIT_CUBES, K_NQ,
                      K_N_DP, K_N_GOODS, K_N_PORTS, K_OFFICE_KIND, K_PER_GOOD, K_PORT_GOODS,
-                     K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END,
+                     K_PORT_SPACE, K_Q_ADJ, K_Q_AFFORD, K_Q_COST, K_RETURN, K_ROSE_SIDES, K_ROUNDS, K_ROUTE_END, K_TAB_SPACES,
                      K_TAB_PEN, K_WALL_COST1, K_WALL_COST2, K_WALL_SPACES, MAX_ADJ, MAX_DONE,
                      MAX_GOODS, MAX_LEGAL, MAX_PORTS, MAX_Q, MAX_TAB, NC, PACK_HIGH, PW, P_CITY, P_COINS,
                      P_DELIVERED_TILES, P_DONE, P_GOODS, P_GOODS_MAX, P_GOODS_N, P_JOKERS, P_N_DONE,
@@ -45,9 +46,9 @@ from ..enums import (ACT_BLOCK, A_ACT, A_COMPLETE, A_COMPLETE_COINS, A_COMPLETE_
                      P_WALL_N, COST_CAP, T_ACTIVATE, T_END)
 
 # parameter slots (registry.GREEDY_PARAMS, in this order); from W_FADE on, 0 is the old
-# behaviour (greedy and the named strategies leave them 0)
+# behaviour (greedy and the named strategies leave them 0, expert all but W_DELIV to W_FIT)
 (W_COIN, W_CITY, W_GOODS, W_SHIP, W_CARD, W_WALL, W_JOKER, W_SOON,
- W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT) = range(13)
+ W_FADE, W_DELIV, W_NEED, W_KEEP, W_FIT, W_GAP, W_CROWD, W_END, W_QDICE) = range(17)
 
 
 @njit(cache=True)
@@ -58,13 +59,14 @@ def w_nb(s, seat, i):
 @njit(cache=True)
 def weights_nb(s, q):
     """The seat's parameters that value_nb reads as floats (w_nb's), once a decision
-    rather than once a try; 0.0 for the others (W_SOON, W_NEED, W_KEEP, W_FIT: read
-    elsewhere through w_nb or the state; their divisions were a quarter of this one's)."""
+    rather than once a try; 0.0 for the others (W_SOON, W_NEED, W_KEEP, W_FIT, W_GAP,
+    W_END, W_QDICE: read elsewhere through w_nb or the state; their divisions were a
+    quarter of this one's)."""
     at = PARAMS + q * N_PARAMS
     return (s[at] / PARAM_SCALE, s[at + 1] / PARAM_SCALE, s[at + 2] / PARAM_SCALE,
             s[at + 3] / PARAM_SCALE, s[at + 4] / PARAM_SCALE, s[at + 5] / PARAM_SCALE,
             s[at + 6] / PARAM_SCALE, 0.0, s[at + 8] / PARAM_SCALE,
-            s[at + 9] / PARAM_SCALE, 0.0, 0.0, 0.0)
+            s[at + 9] / PARAM_SCALE, 0.0, 0.0, 0.0, 0.0, s[at + 14] / PARAM_SCALE, 0.0)
 
 
 # value_nb's memo of one decision (memo_nb; docs/performance.md, Macao): the decision's
@@ -173,6 +175,8 @@ def value_nb(s, q, group, w, memo, at):
                 ports = at + M_NEXT
         v += w[W_DELIV] * deliver_value_nb(s, q, left, memo, ports)
     v -= s[K_TAB_PEN] * s[b + P_N_TAB]
+    if w[W_CROWD] > 0 and left > 0:           # a full tableau: the next drafts cost markers
+        v -= w[W_CROWD] * max(s[b + P_N_TAB] - s[K_TAB_SPACES] + 2, 0)
     same_cards = at >= 0 and s[b + P_N_DONE] == memo[at + M_N_DONE] and s[b + P_CITY] == memo[at + M_CITY]
     for i in range(s[b + P_N_DONE]):
         card = s[b + P_DONE + i]
@@ -871,6 +875,26 @@ def card_value_nb(s, card, coming, w_card, w_fit):
     return v
 
 
+@njit(cache=True)
+def end_draft_nb(s, q, card):
+    """An end card's points were it completed now (end_draft): added to the seat's completed
+    cards for the count, then taken off again."""
+    p = state_ptr_nb(s)
+    b = pb(q)
+    n = p[b + P_N_DONE]
+    if n >= MAX_DONE:
+        keep_nb(s)
+        return 0
+    old = p[b + P_DONE + n]
+    p[b + P_DONE + n] = card
+    p[b + P_N_DONE] = n + 1
+    pts = end_card_points_nb(p, q, n)
+    p[b + P_N_DONE] = n
+    p[b + P_DONE + n] = old
+    keep_nb(s)
+    return pts
+
+
 @njit(cache=True, inline="always")
 def zeros_nb():
     """NC zeros on the calling kernel's stack (inlined: the buffer is the caller's)."""
@@ -880,6 +904,36 @@ def zeros_nb():
     return z
 
 
+@njit(cache=True, inline="always")
+def side_empty_nb(s, b, side):
+    """No cube on rose side ``side`` of the seat's block at b."""
+    for c in range(NC):
+        if s[b + P_ROSE + side * NC + c] > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def side_pays_quarter_nb(s, b, side, c0, n0, c1, n1):
+    """Would rose side ``side``'s cubes, with n0 more of colour c0 and n1 of c1, pay the
+    printed cost of an open quarter they do not pay now (cubes arriving together: a
+    quarter's cost is paid in one round)?"""
+    for x in range(s[K_NQ]):
+        if s[G_Q_OWNER + x] >= 0:
+            continue
+        now, then = True, True
+        for c in range(NC):
+            have = s[b + P_ROSE + side * NC + c]
+            cost = s[K_Q_COST + x * NC + c]
+            if have < cost:
+                now = False
+            if have + (n0 if c == c0 else 0) + (n1 if c == c1 else 0) < cost:
+                then = False
+        if then and not now:
+            return True
+    return False
+
+
 @njit(cache=True)
 def greedy_decide_nb(kind, s, seat):
     b = pb(seat)
@@ -887,6 +941,7 @@ def greedy_decide_nb(kind, s, seat):
         return best_action_nb(s, seat)
     if kind == D_CARD or kind == D_DISCARD:
         w_card, w_fit = w_nb(s, seat, W_CARD), w_nb(s, seat, W_FIT)
+        w_end = w_nb(s, seat, W_END)
         coming = zeros_nb()
         if w_fit > 0:
             coming_nb(s, seat, coming)
@@ -896,12 +951,17 @@ def greedy_decide_nb(kind, s, seat):
                 card = s[G_OFFER + i]
                 if card >= 0:
                     v = card_value_nb(s, card, coming, w_card, w_fit)
+                    if w_end > 0 and s[K_C_TIMING + card] == T_END:
+                        v += w_end * end_draft_nb(s, seat, card)
                     if v > bv:
                         best, bv = i, v
             return best
         worst, wv = 0, 1e18
         for t in range(s[b + P_N_TAB]):
-            v = card_value_nb(s, s[b + P_TAB + t], coming, w_card, w_fit)
+            card = s[b + P_TAB + t]
+            v = card_value_nb(s, card, coming, w_card, w_fit)
+            if w_end > 0 and s[K_C_TIMING + card] == T_END:
+                v += w_end * end_draft_nb(s, seat, card)
             if v < wv:
                 worst, wv = t, v
         return worst
@@ -917,11 +977,14 @@ def greedy_decide_nb(kind, s, seat):
         return most
     if kind == D_DICE:
         # cubes soon are worth more (W_SOON per side of waiting); an empty next side is
-        # filled first (zero-cube penalty)
+        # filled first (zero-cube penalty); with W_GAP any empty side a die fills, with
+        # W_QDICE lots that pay an open quarter's two colours in the round they arrive
         best, bv = 1, -1e18
         left = s[K_ROUNDS] - s[G_ROUND] + 1
         w_need = w_nb(s, seat, W_NEED)
         w_soon = w_nb(s, seat, W_SOON)
+        w_gap = w_nb(s, seat, W_GAP)
+        w_qdice = w_nb(s, seat, W_QDICE)
         need = zeros_nb()
         if w_need > 0:                  # the tableau's cost not yet on its way
             coming_nb(s, seat, need)
@@ -946,6 +1009,22 @@ def greedy_decide_nb(kind, s, seat):
                         v += w_need * min(pips, need[d])
                     if pips == 1 and empty_next:
                         v += 5.0
+                if w_gap > 0:                 # sides still empty filled: rounds without cubes avoided
+                    p0 = s[G_DICE + i] if s[G_DICE + i] <= left else 1
+                    p1 = s[G_DICE + j] if s[G_DICE + j] <= left else 1
+                    if side_empty_nb(s, b, p0):
+                        v += w_gap
+                    if p1 != p0 and side_empty_nb(s, b, p1):
+                        v += w_gap
+                if w_qdice > 0:               # the lots complete a quarter's cost on their side
+                    p0 = s[G_DICE + i] if s[G_DICE + i] <= left else 1
+                    p1 = s[G_DICE + j] if s[G_DICE + j] <= left else 1
+                    if p0 == p1:
+                        if side_pays_quarter_nb(s, b, p0, i, p0, j, p1):
+                            v += w_qdice
+                    elif side_pays_quarter_nb(s, b, p0, i, p0, j, 0) or \
+                            side_pays_quarter_nb(s, b, p1, i, 0, j, p1):
+                        v += w_qdice
                 if v > bv:
                     best, bv = i * NC + j, v
         return best
