@@ -18,6 +18,7 @@ game's report (Cargo Noir: index.md here and ../robustness/index.md; Macao: ../m
 `strong`, e.g. `--strong "expert?coin_value=1.3"`).
 """
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -53,6 +54,29 @@ def counts(text: str) -> dict[int, int]:
     if any(v < 0 for v in out.values()):
         raise ConfigError(f"--search-games: negative games in {text!r}")
     return out
+
+
+def models_stamp(game: str, search: str) -> dict:
+    """What the search's games depend on besides the seed: the rules and every built-in
+    bot's parameters (the search's opponent models are the built-ins, `strong` among
+    them, so retraining `strong` changes the search's games)."""
+    reg = get_game(game).bots
+    models = [(n, sorted(reg.get(n).params.items())) for n in reg.builtin_order if not reg.get(n).search]
+    digest = hashlib.sha256(repr(models).encode()).hexdigest()[:16]
+    return {"search": search, "seed": SEED, "rules_digest": get_game(game).Rules.default().digest,
+            "models_digest": digest}
+
+
+def check_stamp(raw: Path, stamp: dict) -> None:
+    """Refuse search games on disk made with other rules, models or seed (one line)."""
+    side = raw.with_suffix(".json")
+    if raw.exists():
+        made = json.loads(side.read_text()) if side.exists() else {}
+        if made != stamp:
+            raise ConfigError(f"{raw.name} was played with other bots' parameters, rules or seed than these "
+                              f"({side.name}); move it away to replay the search")
+    else:
+        atomic_write_text(side, json.dumps(stamp, indent=1) + "\n")
 
 
 def render(game: str, tab: Path) -> None:
@@ -97,6 +121,7 @@ def main(argv=None):
     raw = tab / "strong_play_search_games.csv"
     cols = S.COLUMNS[a.game]
     kw = {} if a.game == "cargo_noir" else {"game": a.game}
+    check_stamp(raw, models_stamp(a.game, a.search))
     if a.no_play:
         found = pd.read_csv(raw) if raw.exists() else pd.DataFrame(columns=["n_players", "game"])
     else:

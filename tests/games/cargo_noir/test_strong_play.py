@@ -189,3 +189,15 @@ def test_committed_reports_show_the_committed_tables(tmp_path):
         shutil.copy(S.ROBUSTNESS_DIR / name, tmp_path / name)
     assert S.update_robustness(tmp_path)
     assert (tmp_path / "index.md").read_text() == (S.ROBUSTNESS_DIR / "index.md").read_text()
+
+
+def test_search_games_on_disk_must_match_the_models_they_were_played_with(tmp_path):
+    s = _script()
+    raw = tmp_path / "games.csv"
+    stamp = s.models_stamp("cargo_noir", s.SEARCH)
+    assert len(stamp["models_digest"]) == 16 and stamp["seed"] == s.SEED
+    s.check_stamp(raw, stamp)                           # nothing played yet: the stamp is written
+    raw.write_text("n_players,game\n2,0\n")
+    s.check_stamp(raw, stamp)                           # same models: accepted
+    with pytest.raises(ConfigError, match="played with other bots' parameters"):
+        s.check_stamp(raw, dict(stamp, models_digest="0" * 16))
