@@ -72,3 +72,13 @@ def test_the_script_plays_macao_only_at_its_counts(tmp_path):
         s.main(["--game", "macao", "--search-games", "5:4", "--out", str(tmp_path)])
     with pytest.raises(SystemExit):
         s.main(["--game", "chess"])
+
+
+def test_the_committed_report_shows_the_committed_tables(tmp_path):
+    import shutil
+    from cargo_sim.games.macao.rules import Rules
+    page = tmp_path / "index.md"
+    shutil.copy(S.ROOT / "reports" / "macao" / "index.md", page)
+    assert S.update_section(page, S.TABLES["macao"], Rules.default().digest, before="## Rules")
+    assert page.read_text() == (S.ROOT / "reports" / "macao" / "index.md").read_text()
+    assert "| source.2 | tribute (decided)" in page.read_text()
