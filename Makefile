@@ -73,6 +73,7 @@ MACAO_EVENTS ?= 2000
 
 reports-macao: $(STAMP)
 	$(VENV)/bin/cargo-sim report --game macao --out reports/macao --no-svg --seed 0 --games $(MACAO_GAMES) --events-games $(MACAO_EVENTS) --players 2=expert,expert --players 3=expert,expert,expert --players 4=expert,expert,expert,expert
+	$(PY) reports/balance/strong_play.py --game macao --render-only
 
 # Macao's robustness report (reports/macao_robustness/; its highlights' marks in reports/macao/):
 # 473 parameters have a range, so each family of estimates made by one rule moves as one factor

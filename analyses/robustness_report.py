@@ -21,7 +21,7 @@ from .markdown import markdown_table
 from .plots import save_figure
 from .robustness import FIELD, MIRROR_BOT, study_hooks, verdict_changes
 from .robustness_marks import VERDICTS_FILE
-from .strong_play import block as strong_play_block
+from .strong_play import TABLES as STRONG_PLAY_TABLES, block as strong_play_block
 from .stats import half_width
 
 TOP = 12        # parameters shown per tornado chart
@@ -107,8 +107,8 @@ def _widths(res) -> list[str]:
     return out
 
 
-NO_STRONG_PLAY = ("Not assessed: the strong-play table (reports/balance/strong_play.py) checks "
-                  "Cargo Noir's headlines; this game's own headlines have none yet.")
+NO_STRONG_PLAY = ("Not assessed here: the strong-play tables (reports/balance/strong_play.py) check "
+                  "Cargo Noir's headlines; a game with its own judges them in its report, where it has them.")
 
 
 def _strong_play(res) -> str:
@@ -117,7 +117,7 @@ def _strong_play(res) -> str:
     from cargo_sim.core.contract import get_game
     if study_hooks(get_game(res["design"].game)):
         return NO_STRONG_PLAY
-    return strong_play_block(digest=res["rules"].digest)
+    return strong_play_block(STRONG_PLAY_TABLES["cargo_noir"], digest=res["rules"].digest)
 
 
 def _index(res, command: str, figs: list[str]) -> str:

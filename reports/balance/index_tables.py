@@ -94,7 +94,7 @@ def update(index: Path = HERE / "index.md", tab: Path = HERE / "tables") -> None
     # the strong-play verdicts (strong_play.py writes their table; make_report.py does not replay it)
     digest = json.loads((tab / "run_log.json").read_text())["rules_digest"]
     pat = re.compile(r"(<!-- strong_play -->\n).*?(\n<!-- /strong_play -->)", re.S)
-    text = pat.sub(lambda m: m.group(1) + strong_play_section(tab / "strong_play.csv", digest) + m.group(2),
+    text = pat.sub(lambda m: m.group(1) + strong_play_section(tab, digest) + m.group(2),
                    text)
     index.write_text(text, encoding="utf-8")
 

@@ -1,20 +1,24 @@
-"""Do the balance headlines hold under stronger play? (analyses/strong_play.py)
+"""Do the balance headlines hold under strong play? (analyses/strong_play.py)
 
-    .venv/bin/python reports/balance/strong_play.py [--games 2:160,4:300] [--workers 2]
-    .venv/bin/python reports/balance/strong_play.py --table-only   # rebuild from the saved games
+    .venv/bin/python reports/balance/strong_play.py [--game macao] [--workers 2]
+    .venv/bin/python reports/balance/strong_play.py --no-play      # use only the search games on disk
+    .venv/bin/python reports/balance/strong_play.py --render-only  # re-render the report blocks
 
-Mirror tables of `expert` (EXPERT_GAMES per player count, replayed each time: a few
-seconds) against mirror tables of `ismcts?iterations=100` (the search at a budget that
-fits a sitting: with its default `horizon=3` ~0.5 s a game at 2 players and ~1.3 s at 4
-with 2 workers on 2 shared cores, and the committed 160 + 300 games take about 6 min;
-with full playouts ~1.5 s and ~4.5 s). The search's
-games are appended per chunk to tables/strong_play_games.csv (one row per player:
-what the headlines read), so a stopped run keeps what it played and a rerun plays only
-the rest. Writes tables/strong_play.csv (the verdicts) and tables/strong_play.json
-(command, commit, rules digest, games, seconds), and re-renders the strong-play block of
-index.md (and of ../robustness/index.md) from it.
+Mirror tables of `strong` (GAMES per player count), of the heuristic bots the reports used
+so far (GAMES each) and of `ismcts?iterations=1000` on a subsample (`--search-games`; the
+expensive part: at 1 worker on 2 cores shared with other work a Cargo Noir game took about
+5, 12, 16-21 and 30 s at 2-5 players, a Macao game about 15, 44 and 64 s at 2-4). The search's games are appended per
+chunk to tables/strong_play_search_games.csv (one row per player-game: what the headlines
+read), so a stopped run keeps what it played and a rerun plays only the rest; the other
+tables are replayed each time (seconds). Writes tables/strong_play.csv (a verdict per
+headline), tables/strong_play_options.csv (every bot's estimates) and tables/strong_play.json
+(command, commit, rules digest, bots, games), then re-renders the strong-play block of the
+game's report (Cargo Noir: index.md here and ../robustness/index.md; Macao: ../macao/index.md).
+`--out DIR` writes the tables to DIR instead and renders nothing (for trying a stand-in for
+`strong`, e.g. `--strong "expert?coin_value=1.3"`).
 """
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -22,87 +26,138 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyses import strong_play as S
+from analyses.mirror_sample import play, rows
 from analyses.report import source_state
-from analyses.strong_play import compare, headlines, update_robustness, update_section
-from cargo_sim import Rules, simulate
+from cargo_sim import simulate
+from cargo_sim.core.contract import get_game
+from cargo_sim.core.errors import ConfigError
 from cargo_sim.core.fileio import atomic_write_text
 
 HERE = Path(__file__).parent
-TAB = HERE / "tables"
-RAW = TAB / "strong_play_games.csv"
 SEED = 2024
-EXPERT, STRONG = "expert", "ismcts?iterations=100"
-EXPERT_GAMES = 20000
-COLS = ["n_players", "game", "seat", "win_share", "shortfalls"]
+GAMES = 20000
+SEARCH = "ismcts?iterations=1000"
+GAME = {  # heuristics, search games per count, chunk per count, the report it renders into
+    "cargo_noir": {"heuristics": ("expert", "expert_v1", "greedy", "syndicate"),
+                   "search_games": {2: 100, 3: 50, 4: 50, 5: 30}, "chunk": {2: 10, 3: 5, 4: 5, 5: 5}},
+    "macao": {"heuristics": ("expert", "greedy", "builder", "shipper"),
+              "search_games": {2: 40, 3: 20, 4: 20}, "chunk": {2: 4, 3: 2, 4: 2}},
+}
 
 
-def _rows(res, n):
-    p = res.players.merge(res.games[["game", "shortfalls"]], on="game")
-    cards = [c for c in p.columns if c.startswith("card_")]
-    return p.assign(n_players=n)[COLS + cards]
+def counts(text: str) -> dict[int, int]:
+    try:
+        out = {int(k): int(v) for k, v in (x.split(":") for x in text.split(","))}
+    except ValueError:
+        raise ConfigError(f"--search-games: expected players:games[,players:games...], got {text!r}") from None
+    if any(v < 0 for v in out.values()):
+        raise ConfigError(f"--search-games: negative games in {text!r}")
+    return out
 
 
-def play_strong(games: dict, workers: int, chunk: int, log=print) -> pd.DataFrame:
-    done = pd.read_csv(RAW) if RAW.exists() else None
-    for n, want in games.items():
-        have = set(done.loc[done["n_players"] == n, "game"]) if done is not None else set()
-        for start in range(0, want, chunk):
-            k = min(chunk, want - start)
-            if all(g in have for g in range(start, start + k)):
-                continue
-            t = time.time()
-            res = simulate(k, [STRONG] * n, seed=SEED, start=start, workers=workers, progress=False)
-            rows = _rows(res, n)
-            rows = rows[~rows["game"].isin(have)]
-            rows.to_csv(RAW, mode="a", header=not RAW.exists(), index=False)
-            log(f"{n} players: games {start}..{start + k - 1} in {time.time() - t:.0f} s", flush=True)
-    return pd.read_csv(RAW)
+def models_stamp(game: str, search: str) -> dict:
+    """What the search's games depend on besides the seed: the rules and every built-in
+    bot's parameters (the search's opponent models are the built-ins, `strong` among
+    them, so retraining `strong` changes the search's games)."""
+    reg = get_game(game).bots
+    models = [(n, sorted(reg.get(n).params.items())) for n in reg.builtin_order if not reg.get(n).search]
+    digest = hashlib.sha256(repr(models).encode()).hexdigest()[:16]
+    return {"search": search, "seed": SEED, "rules_digest": get_game(game).Rules.default().digest,
+            "models_digest": digest}
 
 
-def split(rows: pd.DataFrame):
-    games = rows.drop_duplicates(["n_players", "game"])[["n_players", "game", "shortfalls"]]
-    # one game index per (players, game): the headlines group by the games' n_players
-    key = rows["n_players"] * 10**7 + rows["game"]
-    players = rows.assign(game=key)
-    games = games.assign(game=games["n_players"] * 10**7 + games["game"])
-    return players, games
+def check_stamp(raw: Path, stamp: dict) -> None:
+    """Refuse search games on disk made with other rules, models or seed (one line)."""
+    side = raw.with_suffix(".json")
+    if raw.exists():
+        made = json.loads(side.read_text()) if side.exists() else {}
+        if made != stamp:
+            raise ConfigError(f"{raw.name} was played with other bots' parameters, rules or seed than these "
+                              f"({side.name}); move it away to replay the search")
+    else:
+        atomic_write_text(side, json.dumps(stamp, indent=1) + "\n")
+
+
+def render(game: str, tab: Path) -> None:
+    """The strong-play block of the game's report(s), from the tables alone."""
+    digest = get_game(game).Rules.default().digest
+    if game == "cargo_noir":
+        balance = json.loads((HERE / "tables" / "run_log.json").read_text())["rules_digest"]
+        if not S.update_section(HERE / "index.md", tab, balance):
+            print("index.md: no <!-- strong_play --> block; not updated")
+        if not S.update_robustness(HERE.parent / "robustness", tab):
+            print("../robustness/index.md: not updated (no report, or no '## Design' heading)")
+    elif not S.update_section(HERE.parent / "macao" / "index.md", tab, digest, before="## Rules"):
+        print("../macao/index.md: not updated (no report, or no '## Rules' heading)")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", default="2:160,4:300", help="search games per player count")
+    ap.add_argument("--game", default="cargo_noir", choices=sorted(GAME))
+    ap.add_argument("--strong", default="strong", help="the strong bot (a stand-in only with --out)")
+    ap.add_argument("--search", default=SEARCH)
+    ap.add_argument("--search-games", default=None, help="search games per player count, e.g. 2:100,3:50")
+    ap.add_argument("--games", type=int, default=GAMES, help="games per count of strong and each heuristic")
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--chunk", type=int, default=10)
-    ap.add_argument("--table-only", action="store_true", help="play nothing: rebuild from the saved games")
+    ap.add_argument("--minutes", type=float, default=None, help="start no search chunk after this")
+    ap.add_argument("--no-play", action="store_true", help="play no search game: use those on disk")
+    ap.add_argument("--render-only", action="store_true", help="re-render the report blocks from the tables")
+    ap.add_argument("--out", type=Path, default=None, help="write the tables here and render nothing")
     a = ap.parse_args(argv)
-    games = {int(k): int(v) for k, v in (x.split(":") for x in a.games.split(","))}
+    g = GAME[a.game]
+    tab = S.TABLES[a.game]
+    if a.render_only:
+        return render(a.game, tab)
+    if a.strong != "strong" and a.out is None:
+        raise ConfigError(f"--strong {a.strong!r}: a stand-in writes only to --out DIR (the committed tables are strong's)")
+    if a.games < 1:
+        raise ConfigError(f"--games must be at least 1, got {a.games}")
+    want = counts(a.search_games) if a.search_games else g["search_games"]
+    bad = sorted(set(want) - set(g["search_games"]))
+    if bad:
+        raise ConfigError(f"--search-games: {a.game} is played here at {sorted(g['search_games'])} players, not {bad}")
     t0 = time.time()
-    rows = pd.read_csv(RAW) if a.table_only else play_strong(games, a.workers, a.chunk)
-    rows = rows[rows["game"] < rows["n_players"].map(games)]
-    strong = headlines(*split(rows))
-    exp = []
-    for n in sorted(set(rows["n_players"])):
-        res = simulate(EXPERT_GAMES, [EXPERT] * n, seed=SEED, progress=False)
-        exp.append(_rows(res, n))
-    base = headlines(*split(pd.concat(exp, ignore_index=True)))
-    table = compare(base, strong, EXPERT, STRONG)
-    table.insert(0, "rules_digest", Rules.default().digest)
-    atomic_write_text(TAB / "strong_play.csv", table.to_csv(index=False))
-    played = rows.groupby("n_players")["game"].nunique().to_dict()
-    log = {"command": "python reports/balance/strong_play.py " + " ".join(argv or sys.argv[1:]),
-           "source": source_state(), "rules_digest": Rules.default().digest, "seed": SEED,
-           "expert": EXPERT, "expert_games": EXPERT_GAMES, "strong": STRONG,
-           "strong_games": {str(k): int(v) for k, v in played.items()},
+    raw = tab / "strong_play_search_games.csv"
+    cols = S.COLUMNS[a.game]
+    kw = {} if a.game == "cargo_noir" else {"game": a.game}
+    check_stamp(raw, models_stamp(a.game, a.search))
+    if a.no_play:
+        found = pd.read_csv(raw) if raw.exists() else pd.DataFrame(columns=["n_players", "game"])
+    else:
+        chunk = {n: g["chunk"].get(n, 5) for n in want}
+        dl = None if a.minutes is None else t0 + 60 * a.minutes
+        found = play(raw, a.search, want, chunk, cols, SEED, game=kw.get("game"), deadline=dl)
+    found = found[found["game"] < found["n_players"].map(want).fillna(0)]
+    measures = {a.search: S.headlines(found, a.game)}
+    for bot in (a.strong, *g["heuristics"]):
+        parts = [rows(simulate(a.games, [bot] * n, seed=SEED, workers=a.workers, progress=False, **kw), n, cols)
+                 for n in sorted(g["search_games"])]
+        measures[bot] = S.headlines(pd.concat(parts, ignore_index=True), a.game)
+        print(f"{bot}: {a.games:,} games per count ({time.time() - t0:.0f} s)", flush=True)
+    verdicts, options = S.compare(measures, a.strong, a.search, g["heuristics"])
+    digest = get_game(a.game).Rules.default().digest
+    verdicts.insert(0, "rules_digest", digest)
+    out = a.out or tab
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "strong_play.csv", verdicts.to_csv(index=False))
+    atomic_write_text(out / "strong_play_options.csv", options.to_csv(index=False, float_format="%.5g"))
+    log = {"command": "python reports/balance/strong_play.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+           "source": source_state(), "game": a.game, "rules_digest": digest, "seed": SEED,
+           "strong": a.strong, "heuristics": list(g["heuristics"]), "games_per_count": a.games,
+           "search": a.search,
+           "search_games": {str(k): int(v) for k, v in found.groupby("n_players")["game"].nunique().items()},
            "seconds_this_run": round(time.time() - t0, 1)}
-    atomic_write_text(TAB / "strong_play.json", json.dumps(log, indent=1) + "\n")
-    balance = json.loads((TAB / "run_log.json").read_text())["rules_digest"]
-    if not update_section(HERE / "index.md", TAB / "strong_play.csv", balance):
-        print("index.md: no <!-- strong_play --> block; not updated")
-    if not update_robustness(HERE.parent / "robustness", TAB / "strong_play.csv"):
-        print("../robustness/index.md: not updated (no report, or no '## Design' heading)")
+    atomic_write_text(out / "strong_play.json", json.dumps(log, indent=1) + "\n")
+    if a.out is None:
+        render(a.game, tab)
     pd.set_option("display.width", 250)
-    print(table.drop(columns=["rules_digest"]).to_string(index=False))
+    print(verdicts[["headline", "strong_conclusion", "strong_decided", "search_conclusion", "verdict", "why"]]
+          .to_string(index=False))
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ConfigError as e:
+        sys.exit(f"error: {e}")

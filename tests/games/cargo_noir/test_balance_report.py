@@ -62,5 +62,5 @@ def test_the_strong_play_block_shows_the_table_only_for_its_rules(tmp_path):
         shutil.copy(BAL / "index.md", page)
         index_tables.update(page, tab)
         block = page.read_text().split("<!-- strong_play -->")[1].split("<!-- /strong_play -->")[0]
-        assert ("| seat.2 | seat 1 |" in block) is shown
+        assert ("| seat.2 | seat " in block) is shown
         assert ("Not assessed for these rules" in block) is not shown

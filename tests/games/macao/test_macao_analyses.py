@@ -218,7 +218,7 @@ def test_robustness_study_on_macaos_headlines(tmp_path):
     md = write_report(res, tmp_path / "rob").read_text(encoding="utf-8")
     assert "`source.N`" in md and "`price.N`" not in md        # its own headlines
     # Cargo Noir's strong-play table does not judge Macao's headlines
-    assert "Cargo Noir's headlines; this game's own headlines have none yet" in md
+    assert "Cargo Noir's headlines; a game with its own judges them in its report" in md
     assert "<!-- strong_play -->" not in md
 
 
