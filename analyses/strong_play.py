@@ -181,10 +181,11 @@ def source(d: pd.DataFrame, sources) -> Measure:
 def macao_sources(d: pd.DataFrame) -> Measure:
     """Macao's score sources (its report's ``score_breakdown``, penalties left out: they
     are never the largest); the city group's points are its size x the rules' points."""
-    from cargo_sim.games.macao.analyses import SOURCES
-    from cargo_sim.games.macao.rules import Rules
-    gp = int(Rules.default()["group_points"])
-    cols = dict(SOURCES)
+    import importlib
+    from cargo_sim.core.contract import get_game
+    game = get_game("macao")          # the analyses reach a game through the contract only
+    gp = int(game.Rules.default()["group_points"])
+    cols = dict(importlib.import_module(game.robustness).SOURCES)
     cols.pop("penalty")
     return source(d.assign(group_vp=d["group"] * gp), cols)
 

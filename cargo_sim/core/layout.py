@@ -54,7 +54,7 @@ R_DECIDE_JIT = MARKS_END + 0     # its address in numba's calling convention
 R_DECIDE_C = MARKS_END + 1       # its C wrapper's address
 
 SEATS = 8                 # seats the header has room for (a game's own maximum is at most this)
-N_PARAMS = 24             # parameters per seat
+N_PARAMS = 32             # parameters per seat (room for a user bot that extends a heuristic family)
 PARAM_SCALE = 1_000_000   # fixed point: value * PARAM_SCALE
 BOTS = 24                 # [SEATS] each seat's bot index
 PARAMS = BOTS + SEATS     # [SEATS, N_PARAMS]
