@@ -57,11 +57,11 @@ def counts(text: str) -> dict[int, int]:
 
 
 def models_stamp(game: str, search: str) -> dict:
-    """What the search's games depend on besides the seed: the rules and every built-in
-    bot's parameters (the search's opponent models are the built-ins, `strong` among
-    them, so retraining `strong` changes the search's games)."""
+    """What the search's games depend on besides the seed: the rules and its opponent
+    models' parameters (the built-ins registered before it, `strong` among them where it
+    is registered there, so retraining `strong` changes the search's games)."""
     reg = get_game(game).bots
-    models = [(n, sorted(reg.get(n).params.items())) for n in reg.builtin_order if not reg.get(n).search]
+    models = [(n, sorted(reg.get(n).params.items())) for n in reg.get(search.split("?")[0]).models]
     digest = hashlib.sha256(repr(models).encode()).hexdigest()[:16]
     return {"search": search, "seed": SEED, "rules_digest": get_game(game).Rules.default().digest,
             "models_digest": digest}
