@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from cargo_sim import simulate
+from cargo_sim.core.errors import ConfigError
 
 
 def rows(res, n: int, columns) -> pd.DataFrame:
@@ -66,6 +67,11 @@ def play(path: Path, bot: str, want: dict[int, int], chunk: dict[int, int], colu
         res = simulate(k, [bot] * n, seed=seed, start=start, workers=1, progress=False, **kw)
         r = rows(res, n, columns)
         r = r[~r["game"].isin(have)]
+        if path.exists():     # appended rows must fall under the file's own header
+            head = list(pd.read_csv(path, nrows=0).columns)
+            if head != list(r.columns):
+                raise ConfigError(f"{path} holds the columns {', '.join(head)}, not the ones played now "
+                                  f"({', '.join(r.columns)}): move it aside to play it afresh")
         r.to_csv(path, mode="a", header=not path.exists(), index=False)
         log(f"{game or 'cargo_noir'} {n} players: games {start}..{start + k - 1} in {time.time() - t:.0f} s",
             flush=True)

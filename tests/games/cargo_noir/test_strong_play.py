@@ -161,6 +161,16 @@ def test_the_subsample_plan_takes_counts_in_turn_and_skips_what_is_on_disk(tmp_p
     assert M.plan(path, want, chunk) == [(2, 10, 10), (4, 0, 5), (4, 5, 5)]
 
 
+def test_games_on_disk_under_other_columns_are_refused_not_appended(tmp_path):
+    path = tmp_path / "games.csv"
+    pd.DataFrame({"n_players": [2, 2], "game": [0, 0], "seat": [0, 1], "win_share": [1.0, 0.0],
+                  "vp": [50, 40]}).to_csv(path, index=False)
+    before = path.read_text()
+    with pytest.raises(ConfigError, match="holds the columns n_players, game, seat, win_share, vp"):
+        M.play(path, "random", {2: 2}, {2: 1}, ["game", "seat", "win_share"], seed=1, log=lambda *a, **k: None)
+    assert path.read_text() == before
+
+
 def _script():
     spec = importlib.util.spec_from_file_location("strong_play_script", SCRIPT)
     mod = importlib.util.module_from_spec(spec)
