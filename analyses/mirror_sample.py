@@ -49,10 +49,12 @@ def plan(path: Path, want: dict[int, int], chunk: dict[int, int]) -> list[tuple[
 
 
 def play(path: Path, bot: str, want: dict[int, int], chunk: dict[int, int], columns, seed: int,
-         game: str | None = None, deadline: float | None = None, log=print) -> pd.DataFrame:
+         game: str | None = None, deadline: float | None = None, workers: int = 1,
+         log=print) -> pd.DataFrame:
     """Play the mirror games of ``bot`` missing from ``path`` (``want``: games per player
     count; ``chunk``: games per chunk) and return every row on disk. No chunk starts
-    after ``deadline`` (a ``time.time()``)."""
+    after ``deadline`` (a ``time.time()``); ``workers`` threads play each chunk (the
+    games do not depend on it)."""
     path = Path(path)
     kw = {"game": game} if game else {}
     for n, start, k in plan(path, want, chunk):
@@ -64,7 +66,7 @@ def play(path: Path, bot: str, want: dict[int, int], chunk: dict[int, int], colu
             d = pd.read_csv(path, usecols=["n_players", "game"])
             have = set(d.loc[d["n_players"] == n, "game"])
         t = time.time()
-        res = simulate(k, [bot] * n, seed=seed, start=start, workers=1, progress=False, **kw)
+        res = simulate(k, [bot] * n, seed=seed, start=start, workers=workers, progress=False, **kw)
         r = rows(res, n, columns)
         r = r[~r["game"].isin(have)]
         if path.exists():     # appended rows must fall under the file's own header

@@ -127,7 +127,7 @@ def main(argv=None):
     else:
         chunk = {n: g["chunk"].get(n, 5) for n in want}
         dl = None if a.minutes is None else t0 + 60 * a.minutes
-        found = play(raw, a.search, want, chunk, cols, SEED, game=kw.get("game"), deadline=dl)
+        found = play(raw, a.search, want, chunk, cols, SEED, game=kw.get("game"), deadline=dl, workers=a.workers)
     found = found[found["game"] < found["n_players"].map(want).fillna(0)]
     measures = {a.search: S.headlines(found, a.game)}
     for bot in (a.strong, *g["heuristics"]):

@@ -161,6 +161,14 @@ def test_the_subsample_plan_takes_counts_in_turn_and_skips_what_is_on_disk(tmp_p
     assert M.plan(path, want, chunk) == [(2, 10, 10), (4, 0, 5), (4, 5, 5)]
 
 
+def test_the_subsample_stores_the_same_games_for_any_workers(tmp_path):
+    cols = ["game", "seat", "win_share", "shortfalls"]
+    quiet = lambda *a, **k: None  # noqa: E731
+    one = M.play(tmp_path / "one.csv", "greedy", {2: 6}, {2: 3}, cols, seed=4, log=quiet)
+    two = M.play(tmp_path / "two.csv", "greedy", {2: 6}, {2: 3}, cols, seed=4, workers=2, log=quiet)
+    assert len(one) == 12 and one.equals(two)
+
+
 def test_games_on_disk_under_other_columns_are_refused_not_appended(tmp_path):
     path = tmp_path / "games.csv"
     pd.DataFrame({"n_players": [2, 2], "game": [0, 0], "seat": [0, 1], "win_share": [1.0, 0.0],
